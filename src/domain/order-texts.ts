@@ -1,0 +1,87 @@
+/**
+ * What an agent relays (`message`) and does next (`nextAction`) for each status (document 1 §1 rules 3-4).
+ * Plain sentences, specific to the status, written to be read aloud to the person who ordered.
+ */
+import type { Order } from './order.ts';
+
+const NY_TIME = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'America/New_York',
+  hour: 'numeric',
+  minute: '2-digit',
+  hour12: true,
+});
+const NY_DATE = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'America/New_York',
+  weekday: 'short',
+  month: 'short',
+  day: 'numeric',
+});
+const NY_DAY_KEY = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'America/New_York',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
+
+/** `3:05 PM ET`, with the date in front when the deadline is not today in New York (CONTRACT §2). */
+export function holdUntilText(holdUntil: number, now: number): string {
+  const time = `${NY_TIME.format(holdUntil)} ET`;
+  if (NY_DAY_KEY.format(holdUntil) === NY_DAY_KEY.format(now)) return time;
+  return `${NY_DATE.format(holdUntil)}, ${time}`;
+}
+
+export interface OrderTexts {
+  message: string;
+  nextAction: string;
+}
+
+export function orderTexts(order: Order, now: number): OrderTexts {
+  const n = order.orderNumber;
+  switch (order.status) {
+    case 'awaiting payment': {
+      const until = holdUntilText(order.holdUntil, now);
+      return {
+        message:
+          `Order ${n} is reserved until ${until}. It is not paid yet; if it is not paid by then it will be cancelled. ` +
+          `Pay with your own card or wallet on the payment page ($1.00, refunded), or with the demo card (nothing is charged).`,
+        nextAction:
+          `Tell the user the deadline (${until}) and ask how they want to pay: their own card or wallet on payUrl, ` +
+          `or the demo card (method vendor_card). Do not choose for them. Then pay with the payToken as t.`,
+      };
+    }
+    case 'received':
+      return {
+        message: `Order ${n} is paid and received. The sleeve goes into the embroidery queue next.`,
+        nextAction:
+          `Tell the user the order is paid and will be embroidered. Check the status later with the payToken; ` +
+          `do not pay again.`,
+      };
+    case 'in progress':
+      return {
+        message: `Order ${n} is being embroidered now.`,
+        nextAction: 'Tell the user the sleeve is being made. Check the status again in a few minutes.',
+      };
+    case 'ready':
+      return {
+        message:
+          `Order ${n} is ready. Collect it at the order pickup station and give the first and last name on the order.`,
+        nextAction:
+          'Tell the user to go to the pickup station with the order number and the first and last name on the order.',
+      };
+    case 'collected':
+      return {
+        message: `Order ${n} has been collected. Enjoy the sleeve!`,
+        nextAction: 'Nothing more to do for this order.',
+      };
+    case 'cancelled': {
+      const expired = order.cancelReason === 'not paid within 5 minutes';
+      return {
+        message: expired
+          ? `Order ${n} was cancelled because it was not paid within 5 minutes.`
+          : `Order ${n} was cancelled${order.cancelReason ? `: ${order.cancelReason}` : ''}.`,
+        nextAction:
+          'Tell the user the order is cancelled. They may place a new order with the same email if they still want a sleeve.',
+      };
+    }
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * The Order resource of document 1 §2 as both doors show it. Hold fields appear only while the order
+ * awaits payment; the payToken only where the caller just received it (creation, a duplicate).
+ */
+import {
+  HOLD_EXPIRED_REASON,
+  PAY_BUTTON_LABEL,
+  PAY_LABEL,
+  secondsLeft,
+  type Order,
+  type OrderStatus,
+} from './order.ts';
+import { holdUntilText, orderTexts } from './order-texts.ts';
+
+export interface HoldFields {
+  holdUntil: string;
+  holdUntilText: string;
+  secondsLeft: number;
+  payUrl: string;
+  payToken?: string;
+  payLabel: string;
+  payButtonLabel: string;
+}
+
+export interface OrderView {
+  orderNumber: string;
+  status: OrderStatus;
+  hold: HoldFields | null;
+  reason: string | null;
+  order: { size: string; font: string; thread: string; stitchText: string; status: OrderStatus };
+  message: string;
+  nextAction: string;
+}
+
+export interface ViewOptions {
+  now: number;
+  publicUrl: string;
+  /** Given only to the caller that just created the order (or hit its duplicate). */
+  payToken?: string;
+}
+
+export function payUrl(publicUrl: string, orderNumber: string, payToken?: string): string {
+  const base = `${publicUrl}/pay/${orderNumber}`;
+  return payToken ? `${base}?t=${encodeURIComponent(payToken)}` : base;
+}
+
+export function viewOrder(order: Order, { now, publicUrl, payToken }: ViewOptions): OrderView {
+  const held = order.status === 'awaiting payment';
+  const texts = orderTexts(order, now);
+  return {
+    orderNumber: order.orderNumber,
+    status: order.status,
+    hold: held
+      ? {
+          holdUntil: new Date(order.holdUntil).toISOString(),
+          holdUntilText: holdUntilText(order.holdUntil, now),
+          secondsLeft: secondsLeft(order.holdUntil, now),
+          payUrl: payUrl(publicUrl, order.orderNumber, payToken),
+          ...(payToken ? { payToken } : {}),
+          payLabel: PAY_LABEL,
+          payButtonLabel: PAY_BUTTON_LABEL,
+        }
+      : null,
+    reason: order.status === 'cancelled' && order.cancelReason === HOLD_EXPIRED_REASON ? HOLD_EXPIRED_REASON : null,
+    order: { ...order.choice, status: order.status },
+    message: texts.message,
+    nextAction: texts.nextAction,
+  };
+}

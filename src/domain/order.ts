@@ -1,0 +1,74 @@
+/**
+ * The sleeve order and its state machine (document 1 §3, CONTRACT §2).
+ */
+export const ORDER_STATUSES = [
+  'awaiting payment',
+  'received',
+  'in progress',
+  'ready',
+  'collected',
+  'cancelled',
+] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** Document 1 §2: the constant reason of a hold that ran out. */
+export const HOLD_EXPIRED_REASON = 'not paid within 5 minutes';
+
+/** Document 1 §2: the constant label of the hosted payment. */
+export const PAY_LABEL = 'Pay $1.00 - all payments will be refunded';
+export const PAY_BUTTON_LABEL = 'Pay $1.00';
+
+export const PAY_METHODS = ['card', 'vendor_card', 'wallet'] as const;
+export type PayMethod = (typeof PAY_METHODS)[number];
+
+export interface SleeveChoice {
+  size: string;
+  font: string;
+  thread: string;
+  stitchText: string;
+}
+
+export interface Order {
+  orderNumber: string;
+  name: string;
+  email: string;
+  choice: SleeveChoice;
+  status: OrderStatus;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  holdUntil: number;
+  paidAt: number | null;
+  paymentMethod: PayMethod | null;
+  cancelledAt: number | null;
+  cancelReason: string | null;
+  /** Increases by one on every change; subscribers use it to drop stale events. */
+  version: number;
+  updatedAt: number;
+}
+
+/** The staff path through the statuses after payment; steps may be skipped forward, never back. */
+const FULFILMENT_PATH: readonly OrderStatus[] = ['received', 'in progress', 'ready', 'collected'];
+
+export function isHeld(order: Pick<Order, 'status'>): boolean {
+  return order.status === 'awaiting payment';
+}
+
+/** Whether staff may move an order from `from` to `to` (CONTRACT §2: forward only, `collected` by collectOrder). */
+export function canAdvance(from: OrderStatus, to: OrderStatus): boolean {
+  const a = FULFILMENT_PATH.indexOf(from);
+  const b = FULFILMENT_PATH.indexOf(to);
+  return a >= 0 && b > a;
+}
+
+/** Staff may cancel any order that is not collected (and not already cancelled). */
+export function canCancel(status: OrderStatus): boolean {
+  return status !== 'collected' && status !== 'cancelled';
+}
+
+/** Whole seconds left in the hold, rounded down, never negative (CONTRACT §2). */
+export function secondsLeft(holdUntil: number, now: number): number {
+  return Math.max(0, Math.floor((holdUntil - now) / 1000));
+}
+
+/** The status a successful payment leads to (CONTRACT §2). */
+export const STATUS_AFTER_PAYMENT: OrderStatus = 'received';

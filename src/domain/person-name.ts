@@ -1,0 +1,53 @@
+/**
+ * Name rules of document 1 §2 (OrderInput.name) with CONTRACT §2's reading of them, and the pickup match.
+ */
+export const NAME_MAX_LENGTH = 40;
+export const NAME_MAX_WORDS = 5;
+
+// Unicode letters (with their combining marks), spaces, apostrophes (straight and typographic), hyphens, full stops.
+const ALLOWED = /^[\p{L}\p{M} '’.-]+$/u;
+const LINK = /:\/\/|www\.|[\p{L}\p{N}-]\.(?:[a-z]{2,})(?:$|[\s/])/iu;
+
+function words(name: string): string[] {
+  return name.trim().split(/ +/u).filter(Boolean);
+}
+
+export function nameProblem(name: string): string | null {
+  const trimmed = name.trim();
+  if (trimmed.length === 0) return 'Name is empty.';
+  if (name.length > NAME_MAX_LENGTH) return `Name is longer than ${NAME_MAX_LENGTH} characters.`;
+  if (LINK.test(trimmed)) return 'Name may not contain a link or web address.';
+  if (!ALLOWED.test(trimmed)) return 'Name may contain only letters, spaces, apostrophes, hyphens and full stops.';
+  if (!/\p{L}/u.test(trimmed)) return 'Name must contain letters.';
+  const count = words(trimmed).length;
+  if (count < 2) return 'Give a first and last name; they are checked at pickup.';
+  if (count > NAME_MAX_WORDS) return `Name has more than ${NAME_MAX_WORDS} words.`;
+  return null;
+}
+
+/** A form of a name for comparison: case, accents and extra spaces ignored (CONTRACT §2). */
+export function comparableName(name: string): string {
+  return words(
+    name
+      .normalize('NFD')
+      .replace(/\p{M}/gu, '')
+      .toLowerCase()
+      .replace(/’/gu, "'"),
+  ).join(' ');
+}
+
+/** The collector's first and last name must match the order's first and last name. */
+export function collectorMatches(orderName: string, collectorName: string): boolean {
+  const order = comparableName(orderName).split(' ');
+  const collector = comparableName(collectorName).split(' ');
+  if (collector.length < 2 || collector[0] === '') return false;
+  return collector[0] === order[0] && collector[collector.length - 1] === order[order.length - 1];
+}
+
+/** Public form for the pickup board: first name and last initial, never the whole name. */
+export function displayName(name: string): string {
+  const parts = words(name);
+  const first = parts[0] ?? '';
+  const last = parts.length > 1 ? parts[parts.length - 1]! : '';
+  return last ? `${first} ${Array.from(last)[0]!.toUpperCase()}.` : first;
+}

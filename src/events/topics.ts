@@ -1,0 +1,28 @@
+/**
+ * The typed topic map of domain events. Events carry ids and a version, not whole objects: a subscriber
+ * reloads current state, so a late or repeated event can never show something stale.
+ */
+import type { OrderStatus } from '../domain/order.ts';
+
+export type OrderChange = 'created' | 'paid' | 'expired' | 'advanced' | 'collected' | 'cancelled';
+
+export interface OrderChangedEvent {
+  orderNumber: string;
+  status: OrderStatus;
+  version: number;
+  change: OrderChange;
+  holdUntil: number;
+}
+
+export interface OptionsChangedEvent {
+  version: number;
+}
+
+export type Topics = {
+  /** Every change of every order (staff streams, the hold scheduler). */
+  orderChanged: [OrderChangedEvent];
+  /** The changes of one order, keyed by its number. */
+  order: [orderNumber: string, OrderChangedEvent];
+  optionsChanged: [OptionsChangedEvent];
+  eventInfoChanged: [{ updatedAt: number }];
+};
