@@ -35,8 +35,10 @@ export interface OrderView {
 export interface ViewOptions {
   now: number;
   publicUrl: string;
-  /** Given only to the caller that just created the order (or hit its duplicate). */
+  /** Shown as `payToken` only to the caller that just created the order (or hit its duplicate). */
   payToken?: string;
+  /** The token the caller presented (a lookup): it goes into payUrl, not into a `payToken` field. */
+  presentedToken?: string;
 }
 
 export function payUrl(publicUrl: string, orderNumber: string, payToken?: string): string {
@@ -44,7 +46,7 @@ export function payUrl(publicUrl: string, orderNumber: string, payToken?: string
   return payToken ? `${base}?t=${encodeURIComponent(payToken)}` : base;
 }
 
-export function viewOrder(order: Order, { now, publicUrl, payToken }: ViewOptions): OrderView {
+export function viewOrder(order: Order, { now, publicUrl, payToken, presentedToken }: ViewOptions): OrderView {
   const held = order.status === 'awaiting payment';
   const texts = orderTexts(order, now);
   return {
@@ -55,7 +57,7 @@ export function viewOrder(order: Order, { now, publicUrl, payToken }: ViewOption
           holdUntil: new Date(order.holdUntil).toISOString(),
           holdUntilText: holdUntilText(order.holdUntil, now),
           secondsLeft: secondsLeft(order.holdUntil, now),
-          payUrl: payUrl(publicUrl, order.orderNumber, payToken),
+          payUrl: payUrl(publicUrl, order.orderNumber, payToken ?? presentedToken),
           ...(payToken ? { payToken } : {}),
           payLabel: PAY_LABEL,
           payButtonLabel: PAY_BUTTON_LABEL,
@@ -65,5 +67,22 @@ export function viewOrder(order: Order, { now, publicUrl, payToken }: ViewOption
     order: { ...order.choice, status: order.status },
     message: texts.message,
     nextAction: texts.nextAction,
+  };
+}
+
+/** Document 1's PayResult: the order's texts, prefixed when an earlier attempt had already paid. */
+export interface PayResultView {
+  view: OrderView;
+  alreadyPaid: boolean;
+  message: string;
+  nextAction: string;
+}
+
+export function viewPayResult(view: OrderView, alreadyPaid: boolean): PayResultView {
+  return {
+    view,
+    alreadyPaid,
+    message: alreadyPaid ? `Order ${view.orderNumber} was already paid; nothing more was charged. ${view.message}` : view.message,
+    nextAction: alreadyPaid ? `Do not pay again. ${view.nextAction}` : view.nextAction,
   };
 }

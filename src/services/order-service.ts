@@ -6,7 +6,7 @@ import { DomainError } from '../domain/errors.ts';
 import { emailKey } from '../domain/email.ts';
 import { HOLD_EXPIRED_REASON, STATUS_AFTER_PAYMENT, type Order } from '../domain/order.ts';
 import { checkOrderInput, type OrderInput, type PayInput } from '../domain/order-input.ts';
-import { viewOrder, type OrderView } from '../domain/order-view.ts';
+import { viewOrder, type OrderView, type ViewOptions } from '../domain/order-view.ts';
 import { isUniqueViolation } from '../db/database.ts';
 import * as orders from '../db/order-repository.ts';
 import { hashToken, randomId, randomToken, tokenMatchesHash } from '../security/tokens.ts';
@@ -42,8 +42,8 @@ export interface OrderService {
   expireDue(): Promise<Order[]>;
   /** The earliest running hold, for the expiry timer. */
   nextHoldEnd(): Promise<number | null>;
-  /** Document 1's Order resource as both doors show it. */
-  view(order: Order, payToken?: string): OrderView;
+  /** Document 1's Order resource as both doors show it; see ViewOptions for the two tokens. */
+  view(order: Order, tokens?: Pick<ViewOptions, 'payToken' | 'presentedToken'>): OrderView;
 }
 
 const NOT_FOUND = 'No order was found with that order number and payToken.';
@@ -192,8 +192,8 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
 
     nextHoldEnd: () => orders.nextHoldEnd(db),
 
-    view(order, payToken) {
-      return viewOrder(order, { now: clock.now(), publicUrl: deps.publicUrl, ...(payToken ? { payToken } : {}) });
+    view(order, tokens = {}) {
+      return viewOrder(order, { now: clock.now(), publicUrl: deps.publicUrl, ...tokens });
     },
   };
 }

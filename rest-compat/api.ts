@@ -1,0 +1,32 @@
+/** Assembles the REST door: every documented path of document 1, plus the images its responses link to. */
+import type { Logger } from '../src/logger.ts';
+import type { RateLimiter } from '../src/security/rate-limiter.ts';
+import type { Services } from '../src/services/services.ts';
+import { createAssetHandlers } from './assets.ts';
+import { createOrderingHandlers } from './ordering.ts';
+import { createRouter, type Router } from './routes.ts';
+
+export interface RestDeps {
+  services: Services;
+  limiter: RateLimiter;
+  logger: Logger;
+  publicUrl: string;
+}
+
+export function createRestApi(deps: RestDeps): Router {
+  const ordering = createOrderingHandlers(deps);
+  const assets = createAssetHandlers(deps);
+  return createRouter(
+    [
+      // Document 1 §4
+      { method: 'GET', path: '/api/sleeve-options', handler: ordering.sleeveOptions },
+      { method: 'POST', path: '/api/orders', handler: ordering.createOrder },
+      { method: 'POST', path: '/api/orders/:orderNumber/pay', handler: ordering.payOrder },
+      { method: 'GET', path: '/api/orders/:orderNumber', handler: ordering.lookupOrder },
+      { method: 'GET', path: '/llms-full.txt', handler: ordering.eventInfo },
+      // Linked from SleeveOptions.*Choices[].image
+      { method: 'GET', path: '/images/options/:kind/:file', handler: assets.optionImage },
+    ],
+    deps,
+  );
+}

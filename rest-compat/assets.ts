@@ -1,0 +1,28 @@
+/** Preview images of the current choices, at the URLs that SleeveOptions lists. */
+import { CHOICE_KINDS, type ChoiceKind } from '../src/domain/sleeve-options.ts';
+import { renderChoiceImage } from '../src/pages/option-images.ts';
+import type { Services } from '../src/services/services.ts';
+import { json, type HttpRequest, type HttpResponse } from './http.ts';
+
+const LISTS = { size: 'sizes', font: 'fonts', thread: 'threads' } as const;
+
+export function createAssetHandlers({ services }: { services: Services }) {
+  return {
+    async optionImage(request: HttpRequest, kind: string, file: string): Promise<HttpResponse> {
+      const value = file.endsWith('.svg') ? file.slice(0, -4) : null;
+      const set = await services.options.current();
+      const choice =
+        value !== null && (CHOICE_KINDS as readonly string[]).includes(kind)
+          ? set[LISTS[kind as ChoiceKind]].find((c) => c.value === value)
+          : undefined;
+      if (!choice) {
+        return json(404, { ok: false, code: 'not_found', error: `No preview image at ${request.path}.`, retryable: false });
+      }
+      return {
+        status: 200,
+        headers: { 'content-type': 'image/svg+xml; charset=utf-8', 'cache-control': 'public, max-age=300' },
+        body: renderChoiceImage(kind as ChoiceKind, choice),
+      };
+    },
+  };
+}

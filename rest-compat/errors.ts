@@ -1,0 +1,45 @@
+/**
+ * The one place a failure becomes a REST response for document 1's paths: the Error body of document 1 §2
+ * (`ok`, `code`, `error`, `retryable`, plus `field`, `reason`, the duplicate's hold fields), the status of
+ * §7 and `Retry-After` on 429 and 503. Anything unexpected is logged once and answered 500 without detail.
+ */
+import { DomainError } from '../src/domain/errors.ts';
+import type { Logger } from '../src/logger.ts';
+import type { OrderService } from '../src/services/order-service.ts';
+import { DuplicateOrderError } from '../src/services/order-service.ts';
+import { json, PayloadTooLargeError, type HttpResponse } from './http.ts';
+import { orderBody } from './order-body.ts';
+
+export function errorBody(error: DomainError, orders?: OrderService): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    ok: false,
+    code: error.code,
+    error: error.message,
+    retryable: error.retryable,
+  };
+  if (error.details.field) body.field = error.details.field;
+  if (error.details.reason) body.reason = error.details.reason;
+  if (error instanceof DuplicateOrderError) {
+    body.duplicate = true;
+    if (orders && error.payToken) {
+      // Document 1 §2 Error.duplicate: while the existing order is held, its hold fields come along.
+      const { ok: _ok, duplicate: _dup, order: _order, ...fields } = orderBody(orders.view(error.existing, { payToken: error.payToken }));
+      Object.assign(body, fields);
+    }
+  }
+  return body;
+}
+
+export function toRestResponse(error: unknown, logger: Logger, orders?: OrderService): HttpResponse {
+  if (error instanceof DomainError) {
+    const headers: Record<string, string> = {};
+    if (error.details.retryAfter !== undefined) headers['retry-after'] = String(error.details.retryAfter);
+    else if (error.code === 'rate_limited' || error.code === 'unavailable') headers['retry-after'] = '1';
+    return json(error.status, errorBody(error, orders), headers);
+  }
+  if (error instanceof PayloadTooLargeError) {
+    return json(413, { ok: false, code: 'bad_request', error: 'The request body is too large.', retryable: false });
+  }
+  logger.error('unexpected error on a REST path', { error });
+  return json(500, { ok: false, code: 'internal', error: 'Something went wrong on our side. Please try again.', retryable: true });
+}

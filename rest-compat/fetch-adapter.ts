@@ -1,0 +1,27 @@
+/** Fetch Request/Response ⇄ HttpRequest/HttpResponse, for the in-memory gateway (no socket). */
+import { PayloadTooLargeError, type HttpRequest, type HttpResponse } from './http.ts';
+
+export function fromFetch(request: Request, clientAddress: string, maxBodyBytes: number): HttpRequest {
+  const url = new URL(request.url);
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, key) => {
+    headers[key] = value;
+  });
+  return {
+    method: request.method,
+    path: url.pathname,
+    query: url.searchParams,
+    headers,
+    clientAddress,
+    async text() {
+      const body = await request.text();
+      if (Buffer.byteLength(body, 'utf8') > maxBodyBytes) throw new PayloadTooLargeError();
+      return body;
+    },
+  };
+}
+
+export function toFetch(response: HttpResponse, headOnly = false): Response {
+  const body = headOnly ? null : typeof response.body === 'string' ? response.body : new Uint8Array(response.body);
+  return new Response(body, { status: response.status, headers: response.headers });
+}

@@ -1,0 +1,66 @@
+/** Document 1 §4: the sleeve ordering paths. Route → parse → service call → documented body. */
+import { DomainError } from '../src/domain/errors.ts';
+import { parseOrderInput, parsePayInput } from '../src/domain/order-input.ts';
+import { viewOptions } from '../src/domain/options-view.ts';
+import { viewPayResult } from '../src/domain/order-view.ts';
+import type { RateGroup, RateLimiter } from '../src/security/rate-limiter.ts';
+import type { Services } from '../src/services/services.ts';
+import { json, rawJson, readJson, text, type HttpRequest, type HttpResponse } from './http.ts';
+import { orderBody, payResultBody } from './order-body.ts';
+
+export interface OrderingDeps {
+  services: Services;
+  limiter: RateLimiter;
+  publicUrl: string;
+}
+
+export function createOrderingHandlers({ services, limiter, publicUrl }: OrderingDeps) {
+  // The options body changes only when staff publish a new set: build its JSON once per version.
+  let optionsCache: { version: number; body: string } | null = null;
+
+  function limit(group: RateGroup, request: HttpRequest): void {
+    const decision = limiter.take(group, request.clientAddress);
+    if (!decision.allowed) {
+      throw new DomainError('rate_limited', 'Too many requests. Wait a moment, then try again.', {
+        retryAfter: decision.retryAfter,
+      });
+    }
+  }
+
+  return {
+    async sleeveOptions(request: HttpRequest): Promise<HttpResponse> {
+      limit('options', request);
+      const set = await services.options.current();
+      if (optionsCache?.version !== set.version) {
+        const { version: _version, ...fields } = viewOptions(set, publicUrl);
+        optionsCache = { version: set.version, body: JSON.stringify({ ok: true, ...fields }) };
+      }
+      return rawJson(200, optionsCache.body);
+    },
+
+    async createOrder(request: HttpRequest): Promise<HttpResponse> {
+      limit('create', request);
+      const input = parseOrderInput(await readJson(request));
+      const { order, payToken } = await services.orders.create(input);
+      return json(201, orderBody(services.orders.view(order, { payToken })));
+    },
+
+    async payOrder(request: HttpRequest, orderNumber: string): Promise<HttpResponse> {
+      limit('pay', request);
+      const input = parsePayInput(await readJson(request));
+      const { order, alreadyPaid } = await services.orders.pay(orderNumber, input);
+      return json(200, payResultBody(viewPayResult(services.orders.view(order), alreadyPaid)));
+    },
+
+    async lookupOrder(request: HttpRequest, orderNumber: string): Promise<HttpResponse> {
+      limit('lookup', request);
+      const token = request.query.get('t') ?? '';
+      const order = await services.orders.lookup(orderNumber, token);
+      return json(200, orderBody(services.orders.view(order, { presentedToken: token })));
+    },
+
+    async eventInfo(): Promise<HttpResponse> {
+      return text(200, await services.eventInfo.text());
+    },
+  };
+}

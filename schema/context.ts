@@ -1,0 +1,16 @@
+/** What every resolver receives. Built per request (HTTP) or per operation (WebSocket) by resolvers/context.ts. */
+import type { Services } from '../src/services/services.ts';
+
+export interface Viewer {
+  /** Presented the ADMIN_TOKEN as a bearer token (CONTRACT §5). */
+  isStaff: boolean;
+}
+
+export interface GraphQLContext {
+  services: Services;
+  viewer: Viewer;
+  /** The client address, for rate limits shared with the REST door. */
+  clientAddress: string;
+  /** PUBLIC_URL, the base of image and payment links. */
+  publicUrl: string;
+}

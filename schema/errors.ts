@@ -1,0 +1,70 @@
+/**
+ * The GraphQL face of DomainError: the ApiError object (a union member on createOrder/payOrder), the ErrorCode
+ * enum of document 1's codes, and toGraphQLError, the one mapping for fields that return no union.
+ */
+import type { GraphQLError } from 'graphql';
+import { createGraphQLError, maskError } from 'graphql-yoga';
+import { DomainError, ERROR_CODES } from '../src/domain/errors.ts';
+import { DuplicateOrderError } from '../src/services/order-service.ts';
+import { builder } from './builder.ts';
+import { OrderRef } from './order.ts';
+
+/** `validation_failed` → `VALIDATION_FAILED`: GraphQL enum style (CONTRACT §5). */
+export const graphqlCode = (code: string) => code.toUpperCase();
+
+export const ErrorCodeEnum = builder.enumType('ErrorCode', {
+  description: "Document 1's error codes.",
+  values: Object.fromEntries(ERROR_CODES.map((code) => [graphqlCode(code), { value: code }])),
+});
+
+builder.objectType(DomainError, {
+  name: 'ApiError',
+  description: 'An expected failure: relay `error` to the user; retry only when `retryable` is true.',
+  fields: (t) => ({
+    code: t.field({ type: ErrorCodeEnum, resolve: (e) => e.code }),
+    error: t.string({ resolve: (e) => e.message }),
+    retryable: t.boolean({ resolve: (e) => e.retryable }),
+    reason: t.string({ nullable: true, resolve: (e) => e.details.reason ?? null }),
+    field: t.string({ nullable: true, description: 'The first failing input field.', resolve: (e) => e.details.field ?? null }),
+    retryAfter: t.int({ nullable: true, description: 'Seconds to wait before retrying.', resolve: (e) => e.details.retryAfter ?? null }),
+    order: t.field({
+      type: OrderRef,
+      nullable: true,
+      description: 'For DUPLICATE: the existing order, with its hold fields and a payToken while it is still held.',
+      resolve: (e, _args, ctx) =>
+        e instanceof DuplicateOrderError
+          ? ctx.services.orders.view(e.existing, e.payToken ? { payToken: e.payToken } : {})
+          : null,
+    }),
+  }),
+});
+
+/**
+ * For fields without a union: a GraphQLError whose `extensions.code` is the GraphQL-style code. `at` is the
+ * error graphql-js wrapped the DomainError in, whose path and locations are kept.
+ */
+export function toGraphQLError(error: DomainError, at?: GraphQLError) {
+  return createGraphQLError(error.message, {
+    ...(at ? { nodes: at.nodes, source: at.source, positions: at.positions, path: at.path } : {}),
+    extensions: {
+      code: graphqlCode(error.code),
+      retryable: error.retryable,
+      ...(error.details.field ? { field: error.details.field } : {}),
+      ...(error.details.reason ? { reason: error.details.reason } : {}),
+      ...(error.details.retryAfter !== undefined
+        ? { http: { status: error.status, headers: { 'retry-after': String(error.details.retryAfter) } } }
+        : {}),
+    },
+  });
+}
+
+/**
+ * yoga's maskError, extended: a DomainError anywhere becomes its GraphQL-style error; every other unexpected
+ * error is masked as yoga does (its message never reaches the client).
+ */
+export function maskDomainErrors(error: unknown, message: string, isDev?: boolean): Error {
+  const original = (error as { originalError?: unknown })?.originalError;
+  if (original instanceof DomainError) return toGraphQLError(original, error as GraphQLError);
+  if (error instanceof DomainError) return toGraphQLError(error);
+  return maskError(error, message, isDev);
+}

@@ -1,0 +1,9 @@
+/** Imports every type family and every root field, then builds the schema. Exports nothing else. */
+import './scalars.ts';
+import './order.ts';
+import './errors.ts';
+import '../resolvers/orders.ts';
+import { lexicographicSortSchema } from 'graphql';
+import { builder } from './builder.ts';
+
+export const schema = lexicographicSortSchema(builder.toSchema());

@@ -1,0 +1,55 @@
+/**
+ * The process: config → database and migrations → schedulers → HTTP server → print generated credentials once
+ * → on SIGTERM/SIGINT stop accepting, finish requests in flight, close sockets and the database, exit 0.
+ */
+import { ConfigError, loadConfig } from './config.ts';
+import { createLogger } from './logger.ts';
+import { createGateway, startServer } from './server.ts';
+
+async function main(): Promise<void> {
+  let loaded;
+  try {
+    loaded = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`sleeve-gateway: bad configuration: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const { config, generated } = loaded;
+  const logger = createLogger(config.logLevel);
+  const gateway = await createGateway({ config, logger });
+  const server = await startServer(gateway, { port: config.port, host: config.host });
+
+  if (generated.length > 0) {
+    // Printed once, here, for the operator; never logged.
+    process.stdout.write('Generated for this run (set these variables to keep them):\n');
+    for (const { name, value } of generated) process.stdout.write(`  ${name}=${value}\n`);
+  }
+  logger.info('listening', {
+    url: server.url,
+    graphql: `${server.url}/graphql`,
+    database: config.database.kind === 'sqlite' ? config.database.path : 'postgres',
+  });
+  // For PORT=0: the port actually chosen, on a line of its own that scripts can read.
+  process.stdout.write(`Sleeve Gateway listening on ${server.url}\n`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('stopping', { signal });
+    await server.close();
+    await gateway.dispose();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`sleeve-gateway: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,152 @@
+/**
+ * The composition root: the only file in src/ that imports a front door. It wires config, database, services,
+ * schedulers and the two doors into one gateway, usable in memory (fetch) or on a node:http server.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { GraphQLSchema } from 'graphql';
+import { createRestApi } from '../rest-compat/api.ts';
+import { fromFetch, toFetch } from '../rest-compat/fetch-adapter.ts';
+import { fromNode, toNode } from '../rest-compat/node-adapter.ts';
+import { notFound } from '../rest-compat/routes.ts';
+import { createGraphQLDoor, GRAPHQL_PATH } from '../resolvers/graphql-handler.ts';
+import { schema } from '../schema/index.ts';
+import { systemClock, type Clock } from './clock.ts';
+import { loadConfig, type Config } from './config.ts';
+import { createDatabase, type AppDatabase } from './db/database.ts';
+import { createEventBus, type EventBus } from './events/event-bus.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { startHoldExpiry, type Disposable } from './scheduler/hold-expiry.ts';
+import { createRateLimiter } from './security/rate-limiter.ts';
+import { createServices, type Services } from './services/services.ts';
+
+export interface GatewayOptions {
+  /**
+   * Configuration as environment variables (CONTRACT §1). Defaults to an in-memory database, silent logs and
+   * generated secrets, so `createGateway()` alone gives a working app with no socket and no files.
+   */
+  env?: Record<string, string | undefined>;
+  /** A configuration already loaded (main.ts); wins over `env`. */
+  config?: Config;
+  /** The clock every service and scheduler reads; pass a manual clock to move time in tests. */
+  clock?: Clock;
+  logger?: Logger;
+  /** Client address of a Fetch request (rate limits); there is no socket to read it from. */
+  clientAddress?: (request: Request) => string;
+}
+
+export interface Gateway {
+  readonly config: Config;
+  readonly services: Services;
+  readonly schema: GraphQLSchema;
+  readonly clock: Clock;
+  readonly database: AppDatabase;
+  readonly bus: EventBus;
+  /** The whole app as a Fetch handler: REST paths, GraphQL at /graphql, pages. */
+  fetch(request: Request): Promise<Response>;
+  /** The whole app as a node:http request listener. */
+  handleNode(req: IncomingMessage, res: ServerResponse): void;
+  /** Stops the schedulers and closes the database. */
+  dispose(): Promise<void>;
+}
+
+export async function createGateway(options: GatewayOptions = {}): Promise<Gateway> {
+  const config =
+    options.config ?? loadConfig({ DATABASE_URL: ':memory:', LOG_LEVEL: 'silent', ...options.env }).config;
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const database = await createDatabase(config.database);
+  await database.migrate();
+  const bus = createEventBus();
+  const services = createServices({ database, clock, bus, logger, publicUrl: config.publicUrl, holdSeconds: config.holdSeconds });
+  const limiter = createRateLimiter(config.rateLimits, clock);
+  const rest = createRestApi({ services, limiter, logger, publicUrl: config.publicUrl });
+  const graphql = createGraphQLDoor({
+    schema,
+    services,
+    limiter,
+    logger,
+    adminToken: config.adminToken,
+    publicUrl: config.publicUrl,
+    maxBodyBytes: config.maxBodyBytes,
+  });
+  const background: Disposable[] = [await startHoldExpiry({ orders: services.orders, clock, bus, logger })];
+  const clientOf = options.clientAddress ?? (() => 'local');
+
+  function isGraphQLPath(url: string): boolean {
+    return url === GRAPHQL_PATH || url.startsWith(GRAPHQL_PATH + '?');
+  }
+
+  return {
+    config,
+    services,
+    schema,
+    clock,
+    database,
+    bus,
+    async fetch(request) {
+      const url = new URL(request.url);
+      if (url.pathname === GRAPHQL_PATH) return graphql.fetch(request, { clientAddress: clientOf(request) });
+      const req = fromFetch(request, clientOf(request), config.maxBodyBytes);
+      return toFetch((await rest.handle(req)) ?? notFound(req), request.method === 'HEAD');
+    },
+    handleNode(req, res) {
+      const clientAddress = req.socket.remoteAddress ?? 'unknown';
+      const done = (error: unknown) => {
+        logger.error('request failed', { error, path: req.url });
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify({ ok: false, code: 'internal', error: 'Something went wrong on our side.', retryable: true }));
+      };
+      if (isGraphQLPath(req.url ?? '/')) {
+        graphql.handleNode(req, res, { clientAddress }).catch(done);
+        return;
+      }
+      const request = fromNode(req, config.maxBodyBytes);
+      rest
+        .handle(request)
+        .then((response) => toNode(response ?? notFound(request), res, req.method === 'HEAD'))
+        .catch(done);
+    },
+    async dispose() {
+      for (const item of background.reverse()) await item.dispose();
+      await database.destroy();
+    },
+  };
+}
+
+export interface RunningServer {
+  readonly server: Server;
+  readonly port: number;
+  readonly url: string;
+  /** Stops accepting, lets requests in flight finish, closes idle and then remaining sockets. */
+  close(graceMs?: number): Promise<void>;
+}
+
+export async function startServer(gateway: Gateway, { port, host }: { port: number; host: string }): Promise<RunningServer> {
+  const server = createServer({ keepAliveTimeout: 5_000 }, gateway.handleNode);
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const actualPort = (server.address() as AddressInfo).port;
+  return {
+    server,
+    port: actualPort,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`,
+    async close(graceMs = 10_000) {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const timer = setTimeout(() => {
+        for (const socket of sockets) socket.destroy();
+      }, graceMs);
+      timer.unref();
+      await closed;
+      clearTimeout(timer);
+    },
+  };
+}

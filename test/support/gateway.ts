@@ -1,0 +1,92 @@
+/**
+ * An in-memory gateway per test (no socket), a manual clock, and small helpers to call both doors.
+ * Everything created here is disposed after each test.
+ */
+import { afterEach } from 'vitest';
+import { createManualClock, type ManualClock } from '../../src/clock.ts';
+import { createGateway, type Gateway, type GatewayOptions } from '../../src/server.ts';
+
+const leftovers: Array<() => Promise<void>> = [];
+
+afterEach(async () => {
+  while (leftovers.length > 0) await leftovers.pop()!();
+});
+
+/** Disposes `fn` after the current test. */
+export function afterThisTest(fn: () => Promise<void>): void {
+  leftovers.push(fn);
+}
+
+export interface TestGateway {
+  gateway: Gateway;
+  clock: ManualClock;
+  adminToken: string;
+  /** Calls a REST path; returns status, headers and the parsed JSON (or text) body. */
+  rest(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<RestResult>;
+  /** Runs a GraphQL operation through the real /graphql door. */
+  gql<T = any>(query: string, variables?: Record<string, unknown>, options?: { token?: string }): Promise<GqlResult<T>>;
+}
+
+export interface RestResult {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+export interface GqlResult<T> {
+  status: number;
+  data: T;
+  errors?: Array<{ message: string; path?: string[]; extensions?: Record<string, unknown> }>;
+}
+
+export const VALID_ORDER = {
+  email: 'ada@example.com',
+  name: 'Ada Lovelace',
+  size: '13-inch',
+  font: 'Block',
+  thread: 'Gold',
+  stitchText: 'ADA 1815',
+} as const;
+
+export async function testGateway(
+  options: { env?: Record<string, string>; clock?: ManualClock } & Omit<GatewayOptions, 'env' | 'clock'> = {},
+): Promise<TestGateway> {
+  const clock = options.clock ?? createManualClock();
+  const adminToken = options.env?.ADMIN_TOKEN ?? 'test-admin-token';
+  const gateway = await createGateway({
+    ...options,
+    clock,
+    env: { ADMIN_TOKEN: adminToken, PUBLIC_URL: 'http://sleeve.test', ...options.env },
+  });
+  afterThisTest(() => gateway.dispose());
+
+  async function rest(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+    const init: RequestInit = { method, headers: { ...headers } };
+    if (body !== undefined) {
+      init.body = typeof body === 'string' ? body : JSON.stringify(body);
+      (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
+    }
+    const response = await gateway.fetch(new Request(`http://sleeve.test${path}`, init));
+    const text = await response.text();
+    const isJson = response.headers.get('content-type')?.includes('json');
+    return { status: response.status, headers: response.headers, body: isJson && text ? JSON.parse(text) : text };
+  }
+
+  async function gql(query: string, variables?: Record<string, unknown>, { token }: { token?: string } = {}) {
+    const response = await gateway.fetch(
+      new Request('http://sleeve.test/graphql', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/graphql-response+json',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+        body: JSON.stringify({ query, variables }),
+      }),
+    );
+    const json = (await response.json()) as { data: any; errors?: any };
+    return { status: response.status, ...json };
+  }
+
+  return { gateway, clock, adminToken, rest, gql };
+}
