@@ -1,0 +1,101 @@
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, parseSchedule } from '../src/config.ts';
+
+describe('configuration (CONTRACT §1)', () => {
+  it('has a default for every variable that works on a laptop', () => {
+    const { config, generated } = loadConfig({});
+    expect(config.port).toBe(4000);
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.publicUrl).toBe('http://localhost:4000');
+    expect(config.database).toEqual({ kind: 'sqlite', path: './data/sleeve.db' });
+    expect(config.redisUrl).toBeNull();
+    expect(config.holdSeconds).toBe(300);
+    expect(config.merchantEndpoint).toBeNull();
+    expect(config.notifyRetrySchedule).toEqual([0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
+    expect(config.logLevel).toBe('info');
+    expect(generated.map((g) => g.name).sort()).toEqual([
+      'ADMIN_TOKEN',
+      'MERCHANT_SIGNING_KEY',
+      'PROCESSOR_PRIVATE_KEY',
+      'PROCESSOR_PUBLIC_KEY',
+      'VENDOR_API_KEY',
+      'VENDOR_SITE_ID',
+    ]);
+  });
+
+  it('generates a different random admin token each time, at least 128 bits', () => {
+    const a = loadConfig({}).config.adminToken;
+    const b = loadConfig({}).config.adminToken;
+    expect(a).not.toBe(b);
+    expect(Buffer.from(a, 'base64url').length).toBeGreaterThanOrEqual(16);
+  });
+
+  it('takes every variable it is given', () => {
+    const { config, generated } = loadConfig({
+      PORT: '0',
+      HOST: '0.0.0.0',
+      PUBLIC_URL: 'https://sleeves.example.com/',
+      DATABASE_URL: ':memory:',
+      HOLD_SECONDS: '30',
+      ADMIN_TOKEN: 'a',
+      VENDOR_SITE_ID: 's',
+      VENDOR_API_KEY: 'k',
+      MERCHANT_ENDPOINT: 'http://127.0.0.1:9999/hooks',
+      MERCHANT_SIGNING_KEY: 'm',
+      NOTIFY_RETRY_SCHEDULE: '0,1s,250ms,2m,1h',
+      VAULT_KEY: Buffer.alloc(32, 7).toString('base64'),
+      PROCESSOR_PUBLIC_KEY: 'pub',
+      PROCESSOR_PRIVATE_KEY: 'priv',
+      LOG_LEVEL: 'warn',
+    });
+    expect(generated).toEqual([]);
+    expect(config.port).toBe(0);
+    expect(config.publicUrl).toBe('https://sleeves.example.com');
+    expect(config.database).toEqual({ kind: 'sqlite', path: ':memory:' });
+    expect(config.holdSeconds).toBe(30);
+    expect(config.merchantEndpoint).toBe('http://127.0.0.1:9999/hooks');
+    expect(config.notifyRetrySchedule).toEqual([0, 1000, 250, 120_000, 3_600_000]);
+    expect(config.vaultKey).toEqual(Buffer.alloc(32, 7));
+  });
+
+  it.each([
+    ['PORT', 'eighty', 'PORT'],
+    ['PORT', '70000', 'PORT'],
+    ['HOLD_SECONDS', '-5', 'HOLD_SECONDS'],
+    ['PUBLIC_URL', 'not a url', 'PUBLIC_URL'],
+    ['DATABASE_URL', 'mysql://x', 'DATABASE_URL'],
+    ['REDIS_URL', 'http://127.0.0.1:6379', 'REDIS_URL'],
+    ['NOTIFY_RETRY_SCHEDULE', '0,soon', 'NOTIFY_RETRY_SCHEDULE'],
+    ['VAULT_KEY', 'c2hvcnQ=', 'VAULT_KEY'],
+    ['LOG_LEVEL', 'loud', 'LOG_LEVEL'],
+  ])('refuses %s=%s with an error naming the variable', (name, value, variable) => {
+    let caught: unknown;
+    try {
+      loadConfig({ [name]: value });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    expect((caught as ConfigError).variable).toBe(variable);
+    expect((caught as Error).message.startsWith(`${variable}:`)).toBe(true);
+  });
+
+  it('parses retry schedules with units', () => {
+    expect(parseSchedule('X', '0, 5s, 5m, 2h, 10')).toEqual([0, 5000, 300_000, 7_200_000, 10_000]);
+  });
+
+  it('stops start-up with one clear line and a non-zero exit on a bad value', () => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: resolve(import.meta.dirname, '..'),
+      env: { ...process.env, HOLD_SECONDS: '-1', DATABASE_URL: ':memory:' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(result.status).toBe(2);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('HOLD_SECONDS');
+  });
+});

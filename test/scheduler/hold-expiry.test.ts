@@ -1,0 +1,89 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createManualClock } from '../../src/clock.ts';
+import { findOrder } from '../../src/db/order-repository.ts';
+import { testGateway, VALID_ORDER } from '../support/gateway.ts';
+import { startProcess } from '../support/process.ts';
+import { tempDir } from '../support/temp-dir.ts';
+
+describe('the hold', () => {
+  it('cancels an unpaid order exactly at holdUntil with no request touching it', async () => {
+    const { rest, clock, gateway } = await testGateway();
+    const created = await rest('POST', '/api/orders', VALID_ORDER);
+    expect(created.status).toBe(201);
+
+    await clock.advance(299_999);
+    expect((await findOrder(gateway.database.db, 1001))!.status).toBe('awaiting payment');
+    await clock.advance(1);
+    const row = (await findOrder(gateway.database.db, 1001))!;
+    expect(row.status).toBe('cancelled');
+    expect(row.cancel_reason).toBe('not paid within 5 minutes');
+    expect(row.email_key).toBeNull();
+  });
+
+  it('cancels each expired order once, publishing one event each', async () => {
+    const { rest, clock, gateway } = await testGateway();
+    const events: string[] = [];
+    const subscription = gateway.bus.subscribe('orderChanged');
+    void (async () => {
+      for await (const e of subscription) if (e.change === 'expired') events.push(e.orderNumber);
+    })();
+    for (let i = 0; i < 5; i++) {
+      expect((await rest('POST', '/api/orders', { ...VALID_ORDER, email: `p${i}@example.com` })).status).toBe(201);
+    }
+    await clock.advance(300_000);
+    // A lookup racing the sweep must not cancel (or announce) again.
+    await Promise.all([gateway.services.orders.expireDue(), gateway.services.orders.expireDue()]);
+    await clock.advance(1_000);
+    await subscription.return?.();
+    expect(events.sort()).toEqual(['1001', '1002', '1003', '1004', '1005']);
+  });
+
+  it('cancels holds that ended while the app was stopped, at start (same SQLite file)', async () => {
+    const dir = tempDir();
+    const env = { DATABASE_URL: `file:${join(dir, 'sleeve.db')}` };
+    const clock = createManualClock();
+    const first = await testGateway({ env, clock });
+    expect((await first.rest('POST', '/api/orders', VALID_ORDER)).status).toBe(201);
+    await first.gateway.dispose();
+
+    const later = createManualClock(clock.now() + 600_000);
+    const second = await testGateway({ env, clock: later });
+    const row = (await findOrder(second.gateway.database.db, 1001))!;
+    expect(row.status).toBe('cancelled');
+    expect(row.cancel_reason).toBe('not paid within 5 minutes');
+    // The email is free again, and order numbers continue from the file.
+    const again = await second.rest('POST', '/api/orders', VALID_ORDER);
+    expect(again.status).toBe(201);
+    expect(again.body.orderNumber).toBe('1002');
+  });
+
+  it('survives a real crash: a killed process restarted past holdUntil cancels the order at start', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'sleeve.db');
+    const env = { DATABASE_URL: `file:${file}`, HOLD_SECONDS: '2' };
+    const first = await startProcess(env);
+    const created = await fetch(`${first.url}/api/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(VALID_ORDER),
+    });
+    expect(created.status).toBe(201);
+    first.child.kill('SIGKILL'); // a crash: no clean shutdown
+    await first.exited;
+    await new Promise((r) => setTimeout(r, 2_500)); // the hold ends while nothing runs
+
+    const second = await startProcess(env);
+    // No request has touched the order: the start-up sweep alone must have cancelled it.
+    const sqlite = new Database(file, { readonly: true });
+    const row = sqlite.prepare('select status, cancel_reason from orders where order_number = 1001').get() as {
+      status: string;
+      cancel_reason: string;
+    };
+    sqlite.close();
+    expect(row).toEqual({ status: 'cancelled', cancel_reason: 'not paid within 5 minutes' });
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+  });
+});

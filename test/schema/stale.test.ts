@@ -1,0 +1,25 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { printedSchema, SCHEMA_FILE } from '../../schema/print.ts';
+
+describe('schema/schema.graphql', () => {
+  it('is the schema the code builds (run `npm run schema:print` when this fails)', () => {
+    const checkedIn = readFileSync(SCHEMA_FILE, 'utf8');
+    expect(checkedIn, 'schema/schema.graphql is stale: run `npm run schema:print` and commit it').toBe(printedSchema());
+  });
+
+  it('has the root fields CONTRACT §5 names for document 1', () => {
+    const sdl = printedSchema();
+    for (const field of [
+      'sleeveOptions: SleeveOptions!',
+      'order(orderNumber: ID!, payToken: String!): Order',
+      'eventInfo: String!',
+      'createOrder(input: OrderInput!): CreateOrderResult!',
+      'payOrder(input: PayInput!, orderNumber: ID!): PayOrderResult!',
+    ]) {
+      expect(sdl).toContain(field);
+    }
+    expect(sdl).toContain('union CreateOrderResult = ApiError | Order');
+    expect(sdl).toContain('union PayOrderResult = ApiError | PayResult');
+  });
+});
