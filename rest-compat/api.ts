@@ -4,6 +4,7 @@ import type { RateLimiter } from '../src/security/rate-limiter.ts';
 import type { Services } from '../src/services/services.ts';
 import { createAssetHandlers } from './assets.ts';
 import { createOrderingHandlers } from './ordering.ts';
+import { pages } from './pages.ts';
 import { createRouter, type Router } from './routes.ts';
 
 export interface RestDeps {
@@ -26,6 +27,8 @@ export function createRestApi(deps: RestDeps): Router {
       { method: 'GET', path: '/llms-full.txt', handler: ordering.eventInfo },
       // Linked from SleeveOptions.*Choices[].image
       { method: 'GET', path: '/images/options/:kind/:file', handler: assets.optionImage },
+      // The page at payUrl
+      { method: 'GET', path: '/pay/:orderNumber', handler: pages.pay },
     ],
     deps,
   );
