@@ -1,16 +1,25 @@
 /** Root fields of document 1: options, event information, one order, create and pay. Thin: args → service → view. */
 import { DomainError } from '../src/domain/errors.ts';
-import { viewOptions } from '../src/domain/options-view.ts';
+import { viewOptions, type OptionsView } from '../src/domain/options-view.ts';
+import type { SleeveOptionSet } from '../src/domain/sleeve-options.ts';
 import { viewPayResult } from '../src/domain/order-view.ts';
 import { parsePayInput } from '../src/domain/order-input.ts';
 import { builder } from '../schema/builder.ts';
 import { OrderInputRef, OrderRef, PayInputRef, PayResultRef, SleeveOptionsRef } from '../schema/order.ts';
 
+const optionViews = new WeakMap<SleeveOptionSet, OptionsView>();
+
 builder.queryField('sleeveOptions', (t) =>
   t.field({
     type: SleeveOptionsRef,
     description: 'The sizes, fonts, threads and stitch text limit offered now.',
-    resolve: async (_root, _args, { services, publicUrl }) => viewOptions(await services.options.current(), publicUrl),
+    resolve: async (_root, _args, { services, publicUrl }) => {
+      // The service keeps one set object per version, so its view is built once per version, not per request.
+      const set = await services.options.current();
+      let view = optionViews.get(set);
+      if (!view) optionViews.set(set, (view = viewOptions(set, publicUrl)));
+      return view;
+    },
   }),
 );
 

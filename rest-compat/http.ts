@@ -31,9 +31,9 @@ export function json(status: number, body: unknown, headers: Record<string, stri
   return { status, headers: { 'content-type': JSON_TYPE, ...headers }, body: JSON.stringify(body) };
 }
 
-/** A response whose JSON text was built once and is reused (hot, rarely changing bodies). */
-export function rawJson(status: number, text: string): HttpResponse {
-  return { status, headers: { 'content-type': JSON_TYPE }, body: text };
+/** A response whose JSON bytes were built once and are reused (hot, rarely changing bodies). */
+export function rawJson(status: number, bytes: Uint8Array): HttpResponse {
+  return { status, headers: { 'content-type': JSON_TYPE }, body: bytes };
 }
 
 export function text(status: number, body: string, contentType = 'text/plain; charset=utf-8'): HttpResponse {

@@ -20,7 +20,8 @@ export function fromNode(req: IncomingMessage, maxBodyBytes: number): HttpReques
 }
 
 export function toNode(response: HttpResponse, res: ServerResponse, headOnly = false): void {
-  const body = typeof response.body === 'string' ? Buffer.from(response.body, 'utf8') : response.body;
-  res.writeHead(response.status, { ...response.headers, 'content-length': String(body.byteLength) });
+  const { body, headers } = response;
+  headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+  res.writeHead(response.status, headers);
   res.end(headOnly ? undefined : body);
 }

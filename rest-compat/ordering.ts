@@ -16,7 +16,7 @@ export interface OrderingDeps {
 
 export function createOrderingHandlers({ services, limiter, publicUrl }: OrderingDeps) {
   // The options body changes only when staff publish a new set: build its JSON once per version.
-  let optionsCache: { version: number; body: string } | null = null;
+  let optionsCache: { version: number; body: Buffer } | null = null;
 
   function limit(group: RateGroup, request: HttpRequest): void {
     const decision = limiter.take(group, request.clientAddress);
@@ -33,7 +33,7 @@ export function createOrderingHandlers({ services, limiter, publicUrl }: Orderin
       const set = await services.options.current();
       if (optionsCache?.version !== set.version) {
         const { version: _version, ...fields } = viewOptions(set, publicUrl);
-        optionsCache = { version: set.version, body: JSON.stringify({ ok: true, ...fields }) };
+        optionsCache = { version: set.version, body: Buffer.from(JSON.stringify({ ok: true, ...fields })) };
       }
       return rawJson(200, optionsCache.body);
     },

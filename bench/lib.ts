@@ -1,0 +1,87 @@
+/** Shared pieces of the benchmarks: child servers on port 0, autocannon runs, and the printed table. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+
+const require = createRequire(import.meta.url);
+// autocannon ships no types; this is the slice of its result the benchmarks read.
+const autocannon = require('autocannon') as (
+  options: Record<string, unknown>,
+  callback: (error: Error | null, result: AutocannonResult) => void,
+) => unknown;
+
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  duration: number;
+}
+
+export const ROOT = resolve(import.meta.dirname, '..');
+
+export interface Child {
+  url: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts a script with tsx and waits for its "listening on http://…" line. */
+export async function startChild(script: string, env: Record<string, string> = {}): Promise<Child> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/u.exec(output);
+      if (match) resolveUrl(match[1]!);
+    });
+    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}:\n${output}`)));
+  });
+  return {
+    url,
+    process: child,
+    stop: () =>
+      new Promise<void>((done) => {
+        if (child.exitCode !== null) return done();
+        child.on('exit', () => done());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  failures: number;
+}
+
+export function load(options: Record<string, unknown>): Promise<LoadResult> {
+  return new Promise((resolveLoad, reject) => {
+    autocannon({ connections: 64, duration: 10, ...options }, (error, result) => {
+      if (error) return reject(error);
+      resolveLoad({
+        rps: result.requests.total / result.duration,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        failures: result.non2xx + result.errors + result.timeouts,
+      });
+    });
+  });
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export function row(cells: Array<string | number>, widths: number[]): string {
+  return cells.map((c, i) => String(c).padEnd(widths[i] ?? 12)).join('');
+}

@@ -1,0 +1,127 @@
+/**
+ * `npm run bench`: the gateway and a bare node:http baseline, each in its own process, loaded in turn by
+ * autocannon (64 connections, 10 s each, after a warm-up; alternated over 3 rounds, medians reported).
+ * Figures are ratios to the baseline measured in the same run: absolute numbers drift with the shared cores.
+ *
+ * Environment: BENCH_SECONDS (default 10), BENCH_ROUNDS (default 3).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { load, median, row, startChild, type LoadResult } from './lib.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const GRAPHQL_BODY = JSON.stringify({ query: '{ sleeveOptions { sizes fonts threads charLimit } }' });
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'sleeve-bench-'));
+  const gateway = await startChild('src/main.ts', {
+    DATABASE_URL: `file:${join(dir, 'bench.db')}`,
+    // The limiter still runs on every request; the limits are just out of reach of one load generator.
+    RATE_LIMIT_READ: '10000000',
+    RATE_LIMIT_WRITE: '10000000',
+  });
+  const optionsJson = await (await fetch(`${gateway.url}/api/sleeve-options`)).text();
+  const graphqlJson = await (
+    await fetch(`${gateway.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: GRAPHQL_BODY })
+  ).text();
+  if (!graphqlJson.includes('"sizes"')) throw new Error(`GraphQL answered: ${graphqlJson}`);
+  const bare = await startChild('bench/bare-server.ts', { BARE_BODY: optionsJson });
+
+  const targets = {
+    bare: { url: `${bare.url}/api/sleeve-options` },
+    rest: { url: `${gateway.url}/api/sleeve-options` },
+    graphql: {
+      url: `${gateway.url}/graphql`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: GRAPHQL_BODY,
+    },
+  } as const;
+  type Name = keyof typeof targets;
+  const results: Record<Name, LoadResult[]> = { bare: [], rest: [], graphql: [] };
+
+  console.log(`warming up (${Object.keys(targets).length} × 3 s)…`);
+  for (const target of Object.values(targets)) await load({ ...target, duration: 3 });
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const name of Object.keys(targets) as Name[]) {
+      const result = await load({ ...targets[name], duration: SECONDS });
+      if (result.failures > 0) throw new Error(`${name}: ${result.failures} failed requests`);
+      results[name].push(result);
+      console.log(`round ${round} ${name.padEnd(8)} ${result.rps.toFixed(0)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms`);
+    }
+  }
+
+  const orders = await ordersPerSecond(gateway.url);
+  await Promise.all([gateway.stop(), bare.stop()]);
+  rmSync(dir, { recursive: true, force: true });
+
+  const bareRps = median(results.bare.map((r) => r.rps));
+  const widths = [34, 12, 10, 10, 14];
+  console.log(`\nmedians of ${ROUNDS} rounds, 64 connections, ${SECONDS} s each`);
+  console.log(row(['target', 'req/s', 'p50 ms', 'p99 ms', 'ratio to bare'], widths));
+  const labels: Record<Name, string> = {
+    bare: 'bare node:http (baseline)',
+    rest: 'REST GET /api/sleeve-options',
+    graphql: 'GraphQL { sleeveOptions }',
+  };
+  for (const name of Object.keys(targets) as Name[]) {
+    const rps = median(results[name].map((r) => r.rps));
+    console.log(
+      row(
+        [labels[name], rps.toFixed(0), median(results[name].map((r) => r.p50)), median(results[name].map((r) => r.p99)), (rps / bareRps).toFixed(2)],
+        widths,
+      ),
+    );
+  }
+  console.log(`\norders created and paid (vendor_card) on SQLite: ${orders.toFixed(0)} per second`);
+}
+
+/** Creates an order and pays it with the demo card, as fast as 16 connections can, for SECONDS. */
+async function ordersPerSecond(base: string): Promise<number> {
+  let seq = 0;
+  const run = `${Date.now()}`;
+  const result = await load({
+    url: base,
+    connections: 16,
+    duration: SECONDS,
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/orders',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (request: Record<string, unknown>) => ({
+          ...request,
+          body: JSON.stringify({
+            email: `bench-${run}-${++seq}@example.com`,
+            name: 'Bench Mark',
+            size: '13-inch',
+            font: 'Block',
+            thread: 'Gold',
+            stitchText: 'FAST',
+          }),
+        }),
+        onResponse: (_status: number, body: string, context: Record<string, unknown>) => {
+          context.order = JSON.parse(body);
+        },
+      },
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (request: Record<string, unknown>, context: { order: { orderNumber: string; payToken: string } }) => ({
+          ...request,
+          path: `/api/orders/${context.order.orderNumber}/pay`,
+          body: JSON.stringify({ t: context.order.payToken, method: 'vendor_card' }),
+        }),
+      },
+    ],
+  });
+  if (result.failures > 0) throw new Error(`orders: ${result.failures} failed requests`);
+  return result.rps / 2;
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
