@@ -25,7 +25,8 @@ const NY_DAY_KEY = new Intl.DateTimeFormat('en-CA', {
 
 /** `3:05 PM ET`, with the date in front when the deadline is not today in New York (CONTRACT §2). */
 export function holdUntilText(holdUntil: number, now: number): string {
-  const time = `${NY_TIME.format(holdUntil)} ET`;
+  // Newer ICU data puts a narrow no-break space before AM/PM; agents and tests expect a plain one.
+  const time = `${NY_TIME.format(holdUntil).replace(/[\u202f\u00a0]/gu, ' ')} ET`;
   if (NY_DAY_KEY.format(holdUntil) === NY_DAY_KEY.format(now)) return time;
   return `${NY_DATE.format(holdUntil)}, ${time}`;
 }

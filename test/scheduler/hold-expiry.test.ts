@@ -87,3 +87,13 @@ describe('the hold', () => {
     expect(await second.exited).toBe(0);
   });
 });
+
+describe('the hold timer', () => {
+  it('is armed by each new order, so a short hold ends on time between the slow safety polls', async () => {
+    const { rest, clock, gateway } = await testGateway({ env: { HOLD_SECONDS: '10' } });
+    await clock.advance(5_000); // the start-up sweep has run and armed only the 30 s safety poll
+    expect((await rest('POST', '/api/orders', VALID_ORDER)).status).toBe(201);
+    await clock.advance(10_000);
+    expect((await findOrder(gateway.database.db, 1001))!.status).toBe('cancelled');
+  });
+});
