@@ -31,10 +31,12 @@ builder.objectType(DomainError, {
       type: OrderRef,
       nullable: true,
       description: 'For DUPLICATE: the existing order, with its hold fields and a payToken while it is still held.',
-      resolve: (e, _args, ctx) =>
-        e instanceof DuplicateOrderError
-          ? ctx.services.orders.view(e.existing, e.payToken ? { payToken: e.payToken } : {})
-          : null,
+      resolve: (e, _args, ctx) => {
+        // Not `instanceof DuplicateOrderError`: plugin-errors hands the error over as a proxy whose prototype
+        // chain is proxied too, so a subclass check fails there. Read the fields through the proxy instead.
+        const { existing, payToken } = e as Partial<DuplicateOrderError>;
+        return e.code === 'duplicate' && existing ? ctx.services.orders.view(existing, payToken ? { payToken } : {}) : null;
+      },
     }),
   }),
 });
