@@ -16,6 +16,7 @@ import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import type { GraphQLSchema } from 'graphql';
 import { createYoga, isAsyncIterable, processRegularResult, type YogaServerInstance } from 'graphql-yoga';
+import { rawHeader } from '../src/http/raw-headers.ts';
 import { PayloadTooLargeError, readBody } from '../src/http/read-body.ts';
 import type { Logger } from '../src/logger.ts';
 import type { RateLimiter } from '../src/security/rate-limiter.ts';
@@ -76,63 +77,111 @@ export function createGraphQLDoor(deps: GraphQLDoorDeps): GraphQLDoor {
   });
 
   async function handleNode(req: IncomingMessage, res: ServerResponse, serverContext: ServerContext): Promise<void> {
-    if (!isPlainJsonPost(req)) {
-      await yoga.handleNodeRequestAndResponse(req, res, serverContext);
+    if (Number(rawHeader(req, 'content-length') ?? 0) > deps.maxBodyBytes) {
+      req.resume();
+      send(res, tooLarge(acceptedMediaType(rawHeader(req, 'accept'))));
       return;
     }
-    const fast = await fastJsonPost(req, serverContext);
-    res.writeHead(fast.status, fast.headers);
-    res.end(fast.body);
+    if (!isPlainJsonPost(req)) {
+      await yoga.handle(req, res, serverContext);
+      return;
+    }
+    let raw: string;
+    try {
+      raw = await readBody(req, deps.maxBodyBytes);
+    } catch (error) {
+      if (!(error instanceof PayloadTooLargeError)) throw error;
+      send(res, tooLarge(acceptedMediaType(rawHeader(req, 'accept'))));
+      return;
+    }
+    send(res, await answerJson(req, raw, serverContext));
   }
 
-  async function fastJsonPost(
-    req: IncomingMessage,
-    serverContext: ServerContext,
-  ): Promise<{ status: number; headers: Record<string, string>; body: string }> {
-    const accepted = acceptedMediaType(req.headers.accept);
-    let params: unknown;
+  /** The fast path; anything it does not handle itself (not an object, a batch, a yoga refusal) goes to yoga. */
+  async function answerJson(req: IncomingMessage, raw: string, serverContext: ServerContext): Promise<Answer> {
+    const params = parseObject(raw);
+    if (params === undefined) return replayThroughYoga(req, raw, serverContext);
+    const request = new LightRequest(req) as unknown as Request;
+    let result: Awaited<ReturnType<typeof yoga.getResultForParams>>;
     try {
-      const raw = await readBody(req, deps.maxBodyBytes);
-      params = JSON.parse(raw);
-    } catch (error) {
-      const tooLarge = error instanceof PayloadTooLargeError;
-      return {
-        status: tooLarge ? 413 : 400,
-        headers: { 'content-type': `${accepted}; charset=utf-8` },
-        body: JSON.stringify({ errors: [{ message: tooLarge ? 'Request body is too large.' : 'POST body sent invalid JSON.' }] }),
-      };
+      result = await yoga.getResultForParams({ params: params as never, request }, { ...serverContext, request, params } as never);
+    } catch {
+      return replayThroughYoga(req, raw, serverContext);
     }
-    // A light stand-in for the Fetch Request: the context factory and yoga's plugins read only these members.
-    const request = lightRequest(req);
-    const result = await yoga.getResultForParams(
-      { params: params as never, request },
-      { ...serverContext, request, params } as never,
-    );
+    const accepted = acceptedMediaType(rawHeader(req, 'accept'));
     if (result && !isAsyncIterable(result) && !Array.isArray(result) && !result.errors?.length && !result.extensions) {
       const stringify = (result as { stringify?: (r: unknown) => string }).stringify ?? JSON.stringify;
       return { status: 200, headers: { 'content-type': `${accepted}; charset=utf-8` }, body: stringify(result) };
     }
-    const response = await processRegularResult(result as never, yoga.fetchAPI, accepted);
-    const headers: Record<string, string> = {};
-    response.headers.forEach((value, key) => {
-      headers[key] = value;
-    });
-    return { status: response.status, headers, body: await response.text() };
+    return fromResponse(await processRegularResult(result as never, yoga.fetchAPI, accepted));
+  }
+
+  /** The same request, as a Fetch Request through yoga's full pipeline: its answers, codes and bodies. */
+  async function replayThroughYoga(req: IncomingMessage, raw: string, serverContext: ServerContext): Promise<Answer> {
+    const headers = new Headers();
+    for (const [key, value] of Object.entries(req.headers)) {
+      if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
+    }
+    const request = new Request(`http://localhost${req.url ?? GRAPHQL_PATH}`, { method: 'POST', headers, body: raw });
+    return fromResponse(await yoga.fetch(request, serverContext));
   }
 
   return {
     yoga,
-    fetch: (request, serverContext) => Promise.resolve(yoga.fetch(request, serverContext)),
+    async fetch(request, serverContext) {
+      if (Number(request.headers.get('content-length') ?? 0) > deps.maxBodyBytes) {
+        const answer = tooLarge(acceptedMediaType(request.headers.get('accept') ?? undefined));
+        return new Response(answer.body, { status: answer.status, headers: answer.headers });
+      }
+      return yoga.fetch(request, serverContext);
+    },
     handleNode,
   };
+}
+
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+function send(res: ServerResponse, answer: Answer): void {
+  // An explicit length: without it node falls back to chunked encoding, several writes per response.
+  answer.headers['content-length'] = String(Buffer.byteLength(answer.body));
+  res.writeHead(answer.status, answer.headers);
+  res.end(answer.body);
+}
+
+function tooLarge(accepted: string): Answer {
+  return {
+    status: 413,
+    headers: { 'content-type': `${accepted}; charset=utf-8` },
+    body: JSON.stringify({ errors: [{ message: 'Request body is too large.', extensions: { code: 'PAYLOAD_TOO_LARGE' } }] }),
+  };
+}
+
+async function fromResponse(response: Response): Promise<Answer> {
+  const headers: Record<string, string> = {};
+  for (const [key, value] of response.headers) headers[key] = value;
+  return { status: response.status, headers, body: await response.text() };
+}
+
+/** The JSON object of a body, or undefined for anything else (invalid JSON, an array, a string, null). */
+function parseObject(raw: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(raw);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** POST application/json to /graphql, answered as JSON (not SSE, not multipart, not a batch of files). */
 function isPlainJsonPost(req: IncomingMessage): boolean {
   if (req.method !== 'POST') return false;
-  const type = req.headers['content-type'];
+  const type = rawHeader(req, 'content-type');
   if (!type || !type.toLowerCase().startsWith('application/json')) return false;
-  const accept = req.headers.accept;
+  const accept = rawHeader(req, 'accept');
   return !accept || !/text\/event-stream|multipart\/mixed/iu.test(accept);
 }
 
@@ -148,13 +197,27 @@ function acceptedMediaType(accept: string | undefined): string {
   return 'application/json';
 }
 
-function lightRequest(req: IncomingMessage): Request {
-  const headers = {
-    get: (name: string) => {
-      const value = req.headers[name.toLowerCase()];
-      return Array.isArray(value) ? value.join(', ') : (value ?? null);
-    },
-    has: (name: string) => req.headers[name.toLowerCase()] !== undefined,
-  };
-  return { method: 'POST', url: `http://localhost${req.url ?? GRAPHQL_PATH}`, headers } as unknown as Request;
+/**
+ * A light stand-in for the Fetch Request on the fast path: the context factory and yoga's plugins read only
+ * `method`, `url` and `headers.get`. Classes rather than closures (see rest-compat/node-adapter.ts).
+ */
+class RawHeaders {
+  constructor(private readonly req: IncomingMessage) {}
+  get(name: string): string | null {
+    return rawHeader(this.req, name.toLowerCase()) ?? null;
+  }
+  has(name: string): boolean {
+    return rawHeader(this.req, name.toLowerCase()) !== undefined;
+  }
+}
+
+class LightRequest {
+  readonly method = 'POST';
+  readonly headers: RawHeaders;
+  constructor(private readonly req: IncomingMessage) {
+    this.headers = new RawHeaders(req);
+  }
+  get url(): string {
+    return `http://localhost${this.req.url ?? GRAPHQL_PATH}`;
+  }
 }

@@ -1,12 +1,13 @@
 /** Reads a node:http request body as text, refusing (and draining) anything past the limit. Both doors use it. */
 import type { IncomingMessage } from 'node:http';
+import { rawHeader } from './raw-headers.ts';
 
 export class PayloadTooLargeError extends Error {
   override readonly name = 'PayloadTooLargeError';
 }
 
 export function readBody(req: IncomingMessage, maxBytes: number): Promise<string> {
-  if (Number(req.headers['content-length'] ?? 0) > maxBytes) {
+  if (Number(rawHeader(req, 'content-length') ?? 0) > maxBytes) {
     req.resume(); // drain, so the 413 can still be written
     return Promise.reject(new PayloadTooLargeError());
   }
