@@ -30,7 +30,7 @@ export function createOrderingHandlers({ services, limiter, publicUrl }: Orderin
   return {
     async sleeveOptions(request: HttpRequest): Promise<HttpResponse> {
       limit('options', request);
-      const set = await services.options.current();
+      const set = services.options.cached() ?? (await services.options.current());
       if (optionsCache?.version !== set.version) {
         const { version: _version, ...fields } = viewOptions(set, publicUrl);
         optionsCache = { version: set.version, body: Buffer.from(JSON.stringify({ ok: true, ...fields })) };

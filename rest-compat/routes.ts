@@ -34,48 +34,71 @@ export interface Router {
   handle(request: HttpRequest): Promise<HttpResponse | null>;
 }
 
+interface Match {
+  route: CompiledRoute | undefined;
+  params: string[];
+  /** Methods the path accepts, for a 405's `Allow`. */
+  methods: string[];
+}
+
+const NO_PARAMS: string[] = [];
+
+/**
+ * Matching allocates nothing per request for exact paths and creates no closures: this runs on every request,
+ * and under tsx every per-request closure costs a `__name` call (see node-adapter.ts).
+ */
 export function createRouter(routes: Route[], deps: { logger: Logger; services: Services }): Router {
   const compiled = routes.map(compile);
-  // Exact paths without parameters resolve through a map; the rest are tried in order.
-  const exact = new Map<string, CompiledRoute[]>();
+  // Exact paths resolve through a map of path → method → route; patterned ones are tried in order.
+  const exact = new Map<string, Map<string, CompiledRoute>>();
   const patterned: CompiledRoute[] = [];
   for (const route of compiled) {
-    if (route.path.includes(':')) patterned.push(route);
-    else exact.set(route.path, [...(exact.get(route.path) ?? []), route]);
+    if (route.path.includes(':')) {
+      patterned.push(route);
+    } else {
+      const byMethod = exact.get(route.path) ?? new Map<string, CompiledRoute>();
+      byMethod.set(route.method, route);
+      exact.set(route.path, byMethod);
+    }
   }
 
-  function match(path: string): Array<{ route: CompiledRoute; params: string[] }> {
-    const direct = exact.get(path);
-    if (direct) return direct.map((route) => ({ route, params: [] }));
-    const found: Array<{ route: CompiledRoute; params: string[] }> = [];
+  function match(path: string, method: string): Match | null {
+    const byMethod = exact.get(path);
+    if (byMethod) return { route: byMethod.get(method), params: NO_PARAMS, methods: [...byMethod.keys()] };
+    let found: Match | null = null;
     for (const route of patterned) {
       const m = route.pattern.exec(path);
-      if (m) found.push({ route, params: m.slice(1).map(safeDecode) });
+      if (!m) continue;
+      found ??= { route: undefined, params: NO_PARAMS, methods: [] };
+      found.methods.push(route.method);
+      if (!found.route && route.method === method) {
+        found.route = route;
+        found.params = m.slice(1).map(safeDecode);
+      }
     }
     return found;
   }
 
-  return {
-    async handle(request) {
-      const candidates = match(request.path);
-      if (candidates.length === 0) return null;
-      const method = request.method === 'HEAD' ? 'GET' : request.method;
-      const hit = candidates.find((c) => c.route.method === method);
-      if (!hit) {
-        const allow = [...new Set(candidates.map((c) => c.route.method))].join(', ');
-        return json(
-          405,
-          { ok: false, code: 'bad_request', error: `${request.method} is not allowed on ${request.path}. Use ${allow}.`, retryable: false },
-          { allow },
-        );
-      }
-      try {
-        return await hit.route.handler(request, ...hit.params);
-      } catch (error) {
-        return toRestResponse(error, deps.logger, deps.services.orders);
-      }
-    },
-  };
+  async function handle(request: HttpRequest): Promise<HttpResponse | null> {
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    const found = match(request.path, method);
+    if (!found) return null;
+    if (!found.route) {
+      const allow = [...new Set(found.methods)].join(', ');
+      return json(
+        405,
+        { ok: false, code: 'bad_request', error: `${request.method} is not allowed on ${request.path}. Use ${allow}.`, retryable: false },
+        { allow },
+      );
+    }
+    try {
+      return await found.route.handler(request, ...found.params);
+    } catch (error) {
+      return toRestResponse(error, deps.logger, deps.services.orders);
+    }
+  }
+
+  return { handle };
 }
 
 function safeDecode(segment: string): string {

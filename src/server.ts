@@ -73,6 +73,21 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const background: Disposable[] = [await startHoldExpiry({ orders: services.orders, clock, bus, logger })];
   const clientOf = options.clientAddress ?? (() => 'local');
 
+  async function serveNode(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (isGraphQLPath(req.url ?? '/')) {
+      await graphql.handleNode(req, res, { clientAddress: req.socket.remoteAddress ?? 'unknown' });
+      return;
+    }
+    const request = fromNode(req, config.maxBodyBytes);
+    toNode((await rest.handle(request)) ?? notFound(request), res, req.method === 'HEAD');
+  }
+
+  function failNode(req: IncomingMessage, res: ServerResponse, error: unknown): void {
+    logger.error('request failed', { error, path: req.url });
+    if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+    res.end(JSON.stringify({ ok: false, code: 'internal', error: 'Something went wrong on our side.', retryable: true }));
+  }
+
   function isGraphQLPath(url: string): boolean {
     return url === GRAPHQL_PATH || url.startsWith(GRAPHQL_PATH + '?');
   }
@@ -91,21 +106,8 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
       return toFetch((await rest.handle(req)) ?? notFound(req), request.method === 'HEAD');
     },
     handleNode(req, res) {
-      const clientAddress = req.socket.remoteAddress ?? 'unknown';
-      const done = (error: unknown) => {
-        logger.error('request failed', { error, path: req.url });
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
-        res.end(JSON.stringify({ ok: false, code: 'internal', error: 'Something went wrong on our side.', retryable: true }));
-      };
-      if (isGraphQLPath(req.url ?? '/')) {
-        graphql.handleNode(req, res, { clientAddress }).catch(done);
-        return;
-      }
-      const request = fromNode(req, config.maxBodyBytes);
-      rest
-        .handle(request)
-        .then((response) => toNode(response ?? notFound(request), res, req.method === 'HEAD'))
-        .catch(done);
+      // No closures here: this runs for every request (see rest-compat/node-adapter.ts on tsx's __name).
+      void serveNode(req, res).catch(failNode.bind(null, req, res));
     },
     async dispose() {
       for (const item of background.reverse()) await item.dispose();

@@ -27,7 +27,8 @@ export interface RateLimiter {
 
 export function createRateLimiter(config: RateLimitConfig, clock: Clock): RateLimiter {
   let windowStart = 0;
-  let counts = new Map<string, number>();
+  // group → client → requests this window. Nested maps, so no key string is built per request.
+  let counts = new Map<RateGroup, Map<string, number>>();
   const allowedDecision: RateDecision = { allowed: true, retryAfter: 0 };
   return {
     take(group, client) {
@@ -36,9 +37,10 @@ export function createRateLimiter(config: RateLimitConfig, clock: Clock): RateLi
         windowStart = now - (now % config.windowMs);
         counts = new Map();
       }
-      const key = group + '\u0000' + client;
-      const used = (counts.get(key) ?? 0) + 1;
-      counts.set(key, used);
+      let clients = counts.get(group);
+      if (!clients) counts.set(group, (clients = new Map()));
+      const used = (clients.get(client) ?? 0) + 1;
+      clients.set(client, used);
       if (used <= config[GROUP_CLASS[group]]) return allowedDecision;
       return { allowed: false, retryAfter: Math.max(1, Math.ceil((windowStart + config.windowMs - now) / 1000)) };
     },

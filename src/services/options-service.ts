@@ -15,6 +15,8 @@ import type { ServiceDeps } from './deps.ts';
 
 export interface OptionsService {
   current(): Promise<SleeveOptionSet>;
+  /** The set in memory, when it is loaded: lets the hottest path skip a promise. */
+  cached(): SleeveOptionSet | undefined;
   /** Staff: publish a new set. Orders already made keep their options. */
   update(input: SleeveOptionSetInput): Promise<SleeveOptionSet>;
   /** Forget the cached set (another instance changed it). */
@@ -24,6 +26,7 @@ export interface OptionsService {
 export function createOptionsService({ database, clock, bus }: ServiceDeps): OptionsService {
   const { db } = database;
   let cached: Promise<SleeveOptionSet> | null = null;
+  let loaded: SleeveOptionSet | undefined;
 
   async function load(): Promise<SleeveOptionSet> {
     const row = await latestOptionSet(db);
@@ -41,12 +44,16 @@ export function createOptionsService({ database, clock, bus }: ServiceDeps): Opt
 
   const service: OptionsService = {
     current() {
-      cached ??= load().catch((error: unknown) => {
-        cached = null;
-        throw error;
-      });
+      cached ??= load().then(
+        (set) => (loaded = set),
+        (error: unknown) => {
+          cached = null;
+          throw error;
+        },
+      );
       return cached;
     },
+    cached: () => loaded,
     async update(input) {
       const problem = optionSetProblem(input);
       if (problem) throw new DomainError('validation_failed', problem.message, { field: problem.field });
@@ -66,11 +73,13 @@ export function createOptionsService({ database, clock, bus }: ServiceDeps): Opt
       });
       const set = { version, ...clean };
       cached = Promise.resolve(set);
+      loaded = set;
       bus.publish('optionsChanged', { version });
       return set;
     },
     invalidate() {
       cached = null;
+      loaded = undefined;
     },
   };
   return service;
