@@ -9,16 +9,21 @@ import { OrderInputRef, OrderRef, PayInputRef, PayResultRef, SleeveOptionsRef } 
 
 const optionViews = new WeakMap<SleeveOptionSet, OptionsView>();
 
+function optionsView(set: SleeveOptionSet, publicUrl: string): OptionsView {
+  let view = optionViews.get(set);
+  if (!view) optionViews.set(set, (view = viewOptions(set, publicUrl)));
+  return view;
+}
+
 builder.queryField('sleeveOptions', (t) =>
   t.field({
     type: SleeveOptionsRef,
     description: 'The sizes, fonts, threads and stitch text limit offered now.',
-    resolve: async (_root, _args, { services, publicUrl }) => {
-      // The service keeps one set object per version, so its view is built once per version, not per request.
-      const set = await services.options.current();
-      let view = optionViews.get(set);
-      if (!view) optionViews.set(set, (view = viewOptions(set, publicUrl)));
-      return view;
+    resolve: (_root, _args, { services, publicUrl }) => {
+      // The service keeps one set object per version, so its view is built once per version; once loaded it is
+      // answered without a promise, which keeps graphql-jit on its synchronous path.
+      const set = services.options.cached();
+      return set ? optionsView(set, publicUrl) : services.options.current().then((loaded) => optionsView(loaded, publicUrl));
     },
   }),
 );

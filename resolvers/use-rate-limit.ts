@@ -4,7 +4,7 @@
  * operation is not executed: one RATE_LIMITED error, HTTP 429 and Retry-After, as on REST.
  */
 import type { Plugin } from '@envelop/core';
-import { Kind, type DocumentNode, type OperationDefinitionNode, type SelectionNode } from 'graphql';
+import { Kind, type DocumentNode } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
 import type { RateGroup, RateLimiter } from '../src/security/rate-limiter.ts';
 import type { GraphQLContext } from '../schema/context.ts';
@@ -17,42 +17,47 @@ const ROOT_FIELD_GROUPS: Record<string, RateGroup> = {
   payOrder: 'pay',
 };
 
+/** The groups an operation of a document touches, by operation name ('' for an anonymous or the only one). */
+function groupsByOperation(document: DocumentNode): Map<string, RateGroup[]> {
+  const byName = new Map<string, RateGroup[]>();
+  for (const definition of document.definitions) {
+    if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
+    const groups: RateGroup[] = [];
+    for (const selection of definition.selectionSet.selections) {
+      const group = selection.kind === Kind.FIELD ? ROOT_FIELD_GROUPS[selection.name.value] : undefined;
+      if (group) groups.push(group);
+    }
+    byName.set(definition.name?.value ?? '', groups);
+    if (!byName.has('')) byName.set('', groups); // a single named operation may be run without its name
+  }
+  return byName;
+}
+
 export function useRateLimit(limiter: RateLimiter): Plugin<GraphQLContext> {
-  // Groups per operation node: a document's operations are parsed once and cached, so this is computed once.
-  const groupsOf = new WeakMap<OperationDefinitionNode, RateGroup[]>();
+  // Computed once per parsed document: documents are cached, so this costs nothing per request.
+  const cache = new WeakMap<DocumentNode, Map<string, RateGroup[]>>();
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const document = args.document as DocumentNode;
-      const operation = document.definitions.find(
-        (d): d is OperationDefinitionNode =>
-          d.kind === Kind.OPERATION_DEFINITION && (args.operationName == null || d.name?.value === args.operationName),
-      );
-      if (!operation) return;
-      let groups = groupsOf.get(operation);
-      if (!groups) {
-        groups = operation.selectionSet.selections.flatMap((s: SelectionNode) =>
-          s.kind === Kind.FIELD && ROOT_FIELD_GROUPS[s.name.value] ? [ROOT_FIELD_GROUPS[s.name.value]!] : [],
-        );
-        groupsOf.set(operation, groups);
-      }
-      const groupsToTake: RateGroup[] = groups;
-      const context = args.contextValue as GraphQLContext;
-      for (const group of groupsToTake) {
-        const decision = limiter.take(group, context.clientAddress);
-        if (!decision.allowed) {
-          setResultAndStopExecution({
-            errors: [
-              createGraphQLError('Too many requests. Wait a moment, then try again.', {
-                extensions: {
-                  code: 'RATE_LIMITED',
-                  retryable: true,
-                  http: { status: 429, headers: { 'retry-after': String(decision.retryAfter) } },
-                },
-              }),
-            ],
-          });
-          return;
-        }
+      let byName = cache.get(document);
+      if (!byName) cache.set(document, (byName = groupsByOperation(document)));
+      const groups = byName.get(args.operationName ?? '') ?? [];
+      const client = (args.contextValue as GraphQLContext).clientAddress;
+      for (const group of groups) {
+        const decision = limiter.take(group, client);
+        if (decision.allowed) continue;
+        setResultAndStopExecution({
+          errors: [
+            createGraphQLError('Too many requests. Wait a moment, then try again.', {
+              extensions: {
+                code: 'RATE_LIMITED',
+                retryable: true,
+                http: { status: 429, headers: { 'retry-after': String(decision.retryAfter) } },
+              },
+            }),
+          ],
+        });
+        return;
       }
     },
   };

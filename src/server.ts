@@ -74,12 +74,16 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const clientOf = options.clientAddress ?? (() => 'local');
 
   async function serveNode(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (isGraphQLPath(req.url ?? '/')) {
-      await graphql.handleNode(req, res, { clientAddress: req.socket.remoteAddress ?? 'unknown' });
-      return;
+    try {
+      if (isGraphQLPath(req.url ?? '/')) {
+        await graphql.handleNode(req, res, { clientAddress: req.socket.remoteAddress ?? 'unknown' });
+        return;
+      }
+      const request = fromNode(req, config.maxBodyBytes);
+      toNode((await rest.handle(request)) ?? notFound(request), res, req.method === 'HEAD');
+    } catch (error) {
+      failNode(req, res, error);
     }
-    const request = fromNode(req, config.maxBodyBytes);
-    toNode((await rest.handle(request)) ?? notFound(request), res, req.method === 'HEAD');
   }
 
   function failNode(req: IncomingMessage, res: ServerResponse, error: unknown): void {
@@ -107,7 +111,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     },
     handleNode(req, res) {
       // No closures here: this runs for every request (see rest-compat/node-adapter.ts on tsx's __name).
-      void serveNode(req, res).catch(failNode.bind(null, req, res));
+      void serveNode(req, res);
     },
     async dispose() {
       for (const item of background.reverse()) await item.dispose();

@@ -1,0 +1,69 @@
+/**
+ * The fast JSON path answers exactly as yoga's own pipeline does. Each case is sent once over a socket as a
+ * plain JSON POST (the fast path) and once through yoga's Fetch handler in memory, and the two must match.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { countOrderPayments } from '../../src/db/order-repository.ts';
+import { startServer, type RunningServer } from '../../src/server.ts';
+import { testGateway, VALID_ORDER } from '../support/gateway.ts';
+
+let server: RunningServer | undefined;
+afterEach(async () => {
+  await server?.close(1_000);
+  server = undefined;
+});
+
+async function both(body: unknown, headers: Record<string, string> = { accept: 'application/graphql-response+json' }) {
+  const t = await testGateway();
+  server = await startServer(t.gateway, { port: 0, host: '127.0.0.1' });
+  const init = { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) };
+  const fast = await fetch(`${server.url}/graphql`, { ...init, signal: AbortSignal.timeout(5_000) });
+  const full = await t.gateway.fetch(new Request('http://sleeve.test/graphql', init));
+  return {
+    t,
+    fast: { status: fast.status, type: fast.headers.get('content-type'), body: await fast.json() },
+    full: { status: full.status, type: full.headers.get('content-type'), body: await full.json() },
+  };
+}
+
+describe('the fast JSON path', () => {
+  it.each([
+    ['a validation error', { query: '{ sleeveOptions { nope } }' }, 400],
+    ['a syntax error', { query: '{ sleeveOptions { ' }, 400],
+    ['an unknown parameter', { query: '{ eventInfo }', extra: 1 }, 400],
+    ['variables that are not an object', { query: '{ eventInfo }', variables: [1] }, 400],
+    // yoga answers a variable coercion error with 200 and no data; the fast path must do the same.
+    ['a variable of the wrong type', { query: 'query($n: ID!, $t: String!) { order(orderNumber: $n, payToken: $t) { status } }', variables: { n: '1', t: 5 } }, 200],
+    ['an unknown operation name', { query: 'query A { eventInfo } query B { eventInfo }', operationName: 'C' }, 400],
+    ['two operations and no name', { query: 'query A { eventInfo } query B { eventInfo }' }, 400],
+    ['a missing query', { variables: {} }, 400],
+  ])('answers %s exactly as yoga does', async (_name, body, status) => {
+    const { fast, full } = await both(body);
+    expect(fast).toEqual(full);
+    expect(fast.status).toBe(status);
+    expect(fast.body.errors.length).toBeGreaterThan(0);
+  });
+
+  it('answers a successful query exactly as yoga does, for both JSON media types', async () => {
+    for (const accept of ['application/json', 'application/graphql-response+json']) {
+      const { fast, full } = await both({ query: '{ sleeveOptions { sizes charLimit } }' }, { accept });
+      expect(fast).toEqual(full);
+      expect(fast.type).toBe(`${accept}; charset=utf-8`);
+    }
+  });
+
+  it('runs a mutation once and pays once', async () => {
+    const t = await testGateway();
+    server = await startServer(t.gateway, { port: 0, host: '127.0.0.1' });
+    const created = await t.rest('POST', '/api/orders', VALID_ORDER);
+    const response = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query: `mutation { payOrder(orderNumber: "1001", input: { t: "${created.body.payToken}", method: VENDOR_CARD }) { ... on PayResult { alreadyPaid } } }`,
+      }),
+    });
+    expect((await response.json()).data.payOrder.alreadyPaid).toBe(false);
+    expect(await countOrderPayments(t.gateway.database.db, 1001)).toBe(1);
+  });
+});
