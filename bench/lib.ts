@@ -62,18 +62,51 @@ export interface LoadResult {
   failures: number;
 }
 
-export function load(options: Record<string, unknown>): Promise<LoadResult> {
+/** In-process autocannon: for scripted request sequences (the orders figure), where the CLI cannot follow. */
+export function loadInProcess(options: Record<string, unknown>): Promise<LoadResult> {
   return new Promise((resolveLoad, reject) => {
     autocannon({ connections: 64, duration: 10, ...options }, (error, result) => {
       if (error) return reject(error);
-      resolveLoad({
-        rps: result.requests.total / result.duration,
-        p50: result.latency.p50,
-        p99: result.latency.p99,
-        failures: result.non2xx + result.errors + result.timeouts,
-      });
+      resolveLoad(toLoadResult(result));
     });
   });
+}
+
+export interface Target {
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/**
+ * One load run from a fresh autocannon process (plain node, not tsx): every target meets the same client, whose
+ * state never carries over from the run before.
+ */
+export function load(target: Target, { connections = 64, duration = 10 } = {}): Promise<LoadResult> {
+  const args = [require.resolve('autocannon/autocannon.js'), '--json', '-c', String(connections), '-d', String(duration)];
+  if (target.method) args.push('-m', target.method);
+  for (const [name, value] of Object.entries(target.headers ?? {})) args.push('-H', `${name}: ${value}`);
+  if (target.body) args.push('-b', target.body);
+  args.push(target.url);
+  return new Promise((resolveLoad, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`autocannon exited with ${code}`));
+      resolveLoad(toLoadResult(JSON.parse(out) as AutocannonResult));
+    });
+  });
+}
+
+function toLoadResult(result: AutocannonResult): LoadResult {
+  return {
+    rps: result.requests.total / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failures: result.non2xx + result.errors + result.timeouts,
+  };
 }
 
 export function median(values: number[]): number {

@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { load, median, row, startChild, type LoadResult } from './lib.ts';
+import { load, loadInProcess, median, row, startChild, type LoadResult, type Target } from './lib.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -29,7 +29,7 @@ async function main() {
   if (!graphqlJson.includes('"sizes"')) throw new Error(`GraphQL answered: ${graphqlJson}`);
   const bare = await startChild('bench/bare-server.ts', { BARE_BODY: optionsJson });
 
-  const targets = {
+  const targets: Record<'bare' | 'rest' | 'graphql', Target> = {
     bare: { url: `${bare.url}/api/sleeve-options` },
     rest: { url: `${gateway.url}/api/sleeve-options` },
     graphql: {
@@ -38,15 +38,15 @@ async function main() {
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: GRAPHQL_BODY,
     },
-  } as const;
+  };
   type Name = keyof typeof targets;
   const results: Record<Name, LoadResult[]> = { bare: [], rest: [], graphql: [] };
 
   console.log(`warming up (${Object.keys(targets).length} × 3 s)…`);
-  for (const target of Object.values(targets)) await load({ ...target, duration: 3 });
+  for (const target of Object.values(targets)) await load(target, { duration: 3 });
   for (let round = 1; round <= ROUNDS; round++) {
     for (const name of Object.keys(targets) as Name[]) {
-      const result = await load({ ...targets[name], duration: SECONDS });
+      const result = await load(targets[name], { duration: SECONDS });
       if (result.failures > 0) throw new Error(`${name}: ${result.failures} failed requests`);
       results[name].push(result);
       console.log(`round ${round} ${name.padEnd(8)} ${result.rps.toFixed(0)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms`);
@@ -82,7 +82,7 @@ async function main() {
 async function ordersPerSecond(base: string): Promise<number> {
   let seq = 0;
   const run = `${Date.now()}`;
-  const result = await load({
+  const result = await loadInProcess({
     url: base,
     connections: 16,
     duration: SECONDS,

@@ -15,7 +15,7 @@ import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
-import { getOperationAST, type DocumentNode, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
+import { getOperationAST, Kind, type DocumentNode, type ExecutionResult, type GraphQLError, type GraphQLSchema } from 'graphql';
 import { createYoga, isAsyncIterable, isPromise, processRegularResult, type YogaServerInstance } from 'graphql-yoga';
 import { rawHeader } from '../src/http/raw-headers.ts';
 import { PayloadTooLargeError, readBody } from '../src/http/read-body.ts';
@@ -76,7 +76,10 @@ export function createGraphQLDoor(deps: GraphQLDoorDeps): GraphQLDoor {
       maxDepthPlugin({ n: 12, ignoreIntrospection: true }),
       maxAliasesPlugin({ n: 20 }),
       costLimitPlugin({ maxCost: 5000 }),
-      useGraphQlJit(),
+      // @envelop/graphql-jit caches compiled queries by document alone, not by operation name: a document with
+      // two operations would run the first one compiled whatever name is asked for. Such documents (GraphiQL
+      // tabs, mostly) run on graphql-js instead.
+      useGraphQlJit({}, { enableIf: (args) => hasOneOperation(args.document) }),
       useRateLimit(deps.limiter),
     ],
   });
@@ -175,6 +178,17 @@ export function createGraphQLDoor(deps: GraphQLDoorDeps): GraphQLDoor {
     },
     handleNode,
   };
+}
+
+const operationCounts = new WeakMap<DocumentNode, boolean>();
+
+function hasOneOperation(document: DocumentNode): boolean {
+  let one = operationCounts.get(document);
+  if (one === undefined) {
+    one = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION).length === 1;
+    operationCounts.set(document, one);
+  }
+  return one;
 }
 
 interface Answer {

@@ -67,3 +67,20 @@ describe('the fast JSON path', () => {
     expect(await countOrderPayments(t.gateway.database.db, 1001)).toBe(1);
   });
 });
+
+describe('documents with several operations', () => {
+  it('run the operation that is named, on both paths', async () => {
+    const t = await testGateway();
+    server = await startServer(t.gateway, { port: 0, host: '127.0.0.1' });
+    const query = 'query Options { sleeveOptions { charLimit } } query Info { eventInfo }';
+    for (const operationName of ['Options', 'Info', 'Options', 'Info']) {
+      const response = await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query, operationName }),
+      });
+      const { data } = await response.json();
+      expect(Object.keys(data)).toEqual([operationName === 'Options' ? 'sleeveOptions' : 'eventInfo']);
+    }
+  });
+});
