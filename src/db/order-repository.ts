@@ -121,3 +121,105 @@ export async function countOrderPayments(db: Db, orderNumber: number): Promise<n
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/**
+ * Staff fulfilment (CONTRACT §2): each change is one conditional update, so two staff members acting on one order
+ * at once change it once. Each returns the updated row, or undefined when the order was not in an allowed status.
+ */
+export async function advanceStatus(
+  db: Db,
+  orderNumber: number,
+  change: { to: string; from: readonly string[]; now: number },
+): Promise<OrderRow | undefined> {
+  if (change.from.length === 0) return undefined;
+  return db
+    .updateTable('orders')
+    .set((eb) => ({
+      status: change.to,
+      updated_at: change.now,
+      version: eb('version', '+', 1),
+      ...(change.to === 'ready' ? { ready_at: change.now } : {}),
+    }))
+    .where('order_number', '=', orderNumber)
+    .where('status', 'in', change.from)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Collects a ready order; `name` is the order's name the collector was matched against (it never changes). */
+export async function markCollected(
+  db: Db,
+  orderNumber: number,
+  change: { name: string; collectedBy: string; now: number },
+): Promise<OrderRow | undefined> {
+  return db
+    .updateTable('orders')
+    .set((eb) => ({
+      status: 'collected',
+      collected_at: change.now,
+      collected_by: change.collectedBy,
+      updated_at: change.now,
+      version: eb('version', '+', 1),
+    }))
+    .where('order_number', '=', orderNumber)
+    .where('status', '=', 'ready')
+    .where('name', '=', change.name)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Cancels an order that is neither collected nor cancelled, and frees its email (CONTRACT §2). */
+export async function cancelByStaff(
+  db: Db,
+  orderNumber: number,
+  change: { reason: string; now: number },
+): Promise<OrderRow | undefined> {
+  return db
+    .updateTable('orders')
+    .set((eb) => ({
+      status: 'cancelled',
+      cancel_reason: change.reason,
+      cancelled_at: change.now,
+      email_key: null,
+      updated_at: change.now,
+      version: eb('version', '+', 1),
+    }))
+    .where('order_number', '=', orderNumber)
+    .where('status', 'not in', ['collected', 'cancelled'])
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export interface OrderListFilter {
+  /** Only these statuses; undefined or empty: every status. */
+  statuses?: readonly string[];
+}
+
+/** One page of orders by order number ascending, after `afterNumber`; `limit` rows at most. */
+export async function listOrders(
+  db: Db,
+  filter: OrderListFilter & { afterNumber?: number; limit: number },
+): Promise<OrderRow[]> {
+  let query = db.selectFrom('orders').selectAll();
+  if (filter.statuses && filter.statuses.length > 0) query = query.where('status', 'in', filter.statuses);
+  if (filter.afterNumber !== undefined) query = query.where('order_number', '>', filter.afterNumber);
+  return query.orderBy('order_number', 'asc').limit(filter.limit).execute();
+}
+
+export async function countOrders(db: Db, filter: OrderListFilter): Promise<number> {
+  let query = db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n'));
+  if (filter.statuses && filter.statuses.length > 0) query = query.where('status', 'in', filter.statuses);
+  const row = await query.executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The pickup board: ready orders, longest waiting first. Only what the board may show is selected. */
+export async function readyOrders(db: Db): Promise<Array<Pick<OrderRow, 'order_number' | 'name' | 'ready_at' | 'updated_at'>>> {
+  return db
+    .selectFrom('orders')
+    .select(['order_number', 'name', 'ready_at', 'updated_at'])
+    .where('status', '=', 'ready')
+    .orderBy('ready_at', 'asc')
+    .orderBy('order_number', 'asc')
+    .execute();
+}

@@ -41,6 +41,11 @@ export interface OrderTable {
   cancelled_at: number | null;
   cancel_reason: string | null;
   version: Generated<number>;
+  /** Set by the move to `ready` (migration 0002). */
+  ready_at: number | null;
+  collected_at: number | null;
+  /** The collector's name as they gave it at pickup. */
+  collected_by: string | null;
 }
 
 export interface OrderPayTokenTable {

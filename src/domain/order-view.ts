@@ -30,7 +30,28 @@ export interface OrderView {
   order: { size: string; font: string; thread: string; stitchText: string; status: OrderStatus };
   message: string;
   nextAction: string;
+  /**
+   * Staff-only facts, for the GraphQL fields that require the staff scope. The REST bodies (rest-compat/order-body.ts)
+   * pick their fields one by one and never show these; no other caller may serialize a view whole.
+   */
+  staff?: StaffOrderFields;
 }
+
+export type StaffOrderFields = Pick<
+  Order,
+  | 'name'
+  | 'email'
+  | 'createdAt'
+  | 'paidAt'
+  | 'paymentMethod'
+  | 'updatedAt'
+  | 'version'
+  | 'cancelReason'
+  | 'cancelledAt'
+  | 'readyAt'
+  | 'collectedAt'
+  | 'collectedBy'
+>;
 
 export interface ViewOptions {
   now: number;
@@ -67,6 +88,8 @@ export function viewOrder(order: Order, { now, publicUrl, payToken, presentedTok
     order: { ...order.choice, status: order.status },
     message: texts.message,
     nextAction: texts.nextAction,
+    // The order itself, not a copy: a view is built on every request and the staff fields are read rarely.
+    staff: order,
   };
 }
 

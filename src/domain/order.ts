@@ -41,6 +41,11 @@ export interface Order {
   paymentMethod: PayMethod | null;
   cancelledAt: number | null;
   cancelReason: string | null;
+  /** When staff moved it to `ready` (the pickup board's order); null before. */
+  readyAt: number | null;
+  collectedAt: number | null;
+  /** The collector's name as they gave it at pickup. */
+  collectedBy: string | null;
   /** Increases by one on every change; subscribers use it to drop stale events. */
   version: number;
   updatedAt: number;

@@ -16,6 +16,9 @@ export function rowToOrder(row: OrderRow): Order {
     paymentMethod: (row.payment_method as PayMethod | null) ?? null,
     cancelledAt: row.cancelled_at == null ? null : Number(row.cancelled_at),
     cancelReason: row.cancel_reason,
+    readyAt: row.ready_at == null ? null : Number(row.ready_at),
+    collectedAt: row.collected_at == null ? null : Number(row.collected_at),
+    collectedBy: row.collected_by ?? null,
     version: Number(row.version),
     updatedAt: Number(row.updated_at),
   };

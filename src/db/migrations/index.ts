@@ -4,9 +4,11 @@
  */
 import type { Migration, MigrationProvider } from 'kysely';
 import * as orders from './0001-orders.ts';
+import * as fulfilment from './0002-fulfilment.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-orders': orders,
+  '0002-fulfilment': fulfilment,
 };
 
 export const migrationProvider: MigrationProvider = {
