@@ -11,6 +11,7 @@ export interface ContextDeps {
   services: Services;
   adminToken: string;
   publicUrl: string;
+  now: () => number;
 }
 
 const ANONYMOUS: Viewer = Object.freeze({ isStaff: false });
@@ -22,13 +23,14 @@ export function viewerFromAuthorization(authorization: string | null | undefined
   return match && secretsEqual(match[1]!, adminToken) ? STAFF : ANONYMOUS;
 }
 
-export function createContextFactory({ services, adminToken, publicUrl }: ContextDeps) {
+export function createContextFactory({ services, adminToken, publicUrl, now }: ContextDeps) {
   return function createContext(input: { authorization: string | null | undefined; clientAddress: string }): GraphQLContext {
     return {
       services,
       viewer: viewerFromAuthorization(input.authorization, adminToken),
       clientAddress: input.clientAddress,
       publicUrl,
+      now,
     };
   };
 }

@@ -48,6 +48,7 @@ export interface GraphQLDoorDeps {
   adminToken: string;
   publicUrl: string;
   maxBodyBytes: number;
+  now: () => number;
 }
 
 export const GRAPHQL_PATH = '/graphql';
@@ -66,8 +67,12 @@ export function createGraphQLDoor(deps: GraphQLDoorDeps): GraphQLDoor {
       warn: (...args) => deps.logger.warn('graphql', { detail: args.map(String).join(' ') }),
       error: (...args) => deps.logger.error('graphql', { detail: args.map(String).join(' ') }),
     },
-    context: ({ request, clientAddress }) =>
-      createContext({ authorization: request.headers.get('authorization'), clientAddress }),
+    // HTTP: the Authorization header. WebSocket: connectionParams.authorization (there is no request per operation).
+    context: (initial) =>
+      createContext({
+        authorization: authorizationOf(initial as { request?: Request; connectionParams?: Record<string, unknown> }),
+        clientAddress: initial.clientAddress,
+      }),
     // Our own document cache, keyed on the document alone (see use-document-cache.ts).
     parserAndValidationCache: false,
     plugins: [
@@ -78,8 +83,8 @@ export function createGraphQLDoor(deps: GraphQLDoorDeps): GraphQLDoor {
       costLimitPlugin({ maxCost: 5000 }),
       // @envelop/graphql-jit caches compiled queries by document alone, not by operation name: a document with
       // two operations would run the first one compiled whatever name is asked for. Such documents (GraphiQL
-      // tabs, mostly) run on graphql-js instead.
-      useGraphQlJit({}, { enableIf: (args) => hasOneOperation(args.document) }),
+      // tabs, mostly) and subscriptions (whose root-field arguments jit drops) run on graphql-js instead.
+      useGraphQlJit({}, { enableIf: (args) => jitFits(args.document) }),
       useRateLimit(deps.limiter),
     ],
   });
@@ -180,15 +185,23 @@ export function createGraphQLDoor(deps: GraphQLDoorDeps): GraphQLDoor {
   };
 }
 
+function authorizationOf(initial: { request?: Request; connectionParams?: Record<string, unknown> }): string | null {
+  const fromParams = initial.connectionParams?.authorization ?? initial.connectionParams?.Authorization;
+  if (typeof fromParams === 'string') return fromParams;
+  return initial.request?.headers.get('authorization') ?? null;
+}
+
 const operationCounts = new WeakMap<DocumentNode, boolean>();
 
-function hasOneOperation(document: DocumentNode): boolean {
-  let one = operationCounts.get(document);
-  if (one === undefined) {
-    one = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION).length === 1;
-    operationCounts.set(document, one);
+/** One operation, and not a subscription (graphql-jit loses the arguments of subscription root fields). */
+function jitFits(document: DocumentNode): boolean {
+  let fits = operationCounts.get(document);
+  if (fits === undefined) {
+    const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
+    fits = operations.length === 1 && operations[0]!.operation !== 'subscription';
+    operationCounts.set(document, fits);
   }
-  return one;
+  return fits;
 }
 
 interface Answer {

@@ -29,6 +29,9 @@ export function createRestApi(deps: RestDeps): Router {
       { method: 'GET', path: '/images/options/:kind/:file', handler: assets.optionImage },
       // The page at payUrl
       { method: 'GET', path: '/pay/:orderNumber', handler: pages.pay },
+      // The pickup display and the client library the pages load
+      { method: 'GET', path: '/display', handler: pages.display },
+      { method: 'GET', path: '/assets/graphql-ws.js', handler: pages.graphqlWs },
     ],
     deps,
   );

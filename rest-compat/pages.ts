@@ -1,9 +1,31 @@
-/** The web pages the API links to: the hosted pay page at payUrl. */
+/** The web pages: the hosted pay page at payUrl, the pickup display, and the client library they load. */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { renderDisplayPage } from '../src/pages/display-page.ts';
 import { renderPayPage } from '../src/pages/pay-page.ts';
 import { text, type HttpRequest, type HttpResponse } from './http.ts';
 import { notFound } from './routes.ts';
 
+const require = createRequire(import.meta.url);
+let graphqlWsClient: string | undefined;
+const displayPage = renderDisplayPage();
+
 export const pages = {
+  async display(): Promise<HttpResponse> {
+    return text(200, displayPage, 'text/html; charset=utf-8');
+  },
+
+  /** graphql-ws's browser build, from node_modules: no CDN, no build step. */
+  async graphqlWs(): Promise<HttpResponse> {
+    // The package does not export its umd/ folder; find it beside the resolved entry (dist/…).
+    const root = require.resolve('graphql-ws').replace(/[\\/]dist[\\/].*$/u, '');
+    graphqlWsClient ??= readFileSync(join(root, 'umd', 'graphql-ws.min.js'), 'utf8');
+    const response = text(200, graphqlWsClient, 'text/javascript; charset=utf-8');
+    response.headers['cache-control'] = 'public, max-age=3600';
+    return response;
+  },
+
   async pay(request: HttpRequest, orderNumber: string): Promise<HttpResponse> {
     // Document 1 §4: order numbers are digits. Anything else has no page.
     if (!/^[0-9]+$/u.test(orderNumber)) return notFound(request);

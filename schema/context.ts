@@ -13,4 +13,6 @@ export interface GraphQLContext {
   clientAddress: string;
   /** PUBLIC_URL, the base of image and payment links. */
   publicUrl: string;
+  /** The gateway's clock (epoch ms), for texts computed at send time. */
+  now: () => number;
 }

@@ -2,7 +2,13 @@
 import './scalars.ts';
 import './order.ts';
 import './errors.ts';
+import './live.ts';
+import './staff.ts';
+import './pickup.ts';
 import '../resolvers/orders.ts';
+import '../resolvers/staff.ts';
+import '../resolvers/pickup.ts';
+import '../resolvers/subscriptions.ts';
 import { lexicographicSortSchema } from 'graphql';
 import { builder } from './builder.ts';
 

@@ -10,6 +10,7 @@ import { fromFetch, toFetch } from '../rest-compat/fetch-adapter.ts';
 import { fromNode, toNode } from '../rest-compat/node-adapter.ts';
 import { notFound } from '../rest-compat/routes.ts';
 import { createGraphQLDoor, GRAPHQL_PATH } from '../resolvers/graphql-handler.ts';
+import { attachWebSocket, type WebSocketTransport } from '../resolvers/ws-transport.ts';
 import { schema } from '../schema/index.ts';
 import { systemClock, type Clock } from './clock.ts';
 import { loadConfig, type Config } from './config.ts';
@@ -17,6 +18,7 @@ import { createDatabase, type AppDatabase } from './db/database.ts';
 import { createEventBus, type EventBus } from './events/event-bus.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { startHoldExpiry, type Disposable } from './scheduler/hold-expiry.ts';
+import { createHoldTicker } from './scheduler/hold-ticker.ts';
 import { createRateLimiter } from './security/rate-limiter.ts';
 import { createServices, type Services } from './services/services.ts';
 
@@ -46,6 +48,8 @@ export interface Gateway {
   fetch(request: Request): Promise<Response>;
   /** The whole app as a node:http request listener. */
   handleNode(req: IncomingMessage, res: ServerResponse): void;
+  /** Serves GraphQL over WebSocket (graphql-ws) on this server's /graphql. */
+  attachWebSocket(server: Server): WebSocketTransport;
   /** Stops the schedulers and closes the database. */
   dispose(): Promise<void>;
 }
@@ -57,8 +61,10 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const logger = options.logger ?? createLogger(config.logLevel);
   const database = await createDatabase(config.database);
   await database.migrate();
-  const bus = createEventBus();
-  const services = createServices({ database, clock, bus, logger, publicUrl: config.publicUrl, holdSeconds: config.holdSeconds });
+  const events = createEventBus({ redisUrl: config.redisUrl });
+  const bus = events.bus;
+  const ticker = createHoldTicker(clock);
+  const services = createServices({ database, clock, bus, logger, ticker, publicUrl: config.publicUrl, holdSeconds: config.holdSeconds });
   const limiter = createRateLimiter(config.rateLimits, clock);
   const rest = createRestApi({ services, limiter, logger, publicUrl: config.publicUrl });
   const graphql = createGraphQLDoor({
@@ -69,6 +75,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     adminToken: config.adminToken,
     publicUrl: config.publicUrl,
     maxBodyBytes: config.maxBodyBytes,
+    now: () => clock.now(),
   });
   const background: Disposable[] = [await startHoldExpiry({ orders: services.orders, clock, bus, logger })];
   const clientOf = options.clientAddress ?? (() => 'local');
@@ -109,12 +116,15 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
       const req = fromFetch(request, clientOf(request), config.maxBodyBytes);
       return toFetch((await rest.handle(req)) ?? notFound(req), request.method === 'HEAD');
     },
+    attachWebSocket: (server) => attachWebSocket(server, graphql),
     handleNode(req, res) {
       // No closures here: this runs for every request (see rest-compat/node-adapter.ts on tsx's __name).
       void serveNode(req, res);
     },
     async dispose() {
       for (const item of background.reverse()) await item.dispose();
+      ticker.dispose();
+      await events.dispose();
       await database.destroy();
     },
   };
@@ -124,6 +134,7 @@ export interface RunningServer {
   readonly server: Server;
   readonly port: number;
   readonly url: string;
+  readonly ws: WebSocketTransport;
   /** Stops accepting, lets requests in flight finish, closes idle and then remaining sockets. */
   close(graceMs?: number): Promise<void>;
 }
@@ -139,13 +150,16 @@ export async function startServer(gateway: Gateway, { port, host }: { port: numb
     server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
+  const ws = gateway.attachWebSocket(server);
   const actualPort = (server.address() as AddressInfo).port;
   return {
     server,
+    ws,
     port: actualPort,
     url: `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`,
     async close(graceMs = 10_000) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await ws.dispose(); // subscribers get 1001 "Going away" and reconnect elsewhere
       server.closeIdleConnections();
       const timer = setTimeout(() => {
         for (const socket of sockets) socket.destroy();

@@ -1,0 +1,71 @@
+/**
+ * Subscription root fields (CONTRACT §5). Thin: the streams live in src/services/live-service.ts; here each
+ * event becomes the view both doors use. The "Subscriptions" section of README.md describes each stream.
+ */
+import { map, pipe } from 'graphql-yoga';
+import { viewOptions } from '../src/domain/options-view.ts';
+import type { Order } from '../src/domain/order.ts';
+import type { SleeveOptionSet } from '../src/domain/sleeve-options.ts';
+import type { HoldTickEvent, PickupBoardEvent } from '../src/services/live-service.ts';
+import { builder } from '../schema/builder.ts';
+import { HoldTickRef, type HoldTickShape } from '../schema/live.ts';
+import { OrderRef, SleeveOptionsRef } from '../schema/order.ts';
+import { PickupBoardEventRef } from '../schema/pickup.ts';
+
+const orderArgs = (t: Parameters<Parameters<typeof builder.subscriptionField>[1]>[0]) => ({
+  orderNumber: t.arg.id({ required: true }),
+  payToken: t.arg.string({ required: true }),
+});
+
+builder.subscriptionField('holdCountdown', (t) =>
+  t.field({
+    type: HoldTickRef,
+    description: 'The hold of one order, live: now, each second, and a final event; then the stream completes.',
+    args: orderArgs(t),
+    subscribe: async (_root, { orderNumber, payToken }, { services, now }) =>
+      pipe(
+        await services.live.holdCountdown(String(orderNumber), payToken),
+        map((event: HoldTickEvent): HoldTickShape => ({ ...event, now: now() })),
+      ),
+    resolve: (event) => event,
+  }),
+);
+
+builder.subscriptionField('orderUpdates', (t) =>
+  t.field({
+    type: OrderRef,
+    description: 'One order, live: its current state at once, then after every change.',
+    args: orderArgs(t),
+    subscribe: (_root, { orderNumber, payToken }, { services }) =>
+      services.live.orderUpdates(String(orderNumber), payToken),
+    resolve: (order: Order, { payToken }, { services }) => services.orders.view(order, { presentedToken: payToken }),
+  }),
+);
+
+builder.subscriptionField('sleeveOptionsChanged', (t) =>
+  t.field({
+    type: SleeveOptionsRef,
+    description: 'The options offered now, at once and whenever staff change them.',
+    subscribe: (_root, _args, { services }) => services.live.optionsChanges(),
+    resolve: (set: SleeveOptionSet, _args, { publicUrl }) => viewOptions(set, publicUrl),
+  }),
+);
+
+builder.subscriptionField('orderEvents', (t) =>
+  t.field({
+    type: OrderRef,
+    description: 'Staff: every change of every order, as it happens.',
+    authScopes: { staff: true },
+    subscribe: (_root, _args, { services }) => services.live.orderEvents(),
+    resolve: (order: Order, _args, { services }) => services.orders.view(order),
+  }),
+);
+
+builder.subscriptionField('pickupBoard', (t) =>
+  t.field({
+    type: PickupBoardEventRef,
+    description: 'Public: the board at once, then each time an order becomes ready, is collected or leaves it.',
+    subscribe: (_root, _args, { services }) => services.live.pickupBoard(),
+    resolve: (event: PickupBoardEvent) => event,
+  }),
+);

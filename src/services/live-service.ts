@@ -1,0 +1,176 @@
+/**
+ * The live streams behind the subscriptions (CONTRACT §5). Each stream starts with the current state — so a
+ * display that reconnects is right again at once — then follows the event bus. Events carry ids and versions;
+ * every change is reloaded from the database, so a stale or repeated event never shows stale data.
+ */
+import { Repeater } from '../events/streams.ts';
+import type { Order } from '../domain/order.ts';
+import type { SleeveOptionSet } from '../domain/sleeve-options.ts';
+import { findOrder } from '../db/order-repository.ts';
+import type { HoldTicker } from '../scheduler/hold-ticker.ts';
+import type { ServiceDeps } from './deps.ts';
+import type { OptionsService } from './options-service.ts';
+import { rowToOrder } from './order-mapping.ts';
+import type { OrderService } from './order-service.ts';
+import type { OrderStaffService, PickupEntry } from './order-staff-service.ts';
+
+export interface HoldTickEvent {
+  order: Order;
+  secondsLeft: number;
+  /** The last event: the hold is over (paid, cancelled, expired); the stream completes after it. */
+  final: boolean;
+}
+
+export type PickupChange = 'snapshot' | 'ready' | 'collected' | 'removed';
+
+export interface PickupBoardEvent {
+  change: PickupChange;
+  /** The order that changed; null for the snapshot. */
+  orderNumber: string | null;
+  /** The whole board after the change, so a display can simply redraw. */
+  board: PickupEntry[];
+}
+
+export interface LiveService {
+  /** One event now, one each time the whole seconds left change, a final one when the hold ends. */
+  holdCountdown(orderNumber: string, payToken: string): Promise<AsyncIterable<HoldTickEvent>>;
+  /** The order now, then after every change. */
+  orderUpdates(orderNumber: string, payToken: string): Promise<AsyncIterable<Order>>;
+  /** Every change of every order (staff). */
+  orderEvents(): AsyncIterable<Order>;
+  /** The current set now, then each new set. */
+  optionsChanges(): AsyncIterable<SleeveOptionSet>;
+  /** The board now, then an event each time an order becomes ready, is collected or leaves the board. */
+  pickupBoard(): AsyncIterable<PickupBoardEvent>;
+}
+
+export function createLiveService(
+  deps: ServiceDeps & { orders: OrderService; options: OptionsService; staff: OrderStaffService; ticker: HoldTicker },
+): LiveService {
+  const { database, bus, clock, orders, options, staff, ticker } = deps;
+
+  async function reload(orderNumber: string): Promise<Order | undefined> {
+    const row = await findOrder(database.db, Number(orderNumber));
+    return row ? rowToOrder(row) : undefined;
+  }
+
+  return {
+    async holdCountdown(orderNumber, payToken) {
+      // Subscribe before reading, so a change between the two is not missed.
+      const changes = bus.subscribe('order', orderNumber);
+      let order: Order;
+      try {
+        order = await orders.lookup(orderNumber, payToken);
+      } catch (error) {
+        await changes.return?.();
+        throw error;
+      }
+      return new Repeater<HoldTickEvent>(async (push, stop) => {
+        const left = () => Math.max(0, Math.floor((order.holdUntil - clock.now()) / 1000));
+        if (order.status !== 'awaiting payment') {
+          // Not held (any more): the current state is also the last.
+          await push({ order, secondsLeft: 0, final: true });
+          stop();
+          await changes.return?.();
+          return;
+        }
+        await push({ order, secondsLeft: left(), final: false });
+        const unwatch = ticker.watch(order.holdUntil, (secondsLeft) => {
+          void push({ order, secondsLeft, final: false });
+        });
+        void (async () => {
+          for await (const event of changes) {
+            if (event.status === 'awaiting payment') continue;
+            const latest = (await reload(orderNumber)) ?? order;
+            order = latest;
+            await push({ order: latest, secondsLeft: 0, final: true });
+            stop();
+            return;
+          }
+        })();
+        await stop;
+        unwatch();
+        await changes.return?.();
+      });
+    },
+
+    async orderUpdates(orderNumber, payToken) {
+      const changes = bus.subscribe('order', orderNumber);
+      let order: Order;
+      try {
+        order = await orders.lookup(orderNumber, payToken);
+      } catch (error) {
+        await changes.return?.();
+        throw error;
+      }
+      return new Repeater<Order>(async (push, stop) => {
+        let version = order.version;
+        await push(order);
+        void (async () => {
+          for await (const event of changes) {
+            if (event.version <= version) continue;
+            const latest = await reload(orderNumber);
+            if (!latest || latest.version <= version) continue;
+            version = latest.version;
+            await push(latest);
+          }
+        })();
+        await stop;
+        await changes.return?.();
+      });
+    },
+
+    orderEvents() {
+      const changes = bus.subscribe('orderChanged');
+      return new Repeater<Order>(async (push, stop) => {
+        void (async () => {
+          for await (const event of changes) {
+            const latest = await reload(event.orderNumber);
+            if (latest) await push(latest);
+          }
+        })();
+        await stop;
+        await changes.return?.();
+      });
+    },
+
+    optionsChanges() {
+      const changes = bus.subscribe('optionsChanged');
+      return new Repeater<SleeveOptionSet>(async (push, stop) => {
+        let version = (await options.current()).version;
+        await push(await options.current());
+        void (async () => {
+          for await (const event of changes) {
+            if (event.version <= version) continue;
+            options.invalidate(); // another instance may have published it
+            const latest = await options.current();
+            version = latest.version;
+            await push(latest);
+          }
+        })();
+        await stop;
+        await changes.return?.();
+      });
+    },
+
+    pickupBoard() {
+      const changes = bus.subscribe('orderChanged');
+      return new Repeater<PickupBoardEvent>(async (push, stop) => {
+        let board = await staff.pickupBoard();
+        await push({ change: 'snapshot', orderNumber: null, board });
+        void (async () => {
+          for await (const event of changes) {
+            const wasOnBoard = board.some((entry) => entry.orderNumber === event.orderNumber);
+            if (event.status !== 'ready' && !wasOnBoard) continue;
+            board = await staff.pickupBoard();
+            const change: PickupChange =
+              event.status === 'ready' ? 'ready' : event.status === 'collected' ? 'collected' : 'removed';
+            await push({ change, orderNumber: event.orderNumber, board });
+          }
+        })();
+        await stop;
+        await changes.return?.();
+      });
+    },
+  };
+}

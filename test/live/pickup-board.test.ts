@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { VALID_ORDER } from '../support/gateway.ts';
+import { liveServer, subscribe } from '../support/live-server.ts';
+
+const BOARD = 'subscription { pickupBoard { change orderNumber board { orderNumber displayName } } }';
+
+async function paidOrder(live: Awaited<ReturnType<typeof liveServer>>, email: string, name: string) {
+  const created = await live.rest('POST', '/api/orders', { ...VALID_ORDER, email, name });
+  await live.rest('POST', `/api/orders/${created.body.orderNumber}/pay`, { t: created.body.payToken, method: 'vendor_card' });
+  return created.body.orderNumber as string;
+}
+
+describe('pickupBoard subscription', () => {
+  it('starts with the board, then announces an order made ready and collected, with no email anywhere', async () => {
+    const live = await liveServer();
+    const admin = { token: live.adminToken };
+    const n = await paidOrder(live, 'ada@example.com', 'Ada Lovelace');
+    const board = subscribe(live.client(), BOARD);
+    expect((await board.next()).pickupBoard).toEqual({ change: 'SNAPSHOT', orderNumber: null, board: [] });
+
+    await live.gql(`mutation { advanceOrder(orderNumber: "${n}", status: READY) { status } }`, {}, admin);
+    expect((await board.next()).pickupBoard).toEqual({
+      change: 'READY',
+      orderNumber: n,
+      board: [{ orderNumber: n, displayName: 'Ada L.' }],
+    });
+
+    await live.gql(`mutation { collectOrder(orderNumber: "${n}", collectorName: "ada lovelace") { status } }`, {}, admin);
+    expect((await board.next()).pickupBoard).toEqual({ change: 'COLLECTED', orderNumber: n, board: [] });
+    expect(JSON.stringify(board.all)).not.toContain('example.com');
+  });
+
+  it('gives a display that reconnects the current board first', async () => {
+    const live = await liveServer();
+    const n = await paidOrder(live, 'grace@example.com', 'Grace Hopper');
+    await live.gql(`mutation { advanceOrder(orderNumber: "${n}", status: READY) { status } }`, {}, { token: live.adminToken });
+    const board = subscribe(live.client(), BOARD);
+    expect((await board.next()).pickupBoard.board).toEqual([{ orderNumber: n, displayName: 'Grace H.' }]);
+  });
+
+  it('drops an order that is cancelled while ready', async () => {
+    const live = await liveServer();
+    const n = await paidOrder(live, 'alan@example.com', 'Alan Turing');
+    await live.gql(`mutation { advanceOrder(orderNumber: "${n}", status: READY) { status } }`, {}, { token: live.adminToken });
+    const board = subscribe(live.client(), BOARD);
+    await board.next();
+    await live.gql(`mutation { cancelOrder(orderNumber: "${n}", reason: "Thread snapped") { status } }`, {}, { token: live.adminToken });
+    expect((await board.next()).pickupBoard).toEqual({ change: 'REMOVED', orderNumber: n, board: [] });
+  });
+});
