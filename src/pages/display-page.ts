@@ -9,13 +9,13 @@ const STYLE = `
 *{box-sizing:border-box}html,body{margin:0;height:100%}
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;background:#0f1420;color:#f4f6fb;display:flex;flex-direction:column}
 header{display:flex;justify-content:space-between;align-items:baseline;padding:2vh 3vw;border-bottom:2px solid #243049}
-h1{margin:0;font-size:5vh;font-weight:800;letter-spacing:.02em}
+h1{margin:0;font-size:min(5vh,8vw);font-weight:800;letter-spacing:.02em}
 #state{font-size:2.4vh;color:#9fb0d0}#state.down{color:#ffb4a9}
 main{flex:1;padding:3vh 3vw;overflow:hidden}
-ul{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(22vw,1fr));gap:2.5vh 2vw}
-li{background:#1b2336;border-radius:2vh;padding:2.5vh 2vw;border-left:1vh solid #4ade80;animation:in .6s ease-out}
-.number{font-size:9vh;font-weight:800;line-height:1;font-variant-numeric:tabular-nums}
-.name{font-size:3.6vh;color:#cbd5ea;margin-top:1vh}
+ul{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(max(22vw,16rem),1fr));gap:2.5vh 2vw}
+li{min-width:0;background:#1b2336;border-radius:2vh;padding:2.5vh max(2vw,1rem);border-left:1vh solid #4ade80;animation:in .6s ease-out}
+.number{font-size:min(9vh,18vw);font-weight:800;line-height:1;font-variant-numeric:tabular-nums}
+.name{font-size:3.6vh;color:#cbd5ea;margin-top:1vh;overflow-wrap:anywhere}
 #empty{font-size:3.5vh;color:#9fb0d0;text-align:center;margin-top:20vh}
 footer{padding:1.5vh 3vw;font-size:2.2vh;color:#9fb0d0;border-top:2px solid #243049}
 @keyframes in{from{transform:scale(.92);opacity:0}to{transform:none;opacity:1}}
@@ -55,8 +55,9 @@ const client = graphqlWs.createClient({
   keepAlive: 10000,
   retryAttempts: Infinity,
   shouldRetry: () => true,
-  // Jittered exponential backoff, capped at 10 s, so a restarted server is not met by every display at once.
-  retryWait: (retries) => new Promise((r) => setTimeout(r, Math.min(10000, 500 * 2 ** retries) * (0.5 + Math.random()))),
+  // Jittered exponential backoff (half to all of 500 ms · 2^retries), never more than 10 s, so a restarted server
+  // is not met by every display at once.
+  retryWait: (retries) => new Promise((r) => setTimeout(r, Math.min(10000, 500 * 2 ** retries) * (0.5 + Math.random() / 2))),
   on: {
     connected: () => status('Live', false),
     closed: () => status('Reconnecting…', true),

@@ -52,15 +52,20 @@ function show(order) {
   $('spelled').textContent = [...order.order.stitchText].map((c) => (c === ' ' ? '(space)' : c)).join(' ');
   $('status').textContent = order.message;
   const held = order.status === 'AWAITING_PAYMENT';
+  if (!held) clearTimeout(timer);
   $('pay').hidden = !held; $('countdown').hidden = !held;
   $('deadline').textContent = held ? 'Pay before ' + order.holdUntilText + '.' : '';
-  if (held) { $('pay-label').textContent = order.payLabel; deadline = Date.now() + order.secondsLeft * 1000; tick(); }
+  if (held) { $('pay-label').textContent = order.payLabel; deadline = Date.now() + order.secondsLeft * 1000 + 500; tick(); }
 }
 function tick() {
   clearTimeout(timer);
-  const left = Math.max(0, Math.floor((deadline - Date.now()) / 1000));
+  const ms = Math.max(0, deadline - Date.now());
+  const left = Math.floor(ms / 1000);
   $('countdown').textContent = Math.floor(left / 60) + ':' + String(left % 60).padStart(2, '0');
-  if (left > 0) timer = setTimeout(tick, 1000 - ((deadline - Date.now()) % 1000)); else load();
+  // secondsLeft is whole seconds (the hold ends 0–1 s after it says), so the deadline above is the middle of that
+  // second; tick just after each whole second passes. At 0:00 ask the server again a second later — never at once
+  // and over and over while it still says 0 seconds left.
+  timer = left > 0 ? setTimeout(tick, (ms % 1000) + 10) : setTimeout(load, 1000);
 }
 async function load() {
   const { data } = await gql('query($n: ID!, $t: String!) { order(orderNumber: $n, payToken: $t) { ' + FIELDS + ' } }', { n: orderNumber, t: token });

@@ -1,0 +1,115 @@
+/**
+ * Headless Chromium for the browser suites: the system browser at /usr/bin/chromium (never a downloaded one),
+ * a free fixed port for a real server process, screenshots into test-output/screenshots/, and small REST and
+ * GraphQL calls against that process. Suites skip with `describe.skipIf(!hasChromium)` when it is missing.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { afterThisTest } from './gateway.ts';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+export const hasChromium = existsSync(CHROMIUM_PATH);
+/** Appended to a suite's name, so a skipped run says why. */
+export const CHROMIUM_NOTE = hasChromium ? `(Chromium at ${CHROMIUM_PATH})` : `(skipped: no Chromium at ${CHROMIUM_PATH})`;
+
+export const SCREENSHOTS = resolve(import.meta.dirname, '../../test-output/screenshots');
+
+/** Launches the system Chromium (closed after the test); playwright-core never downloads a browser. */
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+      '--disable-quic',
+    ],
+  });
+  afterThisTest(() => browser.close());
+  return browser;
+}
+
+/** A page in a fresh context; uncaught page errors are collected so the test can assert there were none. */
+export async function openPage(
+  browser: Browser,
+  options: BrowserContextOptions = {},
+): Promise<{ page: Page; pageErrors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1920, height: 1080 }, ...options });
+  const page = await context.newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  return { page, pageErrors };
+}
+
+export const DESKTOP = { width: 1920, height: 1080 } as const;
+export const PHONE = { width: 390, height: 844 } as const;
+
+/** Writes `test-output/screenshots/<name>.png` (the folder is git-ignored). */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const path = join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path, fullPage: true, animations: 'disabled' });
+  return path;
+}
+
+/** A port that was free a moment ago: listen on port 0, note the port, close. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** REST and GraphQL calls against a running server. */
+export function client(baseUrl: string, adminToken: string) {
+  async function rest(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : null };
+  }
+
+  async function staff(query: string): Promise<any> {
+    const response = await fetch(`${baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${adminToken}` },
+      body: JSON.stringify({ query }),
+    });
+    const json = (await response.json()) as { data?: any; errors?: unknown };
+    if (json.errors) throw new Error(`GraphQL errors: ${JSON.stringify(json.errors)}`);
+    return json.data;
+  }
+
+  return {
+    rest,
+    staff,
+    /** Creates an order; returns the 201 body (orderNumber, payToken, payUrl, …). */
+    async createOrder(order: Record<string, string>): Promise<any> {
+      const created = await rest('POST', '/api/orders', order);
+      if (created.status !== 201) throw new Error(`create: ${created.status} ${JSON.stringify(created.body)}`);
+      return created.body;
+    },
+    async pay(orderNumber: string, payToken: string): Promise<void> {
+      const paid = await rest('POST', `/api/orders/${orderNumber}/pay`, { t: payToken, method: 'vendor_card' });
+      if (paid.status !== 200) throw new Error(`pay: ${paid.status} ${JSON.stringify(paid.body)}`);
+    },
+    async markReady(orderNumber: string): Promise<string> {
+      const data = await staff(`mutation { advanceOrder(orderNumber: "${orderNumber}", status: READY) { status } }`);
+      return data.advanceOrder.status;
+    },
+  };
+}
