@@ -3,6 +3,10 @@ import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
 
+// The suites that talk to the database and the event bus run a second time on PostgreSQL (and Redis) when
+// TEST_DATABASE_URL (and TEST_REDIS_URL) are set; see test/support/databases.ts.
+const DATABASE_FACING = ['test/rest/**/*.test.ts', 'test/graphql/**/*.test.ts', 'test/live/**/*.test.ts', 'test/services/**/*.test.ts', 'test/scheduler/**/*.test.ts'];
+
 export default defineConfig({
   resolve: {
     // One graphql instance for everyone: the packages that `require` it (Pothos, yoga's tools) get the CommonJS
@@ -10,10 +14,15 @@ export default defineConfig({
     alias: [{ find: /^graphql$/u, replacement: require.resolve('graphql') }],
   },
   test: {
-    include: ['test/**/*.test.ts'],
     // Real sockets and real SQLite files: give slow shared CI cores room, but never hide a hang.
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    projects: [
+      { extends: true as const, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
+      ...(process.env.TEST_DATABASE_URL
+        ? [{ extends: true as const, test: { name: 'postgres', include: DATABASE_FACING, env: { SLEEVE_TEST_BACKEND: 'postgres' } } }]
+        : []),
+    ],
   },
 });

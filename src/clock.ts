@@ -9,8 +9,11 @@ export interface Timer {
 export interface Clock {
   /** Epoch milliseconds. */
   now(): number;
-  /** Runs `fn` once, `delayMs` from now on this clock. */
-  setTimer(delayMs: number, fn: () => void): Timer;
+  /**
+   * Runs `fn` once, `delayMs` from now on this clock. A promise it returns is the work the timer started: the
+   * system clock ignores it; a manual clock waits for it, so a test that moves time sees that work done.
+   */
+  setTimer(delayMs: number, fn: () => void | Promise<unknown>): Timer;
 }
 
 // setTimeout takes at most a signed 32-bit delay; longer waits are re-armed in steps.
@@ -23,7 +26,7 @@ export const systemClock: Clock = {
     const due = Date.now() + delayMs;
     const arm = () => {
       const left = due - Date.now();
-      handle = setTimeout(left > MAX_DELAY ? arm : fn, Math.min(Math.max(0, left), MAX_DELAY));
+      handle = setTimeout(left > MAX_DELAY ? arm : () => void fn(), Math.min(Math.max(0, left), MAX_DELAY));
       handle.unref?.();
     };
     arm();
@@ -41,7 +44,7 @@ export interface ManualClock extends Clock {
 export function createManualClock(start = Date.UTC(2026, 10, 22, 15, 0, 0)): ManualClock {
   let current = start;
   let seq = 0;
-  const timers = new Map<number, { due: number; fn: () => void }>();
+  const timers = new Map<number, { due: number; fn: () => void | Promise<unknown> }>();
   const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 
   const clock: ManualClock = {
@@ -56,14 +59,14 @@ export function createManualClock(start = Date.UTC(2026, 10, 22, 15, 0, 0)): Man
     },
     async set(target) {
       for (;;) {
-        let next: [number, { due: number; fn: () => void }] | undefined;
+        let next: [number, { due: number; fn: () => void | Promise<unknown> }] | undefined;
         for (const entry of timers) {
           if (entry[1].due <= target && (!next || entry[1].due < next[1].due)) next = entry;
         }
         if (!next) break;
         timers.delete(next[0]);
         current = Math.max(current, next[1].due);
-        next[1].fn();
+        await next[1].fn();
         // Let the fired work (database calls, re-arming) run before the next timer.
         for (let i = 0; i < 20; i++) await settle();
       }

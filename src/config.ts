@@ -29,6 +29,8 @@ export interface Config {
   /** Where generated files (the vault key) live; null for an in-memory database. */
   dataDir: string | null;
   redisUrl: string | null;
+  /** Prefix of the Redis channels (REDIS_PREFIX): one per event, so deployments sharing a Redis stay apart. */
+  redisPrefix: string;
   holdSeconds: number;
   adminToken: string;
   vendorSiteId: string;
@@ -148,6 +150,7 @@ export function loadConfig(env: Env = process.env): LoadedConfig {
     publicUrl,
     ...database(env),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    redisPrefix: env.REDIS_PREFIX?.trim() ?? 'sleeve:',
     holdSeconds: integer(env, 'HOLD_SECONDS', 300, 1, 86_400),
     adminToken: secret(env, 'ADMIN_TOKEN', generated, () => randomToken()),
     vendorSiteId: secret(env, 'VENDOR_SITE_ID', generated, () => `site_${randomToken(9)}`),

@@ -22,19 +22,7 @@ async function main(): Promise<void> {
   const gateway = await createGateway({ config, logger });
   const server = await startServer(gateway, { port: config.port, host: config.host });
 
-  if (generated.length > 0) {
-    // Printed once, here, for the operator; never logged.
-    process.stdout.write('Generated for this run (set these variables to keep them):\n');
-    for (const { name, value } of generated) process.stdout.write(`  ${name}=${value}\n`);
-  }
-  logger.info('listening', {
-    url: server.url,
-    graphql: `${server.url}/graphql`,
-    database: config.database.kind === 'sqlite' ? config.database.path : 'postgres',
-  });
-  // For PORT=0: the port actually chosen, on a line of its own that scripts can read.
-  process.stdout.write(`Sleeve Gateway listening on ${server.url}\n`);
-
+  // Signals are handled before the "listening" line, so a supervisor that stops us right after it is obeyed.
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -47,6 +35,19 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+
+  if (generated.length > 0) {
+    // Printed once, here, for the operator; never logged.
+    process.stdout.write('Generated for this run (set these variables to keep them):\n');
+    for (const { name, value } of generated) process.stdout.write(`  ${name}=${value}\n`);
+  }
+  logger.info('listening', {
+    url: server.url,
+    graphql: `${server.url}/graphql`,
+    database: config.database.kind === 'sqlite' ? config.database.path : 'postgres',
+  });
+  // For PORT=0: the port actually chosen, on a line of its own that scripts can read.
+  process.stdout.write(`Sleeve Gateway listening on ${server.url}\n`);
 }
 
 main().catch((error: unknown) => {

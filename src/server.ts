@@ -61,7 +61,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const logger = options.logger ?? createLogger(config.logLevel);
   const database = await createDatabase(config.database);
   await database.migrate();
-  const events = createEventBus({ redisUrl: config.redisUrl });
+  const events = createEventBus({ redisUrl: config.redisUrl, channelPrefix: config.redisPrefix });
   const bus = events.bus;
   const ticker = createHoldTicker(clock);
   const services = createServices({ database, clock, bus, logger, ticker, publicUrl: config.publicUrl, holdSeconds: config.holdSeconds });

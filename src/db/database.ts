@@ -1,11 +1,12 @@
 /**
  * createDatabase(target): the one place that knows which database runs. SQLite (better-sqlite3) by default,
- * PostgreSQL by URL. What differs between them is a capability flag here, never a string check elsewhere.
+ * PostgreSQL (pg, pooled) by URL. What differs between them is a capability flag here, never a string check elsewhere.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import pg from 'pg';
 import type { DatabaseTarget } from '../config.ts';
 import { migrationProvider } from './migrations/index.ts';
 import type { Database } from './tables.ts';
@@ -38,9 +39,41 @@ function openSqlite(path: string): SQLite.Database {
   return sqlite;
 }
 
+/**
+ * PostgreSQL through a pool. `?schema=NAME` in the URL puts every table in that schema (created when missing),
+ * so several test files or deployments can share one database without colliding.
+ */
+async function openPostgres(url: string): Promise<{ db: Kysely<Database>; schema: string | null }> {
+  const parsed = new URL(url);
+  const schema = parsed.searchParams.get('schema');
+  parsed.searchParams.delete('schema');
+  if (schema !== null && !/^[a-z_][a-z0-9_]{0,62}$/u.test(schema)) {
+    throw new Error(`DATABASE_URL: schema "${schema}" must be lower-case letters, digits and _`);
+  }
+  const pool = new pg.Pool({
+    connectionString: parsed.toString(),
+    max: 10,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    // bigint columns hold epoch milliseconds and order numbers: all well inside 2^53, so read them as numbers.
+    types: { getTypeParser: (oid: number, format?: string) => (oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format as never)) } as never,
+  });
+  if (schema) await pool.query(`create schema if not exists ${schema}`);
+  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), schema };
+}
+
+const INT8_OID = 20;
+
 export async function createDatabase(target: DatabaseTarget): Promise<AppDatabase> {
   if (target.kind === 'postgres') {
-    throw new Error('DATABASE_URL: PostgreSQL support is not built yet; use file:PATH or :memory:.');
+    const { db, schema } = await openPostgres(target.url);
+    return {
+      db,
+      dialect: 'postgres',
+      caps: { multipleConnections: true, skipLocked: true },
+      // The migrator looks for its own tables in any schema unless told which one.
+      migrate: () => migrate(db, schema ?? undefined),
+      destroy: () => db.destroy(),
+    };
   }
   const sqlite = openSqlite(target.path);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
@@ -53,8 +86,8 @@ export async function createDatabase(target: DatabaseTarget): Promise<AppDatabas
   };
 }
 
-async function migrate(db: Kysely<Database>): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider });
+async function migrate(db: Kysely<Database>, schema?: string): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationProvider, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';

@@ -16,15 +16,59 @@ export interface EventBusHandle {
   dispose(): Promise<void>;
 }
 
-export function createEventBus({ redisUrl }: { redisUrl?: string | null } = {}): EventBusHandle {
+export interface EventBusOptions {
+  redisUrl?: string | null;
+  /** Prefix of every Redis channel: instances of one event share it; separate deployments (or tests) differ. */
+  channelPrefix?: string;
+}
+
+export function createEventBus({ redisUrl, channelPrefix = '' }: EventBusOptions = {}): EventBusHandle {
   if (!redisUrl) return { bus: createPubSub<Topics>(), dispose: async () => {} };
-  const publishClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
-  const subscribeClient = new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 });
-  const eventTarget = createRedisEventTarget<never>({ publishClient, subscribeClient });
+  const publishClient = quiet(new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 }));
+  const subscribeClient = quiet(new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 }));
+  const redisTarget = createRedisEventTarget<never>({ publishClient, subscribeClient });
+  const state = { closed: false };
   return {
-    bus: createPubSub<Topics>({ eventTarget }),
+    bus: createPubSub<Topics>({ eventTarget: guarded(redisTarget, channelPrefix, state) }),
     async dispose() {
+      state.closed = true;
       await Promise.allSettled([publishClient.quit(), subscribeClient.quit()]);
     },
   };
+}
+
+type Target = ReturnType<typeof createRedisEventTarget<never>>;
+type Listener = Parameters<Target['addEventListener']>[1];
+
+/**
+ * The Redis target with every topic prefixed, and silent once the bus is closed: streams that end during
+ * shutdown still unsubscribe, and those calls must not reach a closed connection.
+ */
+function guarded(target: Target, prefix: string, state: { closed: boolean }): Target {
+  return {
+    addEventListener: (topic: string, listener: Listener) => {
+      if (!state.closed) target.addEventListener((prefix + topic) as never, listener);
+    },
+    removeEventListener: (topic: string, listener: Listener) => {
+      if (!state.closed) target.removeEventListener((prefix + topic) as never, listener);
+    },
+    dispatchEvent: (event: { type: string; detail?: unknown }) =>
+      !state.closed && target.dispatchEvent(new CustomEvent(prefix + event.type, { detail: event.detail }) as never),
+  } as Target;
+}
+
+/**
+ * redis-event-target calls subscribe, unsubscribe and publish without handling their promises; one that fails
+ * (the connection closing under it) must not become an unhandled rejection that takes the process down.
+ */
+function quiet(client: Redis): Redis {
+  for (const method of ['subscribe', 'unsubscribe', 'publish'] as const) {
+    const original = client[method].bind(client) as (...args: unknown[]) => Promise<unknown>;
+    (client as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
+      const result = original(...args);
+      result.catch(() => {});
+      return result;
+    };
+  }
+  return client;
 }

@@ -35,7 +35,7 @@ export async function startHoldExpiry({ orders, clock, bus, logger, pollMs = 30_
     timer = clock.setTimer(Math.max(0, due - clock.now()), () => {
       armedFor = Infinity;
       timer = null;
-      void sweep();
+      return sweep();
     });
   }
 

@@ -92,7 +92,12 @@ describe('the hold timer', () => {
   it('is armed by each new order, so a short hold ends on time between the slow safety polls', async () => {
     const { rest, clock, gateway } = await testGateway({ env: { HOLD_SECONDS: '10' } });
     await clock.advance(5_000); // the start-up sweep has run and armed only the 30 s safety poll
+    const events = gateway.bus.subscribe('orderChanged');
+    const created = events.next(); // start listening before the order exists
     expect((await rest('POST', '/api/orders', VALID_ORDER)).status).toBe(201);
+    // The scheduler hears of the new hold through the bus (through Redis on that backend): wait for the event.
+    await created;
+    await events.return?.();
     await clock.advance(10_000);
     expect((await findOrder(gateway.database.db, 1001))!.status).toBe('cancelled');
   });

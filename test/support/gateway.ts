@@ -5,6 +5,7 @@
 import { afterEach } from 'vitest';
 import { createManualClock, type ManualClock } from '../../src/clock.ts';
 import { createGateway, type Gateway, type GatewayOptions } from '../../src/server.ts';
+import { backendEnv } from './databases.ts';
 
 const leftovers: Array<() => Promise<void>> = [];
 
@@ -53,12 +54,17 @@ export async function testGateway(
 ): Promise<TestGateway> {
   const clock = options.clock ?? createManualClock();
   const adminToken = options.env?.ADMIN_TOKEN ?? 'test-admin-token';
+  // A test that names its own database (a SQLite file) keeps it; the others run on this run's backend.
+  const backend = options.env?.DATABASE_URL ? null : backendEnv();
   const gateway = await createGateway({
     ...options,
     clock,
-    env: { ADMIN_TOKEN: adminToken, PUBLIC_URL: 'http://sleeve.test', ...options.env },
+    env: { ADMIN_TOKEN: adminToken, PUBLIC_URL: 'http://sleeve.test', ...backend?.env, ...options.env },
   });
-  afterThisTest(() => gateway.dispose());
+  afterThisTest(async () => {
+    await gateway.dispose();
+    await backend?.cleanup();
+  });
 
   async function rest(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
     const init: RequestInit = { method, headers: { ...headers } };

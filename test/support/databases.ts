@@ -1,0 +1,38 @@
+/**
+ * Which backends the suite runs against. SQLite always; the `postgres` vitest project (present when
+ * TEST_DATABASE_URL is set) runs the database-facing suites again on PostgreSQL, each gateway in a schema of its
+ * own (dropped afterwards), with the event bus on Redis when TEST_REDIS_URL is set (a channel prefix of its own).
+ */
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+
+export const BACKEND = process.env.SLEEVE_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
+
+export interface BackendEnv {
+  env: Record<string, string>;
+  cleanup(): Promise<void>;
+}
+
+/** Environment for one test gateway on the backend of this run. */
+export function backendEnv(): BackendEnv {
+  if (BACKEND !== 'postgres') return { env: {}, cleanup: async () => {} };
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('the postgres project needs TEST_DATABASE_URL');
+  const id = `t_${randomBytes(6).toString('hex')}`;
+  const url = new URL(base);
+  url.searchParams.set('schema', id);
+  const env: Record<string, string> = { DATABASE_URL: url.toString() };
+  if (process.env.TEST_REDIS_URL) Object.assign(env, { REDIS_URL: process.env.TEST_REDIS_URL, REDIS_PREFIX: `${id}:` });
+  return {
+    env,
+    async cleanup() {
+      const client = new pg.Client({ connectionString: base });
+      await client.connect();
+      try {
+        await client.query(`drop schema if exists ${id} cascade`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
