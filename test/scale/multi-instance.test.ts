@@ -1,0 +1,115 @@
+/**
+ * Several instances serving one event: two real server processes on one PostgreSQL schema and one Redis.
+ * Runs when TEST_DATABASE_URL and TEST_REDIS_URL are set (CI sets both); says so when skipped.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { describe, expect, it } from 'vitest';
+import { afterThisTest, VALID_ORDER } from '../support/gateway.ts';
+import { startProcess, type ServerProcess } from '../support/process.ts';
+
+const DATABASE = process.env.TEST_DATABASE_URL;
+const REDIS = process.env.TEST_REDIS_URL;
+const ADMIN = 'scale-admin';
+
+async function twoInstances(extra: Record<string, string> = {}): Promise<[ServerProcess, ServerProcess]> {
+  const schema = `scale_${randomBytes(5).toString('hex')}`;
+  const url = new URL(DATABASE!);
+  url.searchParams.set('schema', schema);
+  afterThisTest(async () => {
+    const client = new pg.Client({ connectionString: DATABASE });
+    await client.connect();
+    await client.query(`drop schema if exists ${schema} cascade`);
+    await client.end();
+  });
+  const env = { DATABASE_URL: url.toString(), REDIS_URL: REDIS!, REDIS_PREFIX: `${schema}:`, ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', ...extra };
+  const a = await startProcess(env); // migrates first
+  const b = await startProcess(env);
+  return [a, b];
+}
+
+async function post(base: string, path: string, body: unknown) {
+  const response = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+function ws(base: string, authorization?: string) {
+  const client = createClient({
+    url: base.replace('http', 'ws') + '/graphql',
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+    ...(authorization ? { connectionParams: { authorization } } : {}),
+  });
+  afterThisTest(async () => client.dispose());
+  return client;
+}
+
+describe.skipIf(!DATABASE || !REDIS)(
+  `several instances on one PostgreSQL and one Redis${!DATABASE || !REDIS ? ' (skipped: set TEST_DATABASE_URL and TEST_REDIS_URL)' : ''}`,
+  () => {
+    it('shows a payment made on instance B to subscribers on instance A within a second', async () => {
+      const [a, b] = await twoInstances();
+      const created = await post(a.url, '/api/orders', VALID_ORDER);
+      const seen: Array<{ what: string; at: number; status: string }> = [];
+      const client = ws(a.url);
+      const vars = { n: created.body.orderNumber, t: created.body.payToken };
+      const done = new Promise<void>((resolve) => {
+        client.subscribe<any>(
+          { query: 'subscription ($n: ID!, $t: String!) { holdCountdown(orderNumber: $n, payToken: $t) { status final } }', variables: vars },
+          { next: ({ data }) => seen.push({ what: 'tick', at: Date.now(), status: data.holdCountdown.status }), error: () => {}, complete: resolve },
+        );
+        client.subscribe<any>(
+          { query: 'subscription ($n: ID!, $t: String!) { orderUpdates(orderNumber: $n, payToken: $t) { status } }', variables: vars },
+          { next: ({ data }) => seen.push({ what: 'update', at: Date.now(), status: data.orderUpdates.status }), error: () => {}, complete: () => {} },
+        );
+      });
+      await new Promise((r) => setTimeout(r, 300)); // both subscriptions registered
+      const paidAt = Date.now();
+      const paid = await post(b.url, `/api/orders/${vars.n}/pay`, { t: vars.t, method: 'vendor_card' });
+      expect(paid.body.status).toBe('received');
+      await done;
+      for (const what of ['tick', 'update']) {
+        const event = seen.find((e) => e.what === what && e.status === 'RECEIVED');
+        expect(event, `${what} saw RECEIVED`).toBeDefined();
+        expect(event!.at - paidAt).toBeLessThan(1_000);
+      }
+    });
+
+    it('charges once for 20 concurrent pays spread over both instances, and numbers orders uniquely', async () => {
+      const [a, b] = await twoInstances();
+      const orders = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => post(i % 2 ? a.url : b.url, '/api/orders', { ...VALID_ORDER, email: `p${i}@example.com` })),
+      );
+      const numbers = orders.map((o) => Number(o.body.orderNumber)).sort((x, y) => x - y);
+      expect(numbers).toEqual(Array.from({ length: 10 }, (_, i) => 1001 + i));
+      const target = orders[0]!.body;
+      const pays = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => post(i % 2 ? a.url : b.url, `/api/orders/${target.orderNumber}/pay`, { t: target.payToken, method: 'vendor_card' })),
+      );
+      expect(pays.every((p) => p.status === 200)).toBe(true);
+      expect(pays.filter((p) => p.body.alreadyPaid === false)).toHaveLength(1);
+    });
+
+    it('cancels 100 orders left to expire across both instances exactly once each, with one event each', async () => {
+      const [a, b] = await twoInstances({ HOLD_SECONDS: '3' });
+      const expired: string[] = [];
+      const client = ws(a.url, `Bearer ${ADMIN}`);
+      client.subscribe<any>(
+        { query: 'subscription { orderEvents { orderNumber status } }' },
+        { next: ({ data }) => data.orderEvents.status === 'CANCELLED' && expired.push(data.orderEvents.orderNumber), error: () => {}, complete: () => {} },
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      const created = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => post(i % 2 ? a.url : b.url, '/api/orders', { ...VALID_ORDER, email: `e${i}@example.com` })),
+      );
+      expect(created.every((c) => c.status === 201)).toBe(true);
+      const deadline = Date.now() + 15_000;
+      while (expired.length < 100 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      await new Promise((r) => setTimeout(r, 1_000)); // a duplicate would arrive by now
+      expect(expired).toHaveLength(100);
+      expect(new Set(expired).size).toBe(100);
+    });
+  },
+);
