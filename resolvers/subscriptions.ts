@@ -2,13 +2,12 @@
  * Subscription root fields (CONTRACT §5). Thin: the streams live in src/services/live-service.ts; here each
  * event becomes the view both doors use. The "Subscriptions" section of README.md describes each stream.
  */
-import { map, pipe } from 'graphql-yoga';
 import { viewOptions } from '../src/domain/options-view.ts';
 import type { Order } from '../src/domain/order.ts';
 import type { SleeveOptionSet } from '../src/domain/sleeve-options.ts';
 import type { HoldTickEvent, PickupBoardEvent } from '../src/services/live-service.ts';
 import { builder } from '../schema/builder.ts';
-import { HoldTickRef, type HoldTickShape } from '../schema/live.ts';
+import { HoldTickRef } from '../schema/live.ts';
 import { OrderRef, SleeveOptionsRef } from '../schema/order.ts';
 import { PickupBoardEventRef } from '../schema/pickup.ts';
 
@@ -22,12 +21,8 @@ builder.subscriptionField('holdCountdown', (t) =>
     type: HoldTickRef,
     description: 'The hold of one order, live: now, each second, and a final event; then the stream completes.',
     args: orderArgs(t),
-    subscribe: async (_root, { orderNumber, payToken }, { services, now }) =>
-      pipe(
-        await services.live.holdCountdown(String(orderNumber), payToken),
-        map((event: HoldTickEvent): HoldTickShape => ({ ...event, now: now() })),
-      ),
-    resolve: (event) => event,
+    subscribe: (_root, { orderNumber, payToken }, { services }) => services.live.holdCountdown(String(orderNumber), payToken),
+    resolve: (event: HoldTickEvent) => event,
   }),
 );
 

@@ -4,11 +4,7 @@ import { builder } from './builder.ts';
 import { OrderStatusEnum } from './order.ts';
 import { holdUntilText } from '../src/domain/order-texts.ts';
 
-export interface HoldTickShape extends HoldTickEvent {
-  now: number;
-}
-
-export const HoldTickRef = builder.objectRef<HoldTickShape>('HoldTick').implement({
+export const HoldTickRef = builder.objectRef<HoldTickEvent>('HoldTick').implement({
   description:
     'One moment of an order\'s hold: sent at once, then each time the whole seconds left change, then a final ' +
     'event with the new status when the order is paid or cancelled.',
@@ -17,7 +13,7 @@ export const HoldTickRef = builder.objectRef<HoldTickShape>('HoldTick').implemen
     status: t.field({ type: OrderStatusEnum, resolve: (e) => e.order.status }),
     secondsLeft: t.int({ description: 'Whole seconds, rounded down, never negative.', resolve: (e) => e.secondsLeft }),
     holdUntil: t.field({ type: 'DateTime', resolve: (e) => new Date(e.order.holdUntil) }),
-    holdUntilText: t.string({ description: 'The deadline in New York time.', resolve: (e) => holdUntilText(e.order.holdUntil, e.now) }),
+    holdUntilText: t.string({ description: 'The deadline in New York time.', resolve: (e, _args, ctx) => holdUntilText(e.order.holdUntil, ctx.now()) }),
     final: t.boolean({ description: 'The last event of the stream: the hold is over.', resolve: (e) => e.final }),
   }),
 });

@@ -1,0 +1,385 @@
+/**
+ * `npx tsx bench/fanout.ts`: subscription fan-out. The most concurrent holdCountdown subscribers one gateway
+ * process holds with p99 tick lag under 100 ms and no missing tick, beside a bare `ws` server sending the same
+ * ticks (bench/fanout-bare-server.ts), in the same run. Each server runs in its own process, the client
+ * (bench/fanout-client.ts, the real graphql-ws client, one socket per subscriber) in another, fresh for every step.
+ *
+ * For each server N ramps up (4000, 8000, 12000, 16000, then the open-file cap), stops at the first step that
+ * misses, then bisects between the last pass and that miss down to 1000 while the time budget allows.
+ * A step: open and subscribe N sockets, settle 1.5 s, measure 20 s (every subscriber has 20 ticks due), wait 1 s.
+ * The window is 20 s, not 10, on purpose: at 6000-8000 subscribers the gateway runs a major (mark-compact) GC
+ * about every 12-16 s whose ~250 ms of marking delays a few % of ticks; a 10 s window caught it or not by luck.
+ *
+ * The gateway's orders are created once, over REST in parallel batches, into a SQLite file every gateway step
+ * reuses (HOLD_SECONDS=3600, so no hold ends during the run); FANOUT_ORDERS of them (default 2000: creation runs
+ * at about 500/s here) — subscriber i watches order i mod FANOUT_ORDERS. Every subscriber still has its own
+ * subscription, lookup and ticker watch; only the order rows are shared. Their deadlines fall where in the
+ * second each order was created, so the ticks are spread like the bare server's random phases.
+ *
+ * Sockets: every child is started through `bash -c 'ulimit -n …'`, raising its soft open-file limit as far as the
+ * hard limit allows; N is capped at that limit less 200 (one process holds all N sockets on each side).
+ *
+ * Environment: FANOUT_TARGETS (default "bare,gateway"), FANOUT_STEPS (e.g. "2000,4000,8000"), FANOUT_ORDERS,
+ * FANOUT_MEASURE_SECONDS (default 20), FANOUT_BUDGET_SECONDS (default 340; no new step starts past it),
+ * FANOUT_CPU_PROF (a directory: the gateway runs with node --cpu-prof into it).
+ * Targets 127.0.0.1 only; stops by itself; every child process is ended on the way out, also on error or signal.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, row } from './lib.ts';
+
+const TARGETS = (process.env.FANOUT_TARGETS ?? 'bare,gateway').split(',') as Array<'bare' | 'gateway'>;
+const ORDERS = Number(process.env.FANOUT_ORDERS ?? 2000);
+const MEASURE_MS = Number(process.env.FANOUT_MEASURE_SECONDS ?? 20) * 1000;
+const BUDGET_MS = Number(process.env.FANOUT_BUDGET_SECONDS ?? 340) * 1000;
+const CPU_PROF = process.env.FANOUT_CPU_PROF;
+const P99_LIMIT_MS = 100;
+const started = Date.now();
+
+const FD_LIMIT = Number(
+  execFileSync('bash', ['-c', 'ulimit -n 65535 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null; ulimit -n'], {
+    encoding: 'utf8',
+  }).trim(),
+);
+const CAP = Math.floor((FD_LIMIT - 200) / 100) * 100;
+const STEPS = (process.env.FANOUT_STEPS ?? `4000,8000,12000,16000,${CAP}`)
+  .split(',')
+  .map(Number)
+  .filter((n, i, all) => n > 0 && n <= CAP && all.indexOf(n) === i);
+
+// ---------------------------------------------------------------------------------------------- child processes
+
+const children = new Set<ChildProcess>();
+
+interface Proc {
+  child: ChildProcess;
+  /** Resolves with the first stdout match of `ready` (rejects if the process exits first). */
+  ready: Promise<RegExpExecArray>;
+  lines: (listener: (line: string) => void) => void;
+  stderrTail: () => string;
+  stop: () => Promise<void>;
+}
+
+/** node --import tsx SCRIPT, with the open-file limit raised; stdout read line by line, stderr kept (tail). */
+function startNode(script: string, env: Record<string, string>, ready: RegExp, nodeArgs: string[] = []): Proc {
+  const raise = 'ulimit -n 65535 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null; exec "$@"';
+  const child = spawn('bash', ['-c', raise, 'bash', process.execPath, ...nodeArgs, '--import', 'tsx', script], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  const listeners: Array<(line: string) => void> = [];
+  let buffered = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString();
+    let at: number;
+    while ((at = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, at);
+      buffered = buffered.slice(at + 1);
+      for (const listener of listeners) listener(line);
+    }
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const readyPromise = new Promise<RegExpExecArray>((resolveReady, reject) => {
+    listeners.push((line) => {
+      const match = ready.exec(line);
+      if (match) resolveReady(match);
+    });
+    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}: ${stderr.slice(-1000)}`)));
+  });
+  readyPromise.catch(() => {});
+  return {
+    child,
+    ready: readyPromise,
+    lines: (listener) => listeners.push(listener),
+    stderrTail: () => stderr,
+    stop: () =>
+      new Promise<void>((done) => {
+        if (child.exitCode !== null || child.signalCode !== null) return done();
+        const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
+        child.on('exit', () => {
+          clearTimeout(kill);
+          done();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+function killAll(): void {
+  for (const child of children) child.kill('SIGKILL');
+}
+process.on('exit', killAll);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    killAll();
+    process.exit(130);
+  });
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux); null elsewhere. */
+function cpuSeconds(pid: number | undefined): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return null;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------- servers
+
+const dir = mkdtempSync(join(tmpdir(), 'sleeve-fanout-'));
+const ordersFile = join(dir, 'orders.json');
+const gatewayEnv = {
+  PORT: '0',
+  HOST: '127.0.0.1',
+  DATABASE_URL: `file:${join(dir, 'fanout.db')}`,
+  HOLD_SECONDS: '3600',
+  RATE_LIMIT_WRITE: '10000000',
+  RATE_LIMIT_READ: '10000000',
+  LOG_LEVEL: 'warn',
+};
+const LISTENING = /listening on (http:\/\/\S+)/u;
+
+function startServer(target: 'bare' | 'gateway'): Proc {
+  if (target === 'bare') return startNode('bench/fanout-bare-server.ts', {}, LISTENING);
+  const profile = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [];
+  return startNode('src/main.ts', gatewayEnv, LISTENING, profile);
+}
+
+async function createOrders(): Promise<void> {
+  const gateway = startServer('gateway');
+  try {
+    const base = (await gateway.ready)[1]!;
+    const stamp = Date.now();
+    const created: Array<{ orderNumber: string; payToken: string }> = [];
+    const one = async (i: number) => {
+      const response = await fetch(`${base}/api/orders`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          email: `fanout-${stamp}-${i}@bench.test`,
+          name: 'Fan Bench',
+          size: '13-inch',
+          font: 'Block',
+          thread: 'Gold',
+          stitchText: 'FAN',
+        }),
+      });
+      const body = (await response.json()) as { orderNumber?: string; payToken?: string };
+      if (!response.ok || !body.orderNumber || !body.payToken) throw new Error(`POST /api/orders: ${JSON.stringify(body)}`);
+      created.push({ orderNumber: body.orderNumber, payToken: body.payToken });
+    };
+    for (let at = 0; at < ORDERS; at += 64) {
+      await Promise.all(Array.from({ length: Math.min(64, ORDERS - at) }, (_, k) => one(at + k)));
+    }
+    writeFileSync(ordersFile, JSON.stringify(created));
+  } finally {
+    await gateway.stop();
+  }
+}
+
+// ------------------------------------------------------------------------------------------------------- steps
+
+interface StepResult {
+  target: 'bare' | 'gateway';
+  n: number;
+  ok: boolean;
+  p50: number | null;
+  p99: number | null;
+  max: number | null;
+  missing: number | null;
+  errors: number;
+  connectMs: number | null;
+  serverCpu: number | null;
+  clientLoop: number | null;
+  note: string;
+  seconds: number;
+}
+
+async function step(target: 'bare' | 'gateway', n: number): Promise<StepResult> {
+  const stepStarted = Date.now();
+  const server = startServer(target);
+  let client: Proc | null = null;
+  try {
+    const base = (await server.ready)[1]!;
+    client = startNode(
+      'bench/fanout-client.ts',
+      {
+        FANOUT_URL: `${base.replace(/^http/u, 'ws')}/graphql`,
+        FANOUT_N: String(n),
+        FANOUT_MEASURE_MS: String(MEASURE_MS),
+        FANOUT_CLIENT_ORDERS: target === 'gateway' ? ordersFile : '',
+      },
+      /^\{.*\}$/u,
+    );
+    let cpuAtWindow: number | null = null;
+    let windowAt = 0;
+    client.lines((line) => {
+      if (line === 'measuring') {
+        cpuAtWindow = cpuSeconds(server.child.pid);
+        windowAt = Date.now();
+      }
+    });
+    const timeout = new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error('step timed out')), 90_000 + MEASURE_MS + 30_000).unref(),
+    );
+    const line = (await Promise.race([client.ready, timeout]))[0];
+    // The window ends MEASURE_MS after it opened; the client reports 1 s later (the server idles meanwhile).
+    const cpuNow = cpuSeconds(server.child.pid);
+    const serverCpu =
+      cpuAtWindow !== null && cpuNow !== null ? (cpuNow - cpuAtWindow) / ((Date.now() - windowAt) / 1000) : null;
+    const r = JSON.parse(line) as Record<string, unknown>;
+    const p99 = (r.p99 as number | null) ?? null;
+    const notes: string[] = [];
+    if ((r.subscribed as number) < n) notes.push(`only ${String(r.subscribed)} subscribed`);
+    if ((r.errors as number) > 0) notes.push(`${String(r.errors)} errors (${String(r.firstError)})`);
+    if ((r.missing as number) > 0) notes.push(`${String(r.missing)} ticks missing`);
+    if ((r.extra as number) > 0) notes.push(`${String(r.extra)} extra ticks`);
+    if ((r.finals as number) > 0) notes.push(`${String(r.finals)} final events`);
+    if (p99 !== null && p99 >= P99_LIMIT_MS) notes.push(`p99 ≥ ${P99_LIMIT_MS} ms`);
+    return {
+      target,
+      n,
+      ok: r.ok === true,
+      p50: (r.p50 as number | null) ?? null,
+      p99,
+      max: (r.max as number | null) ?? null,
+      missing: (r.missing as number | undefined) ?? null,
+      errors: (r.errors as number) ?? 0,
+      connectMs: (r.connectMs as number) ?? null,
+      serverCpu,
+      clientLoop: (r.clientLoopUtilization as number | undefined) ?? null,
+      note: notes.join('; '),
+      seconds: (Date.now() - stepStarted) / 1000,
+    };
+  } catch (error) {
+    const stderr = (client?.stderrTail() ?? '') + server.stderrTail();
+    return {
+      target,
+      n,
+      ok: false,
+      p50: null,
+      p99: null,
+      max: null,
+      missing: null,
+      errors: 1,
+      connectMs: null,
+      serverCpu: null,
+      clientLoop: null,
+      note: `${error instanceof Error ? error.message.slice(0, 300) : String(error)} ${stderr.slice(-300)}`.trim(),
+      seconds: (Date.now() - stepStarted) / 1000,
+    };
+  } finally {
+    await Promise.all([client?.stop(), server.stop()]);
+  }
+}
+
+const fmt = (v: number | null, digits = 0) => (v === null ? '-' : v.toFixed(digits));
+
+function print(r: StepResult): void {
+  console.log(
+    `${r.target.padEnd(8)} N=${String(r.n).padEnd(6)} ${r.ok ? 'pass' : 'MISS'}  p50 ${fmt(r.p50)} ms  p99 ${fmt(r.p99)} ms` +
+      `  max ${fmt(r.max)} ms  missing ${fmt(r.missing)}  connect ${fmt(r.connectMs === null ? null : r.connectMs / 1000, 1)} s` +
+      `  server cpu ${fmt(r.serverCpu, 2)}  client loop ${fmt(r.clientLoop, 2)}  (${r.seconds.toFixed(0)} s)` +
+      (r.note ? `  ${r.note}` : ''),
+  );
+}
+
+/** Ramps through STEPS until a miss, then bisects to 1000 while the budget allows. The best passing step. */
+async function ramp(target: 'bare' | 'gateway', budgetEnd: number): Promise<{ best: StepResult | null; steps: StepResult[] }> {
+  const steps: StepResult[] = [];
+  let best: StepResult | null = null;
+  let missAt: number | null = null;
+  let lastSeconds = 25;
+  const fits = () => Date.now() + lastSeconds * 1000 <= budgetEnd;
+  for (const n of STEPS) {
+    if (!fits()) break;
+    const r = await step(target, n);
+    print(r);
+    steps.push(r);
+    lastSeconds = r.seconds;
+    if (!r.ok) {
+      missAt = n;
+      break;
+    }
+    best = r;
+  }
+  while (missAt !== null && missAt - (best?.n ?? 0) > 1000 && fits()) {
+    const n = Math.round(((best?.n ?? 0) + missAt) / 2 / 1000) * 1000;
+    const r = await step(target, n);
+    print(r);
+    steps.push(r);
+    lastSeconds = r.seconds;
+    if (r.ok) best = r;
+    else missAt = n;
+  }
+  return { best, steps };
+}
+
+async function main(): Promise<void> {
+  console.log(
+    `fan-out: open-file limit ${FD_LIMIT} per process (N capped at ${CAP}); steps ${STEPS.join(', ')}; ` +
+      `window ${MEASURE_MS / 1000} s; pass = p99 < ${P99_LIMIT_MS} ms and no missing tick`,
+  );
+  if (TARGETS.includes('gateway')) {
+    const t0 = Date.now();
+    await createOrders();
+    console.log(`created ${ORDERS} orders in ${((Date.now() - t0) / 1000).toFixed(1)} s (subscriber i watches order i mod ${ORDERS})`);
+  }
+  const results: Partial<Record<'bare' | 'gateway', StepResult | null>> = {};
+  const all: StepResult[] = [];
+  for (const [index, target] of TARGETS.entries()) {
+    // Each target gets an equal share of what is left of the budget (the last one all of it).
+    const left = started + BUDGET_MS - Date.now();
+    const end = Date.now() + left / (TARGETS.length - index);
+    const { best, steps } = await ramp(target, end);
+    results[target] = best;
+    all.push(...steps);
+  }
+
+  const widths = [34, 10, 10, 10, 12];
+  console.log(`\nmost subscribers held with p99 tick lag < ${P99_LIMIT_MS} ms and no missing tick (one process each)`);
+  console.log(row(['server', 'N', 'p50 ms', 'p99 ms', 'server cpu'], widths));
+  const labels = { bare: 'bare ws + the same ticker', gateway: 'gateway holdCountdown (graphql-ws)' };
+  for (const target of TARGETS) {
+    const best = results[target];
+    console.log(row([labels[target], best?.n ?? 0, fmt(best?.p50 ?? null), fmt(best?.p99 ?? null), fmt(best?.serverCpu ?? null, 2)], widths));
+  }
+  const bareN = results.bare?.n;
+  const gatewayN = results.gateway?.n;
+  const ratio = bareN && gatewayN !== undefined ? gatewayN / bareN : null;
+  const capped = bareN === CAP ? ` (bare reached the ${CAP} cap, so the ratio is a ceiling)` : '';
+  if (ratio !== null) console.log(`\ngateway / bare: ${ratio.toFixed(2)}${capped}`);
+  console.log(
+    JSON.stringify({
+      fdLimit: FD_LIMIT,
+      cap: CAP,
+      orders: ORDERS,
+      bare: bareN ?? null,
+      gateway: gatewayN ?? null,
+      ratio,
+      seconds: Math.round((Date.now() - started) / 1000),
+      steps: all.map(({ target, n, ok, p50, p99, missing, serverCpu }) => ({ target, n, ok, p50, p99, missing, serverCpu })),
+    }),
+  );
+}
+
+main()
+  .catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  })
+  .finally(() => {
+    killAll();
+    rmSync(dir, { recursive: true, force: true });
+  });
