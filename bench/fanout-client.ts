@@ -20,7 +20,7 @@
  * Prints "subscribed" once every stream has its first event, "measuring" when the window opens, then one JSON
  * line of results on stdout and exits.
  */
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { readFileSync } from 'node:fs';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -42,6 +42,8 @@ interface Tick {
   secondsLeft: number;
   holdUntil: string;
   final: boolean;
+  /** The bare server only: when it sent the tick (epoch ms), so its own part of the lag shows apart. */
+  sentAt?: number;
 }
 
 const clients: Client[] = [];
@@ -53,6 +55,7 @@ let finals = 0;
 let windowStart = Infinity;
 let windowEnd = Infinity;
 const lags: number[] = [];
+const serverLags: number[] = [];
 const received = new Uint16Array(N);
 const holdUntils = new Float64Array(N);
 
@@ -95,6 +98,7 @@ function open(i: number): Promise<void> {
           if (due >= windowStart && due < windowEnd) {
             received[i]!++;
             lags.push(arrival - due);
+            if (tick.sentAt !== undefined) serverLags.push(tick.sentAt - due);
           }
         },
         error: (error) => {
@@ -135,8 +139,11 @@ async function main(): Promise<void> {
     windowEnd = windowStart + MEASURE_MS;
     process.stdout.write('measuring\n');
     const elu0 = performance.eventLoopUtilization();
+    const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+    loopDelay.enable();
     await new Promise((done) => setTimeout(done, MEASURE_MS));
     const elu = performance.eventLoopUtilization(elu0);
+    loopDelay.disable();
     await new Promise((done) => setTimeout(done, GRACE_MS));
     const expectedEach = MEASURE_MS / 1000;
     let missing = 0;
@@ -146,6 +153,7 @@ async function main(): Promise<void> {
       extra += Math.max(0, received[i]! - expectedEach);
     }
     lags.sort((a, b) => a - b);
+    serverLags.sort((a, b) => a - b);
     result = {
       n: N,
       subscribed,
@@ -160,7 +168,12 @@ async function main(): Promise<void> {
       p50: percentile(lags, 50),
       p99: percentile(lags, 99),
       max: lags.at(-1) ?? null,
+      // The bare server's own part of the lag (sentAt − due); null for the gateway, which sends no sentAt.
+      serverP99: percentile(serverLags, 99),
       clientLoopUtilization: Number(elu.utilization.toFixed(3)),
+      // How late this process's own event loop ran (ms): a high figure means the client, not the server, lagged.
+      clientLoopDelayP99: Number((loopDelay.percentile(99) / 1e6).toFixed(1)),
+      clientLoopDelayMax: Number((loopDelay.max / 1e6).toFixed(1)),
     };
     result.ok = missing === 0 && extra === 0 && errors === 0 && finals === 0 && (result.p99 as number) < 100;
   }

@@ -202,6 +202,10 @@ interface StepResult {
   connectMs: number | null;
   serverCpu: number | null;
   clientLoop: number | null;
+  /** The client's own worst event-loop delay in the window (ms): its GC pauses land in the lags too. */
+  clientDelayMax: number | null;
+  /** Bare server only: p99 of sentAt − due, the server's own part of the lag. */
+  serverP99: number | null;
   note: string;
   seconds: number;
 }
@@ -259,6 +263,8 @@ async function step(target: 'bare' | 'gateway', n: number): Promise<StepResult> 
       connectMs: (r.connectMs as number) ?? null,
       serverCpu,
       clientLoop: (r.clientLoopUtilization as number | undefined) ?? null,
+      clientDelayMax: (r.clientLoopDelayMax as number | undefined) ?? null,
+      serverP99: (r.serverP99 as number | null | undefined) ?? null,
       note: notes.join('; '),
       seconds: (Date.now() - stepStarted) / 1000,
     };
@@ -276,6 +282,8 @@ async function step(target: 'bare' | 'gateway', n: number): Promise<StepResult> 
       connectMs: null,
       serverCpu: null,
       clientLoop: null,
+      clientDelayMax: null,
+      serverP99: null,
       note: `${error instanceof Error ? error.message.slice(0, 300) : String(error)} ${stderr.slice(-300)}`.trim(),
       seconds: (Date.now() - stepStarted) / 1000,
     };
@@ -290,7 +298,9 @@ function print(r: StepResult): void {
   console.log(
     `${r.target.padEnd(8)} N=${String(r.n).padEnd(6)} ${r.ok ? 'pass' : 'MISS'}  p50 ${fmt(r.p50)} ms  p99 ${fmt(r.p99)} ms` +
       `  max ${fmt(r.max)} ms  missing ${fmt(r.missing)}  connect ${fmt(r.connectMs === null ? null : r.connectMs / 1000, 1)} s` +
-      `  server cpu ${fmt(r.serverCpu, 2)}  client loop ${fmt(r.clientLoop, 2)}  (${r.seconds.toFixed(0)} s)` +
+      `  server cpu ${fmt(r.serverCpu, 2)}  client loop ${fmt(r.clientLoop, 2)} (delay max ${fmt(r.clientDelayMax)} ms)` +
+      (r.serverP99 !== null ? `  server-side p99 ${fmt(r.serverP99)} ms` : '') +
+      `  (${r.seconds.toFixed(0)} s)` +
       (r.note ? `  ${r.note}` : ''),
   );
 }

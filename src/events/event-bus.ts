@@ -25,7 +25,9 @@ export interface EventBusOptions {
 export function createEventBus({ redisUrl, channelPrefix = '' }: EventBusOptions = {}): EventBusHandle {
   if (!redisUrl) return { bus: createPubSub<Topics>(), dispose: async () => {} };
   const publishClient = quiet(new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 }));
-  const subscribeClient = quiet(new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 }));
+  // No ready check on the subscriber: once in subscribe mode it may not send INFO, and on a reconnect the check
+  // would fail with "only (P|S)SUBSCRIBE … are allowed in this context".
+  const subscribeClient = quiet(new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3, enableReadyCheck: false }));
   const redisTarget = createRedisEventTarget<never>({ publishClient, subscribeClient });
   const state = { closed: false };
   return {

@@ -44,6 +44,24 @@ export interface LiveService {
   pickupBoard(): AsyncIterable<PickupBoardEvent>;
 }
 
+/**
+ * A bus subscription that is listening from this moment. The pubsub registers its listener (and, on Redis, sends
+ * SUBSCRIBE) only on the first `next()`; asked at once, so no change between now and the first read is missed.
+ */
+function listening<T>(iterator: AsyncIterableIterator<T>): AsyncIterableIterator<T> {
+  let first: Promise<IteratorResult<T>> | null = iterator.next();
+  const started: AsyncIterableIterator<T> = {
+    next: () => {
+      const result = first ?? iterator.next();
+      first = null;
+      return result;
+    },
+    return: (value?: unknown) => iterator.return?.(value) ?? Promise.resolve({ done: true, value: undefined }),
+    [Symbol.asyncIterator]: () => started,
+  };
+  return started;
+}
+
 export function createLiveService(
   deps: ServiceDeps & { orders: OrderService; options: OptionsService; staff: OrderStaffService; ticker: HoldTicker },
 ): LiveService {
@@ -57,7 +75,7 @@ export function createLiveService(
   return {
     async holdCountdown(orderNumber, payToken) {
       // Subscribe before reading, so a change between the two is not missed.
-      const changes = bus.subscribe('order', orderNumber);
+      const changes = listening(bus.subscribe('order', orderNumber));
       let order: Order;
       try {
         order = await orders.lookup(orderNumber, payToken);
@@ -95,7 +113,7 @@ export function createLiveService(
     },
 
     async orderUpdates(orderNumber, payToken) {
-      const changes = bus.subscribe('order', orderNumber);
+      const changes = listening(bus.subscribe('order', orderNumber));
       let order: Order;
       try {
         order = await orders.lookup(orderNumber, payToken);
@@ -121,7 +139,7 @@ export function createLiveService(
     },
 
     orderEvents() {
-      const changes = bus.subscribe('orderChanged');
+      const changes = listening(bus.subscribe('orderChanged'));
       return new Repeater<Order>(async (push, stop) => {
         void (async () => {
           for await (const event of changes) {
@@ -135,7 +153,7 @@ export function createLiveService(
     },
 
     optionsChanges() {
-      const changes = bus.subscribe('optionsChanged');
+      const changes = listening(bus.subscribe('optionsChanged'));
       return new Repeater<SleeveOptionSet>(async (push, stop) => {
         let version = (await options.current()).version;
         await push(await options.current());
@@ -154,7 +172,7 @@ export function createLiveService(
     },
 
     pickupBoard() {
-      const changes = bus.subscribe('orderChanged');
+      const changes = listening(bus.subscribe('orderChanged'));
       return new Repeater<PickupBoardEvent>(async (push, stop) => {
         let board = await staff.pickupBoard();
         await push({ change: 'snapshot', orderNumber: null, board });
