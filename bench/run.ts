@@ -3,12 +3,13 @@
  * autocannon (64 connections, 10 s each, after a warm-up; alternated over 3 rounds, medians reported).
  * Figures are ratios to the baseline measured in the same run: absolute numbers drift with the shared cores.
  *
- * Environment: BENCH_SECONDS (default 10), BENCH_ROUNDS (default 3).
+ * Environment: BENCH_SECONDS (default 10), BENCH_ROUNDS (default 3), BENCH_FANOUT=0 to skip the fan-out figure.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { load, loadInProcess, median, row, startChild, type LoadResult, type Target } from './lib.ts';
+import { spawn } from 'node:child_process';
+import { load, loadInProcess, median, ROOT, row, startChild, type LoadResult, type Target } from './lib.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -76,6 +77,15 @@ async function main() {
     );
   }
   console.log(`\norders created and paid (vendor_card) on SQLite: ${orders.toFixed(0)} per second`);
+
+  // The subscription fan-out figure (bench/fanout.ts, about five minutes): BENCH_FANOUT=0 leaves it out.
+  if (process.env.BENCH_FANOUT !== '0') {
+    console.log('\nfan-out: holdCountdown subscribers held with p99 tick lag < 100 ms, against bare ws…');
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'bench/fanout.ts'], { cwd: ROOT, stdio: 'inherit' });
+      child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`fan-out exited with ${code}`))));
+    });
+  }
 }
 
 /** Creates an order and pays it with the demo card, as fast as 16 connections can, for SECONDS. */

@@ -70,6 +70,11 @@ describe.skipIf(!DATABASE || !REDIS)(
       const paid = await post(b.url, `/api/orders/${vars.n}/pay`, { t: vars.t, method: 'vendor_card' });
       expect(paid.body.status).toBe('received');
       await done;
+      // The two streams reload the order independently: wait (bounded) until both have shown the payment.
+      const until = Date.now() + 3_000;
+      while (!['tick', 'update'].every((w) => seen.some((e) => e.what === w && e.status === 'RECEIVED')) && Date.now() < until) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
       for (const what of ['tick', 'update']) {
         const event = seen.find((e) => e.what === what && e.status === 'RECEIVED');
         expect(event, `${what} saw RECEIVED`).toBeDefined();
