@@ -25,7 +25,7 @@ import type { Services } from '../src/services/services.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 import { maskDomainErrors } from '../schema/errors.ts';
 import { createContextFactory } from './context.ts';
-import { useDocumentCache } from './use-document-cache.ts';
+import { createDocumentCache } from './document-cache.ts';
 import { useRateLimit } from './use-rate-limit.ts';
 
 export interface ServerContext {
@@ -55,6 +55,7 @@ export const GRAPHQL_PATH = '/graphql';
 
 export function createGraphQLDoor(deps: GraphQLDoorDeps): GraphQLDoor {
   const createContext = createContextFactory(deps);
+  const documents = createDocumentCache();
   const yoga = createYoga<ServerContext, GraphQLContext>({
     schema: deps.schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -76,7 +77,7 @@ export function createGraphQLDoor(deps: GraphQLDoorDeps): GraphQLDoor {
     // Our own document cache, keyed on the document alone (see use-document-cache.ts).
     parserAndValidationCache: false,
     plugins: [
-      useDocumentCache(),
+      documents.plugin,
       maxTokensPlugin({ n: 2000 }),
       maxDepthPlugin({ n: 12, ignoreIntrospection: true }),
       maxAliasesPlugin({ n: 20 }),
@@ -123,16 +124,22 @@ export function createGraphQLDoor(deps: GraphQLDoorDeps): GraphQLDoor {
     // A literal, never `{ ...serverContext, … }`: envelop adds fields to this object all through the request,
     // and a spread-built object ends up with a shape V8 handles a third slower (measured).
     const enveloped = yoga.getEnveloped({ clientAddress: serverContext.clientAddress, request, params } as never);
+    // A document parsed and validated before (with every parse and validate plugin) is taken from the cache.
     let document: DocumentNode;
-    try {
-      document = enveloped.parse(params.query);
-    } catch {
-      return replayThroughYoga(req, raw, serverContext);
+    const known = documents.valid(params.query);
+    if (known) {
+      document = known;
+    } else {
+      try {
+        document = enveloped.parse(params.query);
+        // Invalid, or refused by a query-limit rule (those throw): yoga answers it in its own words.
+        if (enveloped.validate(enveloped.schema, document).length > 0) return replayThroughYoga(req, raw, serverContext);
+      } catch {
+        return replayThroughYoga(req, raw, serverContext);
+      }
     }
     const operation = getOperationAST(document, params.operationName);
-    if (!operation || operation.operation === 'subscription' || enveloped.validate(enveloped.schema, document).length > 0) {
-      return replayThroughYoga(req, raw, serverContext);
-    }
+    if (!operation || operation.operation === 'subscription') return replayThroughYoga(req, raw, serverContext);
     const accepted = acceptedMediaType(rawHeader(req, 'accept'));
     let result: ExecutionResult & { stringify?: (r: unknown) => string };
     try {

@@ -37,6 +37,9 @@ describe('the fast JSON path', () => {
     ['an unknown operation name', { query: 'query A { eventInfo } query B { eventInfo }', operationName: 'C' }, 400],
     ['two operations and no name', { query: 'query A { eventInfo } query B { eventInfo }' }, 400],
     ['a missing query', { variables: {} }, 400],
+    // The query-limit rules throw rather than report; yoga answers those with 200 and the error, and so must we.
+    ['more aliases than the limit', { query: `{ ${Array.from({ length: 25 }, (_, i) => `a${i}: eventInfo`).join(' ')} }` }, 200],
+    ['a query deeper than the limit', { query: `{ sleeveOptions ${'{ ... on SleeveOptions '.repeat(14)}{ charLimit }${' }'.repeat(14)} }` }, 200],
   ])('answers %s exactly as yoga does', async (_name, body, status) => {
     const { fast, full } = await both(body);
     expect(fast).toEqual(full);
@@ -81,6 +84,25 @@ describe('documents with several operations', () => {
       });
       const { data } = await response.json();
       expect(Object.keys(data)).toEqual([operationName === 'Options' ? 'sleeveOptions' : 'eventInfo']);
+    }
+  });
+});
+
+describe('the document cache on the fast path', () => {
+  it('keeps refusing a document the query limits refused, and keeps serving a valid one', async () => {
+    const t = await testGateway();
+    server = await startServer(t.gateway, { port: 0, host: '127.0.0.1' });
+    const aliases = Array.from({ length: 25 }, (_, i) => `a${i}: eventInfo`).join(' ');
+    for (const [query, ok] of [[`{ ${aliases} }`, false], ['{ eventInfo }', true], [`{ ${aliases} }`, false], ['{ eventInfo }', true]] as const) {
+      const response = await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query }),
+      });
+      const body = await response.json();
+      expect(Boolean(body.data?.eventInfo), query.slice(0, 20)).toBe(ok);
+      expect(Boolean(body.errors), query.slice(0, 20)).toBe(!ok);
+      if (!ok) expect(body.errors[0].message).toContain('Aliases limit of 20 exceeded');
     }
   });
 });
