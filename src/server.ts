@@ -20,6 +20,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { startHoldExpiry, type Disposable } from './scheduler/hold-expiry.ts';
 import { createHoldTicker } from './scheduler/hold-ticker.ts';
 import { createRateLimiter } from './security/rate-limiter.ts';
+import { startCacheSync } from './services/cache-sync.ts';
 import { createServices, type Services } from './services/services.ts';
 
 export interface GatewayOptions {
@@ -77,7 +78,10 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     maxBodyBytes: config.maxBodyBytes,
     now: () => clock.now(),
   });
-  const background: Disposable[] = [await startHoldExpiry({ orders: services.orders, clock, bus, logger })];
+  const background: Disposable[] = [
+    startCacheSync(bus, services),
+    await startHoldExpiry({ orders: services.orders, clock, bus, logger }),
+  ];
   const clientOf = options.clientAddress ?? (() => 'local');
 
   async function serveNode(req: IncomingMessage, res: ServerResponse): Promise<void> {

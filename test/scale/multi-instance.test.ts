@@ -116,5 +116,28 @@ describe.skipIf(!DATABASE || !REDIS)(
       expect(expired).toHaveLength(100);
       expect(new Set(expired).size).toBe(100);
     });
+
+    it('serves options and event information changed on instance A from instance B at once', async () => {
+      const [a, b] = await twoInstances();
+      expect((await (await fetch(`${b.url}/api/sleeve-options`)).json()).charLimit).toBe(20); // B has them cached
+      const staff = async (query: string) =>
+        fetch(`${a.url}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN}` },
+          body: JSON.stringify({ query }),
+        });
+      await staff('mutation { updateSleeveOptions(input: { sizes: [{ value: "13-inch" }], fonts: [{ value: "Block" }], threads: [{ value: "Gold", color: "#c9a227" }], charLimit: 12 }) { charLimit } }');
+      await staff('mutation { setEventInfo(text: "Doors open at nine.") }');
+      const until = Date.now() + 2_000;
+      let charLimit = 0;
+      let info = '';
+      while (Date.now() < until && (charLimit !== 12 || info !== 'Doors open at nine.')) {
+        charLimit = (await (await fetch(`${b.url}/api/sleeve-options`)).json()).charLimit;
+        info = await (await fetch(`${b.url}/llms-full.txt`)).text();
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(charLimit).toBe(12);
+      expect(info).toBe('Doors open at nine.');
+    });
   },
 );
