@@ -72,17 +72,23 @@ export function createLiveService(
     return row ? rowToOrder(row) : undefined;
   }
 
+  /** The changes of one order and the order itself, for the holder of its payToken (not_found otherwise). */
+  async function followOrder(orderNumber: string, payToken: string) {
+    // Subscribe before reading, so a change between the two is not missed.
+    const changes = listening(bus.subscribe('order', orderNumber));
+    try {
+      return { changes, order: await orders.lookup(orderNumber, payToken) };
+    } catch (error) {
+      await changes.return?.();
+      throw error;
+    }
+  }
+
   return {
     async holdCountdown(orderNumber, payToken) {
-      // Subscribe before reading, so a change between the two is not missed.
-      const changes = listening(bus.subscribe('order', orderNumber));
-      let order: Order;
-      try {
-        order = await orders.lookup(orderNumber, payToken);
-      } catch (error) {
-        await changes.return?.();
-        throw error;
-      }
+      const followed = await followOrder(orderNumber, payToken);
+      const { changes } = followed;
+      let { order } = followed;
       return new Repeater<HoldTickEvent>(async (push, stop) => {
         const left = () => Math.max(0, Math.floor((order.holdUntil - clock.now()) / 1000));
         if (order.status !== 'awaiting payment') {
@@ -113,14 +119,7 @@ export function createLiveService(
     },
 
     async orderUpdates(orderNumber, payToken) {
-      const changes = listening(bus.subscribe('order', orderNumber));
-      let order: Order;
-      try {
-        order = await orders.lookup(orderNumber, payToken);
-      } catch (error) {
-        await changes.return?.();
-        throw error;
-      }
+      const { changes, order } = await followOrder(orderNumber, payToken);
       return new Repeater<Order>(async (push, stop) => {
         let version = order.version;
         await push(order);
