@@ -3,6 +3,7 @@
  * display that reconnects is right again at once — then follows the event bus. Events carry ids and versions;
  * every change is reloaded from the database, so a stale or repeated event never shows stale data.
  */
+import { LatestStream } from '../events/latest-stream.ts';
 import { Repeater } from '../events/streams.ts';
 import type { Order } from '../domain/order.ts';
 import type { SleeveOptionSet } from '../domain/sleeve-options.ts';
@@ -89,33 +90,29 @@ export function createLiveService(
       const followed = await followOrder(orderNumber, payToken);
       const { changes } = followed;
       let { order } = followed;
-      return new Repeater<HoldTickEvent>(async (push, stop) => {
-        const left = () => Math.max(0, Math.floor((order.holdUntil - clock.now()) / 1000));
-        if (order.status !== 'awaiting payment') {
-          // Not held (any more): the current state is also the last.
-          await push({ order, secondsLeft: 0, final: true });
-          stop();
-          await changes.return?.();
+      const stream = new LatestStream<HoldTickEvent>(() => {
+        unwatch?.();
+        void changes.return?.();
+      });
+      let unwatch: (() => void) | undefined;
+      if (order.status !== 'awaiting payment') {
+        // Not held (any more): the current state is also the last.
+        stream.push({ order, secondsLeft: 0, final: true }, true);
+        stream.end();
+        return stream;
+      }
+      stream.push({ order, secondsLeft: Math.max(0, Math.floor((order.holdUntil - clock.now()) / 1000)), final: false }, true);
+      unwatch = ticker.watch(order.holdUntil, (secondsLeft) => stream.push({ order, secondsLeft, final: false }));
+      void (async () => {
+        for await (const event of changes) {
+          if (event.status === 'awaiting payment') continue;
+          order = (await reload(orderNumber)) ?? order;
+          stream.push({ order, secondsLeft: 0, final: true }, true);
+          stream.end();
           return;
         }
-        await push({ order, secondsLeft: left(), final: false });
-        const unwatch = ticker.watch(order.holdUntil, (secondsLeft) => {
-          void push({ order, secondsLeft, final: false });
-        });
-        void (async () => {
-          for await (const event of changes) {
-            if (event.status === 'awaiting payment') continue;
-            const latest = (await reload(orderNumber)) ?? order;
-            order = latest;
-            await push({ order: latest, secondsLeft: 0, final: true });
-            stop();
-            return;
-          }
-        })();
-        await stop;
-        unwatch();
-        await changes.return?.();
-      });
+      })();
+      return stream;
     },
 
     async orderUpdates(orderNumber, payToken) {
