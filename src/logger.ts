@@ -43,5 +43,3 @@ export function createLogger(level: LogLevel, sink: LogSink = (line) => process.
     error: (m, f) => write('error', m, f),
   };
 }
-
-export const silentLogger: Logger = createLogger('silent');

@@ -52,7 +52,3 @@ export class DomainError extends Error {
     return ERROR_REGISTRY[this.code].retryable;
   }
 }
-
-export function isDomainError(value: unknown): value is DomainError {
-  return value instanceof DomainError;
-}

@@ -54,10 +54,6 @@ export interface Order {
 /** The staff path through the statuses after payment; steps may be skipped forward, never back. */
 const FULFILMENT_PATH: readonly OrderStatus[] = ['received', 'in progress', 'ready', 'collected'];
 
-export function isHeld(order: Pick<Order, 'status'>): boolean {
-  return order.status === 'awaiting payment';
-}
-
 /** Whether staff may move an order from `from` to `to` (CONTRACT §2: forward only, `collected` by collectOrder). */
 export function canAdvance(from: OrderStatus, to: OrderStatus): boolean {
   const a = FULFILMENT_PATH.indexOf(from);

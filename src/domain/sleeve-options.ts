@@ -73,7 +73,3 @@ export function optionSetProblem(input: SleeveOptionSetInput): OptionSetProblem 
   }
   return null;
 }
-
-export function valuesOf(choices: readonly Choice[]): string[] {
-  return choices.map((c) => c.value);
-}

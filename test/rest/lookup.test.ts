@@ -14,11 +14,7 @@ beforeEach(async () => {
   t = await testGateway();
 });
 
-async function create(change: Record<string, unknown> = {}): Promise<{ orderNumber: string; payToken: string }> {
-  const res = await t.rest('POST', '/api/orders', { ...VALID_ORDER, ...change });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { orderNumber: res.body.orderNumber, payToken: res.body.payToken };
-}
+const create = (change?: Record<string, unknown>) => t.createOrder(change);
 
 function lookup(orderNumber: string, token?: string) {
   return t.rest('GET', token === undefined ? `/api/orders/${orderNumber}` : `/api/orders/${orderNumber}?t=${encodeURIComponent(token)}`);

@@ -12,11 +12,7 @@ beforeEach(async () => {
   t = await testGateway();
 });
 
-async function create(change: Record<string, unknown> = {}): Promise<{ orderNumber: string; payToken: string }> {
-  const res = await t.rest('POST', '/api/orders', { ...VALID_ORDER, ...change });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { orderNumber: res.body.orderNumber, payToken: res.body.payToken };
-}
+const create = (change?: Record<string, unknown>) => t.createOrder(change);
 
 function pay(orderNumber: string, body: unknown) {
   return t.rest('POST', `/api/orders/${orderNumber}/pay`, body);

@@ -2,7 +2,7 @@
  * An in-memory gateway per test (no socket), a manual clock, and small helpers to call both doors.
  * Everything created here is disposed after each test.
  */
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { createManualClock, type ManualClock } from '../../src/clock.ts';
 import { createGateway, type Gateway, type GatewayOptions } from '../../src/server.ts';
 import { backendEnv } from './databases.ts';
@@ -24,6 +24,8 @@ export interface TestGateway {
   adminToken: string;
   /** Calls a REST path; returns status, headers and the parsed JSON (or text) body. */
   rest(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<RestResult>;
+  /** Creates an order through REST (VALID_ORDER with `change` applied), expecting 201. */
+  createOrder(change?: Record<string, unknown>): Promise<{ orderNumber: string; payToken: string }>;
   /** Runs a GraphQL operation through the real /graphql door. */
   gql<T = any>(query: string, variables?: Record<string, unknown>, options?: { token?: string }): Promise<GqlResult<T>>;
 }
@@ -94,5 +96,11 @@ export async function testGateway(
     return { status: response.status, ...json };
   }
 
-  return { gateway, clock, adminToken, rest, gql };
+  async function createOrder(change: Record<string, unknown> = {}) {
+    const res = await rest('POST', '/api/orders', { ...VALID_ORDER, ...change });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return { orderNumber: res.body.orderNumber as string, payToken: res.body.payToken as string };
+  }
+
+  return { gateway, clock, adminToken, rest, gql, createOrder };
 }
