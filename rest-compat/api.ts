@@ -1,16 +1,24 @@
-/** Assembles the REST door: every documented path of document 1, plus the images its responses link to. */
+/**
+ * Assembles the REST door: every documented path of documents 1, 2 and 3, plus the pages and the images the
+ * responses link to. Each area lists its own routes in its own file.
+ */
+import type { Config } from '../src/config.ts';
 import type { Logger } from '../src/logger.ts';
 import type { RateLimiter } from '../src/security/rate-limiter.ts';
 import type { Services } from '../src/services/services.ts';
 import { createAssetHandlers } from './assets.ts';
+import { createNotificationsRoutes } from './notifications.ts';
 import { createOrderingHandlers } from './ordering.ts';
 import { pages } from './pages.ts';
+import { createPaymentsRoutes } from './payments.ts';
+import { createPlatformRoutes } from './platform.ts';
 import { createRouter, type Router } from './routes.ts';
 
 export interface RestDeps {
   services: Services;
   limiter: RateLimiter;
   logger: Logger;
+  config: Config;
   publicUrl: string;
 }
 
@@ -32,6 +40,10 @@ export function createRestApi(deps: RestDeps): Router {
       // The pickup display and the client library the pages load
       { method: 'GET', path: '/display', handler: pages.display },
       { method: 'GET', path: '/assets/graphql-ws.js', handler: pages.graphqlWs },
+      // Documents 2 and 3, CONTRACT §3 and §4
+      ...createPaymentsRoutes(deps),
+      ...createPlatformRoutes(deps),
+      ...createNotificationsRoutes(deps),
     ],
     deps,
   );

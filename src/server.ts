@@ -17,7 +17,11 @@ import { loadConfig, type Config } from './config.ts';
 import { createDatabase, type AppDatabase } from './db/database.ts';
 import { createEventBus, type EventBus } from './events/event-bus.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { startHoldExpiry, type Disposable } from './scheduler/hold-expiry.ts';
+import { startDispatcher } from './notifications/dispatcher.ts';
+import type { BackgroundDeps, Disposable } from './scheduler/background.ts';
+import { startEvidenceReminders } from './scheduler/evidence-reminders.ts';
+import { startHoldExpiry } from './scheduler/hold-expiry.ts';
+import { startThreeDsCompletion } from './scheduler/three-ds-completion.ts';
 import { createHoldTicker } from './scheduler/hold-ticker.ts';
 import { createRateLimiter } from './security/rate-limiter.ts';
 import { startCacheSync } from './services/cache-sync.ts';
@@ -65,9 +69,10 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const events = createEventBus({ redisUrl: config.redisUrl, channelPrefix: config.redisPrefix });
   const bus = events.bus;
   const ticker = createHoldTicker(clock);
-  const services = createServices({ database, clock, bus, logger, ticker, publicUrl: config.publicUrl, holdSeconds: config.holdSeconds });
+  const services = createServices({ database, clock, bus, logger, ticker, config, publicUrl: config.publicUrl, holdSeconds: config.holdSeconds });
+  await services.sites.ensureBootstrap(config.vendorSiteId, config.vendorApiKey);
   const limiter = createRateLimiter(config.rateLimits, clock);
-  const rest = createRestApi({ services, limiter, logger, publicUrl: config.publicUrl });
+  const rest = createRestApi({ services, limiter, logger, config, publicUrl: config.publicUrl });
   const graphql = createGraphQLDoor({
     schema,
     services,
@@ -78,9 +83,13 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     maxBodyBytes: config.maxBodyBytes,
     now: () => clock.now(),
   });
+  const jobDeps: BackgroundDeps = { services, database, config, clock, bus, logger };
   const background: Disposable[] = [
     startCacheSync(bus, services),
     await startHoldExpiry({ orders: services.orders, clock, bus, logger }),
+    await startDispatcher(jobDeps),
+    await startThreeDsCompletion(jobDeps),
+    await startEvidenceReminders(jobDeps),
   ];
   const clientOf = options.clientAddress ?? (() => 'local');
 

@@ -3,6 +3,10 @@
  * SQLite and PostgreSQL alike. Repositories return these rows; services turn them into domain objects.
  */
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { ClaimTables } from './claim-tables.ts';
+import type { PaymentTables } from './payment-tables.ts';
+import type { PlatformTables } from './platform-tables.ts';
+import type { SiteTables } from './site-tables.ts';
 
 export interface CounterTable {
   name: string;
@@ -64,7 +68,8 @@ export interface OrderPaymentTable {
   created_at: number;
 }
 
-export interface Database {
+/** Every table. Each area declares its own in a file beside this one (site-tables.ts, payment-tables.ts, …). */
+export interface Database extends SiteTables, PaymentTables, PlatformTables, ClaimTables {
   counters: CounterTable;
   sleeve_option_sets: SleeveOptionSetTable;
   settings: SettingTable;

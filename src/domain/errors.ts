@@ -31,6 +31,13 @@ export interface DomainErrorDetails {
   retryAfter?: number;
   /** For `duplicate`: the existing order's number, so a door can show its hold fields. */
   orderNumber?: string;
+  /** Every failing field of a platform request (document 3 / CONTRACT §3 `errors: [{ field, message }]`). */
+  errors?: FieldError[];
+}
+
+export interface FieldError {
+  field: string;
+  message: string;
 }
 
 export class DomainError extends Error {

@@ -25,4 +25,6 @@ export type Topics = {
   order: [orderNumber: string, OrderChangedEvent];
   optionsChanged: [OptionsChangedEvent];
   eventInfoChanged: [{ updatedAt: number }];
+  /** Outbox rows were committed (src/notifications/outbox.ts): dispatchers wake up instead of waiting for a poll. */
+  notificationQueued: [{ ids: string[] }];
 };

@@ -9,9 +9,7 @@ import type { EventBus } from '../events/event-bus.ts';
 import type { Logger } from '../logger.ts';
 import type { OrderService } from '../services/order-service.ts';
 
-export interface Disposable {
-  dispose(): Promise<void>;
-}
+import type { Disposable } from './background.ts';
 
 export interface HoldExpiryDeps {
   orders: Pick<OrderService, 'expireDue' | 'nextHoldEnd'>;

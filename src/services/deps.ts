@@ -1,5 +1,6 @@
 /** The ports every service receives. Services see these and nothing of HTTP, GraphQL or sockets. */
 import type { Clock } from '../clock.ts';
+import type { Config } from '../config.ts';
 import type { AppDatabase } from '../db/database.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import type { Logger } from '../logger.ts';
@@ -12,4 +13,6 @@ export interface ServiceDeps {
   /** PUBLIC_URL, the base of payUrl, images and dashboard links. */
   publicUrl: string;
   holdSeconds: number;
+  /** The whole configuration, for the services that need a secret or a schedule (vault, dispatcher, webhook). */
+  config: Config;
 }

@@ -1,10 +1,14 @@
 /** Builds every service from the shared ports. The doors receive this object and nothing lower. */
 import type { ServiceDeps } from './deps.ts';
 import { createEventInfoService, type EventInfoService } from './event-info-service.ts';
+import { createNotificationService, type NotificationService } from './notification-service.ts';
 import { createOptionsService, type OptionsService } from './options-service.ts';
 import { createOrderService, type OrderService } from './order-service.ts';
 import { createOrderStaffService, type OrderStaffService } from './order-staff-service.ts';
 import { createLiveService, type LiveService } from './live-service.ts';
+import { createPaymentService, type PaymentService } from './payment-service.ts';
+import { createPlatformService, type PlatformService } from './platform-service.ts';
+import { createSiteService, type SiteService } from './site-service.ts';
 import type { HoldTicker } from '../scheduler/hold-ticker.ts';
 
 export interface Services {
@@ -14,9 +18,19 @@ export interface Services {
   staff: OrderStaffService;
   eventInfo: EventInfoService;
   live: LiveService;
+  /** Document 3 credentials: sites and their API keys. */
+  sites: SiteService;
+  /** /api/payments, the vault and tokenization, the sandbox processor, refunds. */
+  payments: PaymentService;
+  /** Merchants, 3DS enrollment, risk decisions, accounts, staff review. */
+  platform: PlatformService;
+  /** Outbox deliveries, claims and evidence, the processor webhook. */
+  notifications: NotificationService;
 }
 
 export function createServices(deps: ServiceDeps & { ticker: HoldTicker }): Services {
+  const sites = createSiteService(deps);
+  const payments = createPaymentService({ ...deps, sites });
   const options = createOptionsService(deps);
   const orders = createOrderService({ ...deps, options });
   const staff = createOrderStaffService(deps);
@@ -26,5 +40,9 @@ export function createServices(deps: ServiceDeps & { ticker: HoldTicker }): Serv
     staff,
     eventInfo: createEventInfoService(deps),
     live: createLiveService({ ...deps, orders, options, staff }),
+    sites,
+    payments,
+    platform: createPlatformService({ ...deps, sites, orders, payments }),
+    notifications: createNotificationService({ ...deps, sites }),
   };
 }

@@ -30,6 +30,7 @@ beforeEach(async () => {
     logger: createLogger('silent'),
     publicUrl: 'http://sleeve.test',
     holdSeconds: 300,
+    config: t.gateway.config,
     refunds: { refundCancelledOrder: async (order) => void refunded.push(order) },
   });
 });

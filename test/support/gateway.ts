@@ -22,6 +22,9 @@ export interface TestGateway {
   gateway: Gateway;
   clock: ManualClock;
   adminToken: string;
+  /** The bootstrap platform site (VENDOR_SITE_ID) and its `Authorization: Basic …` value (CONTRACT §3). */
+  siteId: string;
+  siteAuthorization: string;
   /** Calls a REST path; returns status, headers and the parsed JSON (or text) body. */
   rest(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<RestResult>;
   /** Creates an order through REST (VALID_ORDER with `change` applied), expecting 201. */
@@ -56,12 +59,21 @@ export async function testGateway(
 ): Promise<TestGateway> {
   const clock = options.clock ?? createManualClock();
   const adminToken = options.env?.ADMIN_TOKEN ?? 'test-admin-token';
+  const siteId = options.env?.VENDOR_SITE_ID ?? TEST_SITE_ID;
+  const apiKey = options.env?.VENDOR_API_KEY ?? TEST_API_KEY;
   // A test that names its own database (a SQLite file) keeps it; the others run on this run's backend.
   const backend = options.env?.DATABASE_URL ? null : backendEnv();
   const gateway = await createGateway({
     ...options,
     clock,
-    env: { ADMIN_TOKEN: adminToken, PUBLIC_URL: 'http://sleeve.test', ...backend?.env, ...options.env },
+    env: {
+      ADMIN_TOKEN: adminToken,
+      VENDOR_SITE_ID: siteId,
+      VENDOR_API_KEY: apiKey,
+      PUBLIC_URL: 'http://sleeve.test',
+      ...backend?.env,
+      ...options.env,
+    },
   });
   afterThisTest(async () => {
     await gateway.dispose();
@@ -102,5 +114,13 @@ export async function testGateway(
     return { orderNumber: res.body.orderNumber as string, payToken: res.body.payToken as string };
   }
 
-  return { gateway, clock, adminToken, rest, gql, createOrder };
+  const siteAuthorization = basicAuth(siteId, apiKey);
+  return { gateway, clock, adminToken, siteId, siteAuthorization, rest, gql, createOrder };
+}
+
+export const TEST_SITE_ID = 'site_test';
+export const TEST_API_KEY = 'test-api-key';
+
+export function basicAuth(user: string, password: string): string {
+  return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 }

@@ -5,10 +5,18 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as orders from './0001-orders.ts';
 import * as fulfilment from './0002-fulfilment.ts';
+import * as sitesOutbox from './0003-sites-outbox.ts';
+import * as payments from './0004-payments.ts';
+import * as platform from './0005-platform.ts';
+import * as claims from './0006-claims.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-orders': orders,
   '0002-fulfilment': fulfilment,
+  '0003-sites-outbox': sitesOutbox,
+  '0004-payments': payments,
+  '0005-platform': platform,
+  '0006-claims': claims,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,2 @@
+/** GraphQL root fields of its area; STUB until its issue fills it. */
+export {};

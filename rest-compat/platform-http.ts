@@ -1,0 +1,59 @@
+/**
+ * The REST shape of document 3's operations (CONTRACT §3), shared by payments, tokenization, the decision
+ * platform and the evidence operations: HTTP basic auth `siteId:apiKey`, and the two error bodies —
+ * `{ status: "error", message, errors? }` for risk, merchant and payment operations, `{ message }` for tokenization.
+ */
+import { DomainError } from '../src/domain/errors.ts';
+import type { Logger } from '../src/logger.ts';
+import type { Site, SiteService } from '../src/services/site-service.ts';
+import { json, PayloadTooLargeError, type HttpRequest, type HttpResponse } from './http.ts';
+import type { Handler } from './routes.ts';
+
+export type ErrorStyle = 'platform' | 'tokenization';
+
+/** Maps a failure to the documented body of its style. The status comes from the DomainError's code. */
+export function platformErrorResponse(error: unknown, style: ErrorStyle, logger: Logger): HttpResponse {
+  if (error instanceof PayloadTooLargeError) return styled(413, 'The request body is too large.', style);
+  if (!(error instanceof DomainError)) {
+    logger.error('unexpected error on a platform path', { error });
+    return styled(500, 'Something went wrong on our side. Please try again.', style);
+  }
+  const response = styled(error.status, error.message, style, error.details.errors);
+  if (error.status === 401) response.headers['www-authenticate'] = 'Basic realm="vendor", charset="UTF-8"';
+  return response;
+}
+
+function styled(status: number, message: string, style: ErrorStyle, errors?: Array<{ field: string; message: string }>): HttpResponse {
+  if (style === 'tokenization') return json(status, { message });
+  const body: Record<string, unknown> = { status: 'error', message };
+  if (status === 400) body.errors = errors ?? [];
+  return json(status, body);
+}
+
+/** Wraps a handler so that every failure answers in `style` instead of document 1's Error body. */
+export function inStyle(style: ErrorStyle, logger: Logger, handler: Handler): Handler {
+  return async (request, ...params) => {
+    try {
+      return await handler(request, ...params);
+    } catch (error) {
+      return platformErrorResponse(error, style, logger);
+    }
+  };
+}
+
+/** `Authorization: Basic base64(siteId:apiKey)` → the site, or a 401 DomainError. */
+export async function requireSite(request: HttpRequest, sites: SiteService): Promise<Site> {
+  const credentials = parseBasicAuth(request.headers.authorization);
+  const site = credentials ? await sites.authenticate(credentials.user, credentials.password) : null;
+  if (!site) throw new DomainError('unauthorized', 'No valid API key was provided: use HTTP basic auth with your site id and API key.');
+  return site;
+}
+
+export function parseBasicAuth(header: string | undefined): { user: string; password: string } | null {
+  const match = header ? /^Basic\s+([A-Za-z0-9+/=]+)\s*$/iu.exec(header) : null;
+  if (!match) return null;
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0) return null;
+  return { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}

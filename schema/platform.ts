@@ -1,0 +1,2 @@
+/** GraphQL types of its area; STUB until its issue fills it. */
+export {};
