@@ -37,6 +37,9 @@ export function createRestApi(deps: RestDeps): Router {
       { method: 'GET', path: '/images/options/:kind/:file', handler: assets.optionImage },
       // The page at payUrl
       { method: 'GET', path: '/pay/:orderNumber', handler: pages.pay },
+      // The attendees' ordering page and the staff console (issue 8)
+      { method: 'GET', path: '/', handler: pages.orderPage },
+      { method: 'GET', path: '/staff', handler: pages.staffConsole },
       // The pickup display and the client library the pages load
       { method: 'GET', path: '/display', handler: pages.display },
       { method: 'GET', path: '/assets/graphql-ws.js', handler: pages.graphqlWs },

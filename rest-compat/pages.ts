@@ -12,6 +12,16 @@ let graphqlWsClient: string | undefined;
 const displayPage = renderDisplayPage();
 
 export const pages = {
+  /** The ordering page for attendees (issue 8). STUB until that issue lands: a link to the API. */
+  async orderPage(): Promise<HttpResponse> {
+    return text(200, '<!doctype html><title>Sleeve</title><p>Order at <a href="/graphql">/graphql</a>.</p>', 'text/html; charset=utf-8');
+  },
+
+  /** The staff console (issue 8). STUB until that issue lands. */
+  async staffConsole(): Promise<HttpResponse> {
+    return text(200, '<!doctype html><title>Sleeve staff</title><p>Staff console: coming with issue 8.</p>', 'text/html; charset=utf-8');
+  },
+
   async display(): Promise<HttpResponse> {
     return text(200, displayPage, 'text/html; charset=utf-8');
   },
