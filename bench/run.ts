@@ -3,13 +3,16 @@
  * autocannon (64 connections, 10 s each, after a warm-up; alternated over 3 rounds, medians reported).
  * Figures are ratios to the baseline measured in the same run: absolute numbers drift with the shared cores.
  *
- * Environment: BENCH_SECONDS (default 10), BENCH_ROUNDS (default 3), BENCH_FANOUT=0 to skip the fan-out figure.
+ * Environment: BENCH_SECONDS (default 10), BENCH_ROUNDS (default 3), BENCH_FANOUT=0 to skip the fan-out figure,
+ * BENCH_SCALE=0 to skip the PostgreSQL one- and two-instance orders figure (bench/scale.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
-import { load, loadInProcess, median, ROOT, row, startChild, type LoadResult, type Target } from './lib.ts';
+import { load, median, ROOT, row, startChild, type LoadResult, type Target } from './lib.ts';
+import { ordersPerSecond } from './orders.ts';
+import { benchScale } from './scale.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -54,7 +57,7 @@ async function main() {
     }
   }
 
-  const orders = await ordersPerSecond(gateway.url);
+  const orders = await ordersPerSecond([gateway.url], SECONDS);
   await Promise.all([gateway.stop(), bare.stop()]);
   rmSync(dir, { recursive: true, force: true });
 
@@ -78,6 +81,16 @@ async function main() {
   }
   console.log(`\norders created and paid (vendor_card) on SQLite: ${orders.toFixed(0)} per second`);
 
+  // Issue 4: the same on PostgreSQL + Redis, one instance and then two (BENCH_SCALE=0 leaves it out).
+  if (process.env.BENCH_SCALE !== '0') {
+    const scale = await benchScale(SECONDS);
+    console.log(
+      scale
+        ? `orders created and paid on PostgreSQL: one instance ${scale.one.toFixed(0)}/s, two instances ${scale.two.toFixed(0)}/s, ratio ${scale.ratio.toFixed(2)}`
+        : 'orders on PostgreSQL: skipped (PostgreSQL does not answer; set BENCH_DATABASE_URL)',
+    );
+  }
+
   // The subscription fan-out figure (bench/fanout.ts, about five minutes): BENCH_FANOUT=0 leaves it out.
   if (process.env.BENCH_FANOUT !== '0') {
     console.log('\nfan-out: holdCountdown subscribers held with p99 tick lag < 100 ms, against bare ws…');
@@ -86,49 +99,6 @@ async function main() {
       child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`fan-out exited with ${code}`))));
     });
   }
-}
-
-/** Creates an order and pays it with the demo card, as fast as 16 connections can, for SECONDS. */
-async function ordersPerSecond(base: string): Promise<number> {
-  let seq = 0;
-  const run = `${Date.now()}`;
-  const result = await loadInProcess({
-    url: base,
-    connections: 16,
-    duration: SECONDS,
-    requests: [
-      {
-        method: 'POST',
-        path: '/api/orders',
-        headers: { 'content-type': 'application/json' },
-        setupRequest: (request: Record<string, unknown>) => ({
-          ...request,
-          body: JSON.stringify({
-            email: `bench-${run}-${++seq}@example.com`,
-            name: 'Bench Mark',
-            size: '13-inch',
-            font: 'Block',
-            thread: 'Gold',
-            stitchText: 'FAST',
-          }),
-        }),
-        onResponse: (_status: number, body: string, context: Record<string, unknown>) => {
-          context.order = JSON.parse(body);
-        },
-      },
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        setupRequest: (request: Record<string, unknown>, context: { order: { orderNumber: string; payToken: string } }) => ({
-          ...request,
-          path: `/api/orders/${context.order.orderNumber}/pay`,
-          body: JSON.stringify({ t: context.order.payToken, method: 'vendor_card' }),
-        }),
-      },
-    ],
-  });
-  if (result.failures > 0) throw new Error(`orders: ${result.failures} failed requests`);
-  return result.rps / 2;
 }
 
 main().catch((error: unknown) => {
