@@ -4,7 +4,7 @@
  * operation is not executed: one RATE_LIMITED error, HTTP 429 and Retry-After, as on REST.
  */
 import type { Plugin } from '@envelop/core';
-import { Kind, type DocumentNode } from 'graphql';
+import { Kind, type DocumentNode, type ExecutionResult } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
 import type { RateGroup, RateLimiter } from '../src/security/rate-limiter.ts';
 import type { GraphQLContext } from '../schema/context.ts';
@@ -33,32 +33,41 @@ function groupsByOperation(document: DocumentNode): Map<string, RateGroup[]> {
   return byName;
 }
 
+/** Root-field groups per operation name, computed once per parsed document (documents are cached). */
+const groupCache = new WeakMap<DocumentNode, Map<string, RateGroup[]>>();
+
+/**
+ * Takes one request from each limit the operation touches; over a limit, the result to answer instead of
+ * executing (one RATE_LIMITED error, HTTP 429 and Retry-After, as on REST), else null.
+ */
+export function rateLimitResult(limiter: RateLimiter, document: DocumentNode, operationName: string | null | undefined, client: string): ExecutionResult | null {
+  let byName = groupCache.get(document);
+  if (!byName) groupCache.set(document, (byName = groupsByOperation(document)));
+  const groups = byName.get(operationName ?? '') ?? [];
+  for (const group of groups) {
+    const decision = limiter.take(group, client);
+    if (decision.allowed) continue;
+    return {
+      errors: [
+        createGraphQLError('Too many requests. Wait a moment, then try again.', {
+          extensions: {
+            code: 'RATE_LIMITED',
+            retryable: true,
+            http: { status: 429, headers: { 'retry-after': String(decision.retryAfter) } },
+          },
+        }),
+      ],
+    };
+  }
+  return null;
+}
+
 export function useRateLimit(limiter: RateLimiter): Plugin<GraphQLContext> {
-  // Computed once per parsed document: documents are cached, so this costs nothing per request.
-  const cache = new WeakMap<DocumentNode, Map<string, RateGroup[]>>();
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      const document = args.document as DocumentNode;
-      let byName = cache.get(document);
-      if (!byName) cache.set(document, (byName = groupsByOperation(document)));
-      const groups = byName.get(args.operationName ?? '') ?? [];
       const client = (args.contextValue as GraphQLContext).clientAddress;
-      for (const group of groups) {
-        const decision = limiter.take(group, client);
-        if (decision.allowed) continue;
-        setResultAndStopExecution({
-          errors: [
-            createGraphQLError('Too many requests. Wait a moment, then try again.', {
-              extensions: {
-                code: 'RATE_LIMITED',
-                retryable: true,
-                http: { status: 429, headers: { 'retry-after': String(decision.retryAfter) } },
-              },
-            }),
-          ],
-        });
-        return;
-      }
+      const limited = rateLimitResult(limiter, args.document as DocumentNode, args.operationName, client);
+      if (limited) setResultAndStopExecution(limited);
     },
   };
 }

@@ -71,6 +71,44 @@ describe('the fast JSON path', () => {
   });
 });
 
+describe('the compiled path (a document seen before)', () => {
+  /** Sends the same request over the socket twice (the second runs the compiled plan) and once through yoga. */
+  async function seenBefore(body: unknown, headers: Record<string, string> = {}, env: Record<string, string> = {}) {
+    const t = await testGateway({ env });
+    server = await startServer(t.gateway, { port: 0, host: '127.0.0.1' });
+    const init = { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', ...headers }, body: JSON.stringify(body) };
+    const answer = async (response: Response) => ({ status: response.status, type: response.headers.get('content-type'), retryAfter: response.headers.get('retry-after'), body: await response.json() });
+    const first = await answer(await fetch(`${server.url}/graphql`, init));
+    const second = await answer(await fetch(`${server.url}/graphql`, init));
+    const full = await answer(await t.gateway.fetch(new Request('http://sleeve.test/graphql', init)));
+    return { t, first, second, full };
+  }
+
+  it.each([
+    ['a plain query', { query: '{ sleeveOptions { sizes charLimit } eventInfo }' }, {}, 200],
+    ['a query with fragments', { query: 'query Q { ...F } fragment F on Query { eventInfo }', operationName: 'Q' }, {}, 200],
+    ['a variable of the wrong type', { query: 'query($n: ID!, $t: String!) { order(orderNumber: $n, payToken: $t) { status } }', variables: { n: '1', t: 5 } }, {}, 200],
+    ['a staff field without the token', { query: '{ orders { totalCount } }' }, {}, 200],
+    ['a staff mutation that fails in the domain', { query: 'mutation { advanceOrder(orderNumber: "999", status: READY) { status } }' }, { authorization: 'Bearer test-admin-token' }, 200],
+  ])('answers %s as yoga does', async (_name, body, headers, status) => {
+    const { first, second, full } = await seenBefore(body, headers);
+    expect(second).toEqual(full);
+    expect(first).toEqual(full);
+    expect(second.status).toBe(status);
+  });
+
+  it('counts against the shared rate limit, and answers 429 with Retry-After as yoga does', async () => {
+    const { t, second } = await seenBefore({ query: '{ sleeveOptions { charLimit } }' }, {}, { RATE_LIMIT_READ: '1' });
+    // yoga's own answer to the same over-limit request (the in-memory door's client was limited by `full`).
+    const init = { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ query: '{ sleeveOptions { charLimit } }' }) };
+    const limited = await t.gateway.fetch(new Request('http://sleeve.test/graphql', init));
+    expect(second.status).toBe(429);
+    expect(second.retryAfter).toBe(limited.headers.get('retry-after'));
+    expect(second.body).toEqual(await limited.json());
+    expect(second.body.errors[0].extensions.code).toBe('RATE_LIMITED');
+  });
+});
+
 describe('documents with several operations', () => {
   it('run the operation that is named, on both paths', async () => {
     const t = await testGateway();
