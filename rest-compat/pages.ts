@@ -3,23 +3,27 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { renderDisplayPage } from '../src/pages/display-page.ts';
+import { renderOrderPage } from '../src/pages/order-page.ts';
 import { renderPayPage } from '../src/pages/pay-page.ts';
+import { renderStaffConsole } from '../src/pages/staff-console.ts';
 import { text, type HttpRequest, type HttpResponse } from './http.ts';
 import { notFound } from './routes.ts';
 
 const require = createRequire(import.meta.url);
 let graphqlWsClient: string | undefined;
 const displayPage = renderDisplayPage();
+const orderPage = renderOrderPage();
+const staffConsole = renderStaffConsole();
 
 export const pages = {
-  /** The ordering page for attendees (issue 8). STUB until that issue lands: a link to the API. */
+  /** The ordering page for attendees: choose, confirm the spelled-back text, pay, follow the order. */
   async orderPage(): Promise<HttpResponse> {
-    return text(200, '<!doctype html><title>Sleeve</title><p>Order at <a href="/graphql">/graphql</a>.</p>', 'text/html; charset=utf-8');
+    return text(200, orderPage, 'text/html; charset=utf-8');
   },
 
-  /** The staff console (issue 8). STUB until that issue lands. */
+  /** The staff console: the live queue, pickup check, cancel, options, event information, notifications. */
   async staffConsole(): Promise<HttpResponse> {
-    return text(200, '<!doctype html><title>Sleeve staff</title><p>Staff console: coming with issue 8.</p>', 'text/html; charset=utf-8');
+    return text(200, staffConsole, 'text/html; charset=utf-8');
   },
 
   async display(): Promise<HttpResponse> {

@@ -1,0 +1,32 @@
+/** Small DOM helpers shared by the pages: elements built from data, never from HTML strings (no injection). */
+
+export const $ = (selector, root = document) => root.querySelector(selector);
+
+/**
+ * h('button', { type: 'button', class: 'x', onclick: f, dataset: { n: 1 } }, 'text', child…)
+ * Attributes whose value is false, null or undefined are left out.
+ */
+export function h(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === false || value === null || value === undefined) continue;
+    if (name === 'dataset') Object.assign(element.dataset, value);
+    else if (name.startsWith('on')) element.addEventListener(name.slice(2), value);
+    else if (name in element && typeof value !== 'string') element[name] = value;
+    else element.setAttribute(name, value === true ? '' : String(value));
+  }
+  element.append(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+  return element;
+}
+
+/** `AWAITING_PAYMENT` → "Awaiting payment". */
+export function statusLabel(status) {
+  const text = status.toLowerCase().replace(/_/gu, ' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** 125 → "2:05". */
+export function minutesAndSeconds(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}

@@ -1,0 +1,117 @@
+/**
+ * The ordering page (issue 8): the form, the confirmation that spells the stitch text back, and the order view.
+ * Options are followed live (sleeveOptionsChanged), so a choice withdrawn during the event disappears. A returning
+ * visitor on the same device sees their order again: {orderNumber, payToken} stay in localStorage (the payToken
+ * is the visitor's own secret for their own order).
+ */
+import { $ } from './dom.js';
+import { connect } from './graphql.js';
+import { createOrderForm } from './order-form.js';
+import { createOrderStatus, ORDER_FIELDS } from './order-status.js';
+import { spell } from './rules.js';
+
+const STORAGE_KEY = 'sleeve.order';
+const OPTIONS = 'charLimit sizeChoices { value image } fontChoices { value image } threadChoices { value image }';
+
+const api = connect({
+  onState: (state) => {
+    $('#conn').textContent = state === 'live' ? 'Live' : 'Reconnecting…';
+    $('#conn').classList.toggle('down', state !== 'live');
+  },
+});
+
+const stored = {
+  read: () => { try { return JSON.parse(localStorage.getItem(STORAGE_KEY)); } catch { return null; } },
+  write: (value) => localStorage.setItem(STORAGE_KEY, JSON.stringify(value)),
+  clear: () => localStorage.removeItem(STORAGE_KEY),
+};
+
+let draft = null;
+
+function showStep(step) {
+  $('#start').hidden = step !== 'form';
+  $('#confirm').hidden = step !== 'confirm';
+  $('#order').hidden = step !== 'order';
+  if (step !== 'form') $(`#${step}`).focus();
+}
+
+const form = createOrderForm({
+  onReview(values) {
+    draft = values;
+    for (const k of ['size', 'font', 'thread', 'name', 'email']) $(`#confirm-${k}`).textContent = values[k];
+    $('#confirm-text').textContent = values.stitchText;
+    $('#confirm-spelled').textContent = spell(values.stitchText);
+    $('#confirm-error').textContent = '';
+    showStep('confirm');
+  },
+});
+
+const status = createOrderStatus({
+  api,
+  onFinished() {
+    stored.clear();
+    showStep('form');
+    $('#stitchText').focus();
+  },
+});
+
+function showOrder(mine, order) {
+  stored.write(mine);
+  status.show(mine, order);
+  showStep('order');
+}
+
+async function createOrder() {
+  const button = $('#confirm-yes');
+  button.disabled = true;
+  $('#confirm-error').textContent = '';
+  try {
+    const data = await api.request(
+      `mutation($input: OrderInput!) { createOrder(input: $input) {
+        ... on Order { payToken ${ORDER_FIELDS} }
+        ... on ApiError { code error field order { payToken ${ORDER_FIELDS} } } } }`,
+      { input: draft },
+    );
+    const result = data.createOrder;
+    // A duplicate still held comes back with its payToken: that is this visitor's order, show it.
+    const order = result.code === 'DUPLICATE' && result.order?.payToken ? result.order : result.code ? null : result;
+    if (order) return showOrder({ orderNumber: order.orderNumber, payToken: order.payToken }, order);
+    if (result.field && result.field !== 'email') {
+      showStep('form');
+      return form.showServerError(result.field, result.error);
+    }
+    $('#confirm-error').textContent = result.error;
+  } catch (error) {
+    $('#confirm-error').textContent = error.message;
+  } finally {
+    button.disabled = false;
+  }
+}
+
+$('#confirm-yes').addEventListener('click', createOrder);
+$('#confirm-edit').addEventListener('click', () => { showStep('form'); $('#stitchText').focus(); });
+
+/** The options at once and whenever staff change them; a withdrawn choice sends the user back to choose again. */
+api.follow(`subscription { sleeveOptionsChanged { ${OPTIONS} } }`, {}, {
+  next: ({ sleeveOptionsChanged: options }) => {
+    if (form.setOptions(options) && !$('#confirm').hidden) showStep('form');
+  },
+});
+
+async function start() {
+  const { sleeveOptions } = await api.request(`{ sleeveOptions { ${OPTIONS} } }`);
+  form.setOptions(sleeveOptions);
+  const mine = stored.read();
+  if (!mine?.orderNumber || !mine?.payToken) return showStep('form');
+  const { order } = await api.request(
+    `query($n: ID!, $t: String!) { order(orderNumber: $n, payToken: $t) { ${ORDER_FIELDS} } }`,
+    { n: mine.orderNumber, t: mine.payToken },
+  );
+  if (!order) {
+    stored.clear();
+    return showStep('form');
+  }
+  showOrder(mine, order);
+}
+
+start().catch((error) => { $('#load-error').textContent = `The page could not load: ${error.message} Reload to try again.`; });

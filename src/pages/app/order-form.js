@@ -1,0 +1,109 @@
+/**
+ * The ordering form: the choices offered now (with their preview images), and the rules of document 1 §2 shown
+ * while the user types (a character counter against charLimit, the characters that cannot be stitched, the name
+ * and email rules). The rules are those of rules.js, the server's own kept equal by test.
+ */
+import { $, h } from './dom.js';
+import { emailProblem, nameProblem, refusedCharacters, spell, STITCH_TEXT_CHARACTERS, stitchTextProblem } from './rules.js';
+
+const KINDS = [
+  { key: 'size', list: 'sizeChoices', box: '#sizes' },
+  { key: 'font', list: 'fontChoices', box: '#fonts' },
+  { key: 'thread', list: 'threadChoices', box: '#threads' },
+];
+
+const selected = (key) => document.querySelector(`input[name="${key}"]:checked`)?.value ?? null;
+
+function choiceElement(key, choice, checked) {
+  return h('label', { class: 'choice' },
+    h('input', { type: 'radio', name: key, value: choice.value, checked }),
+    h('img', { src: choice.image, alt: '', width: 240, height: 160, loading: 'lazy' }),
+    h('span', {}, choice.value));
+}
+
+/** A person-friendly sentence for a stitch text the server would refuse, or null. */
+function stitchMessage(text, charLimit) {
+  if (!stitchTextProblem(text, charLimit)) return null;
+  if (text === '') return 'Type the text to stitch.';
+  const refused = refusedCharacters(text);
+  if (refused.length) return `These characters cannot be stitched: ${refused.map((c) => (c === ' ' ? 'space' : `“${c}”`)).join(', ')}.`;
+  if (!/^[A-Za-z0-9]/u.test(text)) return 'Start with a letter or a digit.';
+  return `That is ${text.length} characters; the limit is ${charLimit}.`;
+}
+
+export function createOrderForm({ onReview }) {
+  let options = null;
+  const input = { stitchText: $('#stitchText'), name: $('#name'), email: $('#email') };
+  const touched = new Set();
+
+  const problems = {
+    stitchText: () => stitchMessage(input.stitchText.value, options.charLimit),
+    name: () => nameProblem(input.name.value),
+    email: () => emailProblem(input.email.value),
+  };
+
+  function check(field, force = false) {
+    const text = input.stitchText.value;
+    if (field === 'stitchText') {
+      $('#stitch-count').textContent = `${text.length} of ${options.charLimit} characters`;
+      $('#stitch-count').classList.toggle('over', text.length > options.charLimit);
+    }
+    // An empty field is not an error until the user has left it or tries to go on.
+    const shown = force || touched.has(field) || (field === 'stitchText' && text !== '');
+    const problem = shown ? problems[field]() : null;
+    $(`#${field === 'stitchText' ? 'stitch' : field}-error`).textContent = problem ?? '';
+    input[field].setAttribute('aria-invalid', problem ? 'true' : 'false');
+    return problem;
+  }
+
+  function updatePreview() {
+    const images = KINDS.map((k) => options?.[k.list].find((c) => c.value === selected(k.key))).filter(Boolean);
+    $('#preview-images').replaceChildren(...images.map((c) => h('img', { src: c.image, alt: '', width: 240, height: 160 })));
+    $('#preview-text').textContent = input.stitchText.value;
+    $('#preview-spelled').textContent = spell(input.stitchText.value);
+  }
+
+  /** Shows a new set of options; answers whether a value the user had chosen was withdrawn. */
+  function setOptions(next) {
+    const withdrawn = [];
+    for (const kind of KINDS) {
+      const current = selected(kind.key);
+      if (current && !next[kind.list].some((c) => c.value === current)) withdrawn.push(`${kind.key} ${current}`);
+      $(kind.box).replaceChildren(...next[kind.list].map((c) => choiceElement(kind.key, c, c.value === current)));
+    }
+    options = next;
+    $('#stitch-help').textContent = `Up to ${next.charLimit} characters: ${STITCH_TEXT_CHARACTERS}.`;
+    $('#withdrawn').textContent = withdrawn.length ? `No longer offered: ${withdrawn.join(', ')}. Please choose again.` : '';
+    check('stitchText');
+    updatePreview();
+    return withdrawn.length > 0 || (input.stitchText.value !== '' && problems.stitchText() !== null);
+  }
+
+  /** A field the server refused (createOrder's ApiError `field`): show its sentence there. */
+  function showServerError(field, message) {
+    const target = field === 'stitchText' ? 'stitch' : field;
+    const element = $(`#${target}-error`) ?? $('#choice-error');
+    element.textContent = message;
+    (input[field] ?? document.querySelector(`input[name="${field}"]`) ?? $('#order-form'))?.focus();
+  }
+
+  for (const field of Object.keys(input)) {
+    input[field].addEventListener('input', () => { check(field); updatePreview(); });
+    input[field].addEventListener('blur', () => { if (input[field].value !== '') touched.add(field); check(field); });
+  }
+  $('#order-form').addEventListener('change', updatePreview);
+  $('#order-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const missing = KINDS.filter((k) => !selected(k.key)).map((k) => k.key);
+    $('#choice-error').textContent = missing.length ? `Choose a ${missing.join(', a ')}.` : '';
+    const invalid = Object.keys(input).filter((field) => check(field, true));
+    if (missing.length) return document.querySelector(`input[name="${missing[0]}"]`).focus();
+    if (invalid.length) return input[invalid[0]].focus();
+    onReview({
+      size: selected('size'), font: selected('font'), thread: selected('thread'),
+      stitchText: input.stitchText.value, name: input.name.value.trim(), email: input.email.value.trim(),
+    });
+  });
+
+  return { setOptions, showServerError };
+}

@@ -1,0 +1,124 @@
+/**
+ * One order after it was created: the hold deadline and a live countdown (holdCountdown), both ways to pay side
+ * by side (the pay page, or the demo card) without choosing for the user, then the status live (orderUpdates)
+ * until it is ready, with the pickup instructions.
+ */
+import { $, h, minutesAndSeconds } from './dom.js';
+import { spell } from './rules.js';
+
+export const ORDER_FIELDS =
+  'orderNumber status message holdUntilText secondsLeft payUrl payLabel order { size font thread stitchText }';
+
+const STEPS = [
+  ['AWAITING_PAYMENT', 'Reserved'],
+  ['RECEIVED', 'Paid'],
+  ['IN_PROGRESS', 'Being stitched'],
+  ['READY', 'Ready for pickup'],
+  ['COLLECTED', 'Collected'],
+];
+const FINAL = ['COLLECTED', 'CANCELLED'];
+
+/** payUrl carries the payToken when the caller presented it; add it when a stream's copy does not. */
+function payAddress(payUrl, payToken) {
+  const url = new URL(payUrl, location.href);
+  if (!url.searchParams.has('t')) url.searchParams.set('t', payToken);
+  return url.href;
+}
+
+/** Spoken now and then, not every second: a screen reader reading each tick would drown everything else. */
+function announcement(seconds) {
+  if (seconds > 0 && seconds % 60 === 0) return `${seconds / 60} minute${seconds === 60 ? '' : 's'} left to pay.`;
+  if (seconds === 30 || seconds === 10) return `${seconds} seconds left to pay.`;
+  return null;
+}
+
+export function createOrderStatus({ api, onFinished }) {
+  let mine = null;
+  let stops = [];
+
+  function stopFollowing() {
+    for (const stop of stops) stop();
+    stops = [];
+  }
+
+  function showCountdown(seconds) {
+    $('#countdown').textContent = minutesAndSeconds(seconds);
+    const said = announcement(seconds);
+    if (said) $('#countdown-announce').textContent = said;
+  }
+
+  function render(order) {
+    $('#order-number').textContent = order.orderNumber;
+    $('#order-message').textContent = order.message;
+    const at = STEPS.findIndex(([s]) => s === order.status);
+    $('#steps').hidden = at < 0;
+    $('#steps').replaceChildren(...STEPS.map(([, label], i) =>
+      h('li', { class: i < at ? 'done' : '', 'aria-current': i === at ? 'step' : null }, i < at ? `✓ ${label}` : label)));
+    const held = order.status === 'AWAITING_PAYMENT';
+    $('#hold').hidden = !held;
+    if (held) {
+      $('#hold-until').textContent = order.holdUntilText;
+      $('#pay-label').textContent = order.payLabel;
+      $('#pay-link').href = payAddress(order.payUrl, mine.payToken);
+      if (!$('#countdown').textContent) showCountdown(order.secondsLeft);
+    }
+    $('#pickup').hidden = order.status !== 'READY';
+    $('#pickup-number').textContent = order.orderNumber;
+    for (const k of ['size', 'font', 'thread']) $(`#order-${k}`).textContent = order.order[k];
+    $('#order-text').textContent = order.order.stitchText;
+    $('#order-spelled').textContent = spell(order.order.stitchText);
+    $('#new-order').hidden = !FINAL.includes(order.status);
+    if (!held) $('#countdown').textContent = '';
+    if (FINAL.includes(order.status)) stopFollowing();
+  }
+
+  function follow() {
+    const vars = { n: mine.orderNumber, t: mine.payToken };
+    stops.push(api.follow(`subscription($n: ID!, $t: String!) { orderUpdates(orderNumber: $n, payToken: $t) { ${ORDER_FIELDS} } }`, vars, {
+      next: (data) => render(data.orderUpdates),
+    }));
+    stops.push(api.follow(`subscription($n: ID!, $t: String!) { holdCountdown(orderNumber: $n, payToken: $t) { secondsLeft final } }`, vars, {
+      next: ({ holdCountdown: tick }) => { if (!tick.final) showCountdown(tick.secondsLeft); },
+      // The hold is over (paid or cancelled): orderUpdates brings the new status.
+      complete: () => {},
+      error: () => {},
+    }));
+  }
+
+  async function payWithDemoCard() {
+    const button = $('#pay-demo');
+    button.disabled = true;
+    $('#pay-result').textContent = 'Paying with the demo card…';
+    try {
+      const data = await api.request(
+        `mutation($n: ID!, $t: String!) { payOrder(orderNumber: $n, input: { t: $t, method: VENDOR_CARD }) {
+          ... on PayResult { message order { ${ORDER_FIELDS} } } ... on ApiError { error } } }`,
+        { n: mine.orderNumber, t: mine.payToken },
+      );
+      const result = data.payOrder;
+      $('#pay-result').textContent = result.message ?? result.error;
+      $('#pay-result').className = result.message ? 'ok' : 'error';
+      if (result.order) render(result.order);
+    } catch (error) {
+      $('#pay-result').textContent = error.message;
+      $('#pay-result').className = 'error';
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  $('#pay-demo').addEventListener('click', payWithDemoCard);
+  $('#new-order').addEventListener('click', () => { stopFollowing(); onFinished(); });
+
+  return {
+    /** Shows `order` (already read) and follows it; `stored` is the visitor's {orderNumber, payToken}. */
+    show(stored, order) {
+      stopFollowing();
+      mine = stored;
+      $('#countdown').textContent = '';
+      $('#pay-result').textContent = '';
+      render(order);
+      if (!FINAL.includes(order.status)) follow();
+    },
+  };
+}

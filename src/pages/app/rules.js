@@ -1,0 +1,80 @@
+/**
+ * The order rules of document 1 §2 for the browser, so the ordering page shows them while the user types and the
+ * staff console can show a pickup match before asking the server. The server stays the authority; these are
+ * copies of src/domain/order-input.ts, email.ts and person-name.ts, kept equal by test/browser/order-page.test.ts
+ * (same inputs, same answers, same sentences).
+ */
+
+/** Document 1 §2: letters, digits, spaces, `.`, `-`, `&`; starts with a letter or digit. */
+export const STITCH_TEXT_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 .\-&]*$/u;
+export const STITCH_TEXT_CHARACTERS = 'letters A–Z, digits, spaces, "." "-" "&"; start with a letter or digit';
+
+export function stitchTextProblem(text, charLimit) {
+  if (!STITCH_TEXT_PATTERN.test(text)) {
+    return 'stitchText may use only letters, digits, spaces, ".", "-" and "&", and must start with a letter or digit.';
+  }
+  if (text.length > charLimit) return `stitchText is ${text.length} characters; the limit is ${charLimit}.`;
+  return null;
+}
+
+/** The characters of a stitch text that the pattern refuses, each once, in order of appearance. */
+export function refusedCharacters(text) {
+  return [...new Set([...text].filter((c) => !/[A-Za-z0-9 .\-&]/u.test(c)))];
+}
+
+export const EMAIL_MAX_LENGTH = 254;
+const EMAIL_FORBIDDEN = /[\s"'(),:;<>[\]\\]/u;
+const EMAIL_ADDRESS = /^[^@]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/u;
+
+export function emailProblem(email) {
+  const trimmed = email.trim();
+  if (trimmed.length === 0) return 'Email is empty.';
+  if (trimmed.length > EMAIL_MAX_LENGTH) return `Email is longer than ${EMAIL_MAX_LENGTH} characters.`;
+  if (EMAIL_FORBIDDEN.test(trimmed)) return 'Email may not contain spaces, quotes, commas or brackets.';
+  if (!EMAIL_ADDRESS.test(trimmed)) return 'Email must be one ordinary address, like name@example.com.';
+  const local = trimmed.slice(0, trimmed.indexOf('@'));
+  if (local.startsWith('.') || local.endsWith('.') || local.includes('..')) {
+    return 'Email must be one ordinary address, like name@example.com.';
+  }
+  return null;
+}
+
+export const NAME_MAX_LENGTH = 40;
+export const NAME_MAX_WORDS = 5;
+const NAME_ALLOWED = /^[\p{L}\p{M} '’.-]+$/u;
+const NAME_LINK = /:\/\/|www\.|[\p{L}\p{N}-]\.(?:[a-z]{2,})(?:$|[\s/])/iu;
+
+function words(name) {
+  return name.trim().split(/ +/u).filter(Boolean);
+}
+
+export function nameProblem(name) {
+  const trimmed = name.trim();
+  if (trimmed.length === 0) return 'Name is empty.';
+  if (name.length > NAME_MAX_LENGTH) return `Name is longer than ${NAME_MAX_LENGTH} characters.`;
+  if (NAME_LINK.test(trimmed)) return 'Name may not contain a link or web address.';
+  if (!NAME_ALLOWED.test(trimmed)) return 'Name may contain only letters, spaces, apostrophes, hyphens and full stops.';
+  if (!/\p{L}/u.test(trimmed)) return 'Name must contain letters.';
+  const count = words(trimmed).length;
+  if (count < 2) return 'Give a first and last name; they are checked at pickup.';
+  if (count > NAME_MAX_WORDS) return `Name has more than ${NAME_MAX_WORDS} words.`;
+  return null;
+}
+
+/** CONTRACT §2: case, accents and extra spaces ignored. */
+function comparableName(name) {
+  return words(name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/’/gu, "'")).join(' ');
+}
+
+/** The pickup check of CONTRACT §2: the collector's first and last name against the order's. */
+export function collectorMatches(orderName, collectorName) {
+  const order = comparableName(orderName).split(' ');
+  const collector = comparableName(collectorName).split(' ');
+  if (collector.length < 2 || collector[0] === '') return false;
+  return collector[0] === order[0] && collector[collector.length - 1] === order[order.length - 1];
+}
+
+/** "ADA 1815" → "A · D · A · space · 1 · 8 · 1 · 5": embroidery is permanent, so every character is read back. */
+export function spell(text) {
+  return [...text].map((c) => (c === ' ' ? 'space' : c)).join(' · ');
+}

@@ -1,0 +1,106 @@
+/**
+ * The staff console (issue 8). The admin token is kept in sessionStorage only (this tab, until it closes) and sent
+ * as `Authorization: Bearer …` over HTTP and as connectionParams.authorization over graphql-ws (CONTRACT §5).
+ * Routes are hash links: #/queue, #/options, #/notifications, and the deep links the notification dashboard uses:
+ * #/orders/{n} focuses that order; #/accounts/{id}, #/item-listings/{id} and #/claims/{id} name the item.
+ */
+import { $ } from './dom.js';
+import { connect } from './graphql.js';
+import { createDialogs } from './staff-dialogs.js';
+import { createNotificationsPanel } from './staff-notifications.js';
+import { createOptionsEditor } from './staff-options.js';
+import { createQueue, STAFF_ORDER_FIELDS } from './staff-queue.js';
+
+const TOKEN_KEY = 'sleeve.staffToken';
+const SECTIONS = ['queue', 'options', 'notifications'];
+/** Items the console has no view of yet: their deep links show the id and where to look. */
+const ELSEWHERE = {
+  accounts: (id) => `Account ${id}: this console has no account view yet; read it with the GraphQL query account(accountId: "${id}").`,
+  'item-listings': (id) => `Item listing ${id}: this console has no item listing view yet; decide it with the GraphQL mutation decideItemListing.`,
+  claims: (id) => `Claim ${id}: this console has no claim view yet; list claims with the GraphQL query claims.`,
+};
+
+let queue = null;
+
+function route() {
+  const [, kind = 'queue', id] = location.hash.replace(/^#\/?/u, '/').split('/').map(decodeURIComponent);
+  const note = $('#route-note');
+  note.textContent = '';
+  const section = SECTIONS.includes(kind) ? kind : 'queue';
+  for (const s of SECTIONS) $(`#${s}`).hidden = s !== section;
+  for (const a of document.querySelectorAll('#nav a')) {
+    if (a.getAttribute('href') === `#/${section}`) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+  if (kind === 'orders' && id && !queue.focusOrder(id)) note.textContent = `Order ${id} is not among the orders this console has seen (it may have been collected or cancelled earlier).`;
+  else if (ELSEWHERE[kind] && id) note.textContent = ELSEWHERE[kind](id);
+}
+
+async function open(token) {
+  const authorization = `Bearer ${token}`;
+  const api = connect({
+    authorization,
+    onState: (state) => {
+      $('#conn').textContent = state === 'live' ? 'Live' : 'Reconnecting…';
+      $('#conn').classList.toggle('down', state !== 'live');
+    },
+  });
+  try {
+    // Checks the token before anything is shown: a staff field answers UNAUTHORIZED to a wrong one.
+    await api.request('{ orders(first: 1) { totalCount } }');
+  } catch (error) {
+    api.dispose();
+    throw error;
+  }
+  const dialogs = createDialogs({ api, fields: STAFF_ORDER_FIELDS, onChanged: (order) => queue.upsert(order) });
+  queue = createQueue({ api, dialogs });
+  $('#sign-in').hidden = true;
+  for (const id of ['#console', '#nav', '#sign-out']) $(id).hidden = false;
+  // Each panel reports its own trouble; one failing does not keep the others away.
+  await Promise.all([
+    queue.start().catch((error) => { $('#queue-error').textContent = error.message; }),
+    createOptionsEditor({ api }).start().catch((error) => { $('#options-result').textContent = error.message; }),
+    createNotificationsPanel({ api }).start(),
+  ]);
+  window.addEventListener('hashchange', route);
+  route();
+  if (!location.hash) $('#queue-title').focus();
+}
+
+$('#sign-in-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const token = $('#token').value.trim();
+  $('#token-error').textContent = '';
+  if (!token) return $('#token').focus();
+  try {
+    await open(token);
+    sessionStorage.setItem(TOKEN_KEY, token);
+  } catch (error) {
+    $('#token-error').textContent = error.code === 'UNAUTHORIZED' ? 'That token is not the admin token.' : error.message;
+    $('#token').focus();
+  }
+});
+
+$('#find-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const n = $('#find').value.trim();
+  const hash = `#/orders/${encodeURIComponent(n)}`;
+  if (n && location.hash === hash) route();
+  else if (n) location.hash = hash;
+});
+
+$('#sign-out').addEventListener('click', () => {
+  sessionStorage.removeItem(TOKEN_KEY);
+  location.reload();
+});
+
+const saved = sessionStorage.getItem(TOKEN_KEY);
+if (saved) {
+  open(saved).catch(() => {
+    sessionStorage.removeItem(TOKEN_KEY);
+    $('#sign-in').hidden = false;
+    $('#console').hidden = true;
+  });
+} else {
+  $('#token').focus();
+}

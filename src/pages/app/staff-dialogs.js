@@ -1,0 +1,85 @@
+/**
+ * The two questions staff answer in a dialog: the pickup check (type the collector's first and last name, see
+ * match or mismatch as it is typed, then mark collected; the server decides, and refuses a mismatch) and cancel
+ * with a reason. Native <dialog>: focus moves in, Escape closes, focus returns to the button that opened it.
+ */
+import { $ } from './dom.js';
+import { collectorMatches } from './rules.js';
+
+export function createDialogs({ api, fields, onChanged }) {
+  let current = null;
+
+  function open(dialog, order, first) {
+    current = order;
+    for (const error of dialog.querySelectorAll('.error')) error.textContent = '';
+    dialog.showModal();
+    first.value = '';
+    first.focus();
+  }
+
+  async function submit(dialog, errorBox, mutation, variables) {
+    const button = dialog.querySelector('button[type=submit]');
+    button.disabled = true;
+    try {
+      const data = await api.request(mutation, variables);
+      onChanged(Object.values(data)[0]);
+      dialog.close();
+      // The card that opened the dialog was drawn anew: keep the keyboard user on it.
+      document.getElementById(`order-${current.orderNumber}`)?.focus();
+    } catch (error) {
+      errorBox.textContent = error.message;
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  $('#collector').addEventListener('input', () => {
+    const typed = $('#collector').value;
+    const match = $('#collector-match');
+    if (typed.trim() === '') {
+      match.textContent = '';
+      match.className = 'match';
+      return;
+    }
+    const ok = collectorMatches(current.name, typed);
+    match.textContent = ok ? '✓ Match: first and last name agree with the order.' : '✗ Mismatch: this is not the name on the order.';
+    match.className = `match ${ok ? 'yes' : 'no'}`;
+  });
+
+  $('#pickup-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    $('#pickup-error').textContent = '';
+    submit($('#pickup-dialog'), $('#pickup-error'),
+      `mutation($n: ID!, $c: String!) { collectOrder(orderNumber: $n, collectorName: $c) { ${fields} } }`,
+      { n: current.orderNumber, c: $('#collector').value });
+  });
+
+  $('#cancel-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const reason = $('#cancel-reason').value.trim();
+    if (!reason) {
+      $('#cancel-error').textContent = 'Give a reason: it is told to the attendee.';
+      return $('#cancel-reason').focus();
+    }
+    submit($('#cancel-dialog'), $('#cancel-error'),
+      `mutation($n: ID!, $r: String!) { cancelOrder(orderNumber: $n, reason: $r) { ${fields} } }`,
+      { n: current.orderNumber, r: reason });
+  });
+
+  for (const close of document.querySelectorAll('dialog [data-close]')) {
+    close.addEventListener('click', () => close.closest('dialog').close());
+  }
+
+  return {
+    pickup(order) {
+      $('#pickup-number').textContent = order.orderNumber;
+      $('#collector-match').textContent = '';
+      $('#collector-match').className = 'match';
+      open($('#pickup-dialog'), order, $('#collector'));
+    },
+    cancel(order) {
+      $('#cancel-number').textContent = order.orderNumber;
+      open($('#cancel-dialog'), order, $('#cancel-reason'));
+    },
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * Notification deliveries (document 2, CONTRACT §4-5): the staff `notifications` connection and
+ * `redeliverNotification(id)`. The Notification type belongs to the notifications issue; this panel asks the schema
+ * which of its plain fields exist and shows those, so it keeps working as that type grows. When the field is not
+ * there (that issue has not landed) or the query fails, the panel says the deliveries are not available.
+ */
+import { $, h } from './dom.js';
+
+const PREFERRED = ['id', 'path', 'status', 'subject', 'attemptCount', 'createdAt', 'nextAttemptAt', 'deliveredAt', 'lastError'];
+const PAGE = 50;
+
+/** Leaf fields (scalars and enums, possibly non-null or lists of them) of the Notification type. */
+async function leafFields(api) {
+  const data = await api.request('{ __type(name: "Notification") { fields { name type { kind ofType { kind ofType { kind } } } } } }');
+  const leaf = (t) => (t.kind === 'NON_NULL' || t.kind === 'LIST' ? leaf(t.ofType) : t.kind === 'SCALAR' || t.kind === 'ENUM');
+  const names = (data.__type?.fields ?? []).filter((f) => leaf(f.type)).map((f) => f.name);
+  if (!names.includes('id')) throw new Error('The Notification type is not in the schema yet.');
+  return [...PREFERRED.filter((n) => names.includes(n)), ...names.filter((n) => !PREFERRED.includes(n))];
+}
+
+const cell = (value) => (value === null || value === undefined ? '—' : Array.isArray(value) ? value.join(', ') : String(value));
+
+export function createNotificationsPanel({ api }) {
+  let fields = null;
+  let after = null;
+
+  function unavailable(error) {
+    $('#notifications-state').textContent = `Notification deliveries are not available: ${error.message}`;
+    $('#notifications-state').className = 'notice';
+    $('#notifications-more').hidden = true;
+  }
+
+  function row(node) {
+    return h('tr', { dataset: { id: node.id } },
+      fields.map((f) => h('td', { class: 'break' }, cell(node[f]))),
+      h('td', {}, h('button', { type: 'button', class: 'secondary', onclick: () => redeliver(node.id) }, 'Redeliver')));
+  }
+
+  async function redeliver(id) {
+    try {
+      await api.request('mutation($id: ID!) { redeliverNotification(id: $id) { id } }', { id });
+      $('#notifications-state').textContent = `Notification ${id} queued for redelivery.`;
+      $('#notifications-state').className = 'ok';
+      await load(true);
+    } catch (error) {
+      $('#notifications-state').textContent = error.message;
+      $('#notifications-state').className = 'error';
+    }
+  }
+
+  async function load(fresh) {
+    try {
+      fields ??= await leafFields(api);
+      if (fresh) after = null;
+      const data = await api.request(
+        `query($first: Int, $after: String) { notifications(first: $first, after: $after) { edges { node { ${fields.join(' ')} } } pageInfo { endCursor hasNextPage } } }`,
+        { first: PAGE, after },
+      );
+      const { edges, pageInfo } = data.notifications;
+      const rows = edges.map((e) => row(e.node));
+      if (fresh || !$('#notifications-table tbody')) {
+        $('#notifications-table').replaceChildren(h('table', {},
+          h('caption', { class: 'sr-only' }, 'Notification deliveries'),
+          h('thead', {}, h('tr', {}, fields.map((f) => h('th', { scope: 'col' }, f)), h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'Actions')))),
+          h('tbody', {}, rows)));
+      } else {
+        $('#notifications-table tbody').append(...rows);
+      }
+      if (fresh && !edges.length) $('#notifications-state').textContent = 'No notifications have been sent yet.';
+      after = pageInfo.endCursor;
+      $('#notifications-more').hidden = !pageInfo.hasNextPage;
+    } catch (error) {
+      unavailable(error);
+    }
+  }
+
+  $('#notifications-refresh').addEventListener('click', () => load(true));
+  $('#notifications-more').addEventListener('click', () => load(false));
+
+  return { start: () => load(true) };
+}

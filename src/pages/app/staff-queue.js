@@ -1,0 +1,104 @@
+/**
+ * The live queue: every order not yet collected or cancelled, one column per status, kept current by the staff
+ * `orderEvents` subscription (an event replaces the order it names when its version is newer). One click moves an
+ * order forward; the pickup check and cancel open a dialog (staff-dialogs.js).
+ */
+import { $, h, statusLabel } from './dom.js';
+
+export const STAFF_ORDER_FIELDS =
+  'orderNumber status version name email holdUntilText cancelReason collectedBy order { size font thread stitchText }';
+
+const COLUMNS = ['AWAITING_PAYMENT', 'RECEIVED', 'IN_PROGRESS', 'READY'];
+const DONE = ['COLLECTED', 'CANCELLED'];
+/** The one-click step forward from each status (CONTRACT §2: received → in progress → ready). */
+const FORWARD = { RECEIVED: ['IN_PROGRESS', 'Start stitching'], IN_PROGRESS: ['READY', 'Mark ready'] };
+
+export function createQueue({ api, dialogs }) {
+  const orders = new Map();
+
+  function card(order) {
+    const forward = FORWARD[order.status];
+    const { size, font, thread, stitchText } = order.order;
+    return h('li', { class: 'order', id: `order-${order.orderNumber}`, tabindex: -1, dataset: { orderNumber: order.orderNumber, status: order.status } },
+      h('div', { class: 'top' }, h('span', { class: 'number' }, order.orderNumber), h('span', { class: 'meta' }, statusLabel(order.status))),
+      h('div', { class: 'who' }, order.name),
+      h('div', { class: 'what' }, `${size} · ${font} · ${thread}`),
+      h('div', { class: 'stitch', 'aria-label': `Stitch text: ${stitchText}` }, stitchText),
+      order.status === 'AWAITING_PAYMENT' && order.holdUntilText ? h('div', { class: 'meta' }, `Held until ${order.holdUntilText}`) : null,
+      order.cancelReason ? h('div', { class: 'meta' }, `Cancelled: ${order.cancelReason}`) : null,
+      order.collectedBy ? h('div', { class: 'meta' }, `Collected by ${order.collectedBy}`) : null,
+      DONE.includes(order.status) ? null : h('div', { class: 'actions' },
+        forward ? h('button', { type: 'button', onclick: () => advance(order, forward[0]) }, `${forward[1]} #${order.orderNumber}`) : null,
+        order.status === 'READY' ? h('button', { type: 'button', onclick: () => dialogs.pickup(order) }, `Hand over #${order.orderNumber}…`) : null,
+        h('button', { type: 'button', class: 'secondary', onclick: () => dialogs.cancel(order) }, 'Cancel…')));
+  }
+
+  function render() {
+    const byNumber = [...orders.values()].sort((a, b) => Number(a.orderNumber) - Number(b.orderNumber));
+    const focused = document.activeElement?.closest?.('.order')?.id;
+    $('#columns').replaceChildren(...COLUMNS.map((status) => {
+      const list = byNumber.filter((o) => o.status === status);
+      const titleId = `column-${status}`;
+      return h('section', { class: 'column', 'aria-labelledby': titleId, dataset: { status } },
+        h('h2', { id: titleId }, statusLabel(status), h('span', { class: 'meta', 'aria-label': `${list.length} orders` }, String(list.length))),
+        list.length ? h('ul', { class: 'orders' }, list.map(card)) : h('p', { class: 'empty' }, 'None'));
+    }));
+    const done = byNumber.filter((o) => DONE.includes(o.status)).reverse();
+    $('#done-count').textContent = String(done.length);
+    $('#done-list').replaceChildren(...done.map(card));
+    // A re-render must not drop the keyboard user's place.
+    if (focused) document.getElementById(focused)?.focus();
+  }
+
+  async function advance(order, status) {
+    $('#queue-error').textContent = '';
+    try {
+      const data = await api.request(`mutation($n: ID!, $s: OrderStatus!) { advanceOrder(orderNumber: $n, status: $s) { ${STAFF_ORDER_FIELDS} } }`, { n: order.orderNumber, s: status });
+      upsert(data.advanceOrder);
+    } catch (error) {
+      $('#queue-error').textContent = error.message;
+    }
+  }
+
+  function upsert(order) {
+    const known = orders.get(order.orderNumber);
+    if (known && known.version > order.version) return;
+    orders.set(order.orderNumber, order);
+    render();
+  }
+
+  async function load() {
+    let after = null;
+    do {
+      const data = await api.request(
+        `query($after: String) { orders(status: [${COLUMNS.join(', ')}], first: 200, after: $after) { edges { node { ${STAFF_ORDER_FIELDS} } } pageInfo { endCursor hasNextPage } } }`,
+        { after },
+      );
+      for (const { node } of data.orders.edges) if (!orders.has(node.orderNumber) || orders.get(node.orderNumber).version < node.version) orders.set(node.orderNumber, node);
+      after = data.orders.pageInfo.hasNextPage ? data.orders.pageInfo.endCursor : null;
+    } while (after);
+    render();
+  }
+
+  /** Brings order `n` into view and gives it focus (deep link `#/orders/{n}`, the find box); false when unknown. */
+  function focusOrder(n) {
+    const element = document.getElementById(`order-${n}`);
+    if (!element) return false;
+    if (DONE.includes(element.dataset.status)) $('#done').open = true;
+    for (const other of document.querySelectorAll('.order.highlight')) other.classList.remove('highlight');
+    element.classList.add('highlight');
+    element.scrollIntoView({ block: 'center' });
+    element.focus();
+    return true;
+  }
+
+  return {
+    /** Subscribes first, then reads the queue, so no change between the two is missed. */
+    async start() {
+      api.follow(`subscription { orderEvents { ${STAFF_ORDER_FIELDS} } }`, {}, { next: (data) => upsert(data.orderEvents) });
+      await load();
+    },
+    upsert,
+    focusOrder,
+  };
+}
