@@ -2,6 +2,8 @@
  * Platform sites and the notification outbox (migration 0003). Shared by payments, the decision platform and
  * notifications: a site authenticates document 3's calls; the outbox holds every document 2 notification.
  */
+import type { Generated } from 'kysely';
+
 export interface SiteTable {
   site_id: string;
   /** sha256 of the API key; the key itself is shown once and never stored. */
@@ -25,7 +27,10 @@ export interface OutboxNotificationTable {
   status: OutboxStatus;
   /** What the notification is about, for staff filters: a token, an account id, an order id, a claim id. */
   subject: string | null;
+  /** Every attempt ever made (attempt numbers keep counting across redeliveries). */
   attempt_count: number;
+  /** Attempts in the current round of NOTIFY_RETRY_SCHEDULE; a redelivery starts a new round. */
+  round_attempts: Generated<number>;
   /** When the next attempt is due; null once DELIVERED or FAILED. */
   next_attempt_at: number | null;
   /** The dispatcher instance holding the row, and until when (a lease: a dead instance's claim runs out). */

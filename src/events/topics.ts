@@ -27,4 +27,6 @@ export type Topics = {
   eventInfoChanged: [{ updatedAt: number }];
   /** Outbox rows were committed (src/notifications/outbox.ts): dispatchers wake up instead of waiting for a poll. */
   notificationQueued: [{ ids: string[] }];
+  /** A delivery attempt was recorded (src/notifications/record.ts): staff `notificationEvents`, one per attempt. */
+  notificationAttempted: [{ id: string; attempt: number }];
 };

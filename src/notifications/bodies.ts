@@ -93,3 +93,66 @@ export const dashboardLinks = {
   itemListing: (publicUrl: string, eventId: string) => `${publicUrl}/staff#/item-listings/${encodeURIComponent(eventId)}`,
   claim: (publicUrl: string, claimId: string) => `${publicUrl}/staff#/claims/${encodeURIComponent(claimId)}`,
 };
+
+/** Document 2 §2 `claimType` values. */
+export const CLAIM_TYPES = [
+  'CHARGEBACK',
+  'PRE_CHARGEBACK',
+  'FAIL_TO_BILL',
+  'FRAUD_DECISION',
+  'DEBIT_MEMO',
+  'FRAUD_ALERT',
+  'REQUEST_FOR_INFORMATION',
+  'COMPENSATION_REQUEST',
+  'MERCHANT_CONFIRMED_FRAUD',
+  'VICTIM_CONFIRMED_FRAUD',
+] as const;
+export type ClaimType = (typeof CLAIM_TYPES)[number];
+
+/** Document 2 §2 `reasonCategory` values. */
+export const REASON_CATEGORIES = ['FRAUD', 'SERVICE', 'GENERAL', 'AUTHORIZATION', 'PROCESSING_ERROR'] as const;
+export type ReasonCategory = (typeof REASON_CATEGORIES)[number];
+
+/**
+ * Document 2 §2 evidence rules: the types that data points can satisfy, keyed by their data point group name.
+ * Every other type (INVOICE, …) is satisfied by a file only. The full glossary is "not shown".
+ */
+export const DATA_POINT_GROUPS = {
+  proofsOfRefund: 'PROOF_OF_REFUND',
+  proofsOfDelivery: 'PROOF_OF_DELIVERY',
+  customerCorrespondences: 'CUSTOMER_CORRESPONDENCE',
+  proofsOfReplacement: 'PROOF_OF_ORDER_REPLACEMENT',
+  proofsOfCreditBalance: 'CREDIT_BALANCE',
+  proofsOfUsage: 'PROOF_OF_POSSESSION_OR_USAGE',
+  buyerReviewSurveys: 'BUYER_REVIEW_SURVEY',
+  itemsHeldInCustoms: 'PURCHASE_HELD_IN_CUSTOMS',
+  itemDescriptions: 'ITEM_DESCRIPTION',
+  subscriptionDetails: 'RECURRING_BILLING_AGREEMENT',
+} as const;
+export type DataPointGroup = keyof typeof DATA_POINT_GROUPS;
+
+export interface EvidenceRequestBody {
+  /** ISO 8601 date-time the request was made. */
+  timestamp: string;
+  processorCaseNumber?: string;
+  processorChargeId?: string;
+  orderId: string;
+  /** int64. */
+  claimId: number;
+  processorName?: string;
+  /** YYYY-MM-DD. */
+  issueDate: string;
+  dueDate: string;
+  /** int32, computed at send time from dueDate (the dispatcher fills it in; see send-time.ts). */
+  hoursLeftUntilDisputed?: number;
+  claimType: ClaimType;
+  reasonCode?: string;
+  reasonCategory?: ReasonCategory;
+  cardType?: string;
+  amountClaimCurrency: number;
+  claimCurrency: string;
+  /** Only the types still missing when this request or reminder was made. */
+  requestedEvidenceTypes: string[];
+  /** The outbox id of this notification (= webhook-id), filled in at send time and kept on redelivery. */
+  uniqueMessageId?: string;
+}

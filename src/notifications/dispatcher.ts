@@ -1,7 +1,133 @@
 /**
- * The outbox dispatcher (issue 7): claims due rows with a lease, signs and POSTs them to MERCHANT_ENDPOINT, records
- * every attempt, retries on NOTIFY_RETRY_SCHEDULE. STUB: the notifications issue replaces this file.
+ * The outbox dispatcher (CONTRACT §4): claims due rows with a lease, signs and POSTs them to MERCHANT_ENDPOINT,
+ * records every attempt, retries on NOTIFY_RETRY_SCHEDULE, then marks FAILED.
+ *
+ * - Claim: one statement leases due rows to this instance (`for update skip locked` on PostgreSQL, a conditional
+ *   update on SQLite), so several instances never send a row at once; a dead instance's lease runs out.
+ * - Deliver: outside any transaction (DESIGN.md), at most MAX_IN_FLIGHT at a time.
+ * - Record: the attempt and the row's new state in one transaction, only while this instance still holds the
+ *   lease. A crash between the POST and the record leaves the row leased; when the lease runs out it is sent
+ *   again with the same id (at-least-once; receivers drop duplicates by `webhook-id`).
+ * - Wake: on `notificationQueued`, on a timer for the next due row or lease end, and on a slow safety poll.
+ * With MERCHANT_ENDPOINT unset nothing is claimed: rows stay PENDING with no attempts.
  */
-import type { BackgroundJob } from '../scheduler/background.ts';
+import type { Timer } from '../clock.ts';
+import { claimDue, nextWake, releaseLease, type OutboxRow } from '../db/outbox-repository.ts';
+import type { BackgroundDeps, BackgroundJob, Disposable } from '../scheduler/background.ts';
+import { randomId } from '../security/tokens.ts';
+import { deliver, DELIVERY_TIMEOUT_MS, Shutdown } from './delivery.ts';
+import { recordDelivery } from './record.ts';
+import { bodyAtSend } from './send-time.ts';
+import { bodySignature, standardWebhooksHeaders } from './signing.ts';
 
-export const startDispatcher: BackgroundJob = async () => ({ dispose: async () => {} });
+/** Longer than one attempt can take, so a live instance never loses a lease mid-delivery. */
+export const LEASE_MS = DELIVERY_TIMEOUT_MS + 5_000;
+const MAX_IN_FLIGHT = 64;
+const POLL_MS = 30_000;
+/** On dispose, deliveries in flight get this long (wall time) to finish and be recorded; the rest are released. */
+const SHUTDOWN_GRACE_MS = 3_000;
+
+export const startDispatcher: BackgroundJob = async (deps) => {
+  const endpoint = deps.config.merchantEndpoint;
+  if (!endpoint) return { dispose: async () => {} };
+  return runDispatcher(deps, endpoint);
+};
+
+async function runDispatcher(deps: BackgroundDeps, endpoint: string): Promise<Disposable> {
+  const { database, config, clock, bus, logger } = deps;
+  const owner = randomId('dispatcher_');
+  const shutdown = new AbortController();
+  const inFlight = new Set<Promise<void>>();
+  let stopped = false;
+  let timer: Timer | null = null;
+  let armedFor = Infinity;
+  let sweeping: Promise<void> | null = null;
+  let again = false;
+
+  function arm(due: number): void {
+    if (stopped || due >= armedFor) return;
+    timer?.cancel();
+    armedFor = due;
+    timer = clock.setTimer(Math.max(0, due - clock.now()), () => {
+      armedFor = Infinity;
+      timer = null;
+      return sweep();
+    });
+  }
+
+  /** Claims and starts what is due; runs one at a time (a wake during a sweep makes it go round once more). */
+  function sweep(): Promise<void> {
+    if (stopped) return Promise.resolve();
+    if (sweeping) {
+      again = true;
+      return sweeping;
+    }
+    sweeping = (async () => {
+      try {
+        do {
+          again = false;
+          const room = MAX_IN_FLIGHT - inFlight.size;
+          if (room <= 0) break; // a finishing delivery sweeps again
+          const now = clock.now();
+          const rows = await claimDue(database.db, { owner, now, leaseMs: LEASE_MS, limit: room, skipLocked: database.caps.skipLocked });
+          for (const row of rows) track(send(row));
+          if (rows.length === room) again = true;
+        } while (again && !stopped);
+        const next = await nextWake(database.db, clock.now());
+        arm(Math.min(next ?? Infinity, clock.now() + POLL_MS));
+      } catch (error) {
+        logger.error('notification sweep failed; retrying', { error });
+        arm(clock.now() + 1_000);
+      } finally {
+        sweeping = null;
+      }
+    })();
+    return sweeping;
+  }
+
+  function track(work: Promise<void>): void {
+    inFlight.add(work);
+    void work.finally(() => {
+      inFlight.delete(work);
+      if (!stopped) void sweep();
+    });
+  }
+
+  async function send(row: OutboxRow): Promise<void> {
+    try {
+      const sentAt = clock.now();
+      const body = bodyAtSend(row.path, row.id, row.body, sentAt);
+      const headers = standardWebhooksHeaders(row.id, sentAt, body, config.merchantSigningKey);
+      if (row.path === '/token-updated') headers.signature = bodySignature(body, config.merchantSigningKey);
+      const result = await deliver({ url: endpoint + row.path, headers, body }, { clock, signal: shutdown.signal });
+      if (result.interrupted) {
+        await releaseLease(database.db, row.id, owner);
+        return;
+      }
+      const recorded = await recordDelivery(database, { row, owner, result, startedAt: sentAt, now: clock.now(), schedule: config.notifyRetrySchedule });
+      // After commit: staff streams see every attempt (notificationEvents).
+      if (recorded) bus.publish('notificationAttempted', recorded);
+    } catch (error) {
+      logger.error('notification delivery could not be recorded; its lease will run out', { error, id: row.id });
+    }
+  }
+
+  const subscription = bus.subscribe('notificationQueued');
+  void (async () => {
+    for await (const _event of subscription) void sweep();
+  })();
+
+  await sweep(); // rows queued while no dispatcher ran, and leases of an instance that died
+  return {
+    async dispose() {
+      stopped = true;
+      timer?.cancel();
+      await subscription.return?.();
+      await sweeping;
+      const grace = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());
+      await Promise.race([Promise.allSettled([...inFlight]), grace]);
+      shutdown.abort(new Shutdown('the dispatcher is stopping'));
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}

@@ -1,4 +1,54 @@
-/** Evidence reminders every EVIDENCE_REMINDER_HOURS while a claim misses evidence (issue 7). STUB. */
+/**
+ * Evidence reminders (CONTRACT §4): every EVIDENCE_REMINDER_HOURS while a claim misses evidence and its due date
+ * is ahead, and the move to EXPIRED once it has passed. Due-time work kept as rows (claims.next_reminder_at,
+ * claims.due_at): one timer armed for the earliest, a sweep at start for whatever fell due while no instance ran,
+ * conditional updates so a second instance never sends a reminder twice. A new claim (its evidence request is
+ * announced on `notificationQueued`) re-arms the timer; a slow poll covers other instances' claims.
+ */
+import type { Timer } from '../clock.ts';
 import type { BackgroundJob } from './background.ts';
 
-export const startEvidenceReminders: BackgroundJob = async () => ({ dispose: async () => {} });
+const POLL_MS = 15 * 60_000;
+
+export const startEvidenceReminders: BackgroundJob = async ({ services, clock, bus, logger }) => {
+  const claims = services.notifications.claims;
+  let timer: Timer | null = null;
+  let stopped = false;
+  let running: Promise<void> = Promise.resolve();
+
+  function arm(due: number): void {
+    if (stopped) return;
+    timer?.cancel();
+    timer = clock.setTimer(Math.max(0, due - clock.now()), sweep);
+  }
+
+  function sweep(): Promise<void> {
+    // Sweeps run one after another, never overlapping.
+    running = running.then(async () => {
+      if (stopped) return;
+      try {
+        const next = await claims.runDue();
+        arm(Math.min(next ?? Infinity, clock.now() + POLL_MS));
+      } catch (error) {
+        logger.error('evidence reminder sweep failed; retrying', { error });
+        arm(clock.now() + 1_000);
+      }
+    });
+    return running;
+  }
+
+  const subscription = bus.subscribe('notificationQueued');
+  void (async () => {
+    for await (const _event of subscription) void sweep();
+  })();
+
+  await sweep();
+  return {
+    async dispose() {
+      stopped = true;
+      timer?.cancel();
+      await subscription.return?.();
+      await running;
+    },
+  };
+};

@@ -22,6 +22,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('status', 'varchar(16)', (c) => c.notNull())
     .addColumn('subject', 'varchar(128)')
     .addColumn('attempt_count', 'integer', (c) => c.notNull().defaultTo(0))
+    // Attempts in the current round of NOTIFY_RETRY_SCHEDULE; a staff redelivery starts a new round at 0.
+    .addColumn('round_attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('next_attempt_at', 'bigint')
     .addColumn('lease_owner', 'varchar(64)')
     .addColumn('lease_until', 'bigint')

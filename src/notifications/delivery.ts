@@ -1,0 +1,75 @@
+/**
+ * One HTTP attempt (document 2 §1, CONTRACT §4): POST the body to MERCHANT_ENDPOINT + path with
+ * `content-type` and `accept: application/json` and the signature headers, and report what came back. The
+ * timeout is a timer on the injected clock, so tests move time instead of waiting 10 s. Never throws.
+ */
+import type { Clock } from '../clock.ts';
+
+export const DELIVERY_TIMEOUT_MS = 10_000;
+/** The stored excerpt of a merchant's answer (outbox_attempts.response_excerpt is varchar(1000)). */
+const EXCERPT_CHARS = 500;
+
+export interface DeliveryResult {
+  statusCode: number | null;
+  excerpt: string | null;
+  error: string | null;
+  /** Wall time of the attempt, in milliseconds. */
+  durationMs: number;
+  /** From `Retry-After` on a 429 or 503, in milliseconds from now. */
+  retryAfterMs: number | null;
+  /** The dispatcher stopped it (shutdown): not an attempt the merchant should be blamed for. */
+  interrupted: boolean;
+}
+
+export const ok = (result: DeliveryResult): boolean => result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+
+export class Shutdown extends Error {
+  override readonly name = 'Shutdown';
+}
+
+export async function deliver(
+  request: { url: string; headers: Record<string, string>; body: string },
+  { clock, signal }: { clock: Clock; signal: AbortSignal },
+): Promise<DeliveryResult> {
+  const controller = new AbortController();
+  const stop = () => controller.abort(signal.reason);
+  signal.addEventListener('abort', stop, { once: true });
+  const timer = clock.setTimer(DELIVERY_TIMEOUT_MS, () => controller.abort(new Error(`no answer within ${DELIVERY_TIMEOUT_MS / 1000} s`)));
+  const started = performance.now();
+  const result: DeliveryResult = { statusCode: null, excerpt: null, error: null, durationMs: 0, retryAfterMs: null, interrupted: false };
+  try {
+    const response = await fetch(request.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', ...request.headers },
+      body: request.body,
+      redirect: 'manual',
+      signal: controller.signal,
+    });
+    result.statusCode = response.status;
+    result.excerpt = (await response.text()).slice(0, EXCERPT_CHARS) || null;
+    if (response.status === 429 || response.status === 503) result.retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), clock.now());
+  } catch (error) {
+    result.interrupted = controller.signal.reason instanceof Shutdown;
+    result.error = describe(controller.signal.aborted ? controller.signal.reason : error);
+  } finally {
+    timer.cancel();
+    signal.removeEventListener('abort', stop);
+    result.durationMs = Math.round(performance.now() - started);
+  }
+  return result;
+}
+
+/** `Retry-After`: delay-seconds or an HTTP date (RFC 9110 §10.2.3); null when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now: number): number | null {
+  if (!value) return null;
+  if (/^\d+$/u.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+/** A short reason for the record: never the body sent (it may carry card data). */
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error).slice(0, 200);
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return (cause?.code ? `${error.message}: ${cause.code}` : error.message).slice(0, 200);
+}

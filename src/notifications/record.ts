@@ -1,0 +1,54 @@
+/**
+ * Recording an attempt (CONTRACT §4): any 2xx is delivered; anything else (another status, a timeout, a refused
+ * connection) waits NOTIFY_RETRY_SCHEDULE[n] after attempt n (or longer, when a 429/503 asked for it with
+ * `Retry-After`), and after the last entry the row is FAILED. One transaction, guarded by the lease.
+ */
+import type { AppDatabase } from '../db/database.ts';
+import { findLeased, recordAttempt, type OutboxRow } from '../db/outbox-repository.ts';
+import type { OutboxStatus } from '../db/site-tables.ts';
+import { randomId } from '../security/tokens.ts';
+import { ok, type DeliveryResult } from './delivery.ts';
+
+export interface RecordRequest {
+  row: OutboxRow;
+  owner: string;
+  result: DeliveryResult;
+  startedAt: number;
+  now: number;
+  schedule: readonly number[];
+}
+
+/** What the schedule says after `roundAttempts` attempts of this round, the last of which gave `result`. */
+export function nextState(result: DeliveryResult, roundAttempts: number, schedule: readonly number[], now: number): { status: OutboxStatus; nextAttemptAt: number | null } {
+  if (ok(result)) return { status: 'DELIVERED', nextAttemptAt: null };
+  const wait = schedule[roundAttempts];
+  if (wait === undefined) return { status: 'FAILED', nextAttemptAt: null };
+  return { status: 'PENDING', nextAttemptAt: now + Math.max(wait, result.retryAfterMs ?? 0) };
+}
+
+/** Returns the attempt recorded, or null when the lease was lost (another instance owns the row now). */
+export async function recordDelivery(database: AppDatabase, { row, owner, result, startedAt, now, schedule }: RecordRequest): Promise<{ id: string; attempt: number } | null> {
+  return database.db.transaction().execute(async (trx) => {
+    const current = await findLeased(trx, row.id, owner, database.caps.skipLocked);
+    if (!current) return null;
+    const attempt = current.attempt_count + 1;
+    const { status, nextAttemptAt } = nextState(result, current.round_attempts + 1, schedule, now);
+    const lastError = ok(result) ? null : (result.error ?? `HTTP ${result.statusCode}`);
+    await recordAttempt(
+      trx,
+      current,
+      {
+        id: randomId('att_'),
+        notification_id: row.id,
+        attempt,
+        started_at: startedAt,
+        duration_ms: result.durationMs,
+        status_code: result.statusCode,
+        response_excerpt: result.excerpt,
+        error: result.error,
+      },
+      { status, nextAttemptAt, now, lastError },
+    );
+    return { id: row.id, attempt };
+  });
+}
