@@ -1,7 +1,69 @@
-/** The decision platform (issue 6): /merchants, /merchants/:id/3ds-recommendation, /v2/accounts/*. STUB: its issue replaces this file. */
+/**
+ * The decision platform's REST paths (document 3 §4, at the root; CONTRACT §3): merchants, 3DS enrollment and its
+ * status, item-listing and profile-access decisions. Every failure answers the platform error body (inStyle).
+ */
+import { parseMerchantInput } from '../src/domain/merchant-rules.ts';
+import { parseEnrollmentRequest } from '../src/domain/three-ds.ts';
+import type { EnrollmentView } from '../src/services/merchant-service.ts';
 import type { RestDeps } from './api.ts';
+import { json, type HttpRequest } from './http.ts';
+import { platformCall, platformSite } from './platform-headers.ts';
+import { inStyle } from './platform-http.ts';
 import type { Route } from './routes.ts';
 
-export function createPlatformRoutes(_deps: RestDeps): Route[] {
-  return [];
+export function createPlatformRoutes({ services, logger }: RestDeps): Route[] {
+  const { platform, sites } = services;
+
+  /** Document 3 §2 "Merchant creation response" plus the new site's apiKey, shown once (CONTRACT §3). */
+  async function createMerchant(request: HttpRequest) {
+    const { site, body } = await platformCall(request, sites);
+    const { merchant, apiKey } = await platform.createMerchant(site, parseMerchantInput(body));
+    return json(200, {
+      defaultMerchantCategoryCode: merchant.defaultMerchantCategoryCode,
+      id: merchant.id,
+      ...(merchant.merchantAccountCreation !== undefined ? { merchantAccountCreation: merchant.merchantAccountCreation } : {}),
+      merchantId: merchant.merchantId,
+      name: merchant.name,
+      apiKey,
+    });
+  }
+
+  async function enroll(request: HttpRequest, merchantId: string) {
+    const { site, body } = await platformCall(request, sites);
+    const enrollment = await platform.enroll(site, merchantId, parseEnrollmentRequest(body));
+    return json(200, { requestId: enrollment.requestId, status: enrollment.status });
+  }
+
+  async function enrollmentStatus(request: HttpRequest, merchantId: string, requestId: string) {
+    const site = await platformSite(request, sites);
+    return json(200, enrollmentBody(await platform.enrollment(site, merchantId, requestId)));
+  }
+
+  const decision = (kind: 'item-listing' | 'profile-access') =>
+    async function decide(request: HttpRequest, eventId: string) {
+      const { site, body } = await platformCall(request, sites);
+      return json(200, await platform.decide(site, kind, eventId, body));
+    };
+
+  const styled = (handler: Route['handler']) => inStyle('platform', logger, handler);
+  return [
+    { method: 'POST', path: '/merchants', handler: styled(createMerchant) },
+    { method: 'POST', path: '/merchants/:id/3ds-recommendation', handler: styled(enroll) },
+    { method: 'GET', path: '/merchants/:id/3ds-recommendation/:requestId', handler: styled(enrollmentStatus) },
+    { method: 'POST', path: '/v2/accounts/item-listing/:id', handler: styled(decision('item-listing')) },
+    { method: 'POST', path: '/v2/accounts/profile-access/:id', handler: styled(decision('profile-access')) },
+  ];
+}
+
+/** CONTRACT §3: PENDING, then COMPLETED, or FAILED with a reason. */
+function enrollmentBody(e: EnrollmentView) {
+  return {
+    requestId: e.requestId,
+    merchantId: e.merchantId,
+    status: e.status,
+    ...(e.reason ? { reason: e.reason } : {}),
+    offerings: e.offerings,
+    createdAt: new Date(e.createdAt).toISOString(),
+    ...(e.completedAt !== null ? { completedAt: new Date(e.completedAt).toISOString() } : {}),
+  };
 }

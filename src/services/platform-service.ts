@@ -1,17 +1,20 @@
 /**
- * The decision platform (issue 6): merchants, 3DS enrollment, item-listing and profile-access decisions, accounts
- * and staff review. STUB: the decision-platform issue replaces this file.
+ * The decision platform (issue 6): merchants and 3DS enrollment (merchant-service.ts), item-listing and
+ * profile-access decisions (decision-service.ts), accounts and staff review (review-service.ts), behind one face.
  */
+import { createDecisionService, type DecisionService } from './decision-service.ts';
 import type { ServiceDeps } from './deps.ts';
+import { createMerchantService, type MerchantService } from './merchant-service.ts';
 import type { OrderService } from './order-service.ts';
+import type { OrderStaffService } from './order-staff-service.ts';
 import type { PaymentService } from './payment-service.ts';
+import { createReviewService, type ReviewService } from './review-service.ts';
 import type { SiteService } from './site-service.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface PlatformService {}
+export interface PlatformService extends MerchantService, DecisionService, ReviewService {}
 
 export function createPlatformService(
-  _deps: ServiceDeps & { sites: SiteService; orders: OrderService; payments: PaymentService },
+  deps: ServiceDeps & { sites: SiteService; orders: OrderService; staff: OrderStaffService; payments: PaymentService },
 ): PlatformService {
-  return {};
+  return { ...createMerchantService(deps), ...createDecisionService(deps), ...createReviewService(deps) };
 }

@@ -42,7 +42,7 @@ export function createServices(deps: ServiceDeps & { ticker: HoldTicker }): Serv
     live: createLiveService({ ...deps, orders, options, staff }),
     sites,
     payments,
-    platform: createPlatformService({ ...deps, sites, orders, payments }),
+    platform: createPlatformService({ ...deps, sites, orders, staff, payments }),
     notifications: createNotificationService({ ...deps, sites }),
   };
 }

@@ -1,0 +1,26 @@
+/**
+ * The guard in front of every risk and merchant operation, in the order the decisions fix: basic auth (401), then
+ * x-vendor-siteid (401), api-version (400) and, for bodies, content-type (400) (src/domain/platform-headers.ts),
+ * then the body.
+ */
+import { checkPlatformHeaders } from '../src/domain/platform-headers.ts';
+import type { Site, SiteService } from '../src/services/site-service.ts';
+import { readJson, type HttpRequest } from './http.ts';
+import { requireSite } from './platform-http.ts';
+
+export async function platformSite(request: HttpRequest, sites: SiteService): Promise<Site> {
+  const site = await requireSite(request, sites);
+  const { headers } = request;
+  checkPlatformHeaders(
+    { siteIdHeader: headers['x-vendor-siteid'], apiVersion: headers['api-version'], contentType: headers['content-type'] },
+    site.siteId,
+    request.method === 'POST',
+  );
+  return site;
+}
+
+/** The site and the parsed JSON body of a POST. */
+export async function platformCall(request: HttpRequest, sites: SiteService): Promise<{ site: Site; body: unknown }> {
+  const site = await platformSite(request, sites);
+  return { site, body: await readJson(request) };
+}

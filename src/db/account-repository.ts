@@ -1,0 +1,112 @@
+/** Accounts and the risk requests decided for them (migration 0005). Rows in, rows out; `db` may be a transaction. */
+import type { Selectable } from 'kysely';
+import type { Db } from './database.ts';
+import type { AccountRequestTable, PlatformAccountTable } from './platform-tables.ts';
+
+export type AccountRow = Selectable<PlatformAccountTable>;
+export type AccountRequestRow = Selectable<AccountRequestTable>;
+
+export async function findAccount(db: Db, accountId: string): Promise<AccountRow | undefined> {
+  return db.selectFrom('platform_accounts').selectAll().where('account_id', '=', accountId).executeTakeFirst();
+}
+
+export async function saveAccount(db: Db, row: AccountRow): Promise<void> {
+  await db
+    .insertInto('platform_accounts')
+    .values(row)
+    .onConflict((oc) =>
+      oc.column('account_id').doUpdateSet({ status: row.status, reasons: row.reasons, recommendations: row.recommendations, updated_at: row.updated_at }),
+    )
+    .execute();
+}
+
+export async function insertAccountRequest(db: Db, row: AccountRequestRow): Promise<void> {
+  await db.insertInto('account_requests').values(row).execute();
+}
+
+export async function findRequestByEvent(db: Db, siteId: string, kind: string, eventId: string): Promise<AccountRequestRow | undefined> {
+  return db
+    .selectFrom('account_requests')
+    .selectAll()
+    .where('site_id', '=', siteId)
+    .where('kind', '=', kind)
+    .where('event_id', '=', eventId)
+    .executeTakeFirst();
+}
+
+/** Item listings with this event id on any site, those awaiting review first. */
+export async function findItemListings(db: Db, eventId: string): Promise<AccountRequestRow[]> {
+  return db
+    .selectFrom('account_requests')
+    .selectAll()
+    .where('kind', '=', 'item-listing')
+    .where('event_id', '=', eventId)
+    .orderBy('created_at')
+    .execute();
+}
+
+/** Counts for the velocity rules: requests in [from, before) of the account, and from the IP. */
+export async function countAttempts(db: Db, accountId: string, ip: string | null, from: number, before: number) {
+  const byAccount = await db
+    .selectFrom('account_requests')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('account_id', '=', accountId)
+    .where('event_time', '>=', from)
+    .where('event_time', '<', before)
+    .executeTakeFirst();
+  const byIp = ip
+    ? await db
+        .selectFrom('account_requests')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('customer_ip', '=', ip)
+        .where('event_time', '>=', from)
+        .where('event_time', '<', before)
+        .executeTakeFirst()
+    : undefined;
+  return { account: Number(byAccount?.n ?? 0), ip: Number(byIp?.n ?? 0) };
+}
+
+/** The customer IPs the account used in requests before `before`, sorted (a stable input to the rules). */
+export async function accountIps(db: Db, accountId: string, before: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('account_requests')
+    .select('customer_ip')
+    .distinct()
+    .where('account_id', '=', accountId)
+    .where('event_time', '<', before)
+    .where('customer_ip', 'is not', null)
+    .orderBy('customer_ip')
+    .execute();
+  return rows.map((r) => r.customer_ip!);
+}
+
+export async function requestsOfAccount(db: Db, accountId: string): Promise<AccountRequestRow[]> {
+  return db.selectFrom('account_requests').selectAll().where('account_id', '=', accountId).orderBy('event_time').orderBy('created_at').execute();
+}
+
+export async function itemListingsByReview(db: Db, reviewStatus: string, limit: number): Promise<AccountRequestRow[]> {
+  return db
+    .selectFrom('account_requests')
+    .selectAll()
+    .where('kind', '=', 'item-listing')
+    .where('review_status', '=', reviewStatus)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** Staff decide a listing once: only while it has no staff decision. */
+export async function markListingReviewed(
+  db: Db,
+  id: string,
+  review: { status: string; by: string; comments: string | null; at: number },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('account_requests')
+    .set({ review_status: review.status, reviewed_by: review.by, review_comments: review.comments, reviewed_at: review.at })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('review_status', 'is', null), eb('review_status', '=', 'AWAITING_REVIEW')]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
