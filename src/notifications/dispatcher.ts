@@ -23,7 +23,8 @@ import { bodySignature, standardWebhooksHeaders } from './signing.ts';
 /** Longer than one attempt can take, so a live instance never loses a lease mid-delivery. */
 export const LEASE_MS = DELIVERY_TIMEOUT_MS + 5_000;
 const MAX_IN_FLIGHT = 64;
-const POLL_MS = 30_000;
+/** A safety net only: queued rows announce themselves, and retries and leases arm a timer of their own. */
+const POLL_MS = 60_000;
 /** On dispose, deliveries in flight get this long (wall time) to finish and be recorded; the rest are released. */
 const SHUTDOWN_GRACE_MS = 3_000;
 

@@ -1,0 +1,40 @@
+/**
+ * The processor's verification webhook (document 2 §4, CONTRACT §4): the published test vector, and 401 for an
+ * unknown site, an unknown account and a challenge that is not 20–32 lowercase hex characters.
+ */
+import { describe, expect, it } from 'vitest';
+import { challengeResponse } from '../../src/services/webhook-challenge.ts';
+import { testGateway } from '../support/gateway.ts';
+
+const VECTOR = { challenge: '20f9f8ed05f77439fe955c977e4c8a53', publicKey: 'integration_public_key', privateKey: 'integration_private_key' };
+const EXPECTED = 'integration_public_key|d9b899556c966b3f06945ec21311865d35df3ce4';
+
+describe('GET /webhooks/processor/{siteId}/{accountId}', () => {
+  it('matches the scheme’s published test vector', () => {
+    expect(challengeResponse(VECTOR.challenge, VECTOR.publicKey, VECTOR.privateKey)).toBe(EXPECTED);
+  });
+
+  it('answers a known site and account with PUBLIC_KEY|HEX as text/plain, and 401 for anything else', async () => {
+    const t = await testGateway({ env: { PROCESSOR_PUBLIC_KEY: VECTOR.publicKey, PROCESSOR_PRIVATE_KEY: VECTOR.privateKey } });
+    await t.createOrder({ email: 'Buyer@Example.com' });
+    const path = (site: string, account: string, challenge: string) =>
+      `/webhooks/processor/${encodeURIComponent(site)}/${encodeURIComponent(account)}?bt_challenge=${encodeURIComponent(challenge)}`;
+
+    const ok = await t.rest('GET', path(t.siteId, 'buyer@example.com', VECTOR.challenge));
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('content-type')).toMatch(/^text\/plain/u);
+    expect(ok.body).toBe(EXPECTED);
+
+    for (const [site, account, challenge] of [
+      ['site_unknown', 'buyer@example.com', VECTOR.challenge],
+      [t.siteId, 'nobody@example.com', VECTOR.challenge],
+      [t.siteId, 'buyer@example.com', 'not-hex-at-all-zzzzzzzzzz'],
+      [t.siteId, 'buyer@example.com', VECTOR.challenge.toUpperCase()],
+      [t.siteId, 'buyer@example.com', 'abc123'],
+    ]) {
+      const res = await t.rest('GET', path(site!, account!, challenge!));
+      expect(res.status, `${site} ${account} ${challenge}`).toBe(401);
+    }
+    expect((await t.rest('GET', `/webhooks/processor/${t.siteId}/buyer@example.com`)).status).toBe(401);
+  });
+});
