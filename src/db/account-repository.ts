@@ -45,35 +45,38 @@ export async function findItemListings(db: Db, eventId: string): Promise<Account
     .execute();
 }
 
-/** Counts for the velocity rules: requests in [from, before) of the account, and from the IP. */
-export async function countAttempts(db: Db, accountId: string, ip: string | null, from: number, before: number) {
+/**
+ * Counts for the velocity rules: stored requests with from < event_time <= until, of the account and from the IP.
+ * Requests stored earlier with the same eventTime count: they came first.
+ */
+export async function countAttempts(db: Db, accountId: string, ip: string | null, from: number, until: number) {
   const byAccount = await db
     .selectFrom('account_requests')
     .select((eb) => eb.fn.countAll().as('n'))
     .where('account_id', '=', accountId)
-    .where('event_time', '>=', from)
-    .where('event_time', '<', before)
+    .where('event_time', '>', from)
+    .where('event_time', '<=', until)
     .executeTakeFirst();
   const byIp = ip
     ? await db
         .selectFrom('account_requests')
         .select((eb) => eb.fn.countAll().as('n'))
         .where('customer_ip', '=', ip)
-        .where('event_time', '>=', from)
-        .where('event_time', '<', before)
+        .where('event_time', '>', from)
+        .where('event_time', '<=', until)
         .executeTakeFirst()
     : undefined;
   return { account: Number(byAccount?.n ?? 0), ip: Number(byIp?.n ?? 0) };
 }
 
-/** The customer IPs the account used in requests before `before`, sorted (a stable input to the rules). */
-export async function accountIps(db: Db, accountId: string, before: number): Promise<string[]> {
+/** The customer IPs the account used in requests up to `until`, sorted (a stable input to the rules). */
+export async function accountIps(db: Db, accountId: string, until: number): Promise<string[]> {
   const rows = await db
     .selectFrom('account_requests')
     .select('customer_ip')
     .distinct()
     .where('account_id', '=', accountId)
-    .where('event_time', '<', before)
+    .where('event_time', '<=', until)
     .where('customer_ip', 'is not', null)
     .orderBy('customer_ip')
     .execute();
