@@ -87,8 +87,8 @@ export function renderOrderPage(): string {
 <header class="bar"><div class="wrap"><a class="brand" href="/">Sleeve</a>
 <span id="conn" class="conn" role="status">Connecting…</span></div></header>
 <main class="wrap">
-<h1>Order an embroidered laptop sleeve</h1>
-<p class="lead">Choose a size, a font and a thread colour, and the text to stitch. We embroider it while you wait.</p>
+<h1 id="title">Order an embroidered laptop sleeve</h1>
+<p class="lead" id="lead">Choose a size, a font and a thread colour, and the text to stitch. We embroider it while you wait.</p>
 <p id="load-error" class="error" role="alert"></p>
 <div class="layout" id="start">${FORM}${PREVIEW}</div>
 ${CONFIRM}

@@ -32,6 +32,8 @@ function showStep(step) {
   $('#start').hidden = step !== 'form';
   $('#confirm').hidden = step !== 'confirm';
   $('#order').hidden = step !== 'order';
+  $('#lead').hidden = step === 'order';
+  $('#title').textContent = step === 'order' ? 'Your sleeve order' : 'Order an embroidered laptop sleeve';
   if (step !== 'form') $(`#${step}`).focus();
 }
 
@@ -69,12 +71,13 @@ async function createOrder() {
     const data = await api.request(
       `mutation($input: OrderInput!) { createOrder(input: $input) {
         ... on Order { payToken ${ORDER_FIELDS} }
-        ... on ApiError { code error field order { payToken ${ORDER_FIELDS} } } } }`,
+        ... on ApiError { code error field existing: order { payToken ${ORDER_FIELDS} } } } }`,
       { input: draft },
     );
     const result = data.createOrder;
-    // A duplicate still held comes back with its payToken: that is this visitor's order, show it.
-    const order = result.code === 'DUPLICATE' && result.order?.payToken ? result.order : result.code ? null : result;
+    // A duplicate still held comes back with its payToken: that is this visitor's order, show it. (`existing`:
+    // ApiError's `order` would clash with Order's `order` field in one selection.)
+    const order = result.code === 'DUPLICATE' && result.existing?.payToken ? result.existing : result.code ? null : result;
     if (order) return showOrder({ orderNumber: order.orderNumber, payToken: order.payToken }, order);
     if (result.field && result.field !== 'email') {
       showStep('form');

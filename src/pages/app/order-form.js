@@ -65,6 +65,9 @@ export function createOrderForm({ onReview }) {
 
   /** Shows a new set of options; answers whether a value the user had chosen was withdrawn. */
   function setOptions(next) {
+    // The subscription's first event repeats what the page just read: drawing it again would move focus away.
+    if (JSON.stringify(next) === JSON.stringify(options)) return false;
+    const focused = document.activeElement?.matches?.('.choice input') ? document.activeElement : null;
     const withdrawn = [];
     for (const kind of KINDS) {
       const current = selected(kind.key);
@@ -72,6 +75,7 @@ export function createOrderForm({ onReview }) {
       $(kind.box).replaceChildren(...next[kind.list].map((c) => choiceElement(kind.key, c, c.value === current)));
     }
     options = next;
+    if (focused) document.querySelector(`input[name="${focused.name}"][value="${CSS.escape(focused.value)}"]`)?.focus();
     $('#stitch-help').textContent = `Up to ${next.charLimit} characters: ${STITCH_TEXT_CHARACTERS}.`;
     $('#withdrawn').textContent = withdrawn.length ? `No longer offered: ${withdrawn.join(', ')}. Please choose again.` : '';
     check('stitchText');
@@ -95,7 +99,8 @@ export function createOrderForm({ onReview }) {
   $('#order-form').addEventListener('submit', (event) => {
     event.preventDefault();
     const missing = KINDS.filter((k) => !selected(k.key)).map((k) => k.key);
-    $('#choice-error').textContent = missing.length ? `Choose a ${missing.join(', a ')}.` : '';
+    const list = missing.map((k) => `a ${k}`);
+    $('#choice-error').textContent = missing.length ? `Choose ${[list.slice(0, -1).join(', '), list.at(-1)].filter(Boolean).join(' and ')}.` : '';
     const invalid = Object.keys(input).filter((field) => check(field, true));
     if (missing.length) return document.querySelector(`input[name="${missing[0]}"]`).focus();
     if (invalid.length) return input[invalid[0]].focus();

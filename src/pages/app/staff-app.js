@@ -52,6 +52,7 @@ async function open(token) {
     api.dispose();
     throw error;
   }
+  sessionStorage.setItem(TOKEN_KEY, token);
   const dialogs = createDialogs({ api, fields: STAFF_ORDER_FIELDS, onChanged: (order) => queue.upsert(order) });
   queue = createQueue({ api, dialogs });
   $('#sign-in').hidden = true;
@@ -74,7 +75,6 @@ $('#sign-in-form').addEventListener('submit', async (event) => {
   if (!token) return $('#token').focus();
   try {
     await open(token);
-    sessionStorage.setItem(TOKEN_KEY, token);
   } catch (error) {
     $('#token-error').textContent = error.code === 'UNAUTHORIZED' ? 'That token is not the admin token.' : error.message;
     $('#token').focus();

@@ -24,8 +24,10 @@ export function createDialogs({ api, fields, onChanged }) {
       const data = await api.request(mutation, variables);
       onChanged(Object.values(data)[0]);
       dialog.close();
-      // The card that opened the dialog was drawn anew: keep the keyboard user on it.
-      document.getElementById(`order-${current.orderNumber}`)?.focus();
+      // The card that opened the dialog was drawn anew: keep the keyboard user on it, or on the queue when the
+      // order has left it (collected, cancelled).
+      const card = document.getElementById(`order-${current.orderNumber}`);
+      (card?.checkVisibility() ? card : $('#queue-title')).focus();
     } catch (error) {
       errorBox.textContent = error.message;
     } finally {

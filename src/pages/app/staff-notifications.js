@@ -6,16 +6,17 @@
  */
 import { $, h } from './dom.js';
 
-const PREFERRED = ['id', 'path', 'status', 'subject', 'attemptCount', 'createdAt', 'nextAttemptAt', 'deliveredAt', 'lastError'];
+/** The columns shown, when the type has them (the body is left out: it is long, and the subject names it). */
+const COLUMNS = ['id', 'type', 'path', 'status', 'subject', 'attemptCount', 'createdAt', 'nextAttemptAt', 'deliveredAt', 'lastError'];
 const PAGE = 50;
 
-/** Leaf fields (scalars and enums, possibly non-null or lists of them) of the Notification type. */
-async function leafFields(api) {
-  const data = await api.request('{ __type(name: "Notification") { fields { name type { kind ofType { kind ofType { kind } } } } } }');
-  const leaf = (t) => (t.kind === 'NON_NULL' || t.kind === 'LIST' ? leaf(t.ofType) : t.kind === 'SCALAR' || t.kind === 'ENUM');
-  const names = (data.__type?.fields ?? []).filter((f) => leaf(f.type)).map((f) => f.name);
-  if (!names.includes('id')) throw new Error('The Notification type is not in the schema yet.');
-  return [...PREFERRED.filter((n) => names.includes(n)), ...names.filter((n) => !PREFERRED.includes(n))];
+/** The plain (scalar or enum) fields of the Notification type that are among COLUMNS. */
+async function columns(api) {
+  const data = await api.request('{ __type(name: "Notification") { fields { name type { kind ofType { kind } } } } }');
+  const plain = (t) => ['SCALAR', 'ENUM'].includes(t.kind === 'NON_NULL' ? t.ofType?.kind : t.kind);
+  const names = (data.__type?.fields ?? []).filter((f) => plain(f.type)).map((f) => f.name);
+  if (!names.includes('id')) throw new Error('the Notification type is not in the schema yet.');
+  return COLUMNS.filter((n) => names.includes(n));
 }
 
 const cell = (value) => (value === null || value === undefined ? '—' : Array.isArray(value) ? value.join(', ') : String(value));
@@ -50,7 +51,7 @@ export function createNotificationsPanel({ api }) {
 
   async function load(fresh) {
     try {
-      fields ??= await leafFields(api);
+      fields ??= await columns(api);
       if (fresh) after = null;
       const data = await api.request(
         `query($first: Int, $after: String) { notifications(first: $first, after: $after) { edges { node { ${fields.join(' ')} } } pageInfo { endCursor hasNextPage } } }`,

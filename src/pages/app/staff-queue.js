@@ -67,11 +67,12 @@ export function createQueue({ api, dialogs }) {
     render();
   }
 
+  /** Pages of 50: the query cost limit refuses 200 orders with these fields in one answer. */
   async function load() {
     let after = null;
     do {
       const data = await api.request(
-        `query($after: String) { orders(status: [${COLUMNS.join(', ')}], first: 200, after: $after) { edges { node { ${STAFF_ORDER_FIELDS} } } pageInfo { endCursor hasNextPage } } }`,
+        `query($after: String) { orders(status: [${COLUMNS.join(', ')}], first: 50, after: $after) { edges { node { ${STAFF_ORDER_FIELDS} } } pageInfo { endCursor hasNextPage } } }`,
         { after },
       );
       for (const { node } of data.orders.edges) if (!orders.has(node.orderNumber) || orders.get(node.orderNumber).version < node.version) orders.set(node.orderNumber, node);

@@ -1,0 +1,201 @@
+/**
+ * The ordering page at / in a real browser against a real server process: the rules shown as the user types,
+ * the confirmation that spells the stitch text back, the order with its hold and countdown, the demo card, the
+ * status live until ready, and the returning visitor. Also: the page's copy of the rules answers as the server's.
+ */
+import { describe, expect, it } from 'vitest';
+import { emailProblem } from '../../src/domain/email.ts';
+import { checkOrderInput } from '../../src/domain/order-input.ts';
+import { collectorMatches, nameProblem } from '../../src/domain/person-name.ts';
+import { DEFAULT_OPTIONS } from '../../src/domain/sleeve-options.ts';
+import { CHROMIUM_NOTE, hasChromium, launchBrowser, openPage, screenshot } from '../support/browser.ts';
+import { DESKTOP, fillOrder, PHONE, startServer } from './ordering-support.ts';
+
+interface PageRules {
+  stitchTextProblem(text: string, charLimit: number): string | null;
+  nameProblem(name: string): string | null;
+  emailProblem(email: string): string | null;
+  collectorMatches(orderName: string, collectorName: string): boolean;
+  spell(text: string): string;
+}
+// A plain browser module (no types of its own): imported by a computed path so TypeScript does not look for them.
+const RULES_MODULE = '../../src/pages/app/rules.js';
+const pageRules = async () => (await import(RULES_MODULE)) as PageRules;
+
+/** The server's sentence for a stitch text, through the same check the API runs (null: accepted). */
+function serverStitchProblem(stitchText: string, charLimit: number): string | null {
+  const input = { email: 'a@example.com', name: 'Ada Lovelace', size: '13-inch', font: 'Block', thread: 'Gold', stitchText };
+  try {
+    checkOrderInput(input, { ...DEFAULT_OPTIONS, charLimit, version: 1 });
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+describe('the ordering page’s rules', () => {
+  it('answer every input exactly as the server’s rules do, with the same sentences', async () => {
+    const rules = await pageRules();
+    const texts = ['ADA', 'ADA 1815', 'a.b-c&d', '', ' ADA', '.ADA', 'ÉCOLE', 'HI!', 'x'.repeat(20), 'x'.repeat(21), 'A\tB', 'Ada_L'];
+    for (const text of texts) expect(rules.stitchTextProblem(text, 20), text).toBe(serverStitchProblem(text, 20));
+    const names = ['Ada Lovelace', 'Ada', '', '  ', 'José Núñez', "Zoë O'Brien-Smith", 'Nguyễn Văn An', 'Ada www.evil.com',
+      'Ada http://x', 'Ada example.com', 'Ada 1815', 'A B C D E F', 'x'.repeat(41), '. -', 'Mary-Jane O’Neil'];
+    for (const name of names) expect(rules.nameProblem(name), name).toBe(nameProblem(name));
+    const emails = ['ada@example.com', '', 'ada', 'ada@example', 'a b@example.com', '.ada@example.com', 'a..b@example.com',
+      'ada@-example.com', `${'a'.repeat(250)}@example.com`, ' ada@example.com ', 'ada@exa_mple.com'];
+    for (const email of emails) expect(rules.emailProblem(email), email).toBe(emailProblem(email));
+    const collectors = ['Ada Lovelace', 'ada  lovelace', 'ADA LOVELACE', 'Ada King Lovelace', 'Ada', 'Grace Hopper', 'Ada Byron'];
+    for (const order of ['Ada Lovelace', 'Ada Augusta Lovelace', 'José Núñez']) {
+      for (const c of [...collectors, 'Jose Nunez']) expect(rules.collectorMatches(order, c), `${order}/${c}`).toBe(collectorMatches(order, c));
+    }
+    expect(rules.spell('ADA 1815')).toBe('A · D · A · space · 1 · 8 · 1 · 5');
+  });
+});
+
+describe.skipIf(!hasChromium)(`the ordering page in headless Chromium ${CHROMIUM_NOTE}`, () => {
+  it('orders with the rules shown while typing, confirms the spelled-back text, pays with the demo card and follows the status', { timeout: 90_000 }, async () => {
+    const { base, api } = await startServer();
+    const browser = await launchBrowser();
+    const { page, pageErrors } = await openPage(browser, { viewport: PHONE, colorScheme: 'light' });
+    await page.goto(base);
+    await expect.poll(() => page.locator('#conn').textContent(), { timeout: 10_000 }).toBe('Live');
+
+    // Every choice offered, each with its preview image.
+    expect(await page.locator('input[name="size"]').count()).toBe(4);
+    expect(await page.locator('#threads img').first().getAttribute('src')).toBe(`${base}/images/options/thread/Gold.svg`);
+    expect(await page.locator('#threads img').first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+
+    // The rules as the user types: the counter, the refused characters, the limit.
+    const stitch = page.getByLabel('Text to stitch');
+    await stitch.fill('ADA!');
+    expect(await page.locator('#stitch-count').textContent()).toBe('4 of 20 characters');
+    expect(await page.locator('#stitch-error').textContent()).toBe('These characters cannot be stitched: “!”.');
+    expect(await stitch.getAttribute('aria-invalid')).toBe('true');
+    await stitch.fill('A'.repeat(21));
+    expect(await page.locator('#stitch-error').textContent()).toBe('That is 21 characters; the limit is 20.');
+    expect(await page.locator('#stitch-count').getAttribute('class')).toContain('over');
+    await stitch.fill('ADA 1815');
+    expect(await page.locator('#stitch-error').textContent()).toBe('');
+    await page.getByLabel('First and last name').fill('Ada');
+    await page.getByLabel('Email').focus();
+    expect(await page.locator('#name-error').textContent()).toBe('Give a first and last name; they are checked at pickup.');
+    // Going on with a missing choice is refused on the page, and focus goes to the first problem.
+    await page.getByRole('button', { name: 'Review my order' }).click();
+    expect(await page.locator('#choice-error').textContent()).toBe('Choose a size, a font and a thread.');
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).name)).toBe('size');
+    await screenshot(page, 'order-form-errors-phone');
+
+    await fillOrder(page, { size: '13-inch', font: 'Block', thread: 'Gold', stitchText: 'ADA 1815', name: 'Ada Lovelace', email: 'ada@example.com' });
+    // The confirmation spells the text back letter by letter before anything is created.
+    expect(await page.locator('#confirm-text').textContent()).toBe('ADA 1815');
+    expect(await page.locator('#confirm-spelled').textContent()).toBe('A · D · A · space · 1 · 8 · 1 · 5');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('confirm');
+    await screenshot(page, 'order-confirm-phone');
+    await page.setViewportSize(DESKTOP);
+    await screenshot(page, 'order-confirm-desktop');
+    await page.setViewportSize(PHONE);
+    await page.getByRole('button', { name: 'Yes, stitch exactly this' }).click();
+
+    // The order: its deadline, a countdown that moves, and both ways to pay.
+    await page.locator('#order').waitFor({ state: 'visible', timeout: 5_000 });
+    expect(await page.locator('#order-number').textContent()).toBe('1001');
+    expect(await page.locator('#hold-until').textContent()).toMatch(/^(.+, )?\d{1,2}:\d{2} [AP]M ET$/u);
+    const countdown = page.locator('#countdown');
+    await expect.poll(() => countdown.textContent(), { timeout: 3_000 }).toMatch(/^4:5\d$/u);
+    const first = await countdown.textContent();
+    await expect.poll(() => countdown.textContent(), { timeout: 3_000 }).not.toBe(first);
+    const payLink = page.getByRole('link', { name: 'Open the payment page' });
+    expect(await payLink.getAttribute('href')).toMatch(new RegExp(`^${base}/pay/1001\\?t=.+`, 'u'));
+    expect(await page.getByRole('button', { name: 'Pay with the demo card' }).isVisible()).toBe(true);
+    expect(await page.locator('#steps [aria-current=step]').textContent()).toBe('Reserved');
+    await screenshot(page, 'order-held-phone');
+    await page.setViewportSize(DESKTOP);
+    await screenshot(page, 'order-held-desktop');
+
+    // The pay page at that address knows the order (the visitor may pay there instead).
+    const payPage = await page.context().newPage();
+    await payPage.goto((await payLink.getAttribute('href'))!);
+    await expect.poll(() => payPage.locator('#spelled').textContent(), { timeout: 5_000 }).toBe('A D A (space) 1 8 1 5');
+    await payPage.close();
+
+    await page.getByRole('button', { name: 'Pay with the demo card' }).click();
+    await expect.poll(() => page.locator('#pay-result').textContent(), { timeout: 5_000 }).toContain('paid and received');
+    await page.locator('#hold').waitFor({ state: 'hidden' });
+    expect(await page.locator('#steps [aria-current=step]').textContent()).toBe('Paid');
+
+    // Staff move it forward: the page follows live, to the pickup instructions.
+    await api.staff('mutation { advanceOrder(orderNumber: "1001", status: IN_PROGRESS) { status } }');
+    await expect.poll(() => page.locator('#order-message').textContent(), { timeout: 3_000 }).toBe('Order 1001 is being embroidered now.');
+    expect(await api.markReady('1001')).toBe('READY');
+    await page.locator('#pickup').waitFor({ state: 'visible', timeout: 3_000 });
+    expect(await page.locator('#pickup-number').textContent()).toBe('1001');
+    expect(await page.locator('#order-message').textContent()).toContain('ready. Collect it at the order pickup station');
+    await screenshot(page, 'order-ready-desktop');
+    await page.setViewportSize(PHONE);
+    await screenshot(page, 'order-ready-phone');
+
+    // A returning visitor on the same device sees the order again.
+    await page.reload();
+    await page.locator('#pickup').waitFor({ state: 'visible', timeout: 5_000 });
+    expect(await page.locator('#order-number').textContent()).toBe('1001');
+    expect(await page.locator('#order-spelled').textContent()).toBe('A · D · A · space · 1 · 8 · 1 · 5');
+    expect(await page.locator('#start').isVisible()).toBe(false);
+    expect(pageErrors).toEqual([]);
+
+    // Only the visitor's own order number and payToken are kept, never more.
+    const kept = await page.evaluate(() => JSON.parse(localStorage.getItem('sleeve.order')!));
+    expect(Object.keys(kept).sort()).toEqual(['orderNumber', 'payToken']);
+  });
+
+  it('can be used with the keyboard alone, and answers a second order for the same email with the server’s sentence', { timeout: 60_000 }, async () => {
+    const { base, api } = await startServer();
+    const ada = await api.createOrder({ email: 'ada@example.com', name: 'Ada Lovelace', size: '13-inch', font: 'Block', thread: 'Gold', stitchText: 'ADA' });
+    await api.pay('1001', ada.payToken);
+    const browser = await launchBrowser();
+    const { page, pageErrors } = await openPage(browser, { viewport: DESKTOP });
+    await page.goto(base);
+    await page.locator('#sizes input').first().waitFor({ state: 'attached' });
+    // Keyboard only: arrows pick within a group, Tab moves on, Enter submits.
+    await page.locator('input[name="size"]').first().focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await page.locator('input[name="size"]:checked').getAttribute('value')).toBe('14-inch');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('GRACE');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Grace Hopper');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('grace@example.com');
+    await page.keyboard.press('Enter');
+    await page.locator('#confirm').waitFor({ state: 'visible' });
+    expect(await page.locator('#confirm-spelled').textContent()).toBe('G · R · A · C · E');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.locator('#order').waitFor({ state: 'visible', timeout: 5_000 });
+    expect(await page.locator('#order-number').textContent()).toBe('1002');
+    expect(pageErrors).toEqual([]);
+
+    // Another device, Ada's email again: her order is paid, so the server refuses with its own sentence.
+    const other = await openPage(browser, { viewport: PHONE });
+    await other.page.goto(base);
+    const again = { size: '13-inch', font: 'Block', thread: 'Gold', stitchText: 'ADA', name: 'Ada Lovelace', email: 'ADA@example.com' };
+    await other.page.locator('#sizes input').first().waitFor({ state: 'attached' });
+    await fillOrder(other.page, again);
+    await other.page.getByRole('button', { name: 'Yes, stitch exactly this' }).click();
+    await expect.poll(() => other.page.locator('#confirm-error').textContent(), { timeout: 5_000 }).toBe('An order already exists for this email. Only one order per email is allowed.');
+    expect(await other.page.locator('#order').isVisible()).toBe(false);
+    // Grace's email while her order is still held: the duplicate carries its payToken, so that order is shown.
+    await other.page.getByRole('button', { name: 'Change something' }).click();
+    await other.page.getByLabel('First and last name').fill('Grace Hopper');
+    await other.page.getByLabel('Email').fill('grace@example.com');
+    await other.page.getByRole('button', { name: 'Review my order' }).click();
+    await other.page.getByRole('button', { name: 'Yes, stitch exactly this' }).click();
+    await other.page.locator('#order').waitFor({ state: 'visible', timeout: 5_000 });
+    expect(await other.page.locator('#order-number').textContent()).toBe('1002');
+    expect(await other.page.locator('#order-text').textContent()).toBe('GRACE');
+    expect(other.pageErrors).toEqual([]);
+  });
+});

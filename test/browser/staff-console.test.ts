@@ -1,0 +1,185 @@
+/**
+ * The staff console at /staff in a real browser against a real server process, beside an attendee's ordering
+ * page and the pickup display: staff move a paid order to ready (the attendee's page and /display show it), check
+ * the collector's name (a mismatch refused, the right name accepted) and mark it collected; cancel with a reason;
+ * edit the options (an open ordering page changes without a reload) and the event information; deep links.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { CHROMIUM_NOTE, hasChromium, launchBrowser, openPage, screenshot } from '../support/browser.ts';
+import { ADMIN_TOKEN, DESKTOP, fillOrder, PHONE, startServer } from './ordering-support.ts';
+
+async function signIn(page: Page, base: string, token: string) {
+  await page.goto(`${base}/staff`);
+  await page.getByLabel('Admin token').fill(token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+const card = (page: Page, n: string) => page.locator(`#order-${n}`);
+const columnOf = (page: Page, n: string) => card(page, n).evaluate((el) => el.closest('.column')?.getAttribute('data-status') ?? 'DONE');
+
+/** Both screen sizes of one page, in one go. */
+async function screenshots(page: Page, name: string) {
+  const size = page.viewportSize();
+  await page.setViewportSize(PHONE);
+  await screenshot(page, `${name}-phone`);
+  await page.setViewportSize(DESKTOP);
+  await screenshot(page, `${name}-desktop`);
+  if (size) await page.setViewportSize(size);
+}
+
+describe.skipIf(!hasChromium)(`the staff console in headless Chromium ${CHROMIUM_NOTE}`, () => {
+  it('moves an attendee’s paid order to ready, checks the name at pickup and marks it collected', { timeout: 120_000 }, async () => {
+    const { base, api } = await startServer();
+    const browser = await launchBrowser();
+
+    // The attendee orders on a phone and pays with the demo card.
+    const attendee = await openPage(browser, { viewport: PHONE, colorScheme: 'light' });
+    await attendee.page.goto(base);
+    await attendee.page.locator('#sizes input').first().waitFor({ state: 'attached' });
+    await fillOrder(attendee.page, { size: '15-inch', font: 'Script', thread: 'Navy', stitchText: 'ADA & CO', name: 'Ada Lovelace', email: 'ada@example.com' });
+    expect(await attendee.page.locator('#confirm-spelled').textContent()).toBe('A · D · A · space · & · space · C · O');
+    await attendee.page.getByRole('button', { name: 'Yes, stitch exactly this' }).click();
+    await attendee.page.getByRole('button', { name: 'Pay with the demo card' }).click();
+    await expect.poll(() => attendee.page.locator('#steps [aria-current=step]').textContent(), { timeout: 5_000 }).toBe('Paid');
+
+    const display = await openPage(browser, { viewport: DESKTOP });
+    await display.page.goto(`${base}/display`);
+
+    // Staff sign in: a wrong token is refused; the right one is kept for this tab only.
+    const staff = await openPage(browser, { viewport: DESKTOP, colorScheme: 'light' });
+    const { page } = staff;
+    await page.goto(`${base}/staff`);
+    await screenshots(page, 'staff-sign-in');
+    await signIn(page, base, 'not-the-token');
+    await expect.poll(() => page.locator('#token-error').textContent(), { timeout: 5_000 }).toBe('That token is not the admin token.');
+    await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await card(page, '1001').waitFor({ state: 'visible', timeout: 5_000 });
+    expect(await page.evaluate(() => [sessionStorage.getItem('sleeve.staffToken'), localStorage.length])).toEqual([ADMIN_TOKEN, 0]);
+    expect(await columnOf(page, '1001')).toBe('RECEIVED');
+    expect(await card(page, '1001').locator('.stitch').textContent()).toBe('ADA & CO');
+    await expect.poll(() => page.locator('#conn').textContent(), { timeout: 5_000 }).toBe('Live');
+
+    // A new order appears in the queue live (orderEvents), without a reload.
+    const grace = await api.createOrder({ email: 'grace@example.com', name: 'Grace Hopper', size: '13-inch', font: 'Block', thread: 'Gold', stitchText: 'COBOL' });
+    await card(page, '1002').waitFor({ state: 'visible', timeout: 3_000 });
+    expect(await columnOf(page, '1002')).toBe('AWAITING_PAYMENT');
+    await api.pay('1002', grace.payToken);
+    await expect.poll(() => columnOf(page, '1002'), { timeout: 3_000 }).toBe('RECEIVED');
+
+    // One click each to move 1001 forward; the attendee's page follows.
+    await page.getByRole('button', { name: 'Start stitching #1001' }).click();
+    await expect.poll(() => columnOf(page, '1001'), { timeout: 3_000 }).toBe('IN_PROGRESS');
+    await expect.poll(() => attendee.page.locator('#steps [aria-current=step]').textContent(), { timeout: 3_000 }).toBe('Being stitched');
+    await page.getByRole('button', { name: 'Mark ready #1001' }).click();
+    await expect.poll(() => columnOf(page, '1001'), { timeout: 3_000 }).toBe('READY');
+    // Ready: on the attendee's page with the pickup instructions, and on the pickup display.
+    await attendee.page.locator('#pickup').waitFor({ state: 'visible', timeout: 3_000 });
+    await display.page.locator('li[data-order-number="1001"]').waitFor({ state: 'visible', timeout: 3_000 });
+    expect(await display.page.locator('li[data-order-number="1001"] .name').textContent()).toBe('Ada L.');
+    await screenshots(page, 'staff-queue');
+    await screenshots(display.page, 'display-with-ready-order');
+
+    // The pickup check: a mismatch is shown and refused by the server, the right name is accepted.
+    await page.getByRole('button', { name: 'Hand over #1001…' }).click();
+    const collector = page.getByLabel('Collector’s first and last name');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('collector');
+    await collector.fill('Ada Byron');
+    expect(await page.locator('#collector-match').textContent()).toBe('✗ Mismatch: this is not the name on the order.');
+    await screenshots(page, 'staff-pickup-mismatch');
+    await page.getByRole('button', { name: 'Mark collected' }).click();
+    await expect.poll(() => page.locator('#pickup-error').textContent(), { timeout: 3_000 }).toMatch(/name/iu);
+    expect((await api.staff('{ orders(status: [READY]) { edges { node { orderNumber } } } }')).orders.edges).toEqual([{ node: { orderNumber: '1001' } }]);
+    await collector.fill('  ada   LOVELACE ');
+    expect(await page.locator('#collector-match').textContent()).toBe('✓ Match: first and last name agree with the order.');
+    await page.getByRole('button', { name: 'Mark collected' }).click();
+    await page.locator('#pickup-dialog').waitFor({ state: 'hidden', timeout: 3_000 });
+    expect(await columnOf(page, '1001')).toBe('DONE');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('queue-title');
+    await expect.poll(() => attendee.page.locator('#order-message').textContent(), { timeout: 3_000 }).toBe('Order 1001 has been collected. Enjoy the sleeve!');
+    expect(await attendee.page.getByRole('button', { name: 'Order another sleeve' }).isVisible()).toBe(true);
+    await display.page.locator('li[data-order-number="1001"]').waitFor({ state: 'detached', timeout: 3_000 });
+
+    // Cancel with a reason: an empty reason is refused on the page; the reason is kept.
+    await page.getByRole('button', { name: 'Cancel…' }).click();
+    await page.getByRole('button', { name: 'Cancel the order' }).click();
+    expect(await page.locator('#cancel-error').textContent()).toBe('Give a reason: it is told to the attendee.');
+    await page.getByLabel('Reason').fill('Thread ran out');
+    await page.getByRole('button', { name: 'Cancel the order' }).click();
+    await page.locator('#cancel-dialog').waitFor({ state: 'hidden', timeout: 3_000 });
+    expect(await columnOf(page, '1002')).toBe('DONE');
+    expect(await card(page, '1002').textContent()).toContain('Cancelled: Thread ran out');
+    const cancelled = await api.staff('{ orders(status: [CANCELLED]) { edges { node { orderNumber cancelReason } } } }');
+    expect(cancelled.orders.edges).toEqual([{ node: { orderNumber: '1002', cancelReason: 'Thread ran out' } }]);
+
+    // Deep links from the notification dashboard.
+    await page.goto(`${base}/staff#/orders/1001`);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), { timeout: 5_000 }).toBe('order-1001');
+    expect(await page.locator('#done').getAttribute('open')).toBe('');
+    await page.evaluate(() => { location.hash = '#/accounts/acc_42'; });
+    await expect.poll(() => page.locator('#route-note').textContent()).toContain('Account acc_42');
+    await page.evaluate(() => { location.hash = '#/orders/9999'; });
+    await expect.poll(() => page.locator('#route-note').textContent()).toContain('Order 9999 is not among');
+    expect([staff.pageErrors, attendee.pageErrors, display.pageErrors]).toEqual([[], [], []]);
+
+    // A fresh tab (another session) must sign in again: the token is not kept past the tab.
+    const other = await openPage(browser, { viewport: DESKTOP });
+    await other.page.goto(`${base}/staff`);
+    expect(await other.page.getByLabel('Admin token').isVisible()).toBe(true);
+  });
+
+  it('publishes edited options that an open ordering page shows without a reload, edits the event information, and lists notifications', { timeout: 90_000 }, async () => {
+    const { base, api } = await startServer();
+    const browser = await launchBrowser();
+    const attendee = await openPage(browser, { viewport: PHONE });
+    await attendee.page.goto(base);
+    await attendee.page.locator('input[name="thread"][value="Red"]').check();
+    await attendee.page.getByLabel('Text to stitch').fill('A'.repeat(15));
+
+    const { page, pageErrors } = await openPage(browser, { viewport: DESKTOP, colorScheme: 'light' });
+    await signIn(page, base, ADMIN_TOKEN);
+    await page.getByRole('link', { name: 'Options & info' }).click();
+    const threads = page.getByLabel('Threads, one per line: name and colour');
+    // The current set, colours included, ready to edit.
+    await expect.poll(() => threads.inputValue(), { timeout: 5_000 }).toBe('Gold #c9a227\nSilver #b8bcc2\nNavy #1f2f5c\nRed #c0262d\nWhite #f7f7f2\nBlack #151515');
+    await threads.fill('Gold #c9a227\nNavy #1f2f5c\nTeal #0f766e');
+    await page.getByLabel('Stitch text limit (1 to 60 characters)').fill('12');
+    await page.getByRole('button', { name: 'Publish options' }).click();
+    await expect.poll(() => page.locator('#options-result').textContent(), { timeout: 3_000 }).toBe('Published: version 2 is offered now.');
+    await screenshots(page, 'staff-options');
+
+    // The open ordering page: Teal appears with its image, Red is gone, the chosen Red is reported, the limit is 12.
+    await attendee.page.locator('input[name="thread"][value="Teal"]').waitFor({ state: 'attached', timeout: 5_000 });
+    expect(await attendee.page.locator('input[name="thread"]').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value))).toEqual(['Gold', 'Navy', 'Teal']);
+    expect(await attendee.page.locator('#withdrawn').textContent()).toBe('No longer offered: thread Red. Please choose again.');
+    expect(await attendee.page.locator('#stitch-count').textContent()).toBe('15 of 12 characters');
+    expect(await attendee.page.locator('#stitch-error').textContent()).toBe('That is 15 characters; the limit is 12.');
+    const teal = await (await fetch(`${base}/images/options/thread/Teal.svg`)).text();
+    expect(teal).toContain('#0f766e');
+    await screenshot(attendee.page, 'order-options-changed-phone');
+
+    // A set the server refuses: its sentence is shown.
+    await page.getByLabel('Sizes, one per line').fill('');
+    await page.getByRole('button', { name: 'Publish options' }).click();
+    await expect.poll(() => page.locator('#options-result').textContent(), { timeout: 3_000 }).toBe('At least one value is needed in sizes.');
+
+    // The event information.
+    await page.getByLabel(/^Agenda, speakers/u).fill('Doors open at 9. Sleeves at booth 12.');
+    await page.getByRole('button', { name: 'Save event information' }).click();
+    await expect.poll(() => page.locator('#info-result').textContent(), { timeout: 3_000 }).toContain('Saved');
+    expect(await (await fetch(`${base}/llms-full.txt`)).text()).toBe('Doors open at 9. Sleeves at booth 12.');
+
+    // Notification deliveries: a table with redeliver once that issue has landed, a clear message until then.
+    await page.getByRole('link', { name: 'Notifications' }).click();
+    const state = page.locator('#notifications-state');
+    await expect.poll(async () => (await state.textContent()) !== '' || (await page.locator('#notifications-table table').count()) > 0, { timeout: 5_000 }).toBe(true);
+    const hasField = await api
+      .staff('{ __type(name: "Query") { fields { name } } }')
+      .then((d) => d.__type.fields.some((f: { name: string }) => f.name === 'notifications'));
+    if (hasField) expect(await page.locator('#notifications-table table').count()).toBe(1);
+    else expect(await state.textContent()).toMatch(/^Notification deliveries are not available/u);
+    await screenshots(page, 'staff-notifications');
+    expect(pageErrors).toEqual([]);
+  });
+});
