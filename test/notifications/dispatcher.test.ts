@@ -23,7 +23,7 @@ describe('the dispatcher', () => {
     expect(request!.body.claimId).toBe(Number(claim.claimId));
     expect(request!.headers.signature).toBeUndefined(); // only /token-updated carries `signature`
     expect(t.receiver.schemaErrors).toEqual([]);
-    const [delivered] = await turnUntil(t, async () => (await listNotifications(t, { status: ['DELIVERED'] })).filter((n) => n.attempts.length === 1));
+    const delivered = await turnUntil(t, async () => (await listNotifications(t, { status: ['DELIVERED'] })).find((n) => n.attempts.length === 1));
     expect(delivered).toMatchObject({ id: request!.headers['webhook-id'], status: 'DELIVERED', attemptCount: 1, attempts: [{ attempt: 1, statusCode: 200, error: null }] });
   });
 
@@ -108,7 +108,7 @@ describe('the dispatcher', () => {
     const t = await notifyingGateway();
     await t.receiver.close();
     await openClaim(t);
-    const [row] = await turnUntil(t, async () => (await listNotifications(t)).filter((n) => n.attempts.length === 1));
+    const row = await turnUntil(t, async () => (await listNotifications(t)).find((n) => n.attempts.length === 1));
     expect(row.status).toBe('PENDING');
     expect(row.attempts[0].statusCode).toBeNull();
     expect(row.attempts[0].error).toMatch(/ECONNREFUSED|fetch failed/u);

@@ -35,6 +35,8 @@ export interface Receiver {
   failNext(count: number, answer?: Answer): void;
   /** While on, requests are recorded but never answered (a merchant that hangs). */
   hang(on: boolean): void;
+  /** The first request of each `webhook-id`, in order of arrival (a retry or redelivery repeats an id). */
+  distinct(): ReceivedRequest[];
   /** Resolves once `count` requests have arrived. */
   waitFor(count: number, ms?: number): Promise<ReceivedRequest[]>;
   close(): Promise<void>;
@@ -95,6 +97,10 @@ export async function startReceiver(): Promise<Receiver> {
     },
     hang(on) {
       hanging = on;
+    },
+    distinct() {
+      const seen = new Set<unknown>();
+      return requests.filter((r) => !seen.has(r.headers['webhook-id']) && seen.add(r.headers['webhook-id']));
     },
     async waitFor(count, ms = 5_000) {
       const until = Date.now() + ms;
