@@ -35,6 +35,8 @@ export interface Receiver {
   failNext(count: number, answer?: Answer): void;
   /** While on, requests are recorded but never answered (a merchant that hangs). */
   hang(on: boolean): void;
+  /** Answers every request held while hanging with 200 (those whose sender died just fail). */
+  release(): void;
   /** The first request of each `webhook-id`, in order of arrival (a retry or redelivery repeats an id). */
   distinct(): ReceivedRequest[];
   /** Resolves once `count` requests have arrived. */
@@ -97,6 +99,9 @@ export async function startReceiver(): Promise<Receiver> {
     },
     hang(on) {
       hanging = on;
+    },
+    release() {
+      for (const res of held.splice(0)) if (!res.destroyed) res.writeHead(200).end();
     },
     distinct() {
       const seen = new Set<unknown>();

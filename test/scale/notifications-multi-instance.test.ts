@@ -1,0 +1,101 @@
+/**
+ * Notification delivery with several instances (issue 4): two real server processes on one PostgreSQL schema and
+ * one Redis, both dispatchers running. Due rows are leased with `for update skip locked`, so each notification
+ * arrives once while the receiver never fails; an instance killed while holding leased work leaves it to the
+ * other once the lease runs out. Runs when TEST_DATABASE_URL and TEST_REDIS_URL are set.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { LEASE_MS } from '../../src/notifications/dispatcher.ts';
+import { afterThisTest, VALID_ORDER } from '../support/gateway.ts';
+import { startProcess } from '../support/process.ts';
+import { eventually, startReceiver, type Receiver } from '../support/receiver.ts';
+
+const DATABASE = process.env.TEST_DATABASE_URL;
+const REDIS = process.env.TEST_REDIS_URL;
+const ADMIN = 'scale-admin';
+
+/** The environment of instances sharing one fresh schema (dropped afterwards) and one Redis prefix. */
+function sharedEnv(receiver: Receiver): Record<string, string> {
+  const schema = `notify_${randomBytes(5).toString('hex')}`;
+  const url = new URL(DATABASE!);
+  url.searchParams.set('schema', schema);
+  afterThisTest(async () => {
+    const client = new pg.Client({ connectionString: DATABASE });
+    await client.connect();
+    await client.query(`drop schema if exists ${schema} cascade`);
+    await client.end();
+  });
+  return { DATABASE_URL: url.toString(), REDIS_URL: REDIS!, REDIS_PREFIX: `${schema}:`, ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', MERCHANT_ENDPOINT: receiver.url };
+}
+
+async function staff(base: string, query: string, variables: Record<string, unknown> = {}) {
+  const response = await fetch(`${base}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN}` },
+    body: JSON.stringify({ query, variables }),
+  });
+  const json = (await response.json()) as any;
+  if (json.errors) throw new Error(JSON.stringify(json.errors));
+  return json.data;
+}
+
+async function createOrder(base: string): Promise<string> {
+  const response = await fetch(`${base}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(VALID_ORDER) });
+  return ((await response.json()) as any).orderNumber;
+}
+
+/** The real trigger: staff openClaim queues one /requestforevidencenotification. */
+const OPEN = 'mutation ($o: ID!, $d: String!) { openClaim(input: { orderId: $o, claimType: CHARGEBACK, amount: 9.5, currency: "USD", dueDate: $d, requestedEvidenceTypes: ["INVOICE"] }) { claimId } }';
+const dueDate = () => new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+
+describe.skipIf(!DATABASE || !REDIS)(
+  `notification delivery on several instances${!DATABASE || !REDIS ? ' (skipped: set TEST_DATABASE_URL and TEST_REDIS_URL)' : ''}`,
+  () => {
+    it('delivers 200 notifications once each with both dispatchers running', { timeout: 60_000 }, async () => {
+      const receiver = await startReceiver();
+      const env = sharedEnv(receiver);
+      const a = await startProcess(env); // migrates first
+      const b = await startProcess(env);
+      const orderId = await createOrder(a.url);
+      const bases = [a.url, b.url];
+      for (let batch = 0; batch < 10; batch++) {
+        await Promise.all(Array.from({ length: 20 }, (_, i) => staff(bases[(batch + i) % 2]!, OPEN, { o: orderId, d: dueDate() })));
+      }
+      await receiver.waitFor(200, 20_000);
+      await new Promise((r) => setTimeout(r, 1_000)); // a duplicate would arrive by now
+      const ids = receiver.requests.map((r) => r.headers['webhook-id']);
+      expect(ids).toHaveLength(200);
+      expect(new Set(ids).size).toBe(200);
+      expect(receiver.schemaErrors).toEqual([]);
+      const delivered = await staff(b.url, '{ notifications(status: [DELIVERED]) { totalCount } }');
+      expect(delivered.notifications.totalCount).toBe(200);
+    });
+
+    it('lets instance B finish the deliveries instance A held when A was killed', { timeout: LEASE_MS + 40_000 }, async () => {
+      const receiver = await startReceiver();
+      const env = sharedEnv(receiver);
+      const a = await startProcess(env);
+      const orderId = await createOrder(a.url);
+      receiver.hang(true);
+      for (let i = 0; i < 5; i++) await staff(a.url, OPEN, { o: orderId, d: dueDate() });
+      await receiver.waitFor(5); // A has leased and sent all five; none is recorded
+      const b = await startProcess(env);
+      a.child.kill('SIGKILL');
+      await a.exited;
+      receiver.hang(false);
+      receiver.release();
+
+      const done = await eventually(async () => {
+        const data = await staff(b.url, '{ notifications { edges { node { id status attempts { attempt statusCode } } } } }');
+        const nodes = data.notifications.edges.map((e: any) => e.node);
+        return nodes.length === 5 && nodes.every((n: any) => n.status === 'DELIVERED') ? nodes : null;
+      }, LEASE_MS + 15_000);
+      expect(done.every((n: any) => n.attempts.length === 1 && n.attempts[0].statusCode === 200)).toBe(true);
+      const first = receiver.requests.slice(0, 5).map((r) => r.headers['webhook-id']).sort();
+      const again = receiver.requests.slice(5).map((r) => r.headers['webhook-id']).sort();
+      expect(again).toEqual(first); // the same ids, sent again by B
+    });
+  },
+);
