@@ -20,3 +20,15 @@ export function checkStaffDecision({ triggeredBy, comments }: StaffDecisionInput
   }
   return { triggeredBy: who, comments: text };
 }
+
+/** reviewAccount's reasons and recommendations: short labels, like the engine's reason codes. */
+export const REVIEW_LABELS_MAX = 20;
+export const REVIEW_LABEL_MAX = 100;
+
+export function checkReviewLabels(field: 'reasons' | 'recommendations', labels: readonly string[]): string[] {
+  const cleaned = labels.map((label) => label.trim());
+  if (cleaned.length > REVIEW_LABELS_MAX || cleaned.some((label) => label === '' || label.length > REVIEW_LABEL_MAX)) {
+    throw new DomainError('validation_failed', `${field}: at most ${REVIEW_LABELS_MAX} entries of 1 to ${REVIEW_LABEL_MAX} characters.`, { field });
+  }
+  return cleaned;
+}

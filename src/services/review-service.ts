@@ -5,7 +5,7 @@
  * order); the decision is recorded once that committed, so a refused cancel records nothing.
  */
 import { DomainError } from '../domain/errors.ts';
-import { checkStaffDecision, type StaffDecisionInput } from '../domain/review-rules.ts';
+import { checkReviewLabels, checkStaffDecision, type StaffDecisionInput } from '../domain/review-rules.ts';
 import { isUniqueViolation } from '../db/database.ts';
 import * as accounts from '../db/account-repository.ts';
 import * as decisions from '../db/order-decision-repository.ts';
@@ -79,7 +79,9 @@ export function createReviewService(
   return {
     account,
 
-    async reviewAccount(accountId, decision, reasons, recommendations) {
+    async reviewAccount(accountId, decision, reasonsIn, recommendationsIn) {
+      const reasons = checkReviewLabels('reasons', reasonsIn);
+      const recommendations = checkReviewLabels('recommendations', recommendationsIn);
       const queued = await db.transaction().execute(async (trx) => {
         if (!(await accounts.findAccount(trx, accountId))) throw new DomainError('not_found', 'No account was found with that id.');
         return applyAccountState(trx, { accountId, status: decision, reasons, recommendations, updatedAt: clock.now() }, publicUrl);

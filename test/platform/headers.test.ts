@@ -87,6 +87,16 @@ describe.each(OPERATIONS)('$name headers', (op) => {
   }
 });
 
+describe('unexpected failures', () => {
+  it('answer 500 with the platform error body and no internal detail', async () => {
+    const t = await testGateway();
+    await t.gateway.database.db.destroy(); // every query now fails inside the driver
+    const res = await t.rest('POST', '/v2/accounts/profile-access/evt-1', profileAccess(), platformHeaders(t));
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ status: 'error', message: 'Something went wrong on our side. Please try again.' });
+  });
+});
+
 describe('merchant credentials', () => {
   it("a created merchant's id and apiKey are a site that works for its own calls", async () => {
     const t = await testGateway();

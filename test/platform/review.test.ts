@@ -81,10 +81,18 @@ describe('staff review', () => {
       expect(await outbox(t, '/accountupdatenotification')).toHaveLength(7);
     });
 
-    it('NOT_FOUND for an account the platform never decided', async () => {
+    it('NOT_FOUND for an account the platform never decided; VALIDATION_FAILED for empty or over-long labels', async () => {
       const t = await testGateway();
       expect(codeOf(await staff(t, REVIEW, { id: 'ghost', decision: 'ACTIVATE' }))).toBe('NOT_FOUND');
-      expect(await outbox(t, '/accountupdatenotification')).toEqual([]);
+      await decide(t, 'profile-access', 'l-1', profileAccess({ accountId: 'ghost' }));
+      const before = await outbox(t, '/accountupdatenotification');
+      const empty = await staff(t, REVIEW, { id: 'ghost', decision: 'DEACTIVATE', reasons: [' '] });
+      expect(empty.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_FAILED', field: 'reasons' });
+      const long = await staff(t, REVIEW, { id: 'ghost', decision: 'DEACTIVATE', recs: ['r'.repeat(101)] });
+      expect(long.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_FAILED', field: 'recommendations' });
+      expect(await outbox(t, '/accountupdatenotification')).toEqual(before);
+      const fine = await staff(t, REVIEW, { id: 'ghost', decision: 'DEACTIVATE', reasons: ['r'.repeat(100)] });
+      expect(fine.data.reviewAccount.status).toBe('DEACTIVATE');
     });
   });
 
