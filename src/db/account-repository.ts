@@ -45,42 +45,38 @@ export async function findItemListings(db: Db, eventId: string): Promise<Account
     .execute();
 }
 
-/**
- * Counts for the velocity rules: stored requests with from < event_time <= until, of the account and from the IP.
- * Requests stored earlier with the same eventTime count: they came first.
- */
-export async function countAttempts(db: Db, accountId: string, ip: string | null, from: number, until: number) {
-  const byAccount = await db
-    .selectFrom('account_requests')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where('account_id', '=', accountId)
-    .where('event_time', '>', from)
-    .where('event_time', '<=', until)
-    .executeTakeFirst();
-  const byIp = ip
-    ? await db
-        .selectFrom('account_requests')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .where('customer_ip', '=', ip)
-        .where('event_time', '>', from)
-        .where('event_time', '<=', until)
-        .executeTakeFirst()
-    : undefined;
-  return { account: Number(byAccount?.n ?? 0), ip: Number(byIp?.n ?? 0) };
+export interface StoredHistory {
+  accountAttempts: number;
+  ipAttempts: number;
+  accountSeen: boolean;
+  ipUsedByAccount: boolean;
 }
 
-/** The customer IPs the account used in requests up to `until`, sorted (a stable input to the rules). */
-export async function accountIps(db: Db, accountId: string, until: number): Promise<string[]> {
-  const rows = await db
-    .selectFrom('account_requests')
-    .select('customer_ip')
-    .distinct()
-    .where('account_id', '=', accountId)
-    .where('event_time', '<=', until)
-    .where('customer_ip', 'is not', null)
-    .orderBy('customer_ip')
-    .execute();
-  return rows.map((r) => r.customer_ip!);
+/**
+ * The history the rules read, in one statement: requests of the account and from the IP with
+ * from < event_time <= until (velocity), and whether the account, or the account from this IP, came up to `until`.
+ * Requests stored earlier with the same eventTime count: they came first.
+ */
+export async function requestHistory(db: Db, accountId: string, ip: string | null, from: number, until: number): Promise<StoredHistory> {
+  const row = await db
+    .selectNoFrom((eb) => {
+      const upTo = eb.selectFrom('account_requests').where('event_time', '<=', until);
+      const inWindow = upTo.where('event_time', '>', from).select(eb.fn.countAll().as('n'));
+      const mine = upTo.where('account_id', '=', accountId).select(eb.lit(1).as('one')).limit(1);
+      return [
+        inWindow.where('account_id', '=', accountId).as('account_attempts'),
+        inWindow.where('customer_ip', '=', ip ?? '').as('ip_attempts'),
+        eb.exists(mine).as('account_seen'),
+        eb.exists(mine.where('customer_ip', '=', ip ?? '')).as('ip_used'),
+      ];
+    })
+    .executeTakeFirstOrThrow();
+  return {
+    accountAttempts: Number(row.account_attempts ?? 0),
+    ipAttempts: ip ? Number(row.ip_attempts ?? 0) : 0,
+    accountSeen: Boolean(Number(row.account_seen)),
+    ipUsedByAccount: ip !== null && Boolean(Number(row.ip_used)),
+  };
 }
 
 export async function requestsOfAccount(db: Db, accountId: string): Promise<AccountRequestRow[]> {

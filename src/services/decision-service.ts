@@ -2,7 +2,8 @@
  * Item-listing and profile-access decisions (document 3 §4; CONTRACT §3). One transaction reads the account's
  * history up to the request's eventTime, runs the rules engine (pure, src/domain/rules), stores the request with
  * the rules that fired, moves the account's status and, when it changed, queues the account update notification.
- * The outbox is announced after commit. A repeated event id from the same site replays the stored decision.
+ * The outbox is announced after commit. A repeated event id from the same site replays the stored decision: the
+ * unique index refuses its insert (rolling back everything else), so a new request costs no extra lookup.
  */
 import { parseAccountRequest, type RequestKind } from '../domain/account-requests.ts';
 import { DomainError } from '../domain/errors.ts';
@@ -47,15 +48,12 @@ export function createDecisionService({ database, clock, bus, publicUrl }: Servi
         throw new DomainError('bad_request', `The path id must be at most ${EVENT_ID_MAX} characters.`, { field: 'id', errors: [{ field: 'id', message: 'too long' }] });
       }
       const request = parseAccountRequest(kind, body);
-      const earlier = await replay(site, kind, eventId);
-      if (earlier) return earlier;
       const ip = requestFacts(request).customerIp;
       try {
         const { row, queued } = await db.transaction().execute(async (trx) => {
           const now = clock.now();
-          const counts = await accounts.countAttempts(trx, request.accountId, ip, request.eventTime - VELOCITY_WINDOW_MS, request.eventTime);
-          const ips = await accounts.accountIps(trx, request.accountId, request.eventTime);
-          const decision = decide(request, { accountAttempts: counts.account, ipAttempts: counts.ip, accountIps: ips });
+          const history = await accounts.requestHistory(trx, request.accountId, ip, request.eventTime - VELOCITY_WINDOW_MS, request.eventTime);
+          const decision = decide(request, history);
           const row: accounts.AccountRequestRow = {
             id: randomId('req_'),
             site_id: site.siteId,
@@ -94,7 +92,7 @@ export function createDecisionService({ database, clock, bus, publicUrl }: Servi
         if (queued) announceQueued(bus, [queued]);
         return responseOf(row);
       } catch (error) {
-        // The same event id arrived twice at once: the first one's decision is the answer to both.
+        // The event id was decided before (or concurrently): the first decision is the answer.
         if (isUniqueViolation(error, { index: 'account_requests_event', column: 'account_requests.event_id' })) {
           const first = await replay(site, kind, eventId);
           if (first) return first;

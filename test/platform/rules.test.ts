@@ -9,7 +9,7 @@ import { decide, RULES } from '../../src/domain/rules/engine.ts';
 import type { RequestHistory } from '../../src/domain/rules/types.ts';
 import { EVENT_TIME, itemListing, profileAccess } from './support.ts';
 
-const NO_HISTORY: RequestHistory = { accountAttempts: 0, ipAttempts: 0, accountIps: [] };
+const NO_HISTORY: RequestHistory = { accountAttempts: 0, ipAttempts: 0, accountSeen: false, ipUsedByAccount: false };
 
 function run(kind: RequestKind, body: Record<string, unknown>, history: Partial<RequestHistory> = {}) {
   return decide(parseAccountRequest(kind, body), { ...NO_HISTORY, ...history });
@@ -75,15 +75,15 @@ describe('rules engine', () => {
   describe('new-payment-new-address', () => {
     const body = profileAccess({ newPaymentMethods: newCard, newAddress: { address1: '1 Main St', city: 'Austin', country: 'US' } });
     it('fires for a known account adding a payment method and an address from an IP it never used', () => {
-      const d = run('profile-access', body, { accountIps: ['192.0.2.1'] });
+      const d = run('profile-access', body, { accountSeen: true });
       expect(d.vendorDecision).toBe('VERIFICATION_REQUIRED');
       expect(d.reasonCodes).toEqual(['NEW_PAYMENT_METHOD_NEW_ADDRESS']);
       expect(d.recommendations).toContain('SMS_VERIFICATION');
     });
     it('stays silent from a known IP, for an account never seen, or without the new address', () => {
-      expect(fired(run('profile-access', body, { accountIps: ['203.0.113.7'] }))).toEqual([]);
+      expect(fired(run('profile-access', body, { accountSeen: true, ipUsedByAccount: true }))).toEqual([]);
       expect(fired(run('profile-access', body))).toEqual([]);
-      expect(fired(run('profile-access', profileAccess({ newPaymentMethods: newCard }), { accountIps: ['192.0.2.1'] }))).toEqual([]);
+      expect(fired(run('profile-access', profileAccess({ newPaymentMethods: newCard }), { accountSeen: true }))).toEqual([]);
     });
   });
 
@@ -136,7 +136,7 @@ describe('rules engine', () => {
 
   it('is deterministic: the same input gives the same decision, explanation included', () => {
     const body = itemListing({ listedItems: [{ basicItemData: { price: 10, quantity: 1 }, beneficiaries: [{ cryptoWallet: {}, address: { country: 'DE' } }] }] });
-    const history = { accountAttempts: 2, ipAttempts: 3, accountIps: ['198.51.100.4'] };
+    const history = { accountAttempts: 2, ipAttempts: 3, accountSeen: true, ipUsedByAccount: false };
     const first = run('item-listing', body, history);
     for (let i = 0; i < 5; i++) expect(run('item-listing', structuredClone(body), { ...history })).toEqual(first);
   });

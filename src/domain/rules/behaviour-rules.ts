@@ -44,9 +44,7 @@ export const newPaymentFromNewIp: Rule = {
   recommendations: ['SMS_VERIFICATION', 'PUSH_VERIFICATION', 'NEW_DEVICE_ALERT'],
   evaluate({ facts, history }) {
     // An account with no history has no usual IP to differ from; the rule is about a known account changing hands.
-    if (!facts.newPaymentMethod || !facts.newAddress || !facts.customerIp || history.accountIps.length === 0) return null;
-    return history.accountIps.includes(facts.customerIp)
-      ? null
-      : `New payment method and address from ${facts.customerIp}, not among the account's ${history.accountIps.length} earlier IP(s).`;
+    if (!facts.newPaymentMethod || !facts.newAddress || !facts.customerIp || !history.accountSeen || history.ipUsedByAccount) return null;
+    return `New payment method and address from ${facts.customerIp}, an IP none of the account's earlier requests came from.`;
   },
 };

@@ -38,8 +38,10 @@ export interface RequestHistory {
   accountAttempts: number;
   /** Requests from this customer IP (any account) in the same window. */
   ipAttempts: number;
-  /** Every customer IP this account used before; empty for an account never seen. */
-  accountIps: string[];
+  /** The account has earlier requests. */
+  accountSeen: boolean;
+  /** An earlier request of the account came from this request's customer IP. */
+  ipUsedByAccount: boolean;
 }
 
 export interface RuleInput {
