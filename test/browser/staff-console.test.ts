@@ -4,10 +4,37 @@
  * the collector's name (a mismatch refused, the right name accepted) and mark it collected; cancel with a reason;
  * edit the options (an open ordering page changes without a reload) and the event information; deep links.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { profileAccess } from '../platform/support.ts';
 import { CHROMIUM_NOTE, hasChromium, launchBrowser, openPage, screenshot } from '../support/browser.ts';
+import { afterThisTest } from '../support/gateway.ts';
 import { ADMIN_TOKEN, DESKTOP, fillOrder, PHONE, startServer } from './ordering-support.ts';
+
+const SITE_ID = 'site_browser';
+const SITE_KEY = 'key_browser';
+const PLATFORM_HEADERS = {
+  authorization: `Basic ${Buffer.from(`${SITE_ID}:${SITE_KEY}`).toString('base64')}`,
+  'x-vendor-siteid': SITE_ID,
+  'api-version': '10.3',
+};
+
+/** A merchant endpoint on port 0 that accepts every notification and notes its webhook-id. */
+async function merchantReceiver() {
+  const received: Array<{ path: string; webhookId: string }> = [];
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      received.push({ path: request.url ?? '', webhookId: String(request.headers['webhook-id']) });
+      response.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  afterThisTest(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
+}
 
 async function signIn(page: Page, base: string, token: string) {
   await page.goto(`${base}/staff`);
@@ -82,7 +109,7 @@ describe.skipIf(!hasChromium)(`the staff console in headless Chromium ${CHROMIUM
     await screenshots(display.page, 'display-with-ready-order');
 
     // The pickup check: a mismatch is shown and refused by the server, the right name is accepted.
-    await page.getByRole('button', { name: 'Hand over #1001…' }).click();
+    await page.getByRole('button', { name: 'Hand over… #1001' }).click();
     const collector = page.getByLabel('Collector’s first and last name');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('collector');
     await collector.fill('Ada Byron');
@@ -102,7 +129,7 @@ describe.skipIf(!hasChromium)(`the staff console in headless Chromium ${CHROMIUM
     await display.page.locator('li[data-order-number="1001"]').waitFor({ state: 'detached', timeout: 3_000 });
 
     // Cancel with a reason: an empty reason is refused on the page; the reason is kept.
-    await page.getByRole('button', { name: 'Cancel…' }).click();
+    await page.getByRole('button', { name: 'Cancel… #1002' }).click();
     await page.getByRole('button', { name: 'Cancel the order' }).click();
     expect(await page.locator('#cancel-error').textContent()).toBe('Give a reason: it is told to the attendee.');
     await page.getByLabel('Reason').fill('Thread ran out');
@@ -129,8 +156,9 @@ describe.skipIf(!hasChromium)(`the staff console in headless Chromium ${CHROMIUM
     expect(await other.page.getByLabel('Admin token').isVisible()).toBe(true);
   });
 
-  it('publishes edited options that an open ordering page shows without a reload, edits the event information, and lists notifications', { timeout: 90_000 }, async () => {
-    const { base, api } = await startServer();
+  it('publishes edited options that an open ordering page shows without a reload, edits the event information, and redelivers a notification', { timeout: 90_000 }, async () => {
+    const merchant = await merchantReceiver();
+    const { base } = await startServer({ MERCHANT_ENDPOINT: merchant.url, VENDOR_SITE_ID: SITE_ID, VENDOR_API_KEY: SITE_KEY });
     const browser = await launchBrowser();
     const attendee = await openPage(browser, { viewport: PHONE });
     await attendee.page.goto(base);
@@ -170,15 +198,26 @@ describe.skipIf(!hasChromium)(`the staff console in headless Chromium ${CHROMIUM
     await expect.poll(() => page.locator('#info-result').textContent(), { timeout: 3_000 }).toContain('Saved');
     expect(await (await fetch(`${base}/llms-full.txt`)).text()).toBe('Doors open at 9. Sleeves at booth 12.');
 
-    // Notification deliveries: a table with redeliver once that issue has landed, a clear message until then.
+    // Notification deliveries: an account decision sends one to the merchant; staff see it and redeliver it.
+    const decided = await fetch(`${base}/v2/accounts/profile-access/h-1`, {
+      method: 'POST',
+      headers: { ...PLATFORM_HEADERS, 'content-type': 'application/json' },
+      body: JSON.stringify(profileAccess({ accountOwner: { email: 'review@vendor.test', firstName: 'Ada', lastName: 'Lovelace' } })),
+    });
+    expect(decided.status).toBe(200);
+    await expect.poll(() => merchant.received.length, { timeout: 5_000 }).toBe(1);
     await page.getByRole('link', { name: 'Notifications' }).click();
-    const state = page.locator('#notifications-state');
-    await expect.poll(async () => (await state.textContent()) !== '' || (await page.locator('#notifications-table table').count()) > 0, { timeout: 5_000 }).toBe(true);
-    const hasField = await api
-      .staff('{ __type(name: "Query") { fields { name } } }')
-      .then((d) => d.__type.fields.some((f: { name: string }) => f.name === 'notifications'));
-    if (hasField) expect(await page.locator('#notifications-table table').count()).toBe(1);
-    else expect(await state.textContent()).toMatch(/^Notification deliveries are not available/u);
+    const row = page.locator('#notifications-table tbody tr');
+    await expect.poll(() => row.count(), { timeout: 5_000 }).toBe(1);
+    const id = merchant.received[0]!.webhookId;
+    expect(await row.getAttribute('data-id')).toBe(id);
+    await expect.poll(() => row.locator('td').allTextContents(), { timeout: 5_000 }).toEqual(
+      expect.arrayContaining([id, 'ACCOUNT_UPDATE', '/accountupdatenotification', 'DELIVERED', 'acct-1']),
+    );
+    await page.getByRole('button', { name: `Redeliver ${id}` }).click();
+    await expect.poll(() => page.locator('#notifications-state').textContent(), { timeout: 5_000 }).toBe(`Notification ${id} is queued for redelivery.`);
+    // The merchant gets it again, with the same webhook-id (CONTRACT §4).
+    await expect.poll(() => merchant.received.map((r) => r.webhookId), { timeout: 5_000 }).toEqual([id, id]);
     await screenshots(page, 'staff-notifications');
     expect(pageErrors).toEqual([]);
   });

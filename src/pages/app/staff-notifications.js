@@ -9,6 +9,8 @@ import { $, h } from './dom.js';
 /** The columns shown, when the type has them (the body is left out: it is long, and the subject names it). */
 const COLUMNS = ['id', 'type', 'path', 'status', 'subject', 'attemptCount', 'createdAt', 'nextAttemptAt', 'deliveredAt', 'lastError'];
 const PAGE = 50;
+const LABELS = { id: 'Id', type: 'Type', path: 'Path', status: 'Status', subject: 'Subject', attemptCount: 'Attempts',
+  createdAt: 'Created', nextAttemptAt: 'Next attempt', deliveredAt: 'Delivered', lastError: 'Last error' };
 
 /** The plain (scalar or enum) fields of the Notification type that are among COLUMNS. */
 async function columns(api) {
@@ -19,7 +21,10 @@ async function columns(api) {
   return COLUMNS.filter((n) => names.includes(n));
 }
 
-const cell = (value) => (value === null || value === undefined ? '—' : Array.isArray(value) ? value.join(', ') : String(value));
+function cell(field, value) {
+  if (value === null || value === undefined) return '—';
+  return field.endsWith('At') ? new Date(value).toLocaleString() : String(value);
+}
 
 export function createNotificationsPanel({ api }) {
   let fields = null;
@@ -33,16 +38,16 @@ export function createNotificationsPanel({ api }) {
 
   function row(node) {
     return h('tr', { dataset: { id: node.id } },
-      fields.map((f) => h('td', { class: 'break' }, cell(node[f]))),
-      h('td', {}, h('button', { type: 'button', class: 'secondary', onclick: () => redeliver(node.id) }, 'Redeliver')));
+      fields.map((f) => h('td', { class: 'break' }, cell(f, node[f]))),
+      h('td', {}, h('button', { type: 'button', class: 'secondary', onclick: () => redeliver(node.id) }, 'Redeliver', h('span', { class: 'sr-only' }, ` ${node.id}`))));
   }
 
   async function redeliver(id) {
     try {
       await api.request('mutation($id: ID!) { redeliverNotification(id: $id) { id } }', { id });
-      $('#notifications-state').textContent = `Notification ${id} queued for redelivery.`;
-      $('#notifications-state').className = 'ok';
       await load(true);
+      $('#notifications-state').textContent = `Notification ${id} is queued for redelivery.`;
+      $('#notifications-state').className = 'ok';
     } catch (error) {
       $('#notifications-state').textContent = error.message;
       $('#notifications-state').className = 'error';
@@ -62,12 +67,16 @@ export function createNotificationsPanel({ api }) {
       if (fresh || !$('#notifications-table tbody')) {
         $('#notifications-table').replaceChildren(h('table', {},
           h('caption', { class: 'sr-only' }, 'Notification deliveries'),
-          h('thead', {}, h('tr', {}, fields.map((f) => h('th', { scope: 'col' }, f)), h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'Actions')))),
+          h('thead', {}, h('tr', {}, fields.map((f) => h('th', { scope: 'col' }, LABELS[f])), h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'Actions')))),
           h('tbody', {}, rows)));
       } else {
         $('#notifications-table tbody').append(...rows);
       }
-      if (fresh && !edges.length) $('#notifications-state').textContent = 'No notifications have been sent yet.';
+      $('#notifications-table').hidden = fresh && !edges.length;
+      if (fresh) {
+        $('#notifications-state').textContent = edges.length ? '' : 'No notifications have been sent yet.';
+        $('#notifications-state').className = '';
+      }
       after = pageInfo.endCursor;
       $('#notifications-more').hidden = !pageInfo.hasNextPage;
     } catch (error) {
@@ -78,5 +87,16 @@ export function createNotificationsPanel({ api }) {
   $('#notifications-refresh').addEventListener('click', () => load(true));
   $('#notifications-more').addEventListener('click', () => load(false));
 
-  return { start: () => load(true) };
+  return {
+    async start() {
+      await load(true);
+      if (!fields) return;
+      // Live: each delivery change reloads the first page, at most twice a second.
+      let pending = 0;
+      api.follow('subscription { notificationEvents { id } }', {}, {
+        next: () => { pending ||= setTimeout(() => { pending = 0; load(true); }, 500); },
+        error: () => {},
+      });
+    },
+  };
 }

@@ -13,6 +13,9 @@ const DONE = ['COLLECTED', 'CANCELLED'];
 /** The one-click step forward from each status (CONTRACT §2: received → in progress → ready). */
 const FORWARD = { RECEIVED: ['IN_PROGRESS', 'Start stitching'], IN_PROGRESS: ['READY', 'Mark ready'] };
 
+/** Every card has the same buttons: a screen reader's list of buttons needs the order number in each name. */
+const which = (order) => h('span', { class: 'sr-only' }, ` #${order.orderNumber}`);
+
 export function createQueue({ api, dialogs }) {
   const orders = new Map();
 
@@ -28,9 +31,9 @@ export function createQueue({ api, dialogs }) {
       order.cancelReason ? h('div', { class: 'meta' }, `Cancelled: ${order.cancelReason}`) : null,
       order.collectedBy ? h('div', { class: 'meta' }, `Collected by ${order.collectedBy}`) : null,
       DONE.includes(order.status) ? null : h('div', { class: 'actions' },
-        forward ? h('button', { type: 'button', onclick: () => advance(order, forward[0]) }, `${forward[1]} #${order.orderNumber}`) : null,
-        order.status === 'READY' ? h('button', { type: 'button', onclick: () => dialogs.pickup(order) }, `Hand over #${order.orderNumber}…`) : null,
-        h('button', { type: 'button', class: 'secondary', onclick: () => dialogs.cancel(order) }, 'Cancel…')));
+        forward ? h('button', { type: 'button', onclick: () => advance(order, forward[0]) }, forward[1], which(order)) : null,
+        order.status === 'READY' ? h('button', { type: 'button', onclick: () => dialogs.pickup(order) }, 'Hand over…', which(order)) : null,
+        h('button', { type: 'button', class: 'secondary', onclick: () => dialogs.cancel(order) }, 'Cancel…', which(order))));
   }
 
   function render() {
