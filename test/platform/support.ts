@@ -1,6 +1,7 @@
 /** Helpers for the decision platform tests: document 3 headers, request bodies, and reading the outbox. */
 import { expect } from 'vitest';
 import { basicAuth, type RestResult, type TestGateway } from '../support/gateway.ts';
+import { schemaProblems } from '../support/receiver.ts';
 
 /** Valid document 3 headers for the bootstrap site, or for `site` (a merchant's id and apiKey). */
 export function platformHeaders(t: TestGateway, site?: { id: string; apiKey: string }): Record<string, string> {
@@ -46,6 +47,7 @@ export async function decide(t: TestGateway, kind: 'profile-access' | 'item-list
   return res.body as { status: string; vendorDecision: string; reasonCodes: string[]; recommendations: string[]; correlationId: string };
 }
 
+/** The outbox rows of one path, oldest first; each body must pass its document 2 JSON schema. */
 export async function outbox(t: TestGateway, path: string) {
   const rows = await t.gateway.database.db
     .selectFrom('outbox_notifications')
@@ -54,7 +56,11 @@ export async function outbox(t: TestGateway, path: string) {
     .orderBy('created_at')
     .orderBy('id')
     .execute();
-  return rows.map((r) => ({ ...r, body: JSON.parse(r.body) as Record<string, unknown> }));
+  return rows.map((r) => {
+    const body = JSON.parse(r.body) as Record<string, unknown>;
+    expect(schemaProblems(path, body)).toEqual([]);
+    return { ...r, body };
+  });
 }
 
 export async function createMerchant(t: TestGateway, change: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
