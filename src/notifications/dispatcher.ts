@@ -11,6 +11,7 @@
  * - Wake: on `notificationQueued`, on a timer for the next due row or lease end, and on a slow safety poll.
  * With MERCHANT_ENDPOINT unset nothing is claimed: rows stay PENDING with no attempts.
  */
+import { setMaxListeners } from 'node:events';
 import type { Timer } from '../clock.ts';
 import { claimDue, nextWake, releaseLease, type OutboxRow } from '../db/outbox-repository.ts';
 import type { BackgroundDeps, BackgroundJob, Disposable } from '../scheduler/background.ts';
@@ -44,6 +45,9 @@ async function runDispatcher(deps: BackgroundDeps, endpoint: string): Promise<Di
   let armedFor = Infinity;
   let sweeping: Promise<void> | null = null;
   let again = false;
+  /** The last claim was cut short by MAX_IN_FLIGHT: a finishing delivery makes room and sweeps again. */
+  let backlog = false;
+  setMaxListeners(MAX_IN_FLIGHT + 1, shutdown.signal); // one listener per delivery in flight
 
   function arm(due: number): void {
     if (stopped || due >= armedFor) return;
@@ -68,7 +72,8 @@ async function runDispatcher(deps: BackgroundDeps, endpoint: string): Promise<Di
         do {
           again = false;
           const room = MAX_IN_FLIGHT - inFlight.size;
-          if (room <= 0) break; // a finishing delivery sweeps again
+          backlog = room <= 0;
+          if (backlog) break;
           const now = clock.now();
           const rows = await claimDue(database.db, { owner, now, leaseMs: LEASE_MS, limit: room, skipLocked: database.caps.skipLocked });
           for (const row of rows) track(send(row));
@@ -90,7 +95,7 @@ async function runDispatcher(deps: BackgroundDeps, endpoint: string): Promise<Di
     inFlight.add(work);
     void work.finally(() => {
       inFlight.delete(work);
-      if (!stopped) void sweep();
+      if (backlog && !stopped) void sweep();
     });
   }
 
@@ -106,8 +111,10 @@ async function runDispatcher(deps: BackgroundDeps, endpoint: string): Promise<Di
         return;
       }
       const recorded = await recordDelivery(database, { row, owner, result, startedAt: sentAt, now: clock.now(), schedule: config.notifyRetrySchedule });
-      // After commit: staff streams see every attempt (notificationEvents).
-      if (recorded) bus.publish('notificationAttempted', recorded);
+      if (!recorded) return;
+      // After commit: staff streams see every attempt (notificationEvents); a retry arms the timer.
+      bus.publish('notificationAttempted', { id: recorded.id, attempt: recorded.attempt });
+      if (recorded.nextAttemptAt !== null) arm(recorded.nextAttemptAt);
     } catch (error) {
       logger.error('notification delivery could not be recorded; its lease will run out', { error, id: row.id });
     }

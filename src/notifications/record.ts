@@ -26,8 +26,15 @@ export function nextState(result: DeliveryResult, roundAttempts: number, schedul
   return { status: 'PENDING', nextAttemptAt: now + Math.max(wait, result.retryAfterMs ?? 0) };
 }
 
+export interface RecordedAttempt {
+  id: string;
+  attempt: number;
+  /** When the next attempt is due; null once DELIVERED or FAILED. */
+  nextAttemptAt: number | null;
+}
+
 /** Returns the attempt recorded, or null when the lease was lost (another instance owns the row now). */
-export async function recordDelivery(database: AppDatabase, { row, owner, result, startedAt, now, schedule }: RecordRequest): Promise<{ id: string; attempt: number } | null> {
+export async function recordDelivery(database: AppDatabase, { row, owner, result, startedAt, now, schedule }: RecordRequest): Promise<RecordedAttempt | null> {
   return database.db.transaction().execute(async (trx) => {
     const current = await findLeased(trx, row.id, owner, database.caps.skipLocked);
     if (!current) return null;
@@ -49,6 +56,6 @@ export async function recordDelivery(database: AppDatabase, { row, owner, result
       },
       { status, nextAttemptAt, now, lastError },
     );
-    return { id: row.id, attempt };
+    return { id: row.id, attempt, nextAttemptAt };
   });
 }

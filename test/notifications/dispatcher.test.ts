@@ -3,10 +3,13 @@
  * (moved clock), Retry-After, FAILED after the schedule, redelivery with the same ids, and no delivery at all
  * without MERCHANT_ENDPOINT. Every body the receiver gets is checked against its JSON schema.
  */
+import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
+import { createManualClock } from '../../src/clock.ts';
 import { standardWebhooksSecret } from '../../src/notifications/signing.ts';
 import { testGateway } from '../support/gateway.ts';
+import { tempDir } from '../support/temp-dir.ts';
 import { attempted, listNotifications, notifyingGateway, openClaim, SIGNING_KEY, turnUntil } from './helpers.ts';
 
 describe('the dispatcher', () => {
@@ -130,6 +133,21 @@ describe('the dispatcher', () => {
     await turnUntil(t, async () => (await listNotifications(t, { status: ['DELIVERED'] })).length === 1);
     const unknown = await t.gql('mutation { redeliverNotification(id: "msg_nope") { id } }', {}, { token: t.adminToken });
     expect(unknown.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+  });
+
+  it('gives back the lease of a delivery still in flight when it stops, so the next start sends it at once', async () => {
+    const file = `file:${join(tempDir(), 'stop.db')}`;
+    const t = await notifyingGateway({ DATABASE_URL: file });
+    t.receiver.hang(true);
+    await openClaim(t);
+    await t.receiver.waitFor(1);
+    await t.gateway.dispose(); // waits a moment for the answer, then aborts and releases
+    const next = await testGateway({ clock: createManualClock(t.clock.now()), env: { DATABASE_URL: file, MERCHANT_ENDPOINT: t.receiver.url, MERCHANT_SIGNING_KEY: SIGNING_KEY } });
+    t.receiver.hang(false);
+    await t.receiver.waitFor(2); // no lease to wait for
+    expect(t.receiver.requests[1]!.headers['webhook-id']).toBe(t.receiver.requests[0]!.headers['webhook-id']);
+    const row = await turnUntil(next, async () => (await listNotifications(next, { status: ['DELIVERED'] }))[0]);
+    expect(row.attempts).toHaveLength(1); // the interrupted POST is not counted as the merchant's failure
   });
 
   it('leaves notifications PENDING with no attempt while MERCHANT_ENDPOINT is unset', async () => {
