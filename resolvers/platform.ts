@@ -67,23 +67,19 @@ builder.mutationField('reviewAccount', (t) =>
   }),
 );
 
-const decisionArgs = {
-  action: { type: MerchantActionEnum, required: true },
-  triggeredBy: { description: 'Email of the staff member deciding; at most 75 characters.' },
-  comments: { description: 'Sent as agentComments; at most 255 characters.' },
-} as const;
+/** The arguments of a staff RELEASE/CANCEL (document 2 §8 limits, checked in src/domain/review-rules.ts). */
+const decisionArgs = builder.args((t) => ({
+  action: t.field({ type: MerchantActionEnum, required: true }),
+  triggeredBy: t.string({ required: true, description: 'Email of the staff member deciding; at most 75 characters.' }),
+  comments: t.string({ description: 'Sent as agentComments; at most 255 characters.' }),
+}));
 
 builder.mutationField('decideItemListing', (t) =>
   t.field({
     type: ItemListingRequestRef,
     authScopes: staffOnly,
     description: 'Staff: RELEASE or CANCEL an item listing request (by its event id); sends the item listing request update notification.',
-    args: {
-      eventId: t.arg.id({ required: true }),
-      action: t.arg({ ...decisionArgs.action }),
-      triggeredBy: t.arg.string({ required: true, ...decisionArgs.triggeredBy }),
-      comments: t.arg.string(decisionArgs.comments),
-    },
+    args: { eventId: t.arg.id({ required: true }), ...decisionArgs },
     resolve: (_root, { eventId, action, triggeredBy, comments }, { services }) =>
       services.platform.decideItemListing(String(eventId), { action, triggeredBy, comments: comments ?? null }),
   }),
@@ -95,12 +91,7 @@ builder.mutationField('decideOrder', (t) =>
     authScopes: staffOnly,
     description:
       'Staff: RELEASE or CANCEL a sleeve order (by order number; CANCEL cancels and refunds it) or a payment (by id), once; sends the order status update notification.',
-    args: {
-      orderId: t.arg.id({ required: true }),
-      action: t.arg({ ...decisionArgs.action }),
-      triggeredBy: t.arg.string({ required: true, ...decisionArgs.triggeredBy }),
-      comments: t.arg.string(decisionArgs.comments),
-    },
+    args: { orderId: t.arg.id({ required: true }), ...decisionArgs },
     resolve: (_root, { orderId, action, triggeredBy, comments }, { services }) =>
       services.platform.decideOrder(String(orderId), { action, triggeredBy, comments: comments ?? null }),
   }),

@@ -119,7 +119,7 @@ export const AccountRef = builder.objectRef<AccountView>('Account').implement({
     reasons: t.exposeStringList('reasons'),
     recommendations: t.exposeStringList('recommendations'),
     updatedAt: t.field({ type: 'DateTime', resolve: (a) => new Date(a.updatedAt) }),
-    decisions: t.field({ type: [AccountRequestRef], description: 'Every request decided for the account, oldest event first.', resolve: (a) => a.decisions }),
+    decisions: t.field({ type: [AccountRequestRef], description: 'The latest 200 requests decided for the account, oldest event first.', resolve: (a) => a.decisions }),
   }),
 });
 

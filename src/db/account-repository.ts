@@ -79,8 +79,17 @@ export async function requestHistory(db: Db, accountId: string, ip: string | nul
   };
 }
 
-export async function requestsOfAccount(db: Db, accountId: string): Promise<AccountRequestRow[]> {
-  return db.selectFrom('account_requests').selectAll().where('account_id', '=', accountId).orderBy('event_time').orderBy('created_at').execute();
+/** The latest `limit` requests of the account, returned oldest first. */
+export async function requestsOfAccount(db: Db, accountId: string, limit: number): Promise<AccountRequestRow[]> {
+  const rows = await db
+    .selectFrom('account_requests')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('event_time', 'desc')
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.reverse();
 }
 
 export async function itemListingsByReview(db: Db, reviewStatus: string, limit: number): Promise<AccountRequestRow[]> {

@@ -45,7 +45,8 @@ export function createDecisionService({ database, clock, bus, publicUrl }: Servi
   return {
     async decide(site, kind, eventId, body) {
       if (eventId.length > EVENT_ID_MAX) {
-        throw new DomainError('bad_request', `The path id must be at most ${EVENT_ID_MAX} characters.`, { field: 'id', errors: [{ field: 'id', message: 'too long' }] });
+        const message = `The path id must be at most ${EVENT_ID_MAX} characters.`;
+        throw new DomainError('bad_request', message, { field: 'id', errors: [{ field: 'id', message }] });
       }
       const request = parseAccountRequest(kind, body);
       const ip = requestFacts(request).customerIp;

@@ -53,9 +53,15 @@ export function createMerchantService({ database, clock, sites }: ServiceDeps & 
   const { db } = database;
   const listeners = new Set<(dueAt: number) => void>();
 
-  async function visibleMerchant(id: string, site?: Site): Promise<repo.MerchantRow> {
+  /** The merchant as `site` may see it: its owner's, or its own; staff (no site) see all. Null otherwise. */
+  async function visibleRow(id: string, site?: Site): Promise<repo.MerchantRow | null> {
     const row = await repo.findMerchant(db, id);
-    if (!row || (site && row.owner_site_id !== site.siteId && row.id !== site.siteId)) throw new DomainError('not_found', NO_MERCHANT);
+    return row && (!site || row.owner_site_id === site.siteId || row.id === site.siteId) ? row : null;
+  }
+
+  async function visibleMerchant(id: string, site: Site): Promise<repo.MerchantRow> {
+    const row = await visibleRow(id, site);
+    if (!row) throw new DomainError('not_found', NO_MERCHANT);
     return row;
   }
 
@@ -84,12 +90,8 @@ export function createMerchantService({ database, clock, sites }: ServiceDeps & 
     },
 
     async findMerchant(id, site) {
-      try {
-        return toMerchant(await visibleMerchant(id, site));
-      } catch (error) {
-        if (error instanceof DomainError && error.code === 'not_found') return null;
-        throw error;
-      }
+      const row = await visibleRow(id, site);
+      return row ? toMerchant(row) : null;
     },
 
     async enroll(site, merchantId, offerings) {

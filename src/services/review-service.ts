@@ -26,7 +26,7 @@ import type { OrderStaffService } from './order-staff-service.ts';
 import type { PaymentService } from './payment-service.ts';
 
 export interface AccountView extends AccountState {
-  /** Every request decided for the account, oldest event first, with the rules that fired. */
+  /** The latest HISTORY_MAX requests decided for the account, oldest event first, with the rules that fired. */
   decisions: AccountRequestView[];
 }
 
@@ -52,6 +52,7 @@ export interface ReviewService {
 }
 
 const LIST_MAX = 200;
+export const HISTORY_MAX = 200;
 const alreadyDecided = (what: string) => new DomainError('duplicate', `${what} was already decided by staff.`);
 
 export function createReviewService(
@@ -63,7 +64,7 @@ export function createReviewService(
   async function account(accountId: string): Promise<AccountView | null> {
     const row = await accounts.findAccount(db, accountId);
     if (!row) return null;
-    return { ...toAccountState(row), decisions: (await accounts.requestsOfAccount(db, accountId)).map(toRequestView) };
+    return { ...toAccountState(row), decisions: (await accounts.requestsOfAccount(db, accountId, HISTORY_MAX)).map(toRequestView) };
   }
 
   /** Which order `orderId` names: a sleeve order number, else a payment id (services.payments). */
