@@ -5,6 +5,7 @@
  * PROCESSOR_PRIVATE_KEY — the scheme common processor SDKs verify. Anything else is unauthorized.
  */
 import { createHash, createHmac } from 'node:crypto';
+import { findAccount } from '../db/account-repository.ts';
 import type { Db } from '../db/database.ts';
 import { findOrderByEmailKey } from '../db/order-repository.ts';
 import { emailKey } from '../domain/email.ts';
@@ -20,10 +21,12 @@ export function challengeResponse(challenge: string, publicKey: string, privateK
 }
 
 /**
- * "A known account" (CONTRACT §4): until the decision platform's accounts table lands (issue 6), an account id
- * is known when it is the email of a sleeve order. The one place to widen when platform accounts exist.
+ * "A known account" (CONTRACT §4): an account the decision platform holds (decided by its engine or reviewed by
+ * staff), or the email of a sleeve order. Platform accounts are not kept per site, so the site is checked
+ * separately (it must exist). The one place to change what counts.
  */
 export async function isKnownAccount(db: Db, _siteId: string, accountId: string): Promise<boolean> {
+  if ((await findAccount(db, accountId)) !== undefined) return true;
   return (await findOrderByEmailKey(db, emailKey(accountId))) !== undefined;
 }
 

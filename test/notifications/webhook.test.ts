@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { challengeResponse } from '../../src/services/webhook-challenge.ts';
+import { decide, profileAccess } from '../platform/support.ts';
 import { testGateway } from '../support/gateway.ts';
 
 const VECTOR = { challenge: '20f9f8ed05f77439fe955c977e4c8a53', publicKey: 'integration_public_key', privateKey: 'integration_private_key' };
@@ -36,5 +37,10 @@ describe('GET /webhooks/processor/{siteId}/{accountId}', () => {
       expect(res.status, `${site} ${account} ${challenge}`).toBe(401);
     }
     expect((await t.rest('GET', `/webhooks/processor/${t.siteId}/buyer@example.com`)).status).toBe(401);
+
+    // An account the decision platform holds (here: from a profile access decision) is known too.
+    expect((await t.rest('GET', path(t.siteId, 'acct-42', VECTOR.challenge))).status).toBe(401);
+    await decide(t, 'profile-access', 'ev-42', profileAccess({ accountId: 'acct-42' }));
+    expect((await t.rest('GET', path(t.siteId, 'acct-42', VECTOR.challenge))).body).toBe(EXPECTED);
   });
 });
