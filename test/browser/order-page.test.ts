@@ -8,8 +8,8 @@ import { emailProblem } from '../../src/domain/email.ts';
 import { checkOrderInput } from '../../src/domain/order-input.ts';
 import { collectorMatches, nameProblem } from '../../src/domain/person-name.ts';
 import { DEFAULT_OPTIONS } from '../../src/domain/sleeve-options.ts';
-import { CHROMIUM_NOTE, hasChromium, launchBrowser, openPage, screenshot } from '../support/browser.ts';
-import { DESKTOP, fillOrder, PHONE, startServer } from './ordering-support.ts';
+import { CHROMIUM_NOTE, hasChromium, launchBrowser, openPage } from '../support/browser.ts';
+import { DESKTOP, fillOrder, lookAt, PHONE, startServer } from './ordering-support.ts';
 
 interface PageRules {
   stitchTextProblem(text: string, charLimit: number): string | null;
@@ -83,17 +83,14 @@ describe.skipIf(!hasChromium)(`the ordering page in headless Chromium ${CHROMIUM
     await page.getByRole('button', { name: 'Review my order' }).click();
     expect(await page.locator('#choice-error').textContent()).toBe('Choose a size, a font and a thread.');
     expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).name)).toBe('size');
-    await screenshot(page, 'order-form-errors-phone');
+    await lookAt(page, 'order-form-errors');
 
     await fillOrder(page, { size: '13-inch', font: 'Block', thread: 'Gold', stitchText: 'ADA 1815', name: 'Ada Lovelace', email: 'ada@example.com' });
     // The confirmation spells the text back letter by letter before anything is created.
     expect(await page.locator('#confirm-text').textContent()).toBe('ADA 1815');
     expect(await page.locator('#confirm-spelled').textContent()).toBe('A · D · A · space · 1 · 8 · 1 · 5');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('confirm');
-    await screenshot(page, 'order-confirm-phone');
-    await page.setViewportSize(DESKTOP);
-    await screenshot(page, 'order-confirm-desktop');
-    await page.setViewportSize(PHONE);
+    await lookAt(page, 'order-confirm');
     await page.getByRole('button', { name: 'Yes, stitch exactly this' }).click();
 
     // The order: its deadline, a countdown that moves, and both ways to pay.
@@ -108,9 +105,7 @@ describe.skipIf(!hasChromium)(`the ordering page in headless Chromium ${CHROMIUM
     expect(await payLink.getAttribute('href')).toMatch(new RegExp(`^${base}/pay/1001\\?t=.+`, 'u'));
     expect(await page.getByRole('button', { name: 'Pay with the demo card' }).isVisible()).toBe(true);
     expect(await page.locator('#steps [aria-current=step]').textContent()).toBe('Reserved');
-    await screenshot(page, 'order-held-phone');
-    await page.setViewportSize(DESKTOP);
-    await screenshot(page, 'order-held-desktop');
+    await lookAt(page, 'order-held');
 
     // The pay page at that address knows the order (the visitor may pay there instead).
     const payPage = await page.context().newPage();
@@ -130,9 +125,7 @@ describe.skipIf(!hasChromium)(`the ordering page in headless Chromium ${CHROMIUM
     await page.locator('#pickup').waitFor({ state: 'visible', timeout: 3_000 });
     expect(await page.locator('#pickup-number').textContent()).toBe('1001');
     expect(await page.locator('#order-message').textContent()).toContain('ready. Collect it at the order pickup station');
-    await screenshot(page, 'order-ready-desktop');
-    await page.setViewportSize(PHONE);
-    await screenshot(page, 'order-ready-phone');
+    await lookAt(page, 'order-ready');
 
     // A returning visitor on the same device sees the order again.
     await page.reload();
@@ -152,7 +145,7 @@ describe.skipIf(!hasChromium)(`the ordering page in headless Chromium ${CHROMIUM
     const ada = await api.createOrder({ email: 'ada@example.com', name: 'Ada Lovelace', size: '13-inch', font: 'Block', thread: 'Gold', stitchText: 'ADA' });
     await api.pay('1001', ada.payToken);
     const browser = await launchBrowser();
-    const { page, pageErrors } = await openPage(browser, { viewport: DESKTOP });
+    const { page, pageErrors } = await openPage(browser, { viewport: DESKTOP, colorScheme: 'dark' });
     await page.goto(base);
     await page.locator('#sizes input').first().waitFor({ state: 'attached' });
     // Keyboard only: arrows pick within a group, Tab moves on, Enter submits.
@@ -172,10 +165,12 @@ describe.skipIf(!hasChromium)(`the ordering page in headless Chromium ${CHROMIUM
     await page.keyboard.press('Enter');
     await page.locator('#confirm').waitFor({ state: 'visible' });
     expect(await page.locator('#confirm-spelled').textContent()).toBe('G · R · A · C · E');
+    await lookAt(page, 'order-confirm-dark');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await page.locator('#order').waitFor({ state: 'visible', timeout: 5_000 });
     expect(await page.locator('#order-number').textContent()).toBe('1002');
+    await lookAt(page, 'order-held-dark');
     expect(pageErrors).toEqual([]);
 
     // Another device, Ada's email again: her order is paid, so the server refuses with its own sentence.

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { client, freePort } from '../support/browser.ts';
+import { client, freePort, screenshot } from '../support/browser.ts';
 import { startProcess } from '../support/process.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
@@ -34,4 +34,63 @@ export async function fillOrder(page: Page, order: { size: string; font: string;
   await page.getByLabel('Email').fill(order.email);
   await page.getByRole('button', { name: 'Review my order' }).click();
   await page.locator('#confirm').waitFor({ state: 'visible' });
+}
+
+/**
+ * Visible text whose contrast with the background behind it is below WCAG AA: 4.5:1, or 3:1 for large text
+ * (24px, or 18.66px bold). Disabled controls and visually hidden text are exempt, as WCAG says.
+ */
+export function lowContrastTexts(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const channels = (css: string) => (css.match(/[\d.]+/gu) ?? []).map(Number);
+    const luminance = ([r, g, b]: number[]) => {
+      const linear = (v: number) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+      return 0.2126 * linear(r!) + 0.7152 * linear(g!) + 0.0722 * linear(b!);
+    };
+    const backgroundOf = (element: Element | null): number[] => {
+      for (let e = element; e; e = e.parentElement) {
+        const c = channels(getComputedStyle(e).backgroundColor);
+        if (c.length === 3 || c[3]! > 0.5) return c;
+      }
+      return [255, 255, 255];
+    };
+    const failures: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const element = node.parentElement!;
+      const text = node.textContent!.trim();
+      if (!text || !element.checkVisibility() || element.closest('.sr-only, :disabled')) continue;
+      const style = getComputedStyle(element);
+      const [light, dark] = [luminance(channels(style.color)), luminance(backgroundOf(element))].sort((a, b) => b - a);
+      const ratio = (light! + 0.05) / (dark! + 0.05);
+      const size = parseFloat(style.fontSize);
+      const large = size >= 24 || (Number(style.fontWeight) >= 700 && size >= 18.66);
+      if (ratio < (large ? 3 : 4.5)) failures.push(`“${text.slice(0, 40)}” ${ratio.toFixed(2)}:1`);
+    }
+    return failures;
+  });
+}
+
+/** Visible form controls without a label (a <label>, aria-label or aria-labelledby). */
+export function unlabelledControls(page: Page): Promise<string[]> {
+  return page.locator('input, textarea, select').evaluateAll((controls) =>
+    controls
+      .filter((c) => c.checkVisibility() && !(c as HTMLInputElement).labels?.length && !c.getAttribute('aria-label') && !c.getAttribute('aria-labelledby'))
+      .map((c) => c.id || (c as HTMLInputElement).name || c.outerHTML.slice(0, 60)),
+  );
+}
+
+/**
+ * Looks at a page the way issue 8 asks, at both sizes: a screenshot each (test-output/screenshots/<name>-phone.png
+ * and -desktop.png), every control labelled, every text readable. Leaves the viewport as it was.
+ */
+export async function lookAt(page: Page, name: string): Promise<void> {
+  const before = page.viewportSize();
+  for (const [size, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
+    await page.setViewportSize(viewport);
+    await screenshot(page, `${name}-${size}`);
+    expect(await unlabelledControls(page), `${name} at ${size} size`).toEqual([]);
+    expect(await lowContrastTexts(page), `${name} at ${size} size`).toEqual([]);
+  }
+  if (before) await page.setViewportSize(before);
 }

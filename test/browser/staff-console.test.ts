@@ -9,9 +9,9 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { profileAccess } from '../platform/support.ts';
-import { CHROMIUM_NOTE, hasChromium, launchBrowser, openPage, screenshot } from '../support/browser.ts';
+import { CHROMIUM_NOTE, hasChromium, launchBrowser, openPage } from '../support/browser.ts';
 import { afterThisTest } from '../support/gateway.ts';
-import { ADMIN_TOKEN, DESKTOP, fillOrder, PHONE, startServer } from './ordering-support.ts';
+import { ADMIN_TOKEN, DESKTOP, fillOrder, lookAt, PHONE, startServer } from './ordering-support.ts';
 
 const SITE_ID = 'site_browser';
 const SITE_KEY = 'key_browser';
@@ -45,16 +45,6 @@ async function signIn(page: Page, base: string, token: string) {
 const card = (page: Page, n: string) => page.locator(`#order-${n}`);
 const columnOf = (page: Page, n: string) => card(page, n).evaluate((el) => el.closest('.column')?.getAttribute('data-status') ?? 'DONE');
 
-/** Both screen sizes of one page, in one go. */
-async function screenshots(page: Page, name: string) {
-  const size = page.viewportSize();
-  await page.setViewportSize(PHONE);
-  await screenshot(page, `${name}-phone`);
-  await page.setViewportSize(DESKTOP);
-  await screenshot(page, `${name}-desktop`);
-  if (size) await page.setViewportSize(size);
-}
-
 describe.skipIf(!hasChromium)(`the staff console in headless Chromium ${CHROMIUM_NOTE}`, () => {
   it('moves an attendee’s paid order to ready, checks the name at pickup and marks it collected', { timeout: 120_000 }, async () => {
     const { base, api } = await startServer();
@@ -77,7 +67,7 @@ describe.skipIf(!hasChromium)(`the staff console in headless Chromium ${CHROMIUM
     const staff = await openPage(browser, { viewport: DESKTOP, colorScheme: 'light' });
     const { page } = staff;
     await page.goto(`${base}/staff`);
-    await screenshots(page, 'staff-sign-in');
+    await lookAt(page, 'staff-sign-in');
     await signIn(page, base, 'not-the-token');
     await expect.poll(() => page.locator('#token-error').textContent(), { timeout: 5_000 }).toBe('That token is not the admin token.');
     await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
@@ -105,8 +95,8 @@ describe.skipIf(!hasChromium)(`the staff console in headless Chromium ${CHROMIUM
     await attendee.page.locator('#pickup').waitFor({ state: 'visible', timeout: 3_000 });
     await display.page.locator('li[data-order-number="1001"]').waitFor({ state: 'visible', timeout: 3_000 });
     expect(await display.page.locator('li[data-order-number="1001"] .name').textContent()).toBe('Ada L.');
-    await screenshots(page, 'staff-queue');
-    await screenshots(display.page, 'display-with-ready-order');
+    await lookAt(page, 'staff-queue');
+    await lookAt(display.page, 'display-with-ready-order');
 
     // The pickup check: a mismatch is shown and refused by the server, the right name is accepted.
     await page.getByRole('button', { name: 'Hand over… #1001' }).click();
@@ -114,7 +104,7 @@ describe.skipIf(!hasChromium)(`the staff console in headless Chromium ${CHROMIUM
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('collector');
     await collector.fill('Ada Byron');
     expect(await page.locator('#collector-match').textContent()).toBe('✗ Mismatch: this is not the name on the order.');
-    await screenshots(page, 'staff-pickup-mismatch');
+    await lookAt(page, 'staff-pickup-mismatch');
     await page.getByRole('button', { name: 'Mark collected' }).click();
     await expect.poll(() => page.locator('#pickup-error').textContent(), { timeout: 3_000 }).toMatch(/name/iu);
     expect((await api.staff('{ orders(status: [READY]) { edges { node { orderNumber } } } }')).orders.edges).toEqual([{ node: { orderNumber: '1001' } }]);
@@ -162,10 +152,12 @@ describe.skipIf(!hasChromium)(`the staff console in headless Chromium ${CHROMIUM
     const browser = await launchBrowser();
     const attendee = await openPage(browser, { viewport: PHONE });
     await attendee.page.goto(base);
-    await attendee.page.locator('input[name="thread"][value="Red"]').check();
-    await attendee.page.getByLabel('Text to stitch').fill('A'.repeat(15));
+    // The attendee is at the confirmation, with Red thread and 15 characters, when staff publish.
+    await attendee.page.locator('#sizes input').first().waitFor({ state: 'attached' });
+    await fillOrder(attendee.page, { size: '13-inch', font: 'Block', thread: 'Red', stitchText: 'A'.repeat(15), name: 'Ada Lovelace', email: 'ada@example.com' });
 
-    const { page, pageErrors } = await openPage(browser, { viewport: DESKTOP, colorScheme: 'light' });
+    // This staff member's device is in dark mode: the checks of lookAt apply to that palette too.
+    const { page, pageErrors } = await openPage(browser, { viewport: DESKTOP, colorScheme: 'dark' });
     await signIn(page, base, ADMIN_TOKEN);
     await page.getByRole('link', { name: 'Options & info' }).click();
     const threads = page.getByLabel('Threads, one per line: name and colour');
@@ -175,9 +167,12 @@ describe.skipIf(!hasChromium)(`the staff console in headless Chromium ${CHROMIUM
     await page.getByLabel('Stitch text limit (1 to 60 characters)').fill('12');
     await page.getByRole('button', { name: 'Publish options' }).click();
     await expect.poll(() => page.locator('#options-result').textContent(), { timeout: 3_000 }).toBe('Published: version 2 is offered now.');
-    await screenshots(page, 'staff-options');
+    await lookAt(page, 'staff-options-dark');
 
-    // The open ordering page: Teal appears with its image, Red is gone, the chosen Red is reported, the limit is 12.
+    // The open ordering page goes back to the form: Teal appears with its image, Red is gone and the chosen Red
+    // is reported, the limit is 12 now.
+    await attendee.page.locator('#start').waitFor({ state: 'visible', timeout: 5_000 });
+    expect(await attendee.page.locator('#confirm').isVisible()).toBe(false);
     await attendee.page.locator('input[name="thread"][value="Teal"]').waitFor({ state: 'attached', timeout: 5_000 });
     expect(await attendee.page.locator('input[name="thread"]').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value))).toEqual(['Gold', 'Navy', 'Teal']);
     expect(await attendee.page.locator('#withdrawn').textContent()).toBe('No longer offered: thread Red. Please choose again.');
@@ -185,7 +180,7 @@ describe.skipIf(!hasChromium)(`the staff console in headless Chromium ${CHROMIUM
     expect(await attendee.page.locator('#stitch-error').textContent()).toBe('That is 15 characters; the limit is 12.');
     const teal = await (await fetch(`${base}/images/options/thread/Teal.svg`)).text();
     expect(teal).toContain('#0f766e');
-    await screenshot(attendee.page, 'order-options-changed-phone');
+    await lookAt(attendee.page, 'order-options-changed');
 
     // A set the server refuses: its sentence is shown.
     await page.getByLabel('Sizes, one per line').fill('');
@@ -218,7 +213,7 @@ describe.skipIf(!hasChromium)(`the staff console in headless Chromium ${CHROMIUM
     await expect.poll(() => page.locator('#notifications-state').textContent(), { timeout: 5_000 }).toBe(`Notification ${id} is queued for redelivery.`);
     // The merchant gets it again, with the same webhook-id (CONTRACT §4).
     await expect.poll(() => merchant.received.map((r) => r.webhookId), { timeout: 5_000 }).toEqual([id, id]);
-    await screenshots(page, 'staff-notifications');
+    await lookAt(page, 'staff-notifications-dark');
     expect(pageErrors).toEqual([]);
   });
 });

@@ -9,6 +9,8 @@ import { $, h } from './dom.js';
 /** The columns shown, when the type has them (the body is left out: it is long, and the subject names it). */
 const COLUMNS = ['id', 'type', 'path', 'status', 'subject', 'attemptCount', 'createdAt', 'nextAttemptAt', 'deliveredAt', 'lastError'];
 const PAGE = 50;
+/** Long values that may wrap anywhere; the rest stay on one line (the table scrolls sideways on a phone). */
+const WRAPPED = ['id', 'subject', 'lastError'];
 const LABELS = { id: 'Id', type: 'Type', path: 'Path', status: 'Status', subject: 'Subject', attemptCount: 'Attempts',
   createdAt: 'Created', nextAttemptAt: 'Next attempt', deliveredAt: 'Delivered', lastError: 'Last error' };
 
@@ -38,7 +40,7 @@ export function createNotificationsPanel({ api }) {
 
   function row(node) {
     return h('tr', { dataset: { id: node.id } },
-      fields.map((f) => h('td', { class: 'break' }, cell(f, node[f]))),
+      fields.map((f) => h('td', { class: WRAPPED.includes(f) ? 'break' : null }, cell(f, node[f]))),
       h('td', {}, h('button', { type: 'button', class: 'secondary', onclick: () => redeliver(node.id) }, 'Redeliver', h('span', { class: 'sr-only' }, ` ${node.id}`))));
   }
 
