@@ -10,13 +10,36 @@ export async function findAccount(db: Db, accountId: string): Promise<AccountRow
   return db.selectFrom('platform_accounts').selectAll().where('account_id', '=', accountId).executeTakeFirst();
 }
 
-export async function saveAccount(db: Db, row: AccountRow): Promise<void> {
-  await db
+/**
+ * Moves an account to `row.status` only if it has another status: true when it did. A conditional update, so of
+ * two concurrent requests moving it to the same status exactly one sees a change (PostgreSQL re-checks the
+ * condition after the first commits).
+ */
+export async function changeAccountStatus(db: Db, row: AccountRow): Promise<boolean> {
+  const result = await db
+    .updateTable('platform_accounts')
+    .set({ status: row.status, reasons: row.reasons, recommendations: row.recommendations, updated_at: row.updated_at })
+    .where('account_id', '=', row.account_id)
+    .where('status', '<>', row.status)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Creates the account unless it exists: true when this call created it. */
+export async function insertAccountIfNew(db: Db, row: AccountRow): Promise<boolean> {
+  const result = await db
     .insertInto('platform_accounts')
     .values(row)
-    .onConflict((oc) =>
-      oc.column('account_id').doUpdateSet({ status: row.status, reasons: row.reasons, recommendations: row.recommendations, updated_at: row.updated_at }),
-    )
+    .onConflict((oc) => oc.column('account_id').doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
+export async function updateAccountReasons(db: Db, row: AccountRow): Promise<void> {
+  await db
+    .updateTable('platform_accounts')
+    .set({ reasons: row.reasons, recommendations: row.recommendations, updated_at: row.updated_at })
+    .where('account_id', '=', row.account_id)
     .execute();
 }
 

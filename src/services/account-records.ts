@@ -45,19 +45,24 @@ export interface AccountRequestView {
 }
 
 /**
- * Saves the account's new state inside `trx`; when its status differs from the stored one (or it is new), queues
- * the `/accountupdatenotification` body and returns the outbox id. CONTRACT §3: none when the status stays.
+ * Applies the account's new status inside `trx`. When it differs from the stored one (or the account is new), the
+ * account takes the new reasons and recommendations and the `/accountupdatenotification` body is queued; its
+ * outbox id is returned. CONTRACT §3: none when the status stays; the account then keeps the reasons of its last
+ * change, unless `replaceReasons` (a staff review restating the status with new reasons).
  */
-export async function applyAccountState(trx: Db, next: AccountState, publicUrl: string): Promise<string | null> {
-  const previous = await accounts.findAccount(trx, next.accountId);
-  await accounts.saveAccount(trx, {
+export async function applyAccountState(trx: Db, next: AccountState, publicUrl: string, { replaceReasons = false } = {}): Promise<string | null> {
+  const row = {
     account_id: next.accountId,
     status: next.status,
     reasons: JSON.stringify(next.reasons),
     recommendations: JSON.stringify(next.recommendations),
     updated_at: next.updatedAt,
-  });
-  if (previous?.status === next.status) return null;
+  };
+  const changed = (await accounts.changeAccountStatus(trx, row)) || (await accounts.insertAccountIfNew(trx, row));
+  if (!changed) {
+    if (replaceReasons) await accounts.updateAccountReasons(trx, row);
+    return null;
+  }
   const body: AccountUpdateBody = {
     timestamp: epochSeconds(next.updatedAt),
     type: 'VENDOR_ACCOUNT_STATUS_UPDATE',

@@ -85,7 +85,8 @@ export function createReviewService(
       const recommendations = checkReviewLabels('recommendations', recommendationsIn);
       const queued = await db.transaction().execute(async (trx) => {
         if (!(await accounts.findAccount(trx, accountId))) throw new DomainError('not_found', 'No account was found with that id.');
-        return applyAccountState(trx, { accountId, status: decision, reasons, recommendations, updatedAt: clock.now() }, publicUrl);
+        const next = { accountId, status: decision, reasons, recommendations, updatedAt: clock.now() };
+        return applyAccountState(trx, next, publicUrl, { replaceReasons: true });
       });
       if (queued) announceQueued(bus, [queued]);
       return (await account(accountId))!;

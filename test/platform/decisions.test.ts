@@ -157,6 +157,20 @@ describe('decision operations', () => {
       const rows = await t.gateway.database.db.selectFrom('account_requests').select('id').execute();
       expect(rows).toHaveLength(1);
     });
+
+    it('five new events of one new account at once notify once (the account changes once)', async () => {
+      const t = await testGateway();
+      await Promise.all([1, 2, 3, 4, 5].map((i) => decide(t, 'profile-access', `cc-${i}`, profileAccess({ eventTime: EVENT_TIME + i }))));
+      expect(await outbox(t, '/accountupdatenotification')).toHaveLength(1);
+    });
+
+    it('the same event id sent five times at once is decided once; every answer is that decision', async () => {
+      const t = await testGateway();
+      const answers = await Promise.all([1, 2, 3, 4, 5].map(() => decide(t, 'profile-access', 'c-1', sequence[1]!)));
+      expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
+      expect(await t.gateway.database.db.selectFrom('account_requests').select('id').execute()).toHaveLength(1);
+      expect(await outbox(t, '/accountupdatenotification')).toHaveLength(1);
+    });
   });
 
   describe('account update notifications (CONTRACT §3, §4)', () => {

@@ -73,7 +73,8 @@ describe('staff review', () => {
         linkToAccountInDashboard: 'http://sleeve.test/staff#/accounts/acct-1',
       });
 
-      await staff(t, REVIEW, { id: 'acct-1', decision: 'RESTRICT_POLICY', reasons: ['still'] });
+      const restated = await staff(t, REVIEW, { id: 'acct-1', decision: 'RESTRICT_POLICY', reasons: ['still'] });
+      expect(restated.data.reviewAccount).toMatchObject({ status: 'RESTRICT_POLICY', reasons: ['still'] });
       expect(await outbox(t, '/accountupdatenotification')).toHaveLength(2);
       for (const decision of ['ENABLE_POLICY', 'ACTIVATE', 'DEACTIVATE', 'VERIFICATION_REQUIRED', 'NOT_REVIEWED']) {
         expect((await staff(t, REVIEW, { id: 'acct-1', decision })).data.reviewAccount.status).toBe(decision);
