@@ -18,6 +18,17 @@ const DECIDE_ORDER = `mutation($id: ID!, $action: MerchantAction!, $by: String!,
   decideOrder(orderId: $id, action: $action, triggeredBy: $by, comments: $comments) { orderId target action triggeredBy comments }
 }`;
 
+/** Document 3 §2 payment creation request, with a sandbox card that succeeds (CONTRACT §3). */
+const PAYMENT = {
+  orderId: 'shop-order-1',
+  amount: 4500,
+  currency: 'USD',
+  captureMethod: 'automatic',
+  channel: 'web',
+  customer: { email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace' },
+  paymentMethod: { type: 'card', card: { number: '4242424242424242', expirationMonth: 12, expirationYear: 2030, holderName: 'Ada Lovelace', cvc: '123' } },
+};
+
 const codeOf = (result: { errors?: Array<{ extensions?: Record<string, unknown> }> }) => result.errors?.[0]?.extensions?.code;
 
 describe('staff review', () => {
@@ -172,6 +183,18 @@ describe('staff review', () => {
       const orders = await staff(t, '{ orders { edges { node { orderNumber status cancelReason } } } }');
       expect(orders.data.orders.edges[0].node).toEqual({ orderNumber, status: 'CANCELLED', cancelReason: 'Stolen card' });
       expect((await outbox(t, '/orderstatusupdatenotification'))[0]!.body).toMatchObject({ merchantAction: 'CANCEL', agentComments: 'Stolen card' });
+    });
+
+    it('decides a payment by its id (skipped until POST /api/payments creates payments)', async (ctx) => {
+      const t = await testGateway();
+      const created = await t.rest('POST', '/api/payments', PAYMENT, { authorization: t.siteAuthorization, 'idempotency-key': 'review-1' });
+      if (created.status === 404) return ctx.skip(); // the payments issue has not landed: no such path yet
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const paymentId = created.body.id as string;
+      const res = await staff(t, DECIDE_ORDER, { id: paymentId, action: 'CANCEL', by: 'ops@sleeve.test' });
+      expect(res.data.decideOrder).toMatchObject({ orderId: paymentId, target: 'PAYMENT', action: 'CANCEL' });
+      expect((await outbox(t, '/orderstatusupdatenotification'))[0]!.body).toMatchObject({ orderId: paymentId, merchantAction: 'CANCEL' });
+      expect(codeOf(await staff(t, DECIDE_ORDER, { id: paymentId, action: 'RELEASE', by: 'ops@sleeve.test' }))).toBe('DUPLICATE');
     });
 
     it('refuses unknown orders, a RELEASE of a cancelled order and over-long fields, sending nothing', async () => {
