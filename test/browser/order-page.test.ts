@@ -193,4 +193,24 @@ describe.skipIf(!hasChromium)(`the ordering page in headless Chromium ${CHROMIUM
     expect(await other.page.locator('#order-text').textContent()).toBe('GRACE');
     expect(other.pageErrors).toEqual([]);
   });
+  it('shows the hold running out live, then lets the visitor start again', { timeout: 60_000 }, async () => {
+    const { base } = await startServer({ HOLD_SECONDS: '3' });
+    const browser = await launchBrowser();
+    const { page, pageErrors } = await openPage(browser, { viewport: PHONE });
+    await page.goto(base);
+    await page.locator('#sizes input').first().waitFor({ state: 'attached' });
+    await fillOrder(page, { size: '13-inch', font: 'Serif', thread: 'Silver', stitchText: 'LATE', name: 'Ada Lovelace', email: 'ada@example.com' });
+    await page.getByRole('button', { name: 'Yes, stitch exactly this' }).click();
+    await page.locator('#hold').waitFor({ state: 'visible', timeout: 5_000 });
+    // Nobody pays: the server cancels at holdUntil and the page says so without a reload.
+    await page.locator('#hold').waitFor({ state: 'hidden', timeout: 10_000 });
+    expect(await page.locator('#order-message').textContent()).toMatch(/cancelled/u);
+    expect(await page.locator('#steps').isVisible()).toBe(false);
+    await lookAt(page, 'order-cancelled');
+    await page.getByRole('button', { name: 'Order another sleeve' }).click();
+    expect(await page.locator('#start').isVisible()).toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('stitchText');
+    expect(await page.evaluate(() => localStorage.getItem('sleeve.order'))).toBeNull();
+    expect(pageErrors).toEqual([]);
+  });
 });
