@@ -6,7 +6,6 @@ import type { Config } from '../src/config.ts';
 import type { Logger } from '../src/logger.ts';
 import type { RateLimiter } from '../src/security/rate-limiter.ts';
 import type { Services } from '../src/services/services.ts';
-import { appAsset } from '../src/pages/app-assets.ts';
 import { createAssetHandlers } from './assets.ts';
 import { createNotificationsRoutes } from './notifications.ts';
 import { createOrderingHandlers } from './ordering.ts';
@@ -44,7 +43,7 @@ export function createRestApi(deps: RestDeps): Router {
       // The pickup display and the client library the pages load
       { method: 'GET', path: '/display', handler: pages.display },
       { method: 'GET', path: '/assets/graphql-ws.js', handler: pages.graphqlWs },
-      { method: 'GET', path: '/assets/app/:file', handler: appAsset },
+      { method: 'GET', path: '/assets/app/:file', handler: pages.appAsset },
       // Documents 2 and 3, CONTRACT §3 and §4
       ...createPaymentsRoutes(deps),
       ...createPlatformRoutes(deps),

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { appAsset } from '../src/pages/app-assets.ts';
 import { renderDisplayPage } from '../src/pages/display-page.ts';
 import { renderOrderPage } from '../src/pages/order-page.ts';
 import { renderPayPage } from '../src/pages/pay-page.ts';
@@ -24,6 +25,16 @@ export const pages = {
   /** The staff console: the live queue, pickup check, cancel, options, event information, notifications. */
   async staffConsole(): Promise<HttpResponse> {
     return text(200, staffConsole, 'text/html; charset=utf-8');
+  },
+
+  /** The ordering page's and staff console's modules and style sheets (src/pages/app/). */
+  async appAsset(request: HttpRequest, name: string): Promise<HttpResponse> {
+    const file = appAsset(name);
+    if (!file) return notFound(request);
+    const response = text(200, file.body, file.contentType);
+    // Short: a redeploy during the event reaches open pages at their next load.
+    response.headers['cache-control'] = 'public, max-age=60';
+    return response;
   },
 
   async display(): Promise<HttpResponse> {

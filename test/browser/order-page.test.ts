@@ -8,6 +8,7 @@ import { emailProblem } from '../../src/domain/email.ts';
 import { checkOrderInput } from '../../src/domain/order-input.ts';
 import { collectorMatches, nameProblem } from '../../src/domain/person-name.ts';
 import { DEFAULT_OPTIONS } from '../../src/domain/sleeve-options.ts';
+import { testGateway } from '../support/gateway.ts';
 import { CHROMIUM_NOTE, hasChromium, launchBrowser, openPage } from '../support/browser.ts';
 import { DESKTOP, fillOrder, lookAt, PHONE, startServer } from './ordering-support.ts';
 
@@ -49,6 +50,40 @@ describe('the ordering page’s rules', () => {
       for (const c of [...collectors, 'Jose Nunez']) expect(rules.collectorMatches(order, c), `${order}/${c}`).toBe(collectorMatches(order, c));
     }
     expect(rules.spell('ADA 1815')).toBe('A · D · A · space · 1 · 8 · 1 · 5');
+  });
+});
+
+describe('the pages and their files', () => {
+  it('serve / and /staff with modules and style sheets from this server only (no CDN, no private endpoint)', async () => {
+    const t = await testGateway();
+    const linked: string[] = [];
+    for (const path of ['/', '/staff']) {
+      const page = await t.rest('GET', path);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      linked.push(...[...(page.body as string).matchAll(/(?:src|href)="([^"#]+)"/gu)].map((m) => m[1]!));
+    }
+    expect(linked.filter((url) => !url.startsWith('/'))).toEqual([]);
+    const modules = linked.filter((url) => url.startsWith('/assets/app/'));
+    expect(modules.length).toBeGreaterThanOrEqual(5);
+    const seen = new Set<string>();
+    // Every module a page loads, and every module those import, is served; none reaches past GraphQL or the host.
+    while (modules.length) {
+      const url = modules.pop()!;
+      if (seen.has(url)) continue;
+      seen.add(url);
+      const file = await t.rest('GET', url);
+      expect(file.status, url).toBe(200);
+      expect(file.headers.get('content-type')).toBe(url.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8');
+      const source = file.body as string;
+      expect(source, url).not.toMatch(/https?:\/\//u);
+      expect([...source.matchAll(/fetch\('([^']+)'/gu)].map((m) => m[1]), url).toEqual(source.includes("fetch('") ? ['/graphql'] : []);
+      for (const [, name] of source.matchAll(/from '\.\/([\w-]+\.js)'/gu)) modules.push(`/assets/app/${name}`);
+    }
+    expect([...seen].filter((u) => u.endsWith('.js')).length).toBeGreaterThanOrEqual(10);
+    for (const path of ['/assets/app/nope.js', '/assets/app/..%2Forder-page.ts', '/assets/app/order-page.ts']) {
+      expect((await t.rest('GET', path)).status, path).toBe(404);
+    }
   });
 });
 
