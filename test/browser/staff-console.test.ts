@@ -216,4 +216,40 @@ describe.skipIf(!hasChromium)(`the staff console in headless Chromium ${CHROMIUM
     await lookAt(page, 'staff-notifications-dark');
     expect(pageErrors).toEqual([]);
   });
+  it('reads the queue again after its connection was lost, so changes made meanwhile are not missed', { timeout: 60_000 }, async () => {
+    const { base, api } = await startServer();
+    const browser = await launchBrowser();
+    const { page, pageErrors } = await openPage(browser, { viewport: DESKTOP });
+    // The page's WebSocket goes through the test, which can cut it and refuse new ones for a while.
+    let cut = false;
+    const sockets: Array<{ close: () => Promise<void> }> = [];
+    await page.routeWebSocket(/\/graphql$/u, (ws) => {
+      if (cut) return void ws.close();
+      ws.connectToServer();
+      sockets.push(ws);
+    });
+    await signIn(page, base, ADMIN_TOKEN);
+    await expect.poll(() => page.locator('#conn').textContent(), { timeout: 5_000 }).toBe('Live');
+    const ada = await api.createOrder({ email: 'ada@example.com', name: 'Ada Lovelace', size: '13-inch', font: 'Block', thread: 'Gold', stitchText: 'ADA' });
+    await api.pay('1001', ada.payToken);
+    await expect.poll(() => columnOf(page, '1001'), { timeout: 5_000 }).toBe('RECEIVED');
+    const grace = await api.createOrder({ email: 'grace@example.com', name: 'Grace Hopper', size: '13-inch', font: 'Block', thread: 'Gold', stitchText: 'COBOL' });
+    await expect.poll(() => columnOf(page, grace.orderNumber), { timeout: 5_000 }).toBe('AWAITING_PAYMENT');
+
+    cut = true;
+    await Promise.all(sockets.map((ws) => ws.close()));
+    await expect.poll(() => page.locator('#conn').textContent(), { timeout: 5_000 }).toBe('Reconnecting…');
+    expect(await api.markReady('1001')).toBe('READY');
+    await api.staff('mutation { cancelOrder(orderNumber: "1002", reason: "Changed her mind") { status } }');
+    // Missed while cut off…
+    expect(await columnOf(page, '1001')).toBe('RECEIVED');
+    expect(await columnOf(page, '1002')).toBe('AWAITING_PAYMENT');
+    cut = false;
+    // …and right again once it reconnects (jittered backoff, at most 10 s).
+    await expect.poll(() => page.locator('#conn').textContent(), { timeout: 15_000 }).toBe('Live');
+    await expect.poll(() => columnOf(page, '1001'), { timeout: 5_000 }).toBe('READY');
+    // The order cancelled meanwhile has left the columns.
+    await expect.poll(() => page.locator('#columns #order-1002').count(), { timeout: 5_000 }).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
 });

@@ -38,11 +38,14 @@ function route() {
 
 async function open(token) {
   const authorization = `Bearer ${token}`;
+  let lost = false;
   const api = connect({
     authorization,
     onState: (state) => {
       $('#conn').textContent = state === 'live' ? 'Live' : 'Reconnecting…';
       $('#conn').classList.toggle('down', state !== 'live');
+      if (state === 'live' && lost) queue?.reload().catch((error) => { $('#queue-error').textContent = error.message; });
+      lost = state !== 'live';
     },
   });
   try {

@@ -104,5 +104,13 @@ export function createQueue({ api, dialogs }) {
     },
     upsert,
     focusOrder,
+    /**
+     * After a lost connection: orderEvents sent while it was down are gone, so read the queue again. Orders not
+     * in it any more (collected or cancelled meanwhile) leave the columns.
+     */
+    async reload() {
+      for (const [n, order] of orders) if (COLUMNS.includes(order.status)) orders.delete(n);
+      await load();
+    },
   };
 }
