@@ -136,6 +136,9 @@ describe.skipIf(!hasChromium)(`the ordering page in headless Chromium ${CHROMIUM
     await expect.poll(() => countdown.textContent(), { timeout: 3_000 }).toMatch(/^4:5\d$/u);
     const first = await countdown.textContent();
     await expect.poll(() => countdown.textContent(), { timeout: 3_000 }).not.toBe(first);
+    // Screen readers hear the time left when the countdown appears, then each minute (not every second).
+    expect(await page.locator('#countdown-announce').textContent()).toMatch(/^4:5\d left to pay\.$/u);
+    expect(await page.locator('#countdown-announce').getAttribute('aria-live')).toBe('polite');
     const payLink = page.getByRole('link', { name: 'Open the payment page' });
     expect(await payLink.getAttribute('href')).toMatch(new RegExp(`^${base}/pay/1001\\?t=.+`, 'u'));
     expect(await page.getByRole('button', { name: 'Pay with the demo card' }).isVisible()).toBe(true);

@@ -42,8 +42,9 @@ export function createOrderStatus({ api, onFinished }) {
   }
 
   function showCountdown(seconds) {
+    const first = !$('#countdown').textContent;
     $('#countdown').textContent = minutesAndSeconds(seconds);
-    const said = announcement(seconds);
+    const said = first ? `${minutesAndSeconds(seconds)} left to pay.` : announcement(seconds);
     if (said) $('#countdown-announce').textContent = said;
   }
 
@@ -78,9 +79,9 @@ export function createOrderStatus({ api, onFinished }) {
       next: (data) => render(data.orderUpdates),
     }));
     stops.push(api.follow(`subscription($n: ID!, $t: String!) { holdCountdown(orderNumber: $n, payToken: $t) { secondsLeft final } }`, vars, {
+      // The final tick (paid or cancelled) is left to orderUpdates, which brings the new status and texts. An
+      // order no longer held may be refused a countdown: nothing to retry then.
       next: ({ holdCountdown: tick }) => { if (!tick.final) showCountdown(tick.secondsLeft); },
-      // The hold is over (paid or cancelled): orderUpdates brings the new status.
-      complete: () => {},
       error: () => {},
     }));
   }
