@@ -17,7 +17,7 @@ import { claimDue, nextWake, releaseLease, type OutboxRow } from '../db/outbox-r
 import type { BackgroundDeps, BackgroundJob, Disposable } from '../scheduler/background.ts';
 import { randomId } from '../security/tokens.ts';
 import { deliver, DELIVERY_TIMEOUT_MS, Shutdown } from './delivery.ts';
-import { recordDelivery } from './record.ts';
+import { createRecorder } from './record.ts';
 import { bodyAtSend } from './send-time.ts';
 import { bodySignature, standardWebhooksHeaders } from './signing.ts';
 
@@ -40,12 +40,13 @@ async function runDispatcher(deps: BackgroundDeps, endpoint: string): Promise<Di
   const owner = randomId('dispatcher_');
   const shutdown = new AbortController();
   const inFlight = new Set<Promise<void>>();
+  const record = createRecorder(database);
   let stopped = false;
   let timer: Timer | null = null;
   let armedFor = Infinity;
   let sweeping: Promise<void> | null = null;
   let again = false;
-  /** The last claim was cut short by MAX_IN_FLIGHT: a finishing delivery makes room and sweeps again. */
+  /** The last claim was cut short by MAX_IN_FLIGHT: once half the deliveries in flight finish, sweep again. */
   let backlog = false;
   setMaxListeners(MAX_IN_FLIGHT + 1, shutdown.signal); // one listener per delivery in flight
 
@@ -79,7 +80,8 @@ async function runDispatcher(deps: BackgroundDeps, endpoint: string): Promise<Di
           for (const row of rows) track(send(row));
           if (rows.length === room) again = true;
         } while (again && !stopped);
-        const next = await nextWake(database.db, clock.now());
+        // With a backlog, finishing deliveries sweep again; the next due time matters once it is worked off.
+        const next = backlog ? null : await nextWake(database.db, clock.now());
         arm(Math.min(next ?? Infinity, clock.now() + POLL_MS));
       } catch (error) {
         logger.error('notification sweep failed; retrying', { error });
@@ -95,7 +97,8 @@ async function runDispatcher(deps: BackgroundDeps, endpoint: string): Promise<Di
     inFlight.add(work);
     void work.finally(() => {
       inFlight.delete(work);
-      if (backlog && !stopped) void sweep();
+      // Refill in batches, not one claim per finished delivery.
+      if (backlog && !stopped && inFlight.size <= MAX_IN_FLIGHT / 2) void sweep();
     });
   }
 
@@ -110,7 +113,7 @@ async function runDispatcher(deps: BackgroundDeps, endpoint: string): Promise<Di
         await releaseLease(database.db, row.id, owner);
         return;
       }
-      const recorded = await recordDelivery(database, { row, owner, result, startedAt: sentAt, now: clock.now(), schedule: config.notifyRetrySchedule });
+      const recorded = await record({ row, owner, result, startedAt: sentAt, now: clock.now(), schedule: config.notifyRetrySchedule });
       if (!recorded) return;
       // After commit: staff streams see every attempt (notificationEvents); a retry arms the timer.
       bus.publish('notificationAttempted', { id: recorded.id, attempt: recorded.attempt });
