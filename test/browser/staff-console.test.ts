@@ -134,10 +134,15 @@ describe.skipIf(!hasChromium)(`the staff console in headless Chromium ${CHROMIUM
     await page.goto(`${base}/staff#/orders/1001`);
     await expect.poll(() => page.evaluate(() => document.activeElement?.id), { timeout: 5_000 }).toBe('order-1001');
     expect(await page.locator('#done').getAttribute('open')).toBe('');
-    await page.evaluate(() => { location.hash = '#/accounts/acc_42'; });
-    await expect.poll(() => page.locator('#route-note').textContent()).toContain('Account acc_42');
-    await page.evaluate(() => { location.hash = '#/orders/9999'; });
-    await expect.poll(() => page.locator('#route-note').textContent()).toContain('Order 9999 is not among');
+    const follow = async (hash: string, note: RegExp) => {
+      await page.evaluate((h) => { location.hash = h; }, hash);
+      await expect.poll(() => page.locator('#route-note').textContent(), { timeout: 5_000 }).toMatch(note);
+    };
+    await follow('#/accounts/acc_42', /^No account acc_42 is known\.$/u);
+    await follow('#/item-listings/ev_7', /^Item listing ev_7: .*decideItemListing\.$/u);
+    await follow('#/claims/clm_3', /^Claim clm_3: /u);
+    await follow('#/orders/ord_5', /^Platform order ord_5: .*decideOrder\.$/u);
+    await follow('#/orders/9999', /^Order 9999 is not among/u);
     expect([staff.pageErrors, attendee.pageErrors, display.pageErrors]).toEqual([[], [], []]);
 
     // A fresh tab (another session) must sign in again: the token is not kept past the tab.
@@ -213,6 +218,11 @@ describe.skipIf(!hasChromium)(`the staff console in headless Chromium ${CHROMIUM
     await expect.poll(() => page.locator('#notifications-state').textContent(), { timeout: 5_000 }).toBe(`Notification ${id} is queued for redelivery.`);
     // The merchant gets it again, with the same webhook-id (CONTRACT §4).
     await expect.poll(() => merchant.received.map((r) => r.webhookId), { timeout: 5_000 }).toEqual([id, id]);
+    // The account the notification is about, through its dashboard link.
+    await page.evaluate(() => { location.hash = '#/accounts/acct-1'; });
+    await expect.poll(() => page.locator('#route-note').textContent(), { timeout: 5_000 })
+      .toBe('Account acct-1: NOT_REVIEWED (SANDBOX_EMAIL). Change it with the GraphQL mutation reviewAccount.');
+    await page.getByRole('link', { name: 'Notifications' }).click();
     await lookAt(page, 'staff-notifications-dark');
     expect(pageErrors).toEqual([]);
   });

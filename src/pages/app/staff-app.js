@@ -2,27 +2,22 @@
  * The staff console (issue 8). The admin token is kept in sessionStorage only (this tab, until it closes) and sent
  * as `Authorization: Bearer …` over HTTP and as connectionParams.authorization over graphql-ws (CONTRACT §5).
  * Routes are hash links: #/queue, #/options, #/notifications, and the deep links the notification dashboard uses:
- * #/orders/{n} focuses that order; #/accounts/{id}, #/item-listings/{id} and #/claims/{id} name the item.
+ * #/orders/{n}, #/accounts/{id}, #/item-listings/{id} and #/claims/{id} (staff-links.js).
  */
 import { $ } from './dom.js';
 import { connect } from './graphql.js';
 import { createDialogs } from './staff-dialogs.js';
+import { describeLink } from './staff-links.js';
 import { createNotificationsPanel } from './staff-notifications.js';
 import { createOptionsEditor } from './staff-options.js';
 import { createQueue, STAFF_ORDER_FIELDS } from './staff-queue.js';
 
 const TOKEN_KEY = 'sleeve.staffToken';
 const SECTIONS = ['queue', 'options', 'notifications'];
-/** Items the console has no view of yet: their deep links show the id and where to look. */
-const ELSEWHERE = {
-  accounts: (id) => `Account ${id}: this console has no account view yet; read it with the GraphQL query account(accountId: "${id}").`,
-  'item-listings': (id) => `Item listing ${id}: this console has no item listing view yet; decide it with the GraphQL mutation decideItemListing.`,
-  claims: (id) => `Claim ${id}: this console has no claim view yet; list claims with the GraphQL query claims.`,
-};
-
 let queue = null;
+let api = null;
 
-function route() {
+async function route() {
   const [, kind = 'queue', id] = location.hash.replace(/^#\/?/u, '/').split('/').map(decodeURIComponent);
   const note = $('#route-note');
   note.textContent = '';
@@ -32,14 +27,16 @@ function route() {
     if (a.getAttribute('href') === `#/${section}`) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   }
-  if (kind === 'orders' && id && !queue.focusOrder(id)) note.textContent = `Order ${id} is not among the orders this console has seen (it may have been collected or cancelled earlier).`;
-  else if (ELSEWHERE[kind] && id) note.textContent = ELSEWHERE[kind](id);
+  const hash = location.hash;
+  const text = await describeLink({ api, queue }, kind, id);
+  // A later link may have been followed while this one was being looked up.
+  if (location.hash === hash) note.textContent = text ?? '';
 }
 
 async function open(token) {
   const authorization = `Bearer ${token}`;
   let lost = false;
-  const api = connect({
+  api = connect({
     authorization,
     onState: (state) => {
       $('#conn').textContent = state === 'live' ? 'Live' : 'Reconnecting…';
