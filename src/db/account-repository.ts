@@ -1,5 +1,5 @@
 /** Accounts and the risk requests decided for them (migration 0005). Rows in, rows out; `db` may be a transaction. */
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from './database.ts';
 import type { AccountRequestTable, PlatformAccountTable } from './platform-tables.ts';
 
@@ -81,22 +81,17 @@ export interface StoredHistory {
  * Requests stored earlier with the same eventTime count: they came first.
  */
 export async function requestHistory(db: Db, accountId: string, ip: string | null, from: number, until: number): Promise<StoredHistory> {
-  const row = await db
-    .selectNoFrom((eb) => {
-      const upTo = eb.selectFrom('account_requests').where('event_time', '<=', until);
-      const inWindow = upTo.where('event_time', '>', from).select(eb.fn.countAll().as('n'));
-      const mine = upTo.where('account_id', '=', accountId).select(eb.lit(1).as('one')).limit(1);
-      return [
-        inWindow.where('account_id', '=', accountId).as('account_attempts'),
-        inWindow.where('customer_ip', '=', ip ?? '').as('ip_attempts'),
-        eb.exists(mine).as('account_seen'),
-        eb.exists(mine.where('customer_ip', '=', ip ?? '')).as('ip_used'),
-      ];
-    })
-    .executeTakeFirstOrThrow();
+  // Plain SQL that both dialects run: four index range scans (account_requests_account, account_requests_ip).
+  const { rows } = await sql<{ account_attempts: number; ip_attempts: number; account_seen: number | boolean; ip_used: number | boolean }>`
+    select
+      (select count(*) from account_requests where account_id = ${accountId} and event_time > ${from} and event_time <= ${until}) as account_attempts,
+      (select count(*) from account_requests where customer_ip = ${ip ?? ''} and event_time > ${from} and event_time <= ${until}) as ip_attempts,
+      exists (select 1 from account_requests where account_id = ${accountId} and event_time <= ${until}) as account_seen,
+      exists (select 1 from account_requests where account_id = ${accountId} and customer_ip = ${ip ?? ''} and event_time <= ${until}) as ip_used`.execute(db);
+  const row = rows[0]!;
   return {
-    accountAttempts: Number(row.account_attempts ?? 0),
-    ipAttempts: ip ? Number(row.ip_attempts ?? 0) : 0,
+    accountAttempts: Number(row.account_attempts),
+    ipAttempts: ip ? Number(row.ip_attempts) : 0,
     accountSeen: Boolean(Number(row.account_seen)),
     ipUsedByAccount: ip !== null && Boolean(Number(row.ip_used)),
   };
