@@ -30,3 +30,9 @@ export function minutesAndSeconds(seconds) {
   const s = Math.max(0, Math.floor(seconds));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
+
+/** The header's connection note (#conn), for connect()'s onState. */
+export function showConnection(state) {
+  $('#conn').textContent = state === 'live' ? 'Live' : 'Reconnecting…';
+  $('#conn').classList.toggle('down', state !== 'live');
+}

@@ -4,7 +4,7 @@
  * visitor on the same device sees their order again: {orderNumber, payToken} stay in localStorage (the payToken
  * is the visitor's own secret for their own order).
  */
-import { $ } from './dom.js';
+import { $, showConnection } from './dom.js';
 import { connect } from './graphql.js';
 import { createOrderForm } from './order-form.js';
 import { createOrderStatus, ORDER_FIELDS } from './order-status.js';
@@ -13,12 +13,7 @@ import { spell } from './rules.js';
 const STORAGE_KEY = 'sleeve.order';
 const OPTIONS = 'charLimit sizeChoices { value image } fontChoices { value image } threadChoices { value image }';
 
-const api = connect({
-  onState: (state) => {
-    $('#conn').textContent = state === 'live' ? 'Live' : 'Reconnecting…';
-    $('#conn').classList.toggle('down', state !== 'live');
-  },
-});
+const api = connect({ onState: showConnection });
 
 const stored = {
   read: () => { try { return JSON.parse(localStorage.getItem(STORAGE_KEY)); } catch { return null; } },

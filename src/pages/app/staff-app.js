@@ -4,7 +4,7 @@
  * Routes are hash links: #/queue, #/options, #/notifications, and the deep links the notification dashboard uses:
  * #/orders/{n}, #/accounts/{id}, #/item-listings/{id} and #/claims/{id} (staff-links.js).
  */
-import { $ } from './dom.js';
+import { $, showConnection } from './dom.js';
 import { connect } from './graphql.js';
 import { createDialogs } from './staff-dialogs.js';
 import { describeLink } from './staff-links.js';
@@ -39,8 +39,8 @@ async function open(token) {
   api = connect({
     authorization,
     onState: (state) => {
-      $('#conn').textContent = state === 'live' ? 'Live' : 'Reconnecting…';
-      $('#conn').classList.toggle('down', state !== 'live');
+      showConnection(state);
+      // orderEvents sent while the connection was down are lost: read the queue again.
       if (state === 'live' && lost) queue?.reload().catch((error) => { $('#queue-error').textContent = error.message; });
       lost = state !== 'live';
     },
