@@ -1,7 +1,82 @@
-/** Payments and tokenization (issue 5): /api/payments, /v1/tokenization/*, /v1/account-updater/card/update, and the pay page's tokenization path. STUB: its issue replaces this file. */
+/**
+ * Payments and tokenization (document 3 §4, CONTRACT §3): /api/payments (site basic auth, platform error body),
+ * the tokenization operations (site basic auth, `{ message }` error body), a sandbox wallet confirmation for
+ * /api/payments, and the pay page's two paths, authorized by the order's payToken instead of a site key — a
+ * browser must never hold one — answering document 1's Error body.
+ */
+import { DomainError } from '../src/domain/errors.ts';
+import type { RateGroup } from '../src/security/rate-limiter.ts';
+import type { Site } from '../src/services/site-service.ts';
 import type { RestDeps } from './api.ts';
+import { json, readJson, type HttpRequest, type HttpResponse } from './http.ts';
+import { inStyle, requireSite } from './platform-http.ts';
 import type { Route } from './routes.ts';
 
-export function createPaymentsRoutes(_deps: RestDeps): Route[] {
-  return [];
+export function createPaymentsRoutes({ services, logger, limiter }: RestDeps): Route[] {
+  const { payments, sites, orders } = services;
+  const { tokens } = payments;
+
+  /** A site-authenticated JSON operation: the site, then the body (401 comes before any body check). */
+  const siteCall = (operation: (site: Site, body: unknown, request: HttpRequest) => Promise<HttpResponse>) =>
+    async function call(request: HttpRequest): Promise<HttpResponse> {
+      const site = await requireSite(request, sites);
+      return operation(site, await readJson(request), request);
+    };
+
+  function limit(group: RateGroup, request: HttpRequest): void {
+    const decision = limiter.take(group, request.clientAddress);
+    if (!decision.allowed) throw new DomainError('rate_limited', 'Too many requests. Wait a moment, then try again.', { retryAfter: decision.retryAfter });
+  }
+
+  /** The pay page's order, by the payToken in the body (`t`, as in PayInput; `payToken` is accepted too). */
+  async function payPageOrder(request: HttpRequest, orderNumber: string) {
+    limit('pay', request);
+    const body = await readJson(request);
+    const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+    const t = fields.t ?? fields.payToken;
+    if (typeof t !== 'string') throw new DomainError('bad_request', 't (the payToken) is required.', { field: 't' });
+    return { order: await orders.lookup(orderNumber, t), body };
+  }
+
+  const platform = (handler: Route['handler']) => inStyle('platform', logger, handler);
+  const tokenization = (handler: Route['handler']) => inStyle('tokenization', logger, handler);
+
+  return [
+    {
+      method: 'POST',
+      path: '/api/payments',
+      handler: platform(
+        siteCall(async (site, body, request) => {
+          const response = await payments.create(site, body, request.headers['idempotency-key']);
+          return json(response.status, response.body);
+        }),
+      ),
+    },
+    { method: 'POST', path: '/v1/tokenization/tokenize', handler: tokenization(siteCall(async (site, body) => json(200, await tokens.tokenize(site, body)))) },
+    { method: 'POST', path: '/v1/tokenization/detokenize', handler: tokenization(siteCall(async (site, body) => json(200, await tokens.detokenize(site, body)))) },
+    { method: 'POST', path: '/v1/tokenization/upgrade', handler: tokenization(siteCall(async (site, body) => json(200, await tokens.upgrade(site, body)))) },
+    { method: 'POST', path: '/v1/account-updater/card/update', handler: tokenization(siteCall(async (site, body) => json(200, await tokens.updateCard(site, body)))) },
+    {
+      // The sandbox wallet for /api/payments `wallet` (a real wallet's confirmation comes from its own SDK).
+      method: 'POST',
+      path: '/v1/sandbox/wallet-confirmation',
+      handler: tokenization(async (request) => json(200, { token: await tokens.walletConfirmation({ siteId: (await requireSite(request, sites)).siteId }) })),
+    },
+    {
+      method: 'POST',
+      path: '/api/orders/:orderNumber/card-token',
+      async handler(request, orderNumber) {
+        const { order, body } = await payPageOrder(request, orderNumber!);
+        return json(200, await tokens.tokenizeForOrder(order, body));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/api/orders/:orderNumber/wallet-token',
+      async handler(request, orderNumber) {
+        const { order } = await payPageOrder(request, orderNumber!);
+        return json(200, { token: await tokens.walletConfirmation({ order }) });
+      },
+    },
+  ];
 }

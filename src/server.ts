@@ -22,6 +22,7 @@ import type { BackgroundDeps, Disposable } from './scheduler/background.ts';
 import { startEvidenceReminders } from './scheduler/evidence-reminders.ts';
 import { startHoldExpiry } from './scheduler/hold-expiry.ts';
 import { startThreeDsCompletion } from './scheduler/three-ds-completion.ts';
+import { startNetworkTokenProvisioning } from './scheduler/network-token-provisioning.ts';
 import { createHoldTicker } from './scheduler/hold-ticker.ts';
 import { createRateLimiter } from './security/rate-limiter.ts';
 import { startCacheSync } from './services/cache-sync.ts';
@@ -90,6 +91,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     await startDispatcher(jobDeps),
     await startThreeDsCompletion(jobDeps),
     await startEvidenceReminders(jobDeps),
+    await startNetworkTokenProvisioning(jobDeps),
   ];
   const clientOf = options.clientAddress ?? (() => 'local');
 

@@ -12,6 +12,7 @@ import * as orders from '../db/order-repository.ts';
 import { hashToken, randomId, randomToken, tokenMatchesHash } from '../security/tokens.ts';
 import type { ServiceDeps } from './deps.ts';
 import type { OptionsService } from './options-service.ts';
+import type { OrderPayments } from './order-payment.ts';
 import { orderEvent, parseOrderNumber, rowToOrder } from './order-mapping.ts';
 
 export interface CreatedOrder {
@@ -48,7 +49,7 @@ export interface OrderService {
 
 const NOT_FOUND = 'No order was found with that order number and payToken.';
 
-export function createOrderService(deps: ServiceDeps & { options: OptionsService }): OrderService {
+export function createOrderService(deps: ServiceDeps & { options: OptionsService; payments: OrderPayments }): OrderService {
   const { database, clock, bus, logger, options } = deps;
   const { db } = database;
 
@@ -153,13 +154,17 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
         });
       }
       if (order.status !== 'awaiting payment') return { order, alreadyPaid: true };
-      if (input.method !== 'vendor_card') {
-        // Card and wallet tokens come from the payUrl page's vault; none exists for this order.
-        throw new DomainError('bad_request', 'That payment token is not valid for this order. Open payUrl to pay by card or wallet.', {
-          field: 'token',
-        });
-      }
       const number = Number(order.orderNumber);
+      if (input.method !== 'vendor_card') {
+        // Card and wallet: $1.00 through the payments service with the payUrl page's token (issue 5).
+        const charged = await deps.payments.payOrder(number, input.method, input.token ?? '');
+        // Null: paid or ended meanwhile (a charge that came too late was refunded); report what happened.
+        if (!charged && attempt <= 3) return pay(orderNumber, input, attempt + 1);
+        if (!charged) throw new DomainError('unavailable', 'The payment could not be recorded just now. Please try again.', { retryAfter: 1 });
+        logger.info('order paid', { orderNumber: charged.orderNumber, method: input.method });
+        publish([charged], 'paid');
+        return { order: charged, alreadyPaid: false };
+      }
       const now = clock.now();
       const paid = await db.transaction().execute(async (trx) => {
         const row = await orders.markPaid(trx, number, { status: STATUS_AFTER_PAYMENT, method: input.method, now });

@@ -32,8 +32,8 @@ export function createServices(deps: ServiceDeps & { ticker: HoldTicker }): Serv
   const sites = createSiteService(deps);
   const payments = createPaymentService({ ...deps, sites });
   const options = createOptionsService(deps);
-  const orders = createOrderService({ ...deps, options });
-  const staff = createOrderStaffService(deps);
+  const orders = createOrderService({ ...deps, options, payments });
+  const staff = createOrderStaffService({ ...deps, refunds: payments });
   return {
     options,
     orders,

@@ -1,0 +1,77 @@
+/** Kysely queries for payments and idempotency keys (CONTRACT §3). Rows in, rows out; `db` may be a transaction. */
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Db } from './database.ts';
+import type { IdempotencyKeyTable, PaymentTable } from './payment-tables.ts';
+
+export type PaymentRow = Selectable<PaymentTable>;
+export type IdempotencyRow = Selectable<IdempotencyKeyTable>;
+
+export async function insertPayment(db: Db, row: Insertable<PaymentTable>): Promise<void> {
+  await db.insertInto('payments').values(row).execute();
+}
+
+export async function findPayment(db: Db, id: string): Promise<PaymentRow | undefined> {
+  return db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function updatePayment(db: Db, id: string, change: Updateable<PaymentTable>): Promise<PaymentRow | undefined> {
+  return db.updateTable('payments').set(change).where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+/** The payments of a sleeve order in these statuses, newest first. */
+export async function orderPayments(db: Db, orderNumber: number, statuses: readonly PaymentRow['status'][]): Promise<PaymentRow[]> {
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where('order_number', '=', orderNumber)
+    .where('status', 'in', statuses)
+    .orderBy('created_at', 'desc')
+    .execute();
+}
+
+/** Marks a charged payment refunded once; false when it already was (or never charged). */
+export async function markRefunded(db: Db, id: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('payments')
+    .set({ refunded_at: now, updated_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'succeeded')
+    .where('refunded_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** The insert-first claim of an Idempotency-Key; the primary key (site, key) refuses a second one. */
+export async function insertIdempotencyKey(db: Db, row: Insertable<IdempotencyKeyTable>): Promise<void> {
+  await db.insertInto('idempotency_keys').values(row).execute();
+}
+
+export async function findIdempotencyKey(db: Db, siteId: string, key: string): Promise<IdempotencyRow | undefined> {
+  return db.selectFrom('idempotency_keys').selectAll().where('site_id', '=', siteId).where('idem_key', '=', key).executeTakeFirst();
+}
+
+/** Takes over a key whose holder left it retryable (or stalled): conditional on the state and time seen. */
+export async function reclaimIdempotencyKey(db: Db, seen: IdempotencyRow, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('idempotency_keys')
+    .set({ state: 'processing', updated_at: now })
+    .where('site_id', '=', seen.site_id)
+    .where('idem_key', '=', seen.idem_key)
+    .where('state', '=', seen.state)
+    .where('updated_at', '=', seen.updated_at)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function settleIdempotencyKey(db: Db, siteId: string, key: string, change: Updateable<IdempotencyKeyTable>): Promise<void> {
+  await db.updateTable('idempotency_keys').set(change).where('site_id', '=', siteId).where('idem_key', '=', key).execute();
+}
+
+export async function releaseIdempotencyKey(db: Db, siteId: string, key: string): Promise<void> {
+  await db.deleteFrom('idempotency_keys').where('site_id', '=', siteId).where('idem_key', '=', key).where('state', '=', 'processing').execute();
+}
+
+/** Keys live at least 24 hours (issue 5); older ones may go. */
+export async function pruneIdempotencyKeys(db: Db, before: number): Promise<void> {
+  await db.deleteFrom('idempotency_keys').where('created_at', '<', before).where('state', '=', 'done').execute();
+}

@@ -1,0 +1,58 @@
+/** Shared helpers of the payments suites: test cards, site-authenticated calls, outbox and ledger reads. */
+import { expect } from 'vitest';
+import type { TestGateway } from '../support/gateway.ts';
+
+/** CONTRACT §3 sandbox cards, and two ordinary Luhn-valid numbers. */
+export const CARDS = {
+  ok: '4242424242424242',
+  mastercard: '5555555555554444',
+  declined: '4000000000000002',
+  processorError: '4000000000000119',
+  timeoutAfterCharge: '4000000000000259',
+} as const;
+
+export const ALL_TEST_NUMBERS = Object.values(CARDS);
+
+export const card = (cardNumber: string = CARDS.ok, change: Record<string, unknown> = {}) => ({
+  cardNumber,
+  expirationMonth: 12,
+  expirationYear: 2030,
+  cardHolderName: 'Ada Lovelace',
+  ...change,
+});
+
+export function siteCalls(t: TestGateway) {
+  const auth = { authorization: t.siteAuthorization };
+  return {
+    auth,
+    tokenize: (body: unknown) => t.rest('POST', '/v1/tokenization/tokenize', body, auth),
+    detokenize: (body: unknown) => t.rest('POST', '/v1/tokenization/detokenize', body, auth),
+    upgrade: (body: unknown) => t.rest('POST', '/v1/tokenization/upgrade', body, auth),
+    updateCard: (body: unknown) => t.rest('POST', '/v1/account-updater/card/update', body, auth),
+    pay: (body: unknown, key?: string) => t.rest('POST', '/api/payments', body, key === undefined ? auth : { ...auth, 'idempotency-key': key }),
+    async token(cardNumber: string = CARDS.ok, change: Record<string, unknown> = {}): Promise<string> {
+      const res = await t.rest('POST', '/v1/tokenization/tokenize', card(cardNumber, change), auth);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.token as string;
+    },
+  };
+}
+
+/** A /api/payments body paying `amount` cents with the card number given inline. */
+export const paymentBody = (cardNumber: string = CARDS.ok, change: Record<string, unknown> = {}) => ({
+  orderId: 'order-1',
+  amount: 1999,
+  currency: 'USD',
+  customer: { email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace' },
+  paymentMethod: { type: 'card', card: { number: cardNumber, expirationMonth: 12, expirationYear: 2030, holderName: 'Ada Lovelace', cvc: '123' } },
+  ...change,
+});
+
+export async function sandboxCharges(t: TestGateway) {
+  return t.gateway.database.db.selectFrom('sandbox_charges').selectAll().execute();
+}
+
+export async function outbox(t: TestGateway, path = '/token-updated') {
+  const rows = await t.gateway.database.db.selectFrom('outbox_notifications').selectAll().where('path', '=', path).orderBy('created_at').execute();
+  return rows.map((r) => ({ subject: r.subject, body: JSON.parse(r.body) as Record<string, any> }));
+}
