@@ -88,6 +88,8 @@ async function runDispatcher(deps: BackgroundDeps, endpoint: string): Promise<Di
         arm(clock.now() + 1_000);
       } finally {
         sweeping = null;
+        // A wake that came after the last claim (say, while the next due time was read) gets a sweep of its own.
+        if (again && !stopped) void sweep();
       }
     })();
     return sweeping;
