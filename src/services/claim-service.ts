@@ -39,8 +39,6 @@ export interface ClaimPage {
 export interface ClaimService {
   open(input: OpenClaimInput): Promise<Claim>;
   list(query: { first?: number | null; after?: string | null }): Promise<ClaimPage>;
-  /** The claim as the site that owns it sees it; not_found for another site's claim. */
-  get(claimId: number): Promise<Claim | null>;
   /** Sends the reminders that are due and expires claims past their due date; returns when to look again. */
   runDue(): Promise<number | null>;
 }
@@ -122,8 +120,6 @@ export function createClaimService(deps: ServiceDeps & { sites: SiteService }): 
       const edges = page.map((row) => ({ cursor: cursorOf(Number(row.claim_id)), node: rowToClaim(row, satisfied.get(Number(row.claim_id)) ?? []) }));
       return { edges, pageInfo: { hasNextPage: rows.length > limit, endCursor: edges.at(-1)?.cursor ?? null }, totalCount };
     },
-
-    get: (claimId) => loadClaim(database.db, claimId),
 
     async runDue() {
       const now = clock.now();

@@ -63,7 +63,6 @@ export interface NotificationQuery {
 
 export interface NotificationService {
   list(query: NotificationQuery): Promise<NotificationPage>;
-  get(id: string): Promise<Notification | null>;
   /** Due now with its id and body; earlier attempts are kept and new ones append. */
   redeliver(id: string): Promise<Notification>;
   /** One event per recorded attempt, on any instance, as it happens. */
@@ -131,8 +130,6 @@ export function createNotificationService(deps: ServiceDeps & { sites: SiteServi
       const edges = page.map((row) => ({ cursor: cursorOf(row), node: toNotification(row, attempts) }));
       return { edges, pageInfo: { hasNextPage: rows.length > limit, endCursor: edges.at(-1)?.cursor ?? null }, totalCount };
     },
-
-    get,
 
     async redeliver(id) {
       const row = await markForRedelivery(database.db, id, clock.now());
