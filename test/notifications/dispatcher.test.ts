@@ -107,6 +107,17 @@ describe('the dispatcher', () => {
     await turnUntil(t, () => t.receiver.requests.length === 2);
   });
 
+  it('reads Retry-After as an HTTP date on a 503', async () => {
+    const t = await notifyingGateway();
+    t.receiver.failNext(1, { status: 503, headers: { 'retry-after': new Date(t.clock.now() + 180_000).toUTCString() } });
+    await openClaim(t);
+    await t.receiver.waitFor(1);
+    const row = await turnUntil(t, async () => (await listNotifications(t)).find((n) => n.attempts.length === 1));
+    const wait = Date.parse(row.nextAttemptAt) - t.clock.now();
+    expect(wait).toBeGreaterThan(175_000); // not the schedule's 5 s
+    expect(wait).toBeLessThanOrEqual(180_000);
+  });
+
   it('retries a refused connection and records the error', async () => {
     const t = await notifyingGateway();
     await t.receiver.close();
