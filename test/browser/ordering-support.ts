@@ -80,9 +80,21 @@ export function unlabelledControls(page: Page): Promise<string[]> {
   );
 }
 
+/** When the page scrolls sideways (wider than the viewport), the elements that reach past its right edge. */
+export function widerThanViewport(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth <= width) return [];
+    const wide = [...document.body.querySelectorAll('*')].filter((e) => e.getBoundingClientRect().right > width + 1);
+    const name = (e: Element) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${e.className ? `.${String(e.className).replace(/ /gu, '.')}` : ''}`;
+    return [`page is ${document.documentElement.scrollWidth}px wide`, ...wide.slice(0, 8).map(name)];
+  });
+}
+
 /**
  * Looks at a page the way issue 8 asks, at both sizes: a screenshot each (test-output/screenshots/<name>-phone.png
- * and -desktop.png), every control labelled, every text readable. Leaves the viewport as it was.
+ * and -desktop.png), every control labelled, every text readable, nothing wider than the screen. Leaves the
+ * viewport as it was.
  */
 export async function lookAt(page: Page, name: string): Promise<void> {
   const before = page.viewportSize();
@@ -91,6 +103,7 @@ export async function lookAt(page: Page, name: string): Promise<void> {
     await screenshot(page, `${name}-${size}`);
     expect(await unlabelledControls(page), `${name} at ${size} size`).toEqual([]);
     expect(await lowContrastTexts(page), `${name} at ${size} size`).toEqual([]);
+    expect(await widerThanViewport(page), `${name} at ${size} size`).toEqual([]);
   }
   if (before) await page.setViewportSize(before);
 }
