@@ -50,6 +50,8 @@ export function createNotificationsPanel({ api }) {
       await load(true);
       $('#notifications-state').textContent = `Notification ${id} is queued for redelivery.`;
       $('#notifications-state').className = 'ok';
+      // The table was drawn anew: keep the keyboard user on the same row.
+      document.querySelector(`#notifications-table tr[data-id="${CSS.escape(id)}"] button`)?.focus();
     } catch (error) {
       $('#notifications-state').textContent = error.message;
       $('#notifications-state').className = 'error';
