@@ -115,11 +115,19 @@ export async function nextClaimWork(db: Db): Promise<number | null> {
 }
 
 /**
- * Whether `orderId` names something a claim can be about (the decision of issue 7: a sleeve order or a payment).
- * Sleeve orders are checked here; payments join this one function when their table lands (issue 5).
+ * Whether `orderId` names something a claim can be about (issue 7: a sleeve order or a payment): a sleeve order's
+ * number, or a payment's id or the caller's orderId it was made for.
  */
 export async function claimableOrderExists(db: Db, orderId: string): Promise<boolean> {
-  if (!/^[0-9]{1,15}$/u.test(orderId)) return false;
-  const row = await db.selectFrom('orders').select('order_number').where('order_number', '=', Number(orderId)).executeTakeFirst();
-  return row !== undefined;
+  if (/^[0-9]{1,15}$/u.test(orderId)) {
+    const order = await db.selectFrom('orders').select('order_number').where('order_number', '=', Number(orderId)).executeTakeFirst();
+    if (order) return true;
+  }
+  const payment = await db
+    .selectFrom('payments')
+    .select('id')
+    .where((w) => w.or([w('id', '=', orderId), w('order_id', '=', orderId)]))
+    .limit(1)
+    .executeTakeFirst();
+  return payment !== undefined;
 }

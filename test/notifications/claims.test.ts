@@ -4,6 +4,7 @@
  * until the due date; EVIDENCE_SUBMITTED and EXPIRED; the evidence operations' auth and limits.
  */
 import { describe, expect, it } from 'vitest';
+import { CARDS, paymentBody, siteCalls } from '../payments/support.ts';
 import { basicAuth, type TestGateway } from '../support/gateway.ts';
 import { daysAhead, listNotifications, notifyingGateway, openClaim, OPEN_CLAIM, turnUntil } from './helpers.ts';
 
@@ -63,6 +64,18 @@ describe('claims and evidence', () => {
     const next = await t.gql('query ($after: String) { claims(after: $after) { edges { node { claimId } } } }', { after: res.data.claims.pageInfo.endCursor }, { token: t.adminToken });
     expect(next.data.claims.edges).toEqual([{ node: { claimId: b.claimId } }]);
     expect((await t.gql('{ claims { totalCount } }')).errors?.[0]?.extensions?.code).toBe('UNAUTHORIZED');
+  });
+
+  it('opens a claim on a payment, by its id or by the orderId it was made for', async () => {
+    const t = await notifyingGateway();
+    const paid = await siteCalls(t).pay(paymentBody(CARDS.ok, { orderId: 'shop-77' }));
+    expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+    for (const orderId of [paid.body.id, 'shop-77']) {
+      const claim = await t.gql(OPEN_CLAIM, { input: { orderId, claimType: 'CHARGEBACK', amount: 19.99, currency: 'USD', dueDate: daysAhead(t, 5), requestedEvidenceTypes: ['INVOICE'] } }, { token: t.adminToken });
+      expect(claim.data.openClaim.orderId).toBe(orderId);
+    }
+    await t.receiver.waitFor(2);
+    expect(t.receiver.requests.map((r) => r.body.orderId).sort()).toEqual([paid.body.id, 'shop-77'].sort());
   });
 
   it('refuses a claim on an unknown order, a past due date or no evidence types, and writes nothing', async () => {

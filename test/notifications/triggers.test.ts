@@ -1,11 +1,15 @@
 /**
- * The notifications of the decision platform from their real triggers (CONTRACT §4), delivered to a real receiver
- * that checks every body against its JSON schema: an account decision changed by the engine and by staff
- * `reviewAccount`, staff `decideOrder`, staff `decideItemListing`. (Evidence requests: claims.test.ts.)
+ * Notifications from their real triggers (CONTRACT §4), delivered to a real receiver that checks every body
+ * against its JSON schema: `/token-updated` from a card update and from async network token provisioning (with
+ * its `signature` recomputed); an account decision changed by the engine and by staff `reviewAccount`; staff
+ * `decideOrder`; staff `decideItemListing`. (Evidence requests and reminders: claims.test.ts.)
  */
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { NETWORK_TOKEN_DELAY_MS } from '../../src/services/tokenization-service.ts';
+import { card, CARDS, siteCalls } from '../payments/support.ts';
 import { decide, itemListing, profileAccess } from '../platform/support.ts';
-import { notifyingGateway } from './helpers.ts';
+import { notifyingGateway, SIGNING_KEY } from './helpers.ts';
 
 const staffCall = (t: Awaited<ReturnType<typeof notifyingGateway>>, query: string, variables: Record<string, unknown>) =>
   t.gql(query, variables, { token: t.adminToken }).then((res) => {
@@ -13,7 +17,25 @@ const staffCall = (t: Awaited<ReturnType<typeof notifyingGateway>>, query: strin
     return res.data;
   });
 
-describe('platform notifications from their triggers', () => {
+describe('notifications from their triggers', () => {
+  it('a card update, then an async network token, send /token-updated with a signature over the exact body', async () => {
+    const t = await notifyingGateway();
+    const api = siteCalls(t);
+    const token = await api.token(CARDS.ok);
+    expect((await api.updateCard(card(CARDS.ok, { expirationMonth: 3, expirationYear: 2031 }))).status).toBe(200);
+    expect((await api.upgrade({ token, networkToken: { provision: true, async: true } })).status).toBe(200);
+    await t.clock.advance(NETWORK_TOKEN_DELAY_MS);
+    const [update, provisioned] = await t.receiver.waitFor(2);
+    expect(update!.path).toBe('/token-updated');
+    expect(update!.body).toMatchObject({ token, source: 'ACCOUNT_UPDATER', updatedFields: { expirationMonth: '3', expirationYear: '2031' } });
+    expect(provisioned!.body).toMatchObject({ token, source: 'NETWORK_TOKEN_PROVISIONING', updatedFields: { networkTokenState: 'ACTIVE' } });
+    for (const request of [update!, provisioned!]) {
+      expect(request.headers.signature).toBe(createHmac('sha256', SIGNING_KEY).update(request.raw).digest('hex'));
+    }
+    expect(JSON.stringify(t.receiver.requests.map((r) => r.raw))).not.toContain(CARDS.ok);
+    expect(t.receiver.schemaErrors).toEqual([]);
+  });
+
   it('an account decision by the engine, then by staff, sends /accountupdatenotification', async () => {
     const t = await notifyingGateway();
     await decide(t, 'profile-access', 'ev-1', profileAccess({ accountId: 'acct-7', accountOwner: { email: 'verify@vendor.test' } }));
