@@ -178,7 +178,7 @@ describe.skipIf(!hasChromium)(`the ordering page in headless Chromium ${CHROMIUM
     expect(Object.keys(kept).sort()).toEqual(['orderNumber', 'payToken']);
   });
 
-  it('can be used with the keyboard alone, and answers a second order for the same email with the server’s sentence', { timeout: 60_000 }, async () => {
+  it('can be used with the keyboard alone, answers a second order for the same email with the server’s sentence, and follows a payment made on the pay page', { timeout: 60_000 }, async () => {
     const { base, api } = await startServer();
     const ada = await api.createOrder({ email: 'ada@example.com', name: 'Ada Lovelace', size: '13-inch', font: 'Block', thread: 'Gold', stitchText: 'ADA' });
     await api.pay('1001', ada.payToken);
@@ -230,6 +230,15 @@ describe.skipIf(!hasChromium)(`the ordering page in headless Chromium ${CHROMIUM
     expect(await other.page.locator('#order-number').textContent()).toBe('1002');
     expect(await other.page.locator('#order-text').textContent()).toBe('GRACE');
     expect(other.pageErrors).toEqual([]);
+
+    // The other way to pay: the payment page, opened from the order in a new tab. Both open order pages follow.
+    const [payTab] = await Promise.all([page.context().waitForEvent('page'), page.getByRole('link', { name: 'Open the payment page' }).click()]);
+    await payTab.locator('#demo').click();
+    await expect.poll(() => payTab.locator('#result').textContent(), { timeout: 5_000 }).toContain('paid and received');
+    for (const p of [page, other.page]) {
+      await expect.poll(() => p.locator('#steps [aria-current=step]').textContent(), { timeout: 5_000 }).toBe('Paid');
+      expect(await p.locator('#hold').isVisible()).toBe(false);
+    }
   });
   it('shows the hold running out live, then lets the visitor start again', { timeout: 60_000 }, async () => {
     const { base } = await startServer({ HOLD_SECONDS: '3' });
