@@ -86,7 +86,7 @@ export function createPaymentService(deps: ServiceDeps & { sites: SiteService })
   async function tokenFor(site: Site, request: PaymentRequest): Promise<{ hash: string; multiUse: boolean }> {
     const source = request.source;
     if ('card' in source) {
-      const { token } = await tokens.tokenize(site, { ...source.card, ...(source.cvc ? { cvc: source.cvc } : {}) });
+      const { token } = await tokens.vaultCard(source.card, source.cvc);
       return { hash: hashToken(token), multiUse: false };
     }
     const row = await vault.findToken(db, hashToken(source.token));

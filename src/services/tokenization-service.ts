@@ -36,6 +36,8 @@ export interface TokenizationService {
   detokenize(site: Site, body: unknown): Promise<Record<string, unknown>>;
   upgrade(site: Site, body: unknown): Promise<Record<string, unknown>>;
   updateCard(site: Site, body: unknown): Promise<CardData>;
+  /** Vaults a card given inline to /api/payments: in no site's scope (no alias, no card update), used once. */
+  vaultCard(card: CardData, cvc: string | null): Promise<Tokenized>;
   /** A single-use card token bound to one held sleeve order (the pay page; the caller checked the payToken). */
   tokenizeForOrder(order: Order, body: unknown): Promise<Tokenized>;
   /** A sandbox wallet confirmation token, for one held sleeve order or for a site's /api/payments. */
@@ -127,6 +129,8 @@ export function createTokenizationService(deps: ServiceDeps & { crypto: VaultCry
 
   return {
     tokenize: (site, body) => store({ siteId: site.siteId, orderNumber: null }, parseTokenize(body)),
+
+    vaultCard: (card, cvc) => store({ siteId: null, orderNumber: null }, { card, cvc, aliases: [], extra: null, customerId: null }),
 
     tokenizeForOrder(order, body) {
       const input = parseTokenize(body);

@@ -55,7 +55,7 @@ describe('tokenize', () => {
     ['a number with letters', { cardNumber: '42424242424242ab' }, 400],
     ['a cvc of 2 digits', { cvc: '12' }, 400],
     ['a cvc of 4 digits', { cvc: '1234' }, 200],
-  ])('%s: %i', async (_name, change, status) => {
+  ])('%s %o: %i', async (_name, change, status) => {
     const t = await testGateway();
     const res = await siteCalls(t).tokenize(card(CARDS.ok, change));
     expect(res.status).toBe(status);

@@ -1,0 +1,184 @@
+/**
+ * POST /api/payments (document 3 §2, CONTRACT §3): the 201 body, field errors, basic auth, each Idempotency-Key
+ * rule (10 concurrent requests with one key make one payment), every sandbox card, sandbox decisions, and an
+ * unknown outcome reconciled on retry without a second charge.
+ */
+import { describe, expect, it } from 'vitest';
+import { testGateway } from '../support/gateway.ts';
+import { CARDS, paymentBody, sandboxCharges, siteCalls } from './support.ts';
+
+const paymentCount = async (t: Awaited<ReturnType<typeof testGateway>>) =>
+  (await t.gateway.database.db.selectFrom('payments').select('id').execute()).length;
+
+describe('POST /api/payments', () => {
+  it('answers 201 with CONTRACT §3 body, amount in cents, and the payment is readable by staff', async () => {
+    const t = await testGateway();
+    const res = await siteCalls(t).pay(paymentBody(CARDS.ok, { currency: 'usd' }));
+    expect(res.status).toBe(201);
+    expect(Object.keys(res.body).sort()).toEqual(['amount', 'createdAt', 'currency', 'decision', 'id', 'orderId', 'status'].sort());
+    expect(res.body).toMatchObject({ orderId: 'order-1', amount: 1999, currency: 'USD', status: 'succeeded', decision: 'APPROVE' });
+    expect(new Date(res.body.createdAt).getTime()).toBe(t.clock.now());
+    const staff = await t.gql('query($id: ID!) { payment(id: $id) { id amount status method orderId } }', { id: res.body.id }, { token: t.adminToken });
+    expect(staff.data.payment).toEqual({ id: res.body.id, amount: 1999, status: 'SUCCEEDED', method: 'CARD', orderId: 'order-1' });
+    expect((await t.gql('query($id: ID!) { payment(id: $id) { id } }', { id: res.body.id })).errors?.[0]?.extensions?.code).toBe('UNAUTHORIZED');
+    expect(await t.gateway.services.payments.find(res.body.id)).toMatchObject({ id: res.body.id, status: 'succeeded' });
+  });
+
+  it('takes every documented field', async () => {
+    const t = await testGateway();
+    const res = await siteCalls(t).pay(
+      paymentBody(CARDS.ok, {
+        captureMethod: 'automatic',
+        channel: 'web',
+        connectionInformation: { customerIP: '203.0.113.9' },
+        browserInfo: { userAgent: 'test' },
+        cartItems: [{ name: 'Sleeve', price: 1999, quantity: 1, type: 'physical' }],
+        shipping: { address: { country: 'US' }, deliveryMethod: 'pickup', deliveryType: 'standard', savedData: {} },
+        billing: { address: { country: 'US' } },
+        accountInfo: { customerEngagement: { wishlist: {}, reviewsWritten: {}, newsletters: {} } },
+        tax: {},
+        discounts: [{ code: 'NONE', amount: 0 }],
+      }),
+    );
+    expect(res.status).toBe(201);
+  });
+
+  it('answers 400 with every failing field in the platform error body', async () => {
+    const t = await testGateway();
+    const res = await siteCalls(t).pay({ amount: 10.5, currency: 'dollars', cartItems: {}, paymentMethod: { type: 'card', card: { number: '4242424242424241', expirationMonth: 13, expirationYear: 2030, holderName: '' } } });
+    expect(res.status).toBe(400);
+    expect(res.body.status).toBe('error');
+    expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual([
+      'orderId', 'amount', 'currency', 'cartItems', 'paymentMethod.card.number', 'paymentMethod.card.expirationMonth', 'paymentMethod.card.holderName',
+    ]);
+    expect(JSON.stringify(res.body)).not.toContain('4242424242424241');
+    expect((await siteCalls(t).pay({ ...paymentBody(), paymentMethod: { type: 'cash' } })).body.errors).toEqual([{ field: 'paymentMethod.type', message: expect.any(String) }]);
+    expect((await t.rest('POST', '/api/payments', '{nope', siteCalls(t).auth)).status).toBe(400);
+    expect(await paymentCount(t)).toBe(0);
+  });
+
+  it.each([
+    [CARDS.ok, 'succeeded', 1],
+    [CARDS.mastercard, 'succeeded', 1],
+    [CARDS.declined, 'declined', 1],
+    [CARDS.processorError, 'failed', 0],
+  ])('card %s: %s', async (number, status, charges) => {
+    const t = await testGateway();
+    const res = await siteCalls(t).pay(paymentBody(number));
+    expect(res.status).toBe(201);
+    expect(res.body.status).toBe(status);
+    expect((await sandboxCharges(t)).filter((c) => c.outcome === 'succeeded')).toHaveLength(status === 'succeeded' ? charges : 0);
+  });
+
+  it.each([
+    ['approve@vendor.test', 'APPROVE', 'succeeded'],
+    ['decline@vendor.test', 'DECLINE', 'declined'],
+    ['review@vendor.test', 'NOT_REVIEWED', 'succeeded'],
+    ['Verify@Vendor.test', 'VERIFICATION_REQUIRED', 'succeeded'],
+  ])('sandbox email %s decides %s; only DECLINE leaves the card uncharged', async (email, decision, status) => {
+    const t = await testGateway();
+    const res = await siteCalls(t).pay(paymentBody(CARDS.ok, { customer: { email } }));
+    expect(res.body).toMatchObject({ decision, status });
+    expect(await sandboxCharges(t)).toHaveLength(status === 'succeeded' ? 1 : 0);
+  });
+
+  it('pays with a sandbox wallet confirmation, once', async () => {
+    const t = await testGateway();
+    const api = siteCalls(t);
+    const wallet = await t.rest('POST', '/v1/sandbox/wallet-confirmation', {}, api.auth);
+    const body = paymentBody(CARDS.ok, { paymentMethod: { type: 'wallet', token: wallet.body.token } });
+    expect((await api.pay(body)).body.status).toBe('succeeded');
+    expect((await api.pay(body)).status).toBe(400);
+    expect((await api.pay(paymentBody(CARDS.ok, { paymentMethod: { type: 'wallet' } }))).body.errors[0].field).toBe('paymentMethod.token');
+  });
+});
+
+describe('Idempotency-Key (CONTRACT §3)', () => {
+  it('replays the first response, status and body, for the same key and body — in any key order', async () => {
+    const t = await testGateway();
+    const api = siteCalls(t);
+    const first = await api.pay(paymentBody(), 'key-1');
+    t.clock.advance(23 * 3600_000);
+    const { paymentMethod, ...rest } = paymentBody();
+    const again = await api.pay({ paymentMethod, ...Object.fromEntries(Object.entries(rest).reverse()) }, 'key-1');
+    expect(again.status).toBe(first.status);
+    expect(again.body).toEqual(first.body);
+    expect(await paymentCount(t)).toBe(1);
+    expect(await sandboxCharges(t)).toHaveLength(1);
+    // A declined first answer is replayed as well.
+    const declined = await api.pay(paymentBody(CARDS.declined), 'key-2');
+    expect((await api.pay(paymentBody(CARDS.declined), 'key-2')).body).toEqual(declined.body);
+  });
+
+  it('keeps a key at least 24 hours', async () => {
+    const t = await testGateway();
+    const api = siteCalls(t);
+    const first = await api.pay(paymentBody(), 'kept');
+    t.clock.advance(24 * 3600_000 + 1);
+    expect((await api.pay(paymentBody(), 'kept')).body.id).toBe(first.body.id);
+  });
+
+  it('answers 400 for the same key with another body, and creates nothing', async () => {
+    const t = await testGateway();
+    const api = siteCalls(t);
+    await api.pay(paymentBody(), 'key-1');
+    const other = await api.pay(paymentBody(CARDS.ok, { amount: 2000 }), 'key-1');
+    expect(other.status).toBe(400);
+    expect(other.body).toMatchObject({ status: 'error', errors: [{ field: 'Idempotency-Key' }] });
+    expect(await paymentCount(t)).toBe(1);
+  });
+
+  it('scopes keys by site: another site may use the same key', async () => {
+    const t = await testGateway();
+    const api = siteCalls(t);
+    const merchant = await t.rest('POST', '/merchants', { defaultMerchantCategoryCode: '5411', merchantId: 'm-1', name: 'Shop' }, { ...api.auth, 'api-version': '10.3', 'x-vendor-siteid': t.siteId });
+    const other = { authorization: `Basic ${Buffer.from(`${merchant.body.id}:${merchant.body.apiKey}`).toString('base64')}`, 'idempotency-key': 'shared' };
+    const a = await api.pay(paymentBody(), 'shared');
+    const b = await t.rest('POST', '/api/payments', paymentBody(), other);
+    expect(b.status).toBe(201);
+    expect(b.body.id).not.toBe(a.body.id);
+  });
+
+  it('makes one payment for 10 concurrent requests with one key, and all 10 see its response', async () => {
+    const t = await testGateway();
+    const api = siteCalls(t);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => api.pay(paymentBody(), 'concurrent')));
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(201));
+    expect(new Set(answers.map((a) => a.body.id)).size).toBe(1);
+    expect(await paymentCount(t)).toBe(1);
+    expect(await sandboxCharges(t)).toHaveLength(1);
+  });
+
+  it('reconciles an unknown outcome on retry with the same key: 502 payment_unknown, then 201 succeeded, one charge', async () => {
+    const t = await testGateway();
+    const api = siteCalls(t);
+    const first = await api.pay(paymentBody(CARDS.timeoutAfterCharge), 'slow');
+    expect(first.status).toBe(502);
+    expect(first.body.status).toBe('error');
+    const retry = await api.pay(paymentBody(CARDS.timeoutAfterCharge), 'slow');
+    expect(retry.status).toBe(201);
+    expect(retry.body.status).toBe('succeeded');
+    expect((await api.pay(paymentBody(CARDS.timeoutAfterCharge), 'slow')).body).toEqual(retry.body);
+    expect(await paymentCount(t)).toBe(1);
+    expect(await sandboxCharges(t)).toHaveLength(1);
+  });
+
+  it('refuses an over-long key', async () => {
+    const t = await testGateway();
+    expect((await siteCalls(t).pay(paymentBody(), 'k'.repeat(256))).status).toBe(400);
+  });
+});
+
+describe('refunds', () => {
+  it('staff refund a succeeded payment once through refundPayment', async () => {
+    const t = await testGateway();
+    const paid = await siteCalls(t).pay(paymentBody());
+    const refund = 'mutation($id: ID!) { refundPayment(id: $id) { status refundedAt } }';
+    const first = await t.gql(refund, { id: paid.body.id }, { token: t.adminToken });
+    expect(first.data.refundPayment.refundedAt).not.toBeNull();
+    const again = await t.gql(refund, { id: paid.body.id }, { token: t.adminToken });
+    expect(again.data.refundPayment.refundedAt).toBe(first.data.refundPayment.refundedAt);
+    expect((await sandboxCharges(t))[0]!.refunded_amount).toBe(1999);
+    expect((await t.gql(refund, { id: paid.body.id })).errors?.[0]?.extensions?.code).toBe('UNAUTHORIZED');
+  });
+});
