@@ -76,7 +76,10 @@ export async function turnUntil<T>(t: TestGateway, check: () => Promise<T> | T, 
   }, ms);
 }
 
-/** Waits until the notification has `count` attempts recorded; returns it. */
+/**
+ * Waits until the notification has `count` attempts recorded; returns it. Checked on the row's own count: the
+ * list reads rows, then their attempts, so an attempt committed in between can show before its row's new state.
+ */
 export async function attempted(t: TestGateway, id: string, count: number) {
-  return turnUntil(t, async () => (await listNotifications(t)).find((n) => n.id === id && n.attempts.length >= count));
+  return turnUntil(t, async () => (await listNotifications(t)).find((n) => n.id === id && n.attemptCount >= count));
 }
