@@ -1,0 +1,125 @@
+/**
+ * The pay page's script (runs in the browser; `orderNumber` is defined before it). It reads the order and pays
+ * through the public API with the payToken from the address. The card form sends the card to
+ * /api/orders/{n}/card-token (authorized by the payToken) and pays with the single-use token it gets back; after a
+ * 502 the same token is sent again, so a retry reconciles the first attempt and never charges twice.
+ */
+export const PAY_PAGE_SCRIPT = String.raw`
+const token = new URLSearchParams(location.search).get('t') ?? '';
+const $ = (id) => document.getElementById(id);
+const gql = async (query, variables) => {
+  const res = await fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ query, variables }) });
+  return res.json();
+};
+const post = async (path, body) => {
+  const res = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, body: await res.json().catch(() => ({})) };
+};
+const FIELDS = 'orderNumber status secondsLeft holdUntil holdUntilText payLabel payButtonLabel message order { size font thread stitchText }';
+let deadline = 0, timer = 0;
+function show(order) {
+  $('number').textContent = order.orderNumber;
+  for (const k of ['size', 'font', 'thread']) $(k).textContent = order.order[k];
+  $('text').textContent = order.order.stitchText;
+  $('spelled').textContent = [...order.order.stitchText].map((c) => (c === ' ' ? '(space)' : c)).join(' ');
+  $('status').textContent = order.message;
+  const held = order.status === 'AWAITING_PAYMENT';
+  if (!held) clearTimeout(timer);
+  $('pay').hidden = !held; $('countdown').hidden = !held;
+  $('deadline').textContent = held ? 'Pay before ' + order.holdUntilText + '.' : '';
+  if (held) {
+    $('pay-label').textContent = order.payLabel;
+    if (order.payButtonLabel) $('card-pay').textContent = order.payButtonLabel;
+    deadline = Date.now() + order.secondsLeft * 1000 + 500; tick();
+  }
+}
+function tick() {
+  clearTimeout(timer);
+  const ms = Math.max(0, deadline - Date.now());
+  const left = Math.floor(ms / 1000);
+  $('countdown').textContent = Math.floor(left / 60) + ':' + String(left % 60).padStart(2, '0');
+  // secondsLeft is whole seconds (the hold ends 0–1 s after it says), so the deadline above is the middle of that
+  // second; tick just after each whole second passes. At 0:00 ask the server again a second later — never at once
+  // and over and over while it still says 0 seconds left.
+  timer = left > 0 ? setTimeout(tick, (ms % 1000) + 10) : setTimeout(load, 1000);
+}
+async function load() {
+  const { data } = await gql('query($n: ID!, $t: String!) { order(orderNumber: $n, payToken: $t) { ' + FIELDS + ' } }', { n: orderNumber, t: token });
+  if (!data || !data.order) { $('status').textContent = 'This payment link is not valid. Check the link you were given.'; $('status').className = 'bad'; return; }
+  show(data.order);
+}
+
+const MESSAGES = {
+  declined: 'Your card was declined and nothing was charged. Check the details, or try another card or the wallet.',
+  payment_error: 'The payment processor had a problem and nothing was charged. Please press Pay again.',
+  payment_unknown: 'We could not confirm the payment yet. Press Pay again: you will never be charged twice.',
+  cancelled: 'This order is cancelled, so it can no longer be paid.',
+  not_found: 'This payment link is not valid. Check the link you were given.',
+  rate_limited: 'Too many attempts. Wait a moment, then try again.',
+};
+function result(text, ok) { $('result').textContent = text; $('result').className = ok ? 'ok' : 'bad'; }
+function busy(on) { for (const id of ['card-pay', 'wallet-pay', 'demo']) $(id).disabled = on; }
+
+/** Pays with a method and (for card and wallet) a token; returns the error code, or null when paid. */
+async function pay(method, payWith) {
+  const { data } = await gql('mutation($n: ID!, $i: PayInput!) { payOrder(orderNumber: $n, input: $i) { ... on PayResult { message } ... on ApiError { code error } } }',
+    { n: orderNumber, i: { t: token, method, ...(payWith ? { token: payWith } : {}) } });
+  const r = data && data.payOrder;
+  if (r && r.message) { result(r.message, true); await load(); return null; }
+  const code = r && r.code ? r.code.toLowerCase() : 'internal';
+  result(MESSAGES[code] ?? (r && r.error) ?? 'Something went wrong. Please try again.', false);
+  if (code === 'cancelled') await load();
+  return code;
+}
+
+// A token kept after a 502, so that pressing Pay again retries the same attempt. Editing the card drops it.
+let cardToken = null;
+const CARD_INPUTS = { cardNumber: 'card-number', expirationMonth: 'card-expiry', expirationYear: 'card-expiry', cardHolderName: 'card-name', cvc: 'card-cvc' };
+for (const id of new Set(Object.values(CARD_INPUTS))) $(id).addEventListener('input', () => { cardToken = null; $(id).removeAttribute('aria-invalid'); });
+
+function readCard() {
+  const exp = $('card-expiry').value.replace(/\s/g, '').match(/^(\d{1,2})\/?(\d{2}|\d{4})$/);
+  return {
+    cardNumber: $('card-number').value.replace(/[\s-]/g, ''),
+    expirationMonth: exp ? Number(exp[1]) : 0,
+    expirationYear: exp ? (exp[2].length === 2 ? 2000 + Number(exp[2]) : Number(exp[2])) : 0,
+    cardHolderName: $('card-name').value.trim(),
+    cvc: $('card-cvc').value.trim(),
+  };
+}
+
+$('card-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  busy(true); result('Paying…', true);
+  try {
+    if (!cardToken) {
+      const res = await post('/api/orders/' + orderNumber + '/card-token', { t: token, ...readCard() });
+      if (res.status !== 200) {
+        const input = $(CARD_INPUTS[res.body.field] ?? 'card-number');
+        if (res.body.field) { input.setAttribute('aria-invalid', 'true'); input.focus(); }
+        result(MESSAGES[res.body.code] ?? ('Check the card details: ' + (res.body.error ?? 'they were not accepted.')), false);
+        return;
+      }
+      cardToken = res.body.token;
+    }
+    const code = await pay('CARD', cardToken);
+    if (code !== 'payment_error' && code !== 'payment_unknown') cardToken = null;
+    if (code === null) $('card-form').reset();
+  } finally { busy(false); }
+});
+
+$('wallet-pay').addEventListener('click', async () => {
+  busy(true); result('Waiting for the wallet…', true);
+  try {
+    const res = await post('/api/orders/' + orderNumber + '/wallet-token', { t: token });
+    if (res.status !== 200) { result(MESSAGES[res.body.code] ?? 'The wallet is not available. Please pay by card.', false); return; }
+    await pay('WALLET', res.body.token);
+  } finally { busy(false); }
+});
+
+$('demo').addEventListener('click', async () => {
+  busy(true); result('Paying…', true);
+  try { await pay('VENDOR_CARD', null); } finally { busy(false); }
+});
+load();
+`;
