@@ -1,6 +1,6 @@
 /** Small DOM helpers shared by the pages: elements built from data, never from HTML strings (no injection). */
 
-export const $ = (selector, root = document) => root.querySelector(selector);
+export const $ = (selector) => document.querySelector(selector);
 
 /**
  * h('button', { type: 'button', class: 'x', onclick: f, dataset: { n: 1 } }, 'text', child…)

@@ -5,7 +5,7 @@
  */
 
 /** A GraphQL answer with errors: `message` is the first error's, relayable as is (server texts are sentences). */
-export class GraphQLRequestError extends Error {
+class GraphQLRequestError extends Error {
   constructor(errors) {
     super(errors[0]?.message ?? 'The request failed.');
     this.errors = errors;

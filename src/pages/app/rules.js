@@ -6,7 +6,7 @@
  */
 
 /** Document 1 §2: letters, digits, spaces, `.`, `-`, `&`; starts with a letter or digit. */
-export const STITCH_TEXT_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 .\-&]*$/u;
+const STITCH_TEXT_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 .\-&]*$/u;
 export const STITCH_TEXT_CHARACTERS = 'letters A–Z, digits, spaces, "." "-" "&"; start with a letter or digit';
 
 export function stitchTextProblem(text, charLimit) {
@@ -22,7 +22,7 @@ export function refusedCharacters(text) {
   return [...new Set([...text].filter((c) => !/[A-Za-z0-9 .\-&]/u.test(c)))];
 }
 
-export const EMAIL_MAX_LENGTH = 254;
+const EMAIL_MAX_LENGTH = 254;
 const EMAIL_FORBIDDEN = /[\s"'(),:;<>[\]\\]/u;
 const EMAIL_ADDRESS = /^[^@]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/u;
 
@@ -39,8 +39,8 @@ export function emailProblem(email) {
   return null;
 }
 
-export const NAME_MAX_LENGTH = 40;
-export const NAME_MAX_WORDS = 5;
+const NAME_MAX_LENGTH = 40;
+const NAME_MAX_WORDS = 5;
 const NAME_ALLOWED = /^[\p{L}\p{M} '’.-]+$/u;
 const NAME_LINK = /:\/\/|www\.|[\p{L}\p{N}-]\.(?:[a-z]{2,})(?:$|[\s/])/iu;
 
