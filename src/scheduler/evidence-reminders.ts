@@ -2,15 +2,16 @@
  * Evidence reminders (CONTRACT §4): every EVIDENCE_REMINDER_HOURS while a claim misses evidence and its due date
  * is ahead, and the move to EXPIRED once it has passed. Due-time work kept as rows (claims.next_reminder_at,
  * claims.due_at): one timer armed for the earliest, a sweep at start for whatever fell due while no instance ran,
- * conditional updates so a second instance never sends a reminder twice. A new claim (its evidence request is
- * announced on `notificationQueued`) re-arms the timer; a slow poll covers other instances' claims.
+ * conditional updates so a second instance never sends a reminder twice. The poll is shorter than the shortest
+ * reminder period (EVIDENCE_REMINDER_HOURS ≥ 1), so a claim opened on any instance is seen before its first
+ * reminder is due; from then on the timer is armed for it exactly.
  */
 import type { Timer } from '../clock.ts';
 import type { BackgroundJob } from './background.ts';
 
 const POLL_MS = 15 * 60_000;
 
-export const startEvidenceReminders: BackgroundJob = async ({ services, clock, bus, logger }) => {
+export const startEvidenceReminders: BackgroundJob = async ({ services, clock, logger }) => {
   const claims = services.notifications.claims;
   let timer: Timer | null = null;
   let stopped = false;
@@ -37,17 +38,11 @@ export const startEvidenceReminders: BackgroundJob = async ({ services, clock, b
     return running;
   }
 
-  const subscription = bus.subscribe('notificationQueued');
-  void (async () => {
-    for await (const _event of subscription) void sweep();
-  })();
-
   await sweep();
   return {
     async dispose() {
       stopped = true;
       timer?.cancel();
-      await subscription.return?.();
       await running;
     },
   };
