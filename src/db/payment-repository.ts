@@ -67,8 +67,20 @@ export async function settleIdempotencyKey(db: Db, siteId: string, key: string, 
   await db.updateTable('idempotency_keys').set(change).where('site_id', '=', siteId).where('idem_key', '=', key).execute();
 }
 
-export async function releaseIdempotencyKey(db: Db, siteId: string, key: string): Promise<void> {
-  await db.deleteFrom('idempotency_keys').where('site_id', '=', siteId).where('idem_key', '=', key).where('state', '=', 'processing').execute();
+/**
+ * After a failure: a key that reserved no payment is freed (the request may be sent again as new); one that did is
+ * left `retryable`, so the retry reconciles that payment instead of making another.
+ */
+export async function releaseIdempotencyKey(db: Db, siteId: string, key: string, now: number): Promise<void> {
+  const held = db.deleteFrom('idempotency_keys').where('site_id', '=', siteId).where('idem_key', '=', key).where('state', '=', 'processing');
+  await held.where('payment_id', 'is', null).execute();
+  await db
+    .updateTable('idempotency_keys')
+    .set({ state: 'retryable', updated_at: now })
+    .where('site_id', '=', siteId)
+    .where('idem_key', '=', key)
+    .where('state', '=', 'processing')
+    .execute();
 }
 
 /** Keys live at least 24 hours (issue 5); older ones may go. */

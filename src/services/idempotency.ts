@@ -49,8 +49,8 @@ export function checkIdempotencyKey(key: string | undefined): string | null {
 
 /**
  * Runs `run` once for (site, key, body): the winner of the claim runs it (it must settle the key in its record
- * transaction); every other request replays the stored response. `run` failing with an error before it settled
- * frees the key so that the request can be sent again.
+ * transaction); every other request replays the stored response. `run` failing before it settled frees the key
+ * (or, once a payment was reserved, leaves it for a retry to reconcile).
  */
 export async function withIdempotency(
   db: Db,
@@ -97,7 +97,7 @@ export async function withIdempotency(
     try {
       return await run(claimed);
     } catch (error) {
-      await payments.releaseIdempotencyKey(db, siteId, key);
+      await payments.releaseIdempotencyKey(db, siteId, key, clock.now());
       throw error;
     }
   }

@@ -82,13 +82,13 @@ export function createPaymentService(deps: ServiceDeps & { sites: SiteService })
   const flow = createPaymentFlow({ db, clock, logger, crypto, processor });
   const tokens = createTokenizationService({ ...deps, crypto });
 
-  /** The vault token a request pays with: a given token of this site, or the inline card vaulted now. */
-  async function tokenFor(site: Site, request: PaymentRequest): Promise<{ hash: string; multiUse: boolean }> {
+  /**
+   * The vault token a request pays with: a given token of this site, or (null) the inline card, which is vaulted in
+   * the reserve transaction.
+   */
+  async function givenToken(site: Site, request: PaymentRequest): Promise<{ hash: string; multiUse: boolean } | null> {
     const source = request.source;
-    if ('card' in source) {
-      const { token } = await tokens.vaultCard(source.card, source.cvc);
-      return { hash: hashToken(token), multiUse: false };
-    }
+    if ('card' in source) return null;
     const row = await vault.findToken(db, hashToken(source.token));
     if (!row || row.site_id !== site.siteId || row.kind !== source.type) {
       throw new DomainError('bad_request', 'paymentMethod.token is not a token of this site.', { errors: [{ field: 'paymentMethod.token', message: 'Unknown token.' }] });
@@ -115,10 +115,12 @@ export function createPaymentService(deps: ServiceDeps & { sites: SiteService })
 
   async function runNew(site: Site, request: PaymentRequest, claim: Claim | null): Promise<StoredResponse> {
     const decision = paymentDecision(request.customerEmail);
-    const token = await tokenFor(site, request);
+    const given = await givenToken(site, request);
     const now = clock.now();
     const payment = await db.transaction().execute(async (trx) => {
       const id = randomId('pay_');
+      const { source } = request;
+      const token = 'card' in source ? { hash: hashToken((await tokens.vaultCard(trx, source.card, source.cvc)).token), multiUse: false } : given!;
       // A DECLINE decision charges nothing (issue 5 decisions): the payment is declined before the processor.
       const status = decision === 'DECLINE' ? 'declined' : 'pending';
       if (status === 'pending' && !(await vault.reserveToken(trx, token.hash, id, token.multiUse))) {

@@ -6,7 +6,7 @@
 import { cardInfo, maskedNumber, type CardData, type CardInfo } from '../domain/card-data.ts';
 import { DomainError } from '../domain/errors.ts';
 import type { Order } from '../domain/order.ts';
-import { isUniqueViolation } from '../db/database.ts';
+import { isUniqueViolation, type Db } from '../db/database.ts';
 import * as vault from '../db/vault-repository.ts';
 import { announceQueued, queueNotification } from '../notifications/outbox.ts';
 import type { VaultCrypto } from '../payments/vault-crypto.ts';
@@ -37,7 +37,7 @@ export interface TokenizationService {
   upgrade(site: Site, body: unknown): Promise<Record<string, unknown>>;
   updateCard(site: Site, body: unknown): Promise<CardData>;
   /** Vaults a card given inline to /api/payments: in no site's scope (no alias, no card update), used once. */
-  vaultCard(card: CardData, cvc: string | null): Promise<Tokenized>;
+  vaultCard(trx: Db, card: CardData, cvc: string | null): Promise<Tokenized>;
   /** A single-use card token bound to one held sleeve order (the pay page; the caller checked the payToken). */
   tokenizeForOrder(order: Order, body: unknown): Promise<Tokenized>;
   /** A sandbox wallet confirmation token, for one held sleeve order or for a site's /api/payments. */
@@ -56,15 +56,20 @@ export function createTokenizationService(deps: ServiceDeps & { crypto: VaultCry
   const listeners = new Set<(due: number) => void>();
   const open = (row: vault.VaultTokenRow) => JSON.parse(crypto.open(row.sealed)) as SealedCard;
 
-  async function store(scope: { siteId: string | null; orderNumber: number | null }, input: ReturnType<typeof parseTokenize>): Promise<Tokenized> {
+  async function store(
+    scope: { siteId: string | null; orderNumber: number | null },
+    input: ReturnType<typeof parseTokenize>,
+    trx?: Db,
+  ): Promise<Tokenized> {
     const token = `tok_${randomToken(24)}`;
     const info = cardInfo(input.card);
     const now = clock.now();
     const sealed: SealedCard = { token, cardNumber: input.card.cardNumber, cardHolderName: input.card.cardHolderName };
     try {
-      await db.transaction().execute((trx) =>
+      // Token and aliases together: in the caller's transaction, or in one of their own.
+      const insert = (into: Db) =>
         vault.insertToken(
-          trx,
+          into,
           {
             token_hash: hashToken(token),
             kind: 'card',
@@ -86,8 +91,8 @@ export function createTokenizationService(deps: ServiceDeps & { crypto: VaultCry
             updated_at: now,
           },
           input.aliases,
-        ),
-      );
+        );
+      await (trx ? insert(trx) : db.transaction().execute(insert));
     } catch (error) {
       if (isUniqueViolation(error)) throw new DomainError('bad_request', 'A token alias with that key and value already exists.', { field: 'tokenAliases' });
       throw error;
@@ -130,7 +135,7 @@ export function createTokenizationService(deps: ServiceDeps & { crypto: VaultCry
   return {
     tokenize: (site, body) => store({ siteId: site.siteId, orderNumber: null }, parseTokenize(body)),
 
-    vaultCard: (card, cvc) => store({ siteId: null, orderNumber: null }, { card, cvc, aliases: [], extra: null, customerId: null }),
+    vaultCard: (trx, card, cvc) => store({ siteId: null, orderNumber: null }, { card, cvc, aliases: [], extra: null, customerId: null }, trx),
 
     tokenizeForOrder(order, body) {
       const input = parseTokenize(body);
