@@ -1,10 +1,12 @@
 /**
- * The pay page's script (runs in the browser; `orderNumber` is defined before it). It reads the order and pays
- * through the public API with the payToken from the address. The card form sends the card to
+ * The pay page's script (runs in the browser; `orderNumber` is defined before it). It reads the order, follows its
+ * status changes live (orderUpdates over graphql-ws), and pays through the public API with the payToken from the
+ * address; the countdown runs locally from the server's secondsLeft. The card form sends the card to
  * /api/orders/{n}/card-token (authorized by the payToken) and pays with the single-use token it gets back; after a
  * 502 the same token is sent again, so a retry reconciles the first attempt and never charges twice.
  */
 export const PAY_PAGE_SCRIPT = String.raw`
+import { connect } from '/assets/app/graphql.js';
 const token = new URLSearchParams(location.search).get('t') ?? '';
 const $ = (id) => document.getElementById(id);
 const gql = async (query, variables) => {
@@ -47,6 +49,17 @@ async function load() {
   const { data } = await gql('query($n: ID!, $t: String!) { order(orderNumber: $n, payToken: $t) { ' + FIELDS + ' } }', { n: orderNumber, t: token });
   if (!data || !data.order) { $('status').textContent = 'This payment link is not valid. Check the link you were given.'; $('status').className = 'bad'; return; }
   show(data.order);
+  follow();
+}
+// Every status change of this order arrives live (paid in another tab, cancelled by staff, the hold ending).
+let following = false;
+function follow() {
+  if (following) return;
+  following = true;
+  connect().follow('subscription($n: ID!, $t: String!) { orderUpdates(orderNumber: $n, payToken: $t) { ' + FIELDS + ' } }', { n: orderNumber, t: token }, {
+    next: (data) => show(data.orderUpdates),
+    error: () => {},
+  });
 }
 
 const MESSAGES = {

@@ -40,6 +40,7 @@ export function renderPayPage(orderNumber: string): string {
 <p class="note">Your card number goes only to the card vault; this page never keeps it.</p></section>
 <p id="result" role="status" aria-live="assertive"></p>
 </main>
+<script src="/assets/graphql-ws.js"></script>
 <script type="module">
 const orderNumber = ${n};
 ${PAY_PAGE_SCRIPT}

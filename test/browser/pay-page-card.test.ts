@@ -88,4 +88,24 @@ describe.skipIf(!hasChromium)(`paying on the pay page by card and wallet ${CHROM
     expect((await api.rest('GET', `/api/orders/${created.orderNumber}?t=${encodeURIComponent(created.payToken)}`)).body.status).toBe('awaiting payment');
     expect(pageErrors).toEqual([]);
   });
+
+  it('shows a change made elsewhere at once, over the orderUpdates subscription', { timeout: 60_000 }, async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    await startProcess({ PORT: String(port), DATABASE_URL: `file:${join(tempDir(), 'sleeve.db')}`, ADMIN_TOKEN, PUBLIC_URL: base });
+    const api = client(base, ADMIN_TOKEN);
+    const browser = await launchBrowser();
+    const { page, pageErrors } = await openPage(browser, { viewport: PHONE });
+    const created = await api.createOrder(order('ada@example.com', 'Ada Lovelace'));
+    const sent: string[] = [];
+    page.on('websocket', (socket) => socket.on('framesent', (frame) => sent.push(String(frame.payload))));
+    await page.goto(`${base}${new URL(created.payUrl).pathname}${new URL(created.payUrl).search}`);
+    await page.locator('#pay').waitFor({ state: 'visible', timeout: 5_000 });
+    // Once the page has subscribed, a change made elsewhere must reach it without a reload.
+    await expect.poll(() => sent.some((payload) => payload.includes('orderUpdates')), { timeout: 5_000 }).toBe(true);
+    await api.staff(`mutation { cancelOrder(orderNumber: "${created.orderNumber}", reason: "Out of gold thread") { status } }`);
+    await page.locator('#pay').waitFor({ state: 'hidden', timeout: 3_000 });
+    expect(await page.locator('#status').textContent()).toMatch(/cancelled/u);
+    expect(pageErrors).toEqual([]);
+  });
 });
