@@ -87,3 +87,18 @@ export async function releaseIdempotencyKey(db: Db, siteId: string, key: string,
 export async function pruneIdempotencyKeys(db: Db, before: number): Promise<void> {
   await db.deleteFrom('idempotency_keys').where('created_at', '<', before).where('state', '=', 'done').execute();
 }
+
+/**
+ * Payments whose outcome is not known (unknown, or pending past `staleBefore`) for sleeve orders that are no longer
+ * held: nobody will retry them, so the gateway reconciles them itself.
+ */
+export async function unsettledOfEndedOrders(db: Db, staleBefore: number, limit: number): Promise<PaymentRow[]> {
+  return db
+    .selectFrom('payments')
+    .innerJoin('orders', 'orders.order_number', 'payments.order_number')
+    .selectAll('payments')
+    .where('orders.status', '!=', 'awaiting payment')
+    .where((eb) => eb.or([eb('payments.status', '=', 'unknown'), eb.and([eb('payments.status', '=', 'pending'), eb('payments.updated_at', '<', staleBefore)])]))
+    .limit(limit)
+    .execute();
+}

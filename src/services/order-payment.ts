@@ -23,6 +23,11 @@ export interface OrderPayments {
    * ended) meanwhile — read it again; a charge that could no longer pay it has been refunded.
    */
   payOrder(orderNumber: number, method: 'card' | 'wallet', token: string): Promise<Order | null>;
+  /**
+   * Reconciles the unknown payments of orders no longer held (the hold ended, staff cancelled) and refunds what
+   * they charged: no retry will come for them. Returns how many it settled.
+   */
+  reconcileEndedOrders(): Promise<number>;
 }
 
 const TOKEN_INVALID = 'That payment token is not valid for this order. Open payUrl to pay by card or wallet.';
@@ -84,6 +89,17 @@ export function createOrderPayments(
       if (row.status === 'declined') throw new DomainError('declined', 'The card was declined. Nothing was charged; try another card or the wallet.');
       if (row.status === 'failed') throw new DomainError('payment_error', 'The payment processor had an error. Nothing was charged; please try again.');
       throw new DomainError('payment_unknown', 'The payment processor did not confirm the payment. Try again: a retry never charges twice.');
+    },
+
+    async reconcileEndedOrders() {
+      const stuck = await payments.unsettledOfEndedOrders(db, clock.now() - STALE_PENDING_MS, 100);
+      let settled = 0;
+      for (const payment of stuck) {
+        const { row } = await flow.record(payment, await flow.charge(payment));
+        if (row.status === 'succeeded') await deps.refund(row.id);
+        if (row.status !== 'unknown') settled++;
+      }
+      return settled;
     },
   };
 }

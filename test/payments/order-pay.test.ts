@@ -5,6 +5,7 @@
  * single-use order-bound tokens, and the refund when staff cancel a paid order.
  */
 import { describe, expect, it } from 'vitest';
+import { PAYMENTS_POLL_MS } from '../../src/scheduler/network-token-provisioning.ts';
 import { testGateway, type TestGateway } from '../support/gateway.ts';
 import { card, CARDS, sandboxCharges } from './support.ts';
 
@@ -142,5 +143,20 @@ describe('refunds of sleeve orders', () => {
     expect(charge!.refunded_amount).toBe(100);
     const payment = await t.gateway.database.db.selectFrom('payments').selectAll().executeTakeFirstOrThrow();
     expect(payment.refunded_at).not.toBeNull();
+  });
+
+  it('refunds the unknown charge of an order whose hold ended before anyone retried', async () => {
+    const t = await testGateway();
+    const { orderNumber, payToken } = await t.createOrder();
+    const token = await cardToken(t, orderNumber, payToken, CARDS.timeoutAfterCharge);
+    expect((await restPay(t, orderNumber, { t: payToken, method: 'card', token })).body.code).toBe('payment_unknown');
+    await t.clock.advance(5 * 60_000); // the hold ends: cancelled
+    await t.clock.advance(PAYMENTS_POLL_MS);
+    const [charge] = await sandboxCharges(t);
+    expect(charge!.refunded_amount).toBe(100);
+    const payment = await t.gateway.database.db.selectFrom('payments').selectAll().executeTakeFirstOrThrow();
+    expect(payment).toMatchObject({ status: 'succeeded' });
+    expect(payment.refunded_at).not.toBeNull();
+    expect((await t.rest('GET', `/api/orders/${orderNumber}?t=${encodeURIComponent(payToken)}`)).body.status).toBe('cancelled');
   });
 });
