@@ -110,7 +110,9 @@ $('card-form').addEventListener('submit', async (event) => {
       if (res.status !== 200) {
         const input = $(CARD_INPUTS[res.body.field] ?? 'card-number');
         if (res.body.field) { input.setAttribute('aria-invalid', 'true'); input.focus(); }
-        result(MESSAGES[res.body.code] ?? ('Check the card details: ' + (res.body.error ?? 'they were not accepted.')), false);
+        result(MESSAGES[res.body.code] ?? (res.body.field ? 'Check the card details: ' : '') + (res.body.error ?? 'The card was not accepted.'), false);
+        // No field to fix: the order itself changed (paid elsewhere, cancelled): show it as it is now.
+        if (!res.body.field) await load();
         return;
       }
       cardToken = res.body.token;
