@@ -1,7 +1,6 @@
 /**
- * The card vault's use cases (document 3 tokenization, CONTRACT §3): tokenize, detokenize, upgrade to multi-use
- * with network token provisioning (sync, or async as due-time rows), card update, the pay page's order-bound
- * tokens and sandbox wallet confirmations. Tokens are random, stored as a hash; card data is sealed.
+ * The card vault's use cases (document 3 tokenization, CONTRACT §3): tokenize, detokenize, card update, the pay
+ * page's order-bound tokens and sandbox wallet confirmations; upgrade and network tokens are network-tokens.ts. Tokens are random, stored as a hash; card data is sealed.
  */
 import { cardInfo, maskedNumber, type CardData, type CardInfo } from '../domain/card-data.ts';
 import { DomainError } from '../domain/errors.ts';
@@ -12,12 +11,12 @@ import { announceQueued, queueNotification } from '../notifications/outbox.ts';
 import type { VaultCrypto } from '../payments/vault-crypto.ts';
 import { hashToken, randomToken } from '../security/tokens.ts';
 import type { ServiceDeps } from './deps.ts';
+import { createNetworkTokens, type NetworkTokens } from './network-tokens.ts';
+// Other suites read the provisioning delay from here (test/notifications/triggers.test.ts).
+export { NETWORK_TOKEN_DELAY_MS } from './network-tokens.ts';
 import type { Site } from './site-service.ts';
 import { tokenUpdatedBody, toTokenView, type TokenView } from './token-view.ts';
-import { parseCard, parseTokenize, parseTokenReference, parseUpgrade, type TokenReference } from './token-input.ts';
-
-/** How long the sandbox network takes to provision a token asynchronously. */
-export const NETWORK_TOKEN_DELAY_MS = 2_000;
+import { parseCard, parseTokenize, parseTokenReference, type TokenReference } from './token-input.ts';
 
 export interface Tokenized {
   token: string;
@@ -31,10 +30,9 @@ export interface SealedCard {
   cardHolderName?: string;
 }
 
-export interface TokenizationService {
+export interface TokenizationService extends NetworkTokens {
   tokenize(site: Site, body: unknown): Promise<Tokenized>;
   detokenize(site: Site, body: unknown): Promise<Record<string, unknown>>;
-  upgrade(site: Site, body: unknown): Promise<Record<string, unknown>>;
   updateCard(site: Site, body: unknown): Promise<CardData>;
   /** Vaults a card given inline to /api/payments: in no site's scope (no alias, no card update), used once. */
   vaultCard(trx: Db, card: CardData, cvc: string | null): Promise<Tokenized>;
@@ -44,16 +42,11 @@ export interface TokenizationService {
   walletConfirmation(scope: { order: Order } | { siteId: string }): Promise<string>;
   /** Staff: masked card info, network token status, aliases; null when unknown. */
   info(token: string): Promise<TokenView | null>;
-  provisionDue(): Promise<number>;
-  nextProvisionDue(): Promise<number | null>;
-  /** Calls `listener` with the due time of each async provisioning this instance queues. */
-  onProvisionQueued(listener: (due: number) => void): () => void;
 }
 
 export function createTokenizationService(deps: ServiceDeps & { crypto: VaultCrypto }): TokenizationService {
   const { database, clock, bus, crypto } = deps;
   const { db } = database;
-  const listeners = new Set<(due: number) => void>();
   const open = (row: vault.VaultTokenRow) => JSON.parse(crypto.open(row.sealed)) as SealedCard;
 
   async function store(
@@ -114,25 +107,10 @@ export function createTokenizationService(deps: ServiceDeps & { crypto: VaultCry
     return Number(order.orderNumber);
   }
 
-  const cardInfoOf = (row: vault.VaultTokenRow): CardInfo => ({
-    bin: row.bin!,
-    lastFourDigits: row.last_four!,
-    cardBrand: row.brand!,
-    expirationMonth: Number(row.exp_month),
-    expirationYear: Number(row.exp_year),
-  });
-
-  function networkFields(now: number) {
-    const expiry = new Date(now);
-    return {
-      network_token: `ntk_${randomToken(16)}`,
-      network_token_par: `PAR${randomToken(18).toUpperCase().replace(/[^A-Z0-9]/gu, '0')}`.slice(0, 29),
-      network_token_exp_month: expiry.getUTCMonth() + 1,
-      network_token_exp_year: expiry.getUTCFullYear() + 3,
-    };
-  }
+  const network = createNetworkTokens({ db, clock, bus, resolve, tokenOf: (row) => open(row).token });
 
   return {
+    ...network,
     tokenize: (site, body) => store({ siteId: site.siteId, orderNumber: null }, parseTokenize(body)),
 
     vaultCard: (trx, card, cvc) => store({ siteId: null, orderNumber: null }, { card, cvc, aliases: [], extra: null, customerId: null }, trx),
@@ -180,32 +158,6 @@ export function createTokenizationService(deps: ServiceDeps & { crypto: VaultCry
       };
     },
 
-    async upgrade(site, body) {
-      const input = parseUpgrade(body);
-      const row = await resolve(site, input.ref);
-      const now = clock.now();
-      const token = open(row).token;
-      let status = row.network_token_status;
-      if (input.networkToken?.provision && status === 'NONE') {
-        status = input.networkToken.async ? 'PENDING' : 'ACTIVE';
-        const due = now + NETWORK_TOKEN_DELAY_MS;
-        await vault.updateToken(db, row.token_hash, {
-          multi_use: 1,
-          network_token_status: status,
-          updated_at: now,
-          ...(status === 'ACTIVE' ? networkFields(now) : { network_token_due: due }),
-        });
-        if (status === 'PENDING') for (const listener of listeners) listener(due);
-      } else {
-        await vault.updateToken(db, row.token_hash, { multi_use: 1, updated_at: now });
-      }
-      return {
-        token,
-        ...(input.networkToken?.provision ? { networkTokenStatus: { created: status === 'ACTIVE' } } : {}),
-        cardInfo: cardInfoOf(row),
-      };
-    },
-
     async updateCard(site, body) {
       const card = parseCard(body);
       const rows = await vault.tokensOfCard(db, site.siteId, crypto.fingerprint(card.cardNumber));
@@ -240,38 +192,6 @@ export function createTokenizationService(deps: ServiceDeps & { crypto: VaultCry
       const row = await vault.findToken(db, hashToken(token));
       if (!row) return null;
       return toTokenView(row, open(row), await vault.aliasesOf(db, row.token_hash));
-    },
-
-    async provisionDue() {
-      const now = clock.now();
-      const due = await vault.dueProvisioning(db, now, 100);
-      const queued: string[] = [];
-      for (const row of due) {
-        const fields = networkFields(now);
-        const id = await db.transaction().execute(async (trx) => {
-          if (!(await vault.markProvisioned(trx, row.token_hash, { ...fields, updated_at: now }))) return null;
-          const token = open(row).token;
-          const provisioned = { ...row, ...fields, network_token_status: 'ACTIVE' };
-          const updatedFields = {
-            networkTokenState: 'ACTIVE',
-            networkTokenExpirationMonth: String(fields.network_token_exp_month),
-            networkTokenExpirationYear: String(fields.network_token_exp_year),
-            paymentAccountReference: fields.network_token_par,
-          };
-          const body = tokenUpdatedBody(token, provisioned, 'NETWORK_TOKEN_PROVISIONING', updatedFields, now);
-          return queueNotification(trx, { path: '/token-updated', body: { ...body }, subject: token }, now);
-        });
-        if (id) queued.push(id);
-      }
-      announceQueued(bus, queued);
-      return queued.length;
-    },
-
-    nextProvisionDue: () => vault.nextProvisioningDue(db),
-
-    onProvisionQueued(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
     },
   };
 }

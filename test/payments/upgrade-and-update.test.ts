@@ -5,7 +5,7 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { NOTIFICATION_SCHEMAS } from '../../src/notifications/schemas.ts';
-import { NETWORK_TOKEN_DELAY_MS } from '../../src/services/tokenization-service.ts';
+import { NETWORK_TOKEN_DELAY_MS } from '../../src/services/network-tokens.ts';
 import { testGateway } from '../support/gateway.ts';
 import { card, CARDS, outbox, paymentBody, siteCalls } from './support.ts';
 
