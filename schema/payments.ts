@@ -21,6 +21,11 @@ export const NetworkTokenStatusEnum = builder.enumType('NetworkTokenStatus', {
   values: { NONE: { value: 'NONE' }, PENDING: { value: 'PENDING' }, ACTIVE: { value: 'ACTIVE' } },
 });
 
+const PaymentCardRef = builder.objectRef<NonNullable<PaymentView['card']>>('PaymentCard').implement({
+  description: 'The card a payment used, masked: never the number.',
+  fields: (t) => ({ bin: t.exposeString('bin'), lastFourDigits: t.exposeString('lastFourDigits'), cardBrand: t.exposeString('cardBrand') }),
+});
+
 export const PaymentRef = builder.objectRef<PaymentView>('Payment').implement({
   description: 'A payment made through /api/payments or a sleeve order paid by card or wallet. Amounts in minor units (cents).',
   fields: (t) => ({
@@ -34,6 +39,7 @@ export const PaymentRef = builder.objectRef<PaymentView>('Payment').implement({
     method: t.field({ type: PaymentMethodKindEnum, resolve: (p) => p.method }),
     createdAt: t.field({ type: 'DateTime', resolve: (p) => new Date(p.createdAt) }),
     refundedAt: t.field({ type: 'DateTime', nullable: true, resolve: (p) => (p.refundedAt === null ? null : new Date(p.refundedAt)) }),
+    card: t.field({ type: PaymentCardRef, nullable: true, resolve: (p) => p.card }),
   }),
 });
 

@@ -34,6 +34,8 @@ export interface PaymentView extends PaymentSummary {
   method: 'card' | 'wallet';
   refundedAt: number | null;
   orderNumber: string | null;
+  /** The card paid with, masked (bin, last four, brand); null for a wallet. */
+  card: { bin: string; lastFourDigits: string; cardBrand: string } | null;
 }
 
 export interface PaymentService extends OrderPayments {
@@ -48,7 +50,7 @@ export interface PaymentService extends OrderPayments {
   tokens: TokenizationService;
 }
 
-export function toPaymentView(row: payments.PaymentRow): PaymentView {
+export function toPaymentView(row: payments.PaymentRow, token?: vault.VaultTokenRow): PaymentView {
   return {
     id: row.id,
     orderId: row.order_id,
@@ -60,6 +62,7 @@ export function toPaymentView(row: payments.PaymentRow): PaymentView {
     method: row.method,
     refundedAt: row.refunded_at === null ? null : Number(row.refunded_at),
     orderNumber: row.order_number === null ? null : String(row.order_number),
+    card: token?.bin && token.last_four && token.brand ? { bin: token.bin, lastFourDigits: token.last_four, cardBrand: token.brand } : null,
   };
 }
 
@@ -163,7 +166,8 @@ export function createPaymentService(deps: ServiceDeps & { sites: SiteService })
 
     async find(id) {
       const row = await payments.findPayment(db, id);
-      return row ? toPaymentView(row) : null;
+      if (!row) return null;
+      return toPaymentView(row, row.token_hash ? await vault.findToken(db, row.token_hash) : undefined);
     },
 
     async create(site, body, rawKey) {

@@ -18,8 +18,8 @@ describe('POST /api/payments', () => {
     expect(Object.keys(res.body).sort()).toEqual(['amount', 'createdAt', 'currency', 'decision', 'id', 'orderId', 'status'].sort());
     expect(res.body).toMatchObject({ orderId: 'order-1', amount: 1999, currency: 'USD', status: 'succeeded', decision: 'APPROVE' });
     expect(new Date(res.body.createdAt).getTime()).toBe(t.clock.now());
-    const staff = await t.gql('query($id: ID!) { payment(id: $id) { id amount status method orderId } }', { id: res.body.id }, { token: t.adminToken });
-    expect(staff.data.payment).toEqual({ id: res.body.id, amount: 1999, status: 'SUCCEEDED', method: 'CARD', orderId: 'order-1' });
+    const staff = await t.gql('query($id: ID!) { payment(id: $id) { id amount status method orderId card { bin lastFourDigits cardBrand } } }', { id: res.body.id }, { token: t.adminToken });
+    expect(staff.data.payment).toEqual({ id: res.body.id, amount: 1999, status: 'SUCCEEDED', method: 'CARD', orderId: 'order-1', card: { bin: '42424242', lastFourDigits: '4242', cardBrand: 'VISA' } });
     expect((await t.gql('query($id: ID!) { payment(id: $id) { id } }', { id: res.body.id })).errors?.[0]?.extensions?.code).toBe('UNAUTHORIZED');
     expect(await t.gateway.services.payments.find(res.body.id)).toMatchObject({ id: res.body.id, status: 'succeeded' });
   });
