@@ -4,15 +4,15 @@
  * unknown outcome reconciled on retry without a second charge.
  */
 import { describe, expect, it } from 'vitest';
-import { testGateway } from '../support/gateway.ts';
-import { CARDS, paymentBody, sandboxCharges, siteCalls } from './support.ts';
+import { CARDS, paymentBody, paymentsGateway, sandboxCharges, siteCalls } from './support.ts';
+import type { TestGateway } from '../support/gateway.ts';
 
-const paymentCount = async (t: Awaited<ReturnType<typeof testGateway>>) =>
+const paymentCount = async (t: TestGateway) =>
   (await t.gateway.database.db.selectFrom('payments').select('id').execute()).length;
 
 describe('POST /api/payments', () => {
   it('answers 201 with CONTRACT §3 body, amount in cents, and the payment is readable by staff', async () => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     const res = await siteCalls(t).pay(paymentBody(CARDS.ok, { currency: 'usd' }));
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual(['amount', 'createdAt', 'currency', 'decision', 'id', 'orderId', 'status'].sort());
@@ -25,7 +25,7 @@ describe('POST /api/payments', () => {
   });
 
   it('takes every documented field', async () => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     const res = await siteCalls(t).pay(
       paymentBody(CARDS.ok, {
         captureMethod: 'automatic',
@@ -44,7 +44,7 @@ describe('POST /api/payments', () => {
   });
 
   it('answers 400 with every failing field in the platform error body', async () => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     const res = await siteCalls(t).pay({ amount: 10.5, currency: 'dollars', cartItems: {}, paymentMethod: { type: 'card', card: { number: '4242424242424241', expirationMonth: 13, expirationYear: 2030, holderName: '' } } });
     expect(res.status).toBe(400);
     expect(res.body.status).toBe('error');
@@ -63,7 +63,7 @@ describe('POST /api/payments', () => {
     [CARDS.declined, 'declined', 1],
     [CARDS.processorError, 'failed', 0],
   ])('card %s: %s', async (number, status, charges) => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     const res = await siteCalls(t).pay(paymentBody(number));
     expect(res.status).toBe(201);
     expect(res.body.status).toBe(status);
@@ -76,14 +76,14 @@ describe('POST /api/payments', () => {
     ['review@vendor.test', 'NOT_REVIEWED', 'succeeded'],
     ['Verify@Vendor.test', 'VERIFICATION_REQUIRED', 'succeeded'],
   ])('sandbox email %s decides %s; only DECLINE leaves the card uncharged', async (email, decision, status) => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     const res = await siteCalls(t).pay(paymentBody(CARDS.ok, { customer: { email } }));
     expect(res.body).toMatchObject({ decision, status });
     expect(await sandboxCharges(t)).toHaveLength(status === 'succeeded' ? 1 : 0);
   });
 
   it('pays with a sandbox wallet confirmation, once', async () => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     const api = siteCalls(t);
     const wallet = await t.rest('POST', '/v1/sandbox/wallet-confirmation', {}, api.auth);
     const body = paymentBody(CARDS.ok, { paymentMethod: { type: 'wallet', token: wallet.body.token } });
@@ -95,7 +95,7 @@ describe('POST /api/payments', () => {
 
 describe('Idempotency-Key (CONTRACT §3)', () => {
   it('replays the first response, status and body, for the same key and body — in any key order', async () => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     const api = siteCalls(t);
     const first = await api.pay(paymentBody(), 'key-1');
     t.clock.advance(23 * 3600_000);
@@ -111,7 +111,7 @@ describe('Idempotency-Key (CONTRACT §3)', () => {
   });
 
   it('keeps a key at least 24 hours', async () => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     const api = siteCalls(t);
     const first = await api.pay(paymentBody(), 'kept');
     t.clock.advance(24 * 3600_000 + 1);
@@ -119,7 +119,7 @@ describe('Idempotency-Key (CONTRACT §3)', () => {
   });
 
   it('answers 400 for the same key with another body, and creates nothing', async () => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     const api = siteCalls(t);
     await api.pay(paymentBody(), 'key-1');
     const other = await api.pay(paymentBody(CARDS.ok, { amount: 2000 }), 'key-1');
@@ -129,7 +129,7 @@ describe('Idempotency-Key (CONTRACT §3)', () => {
   });
 
   it('scopes keys by site: another site may use the same key', async () => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     const api = siteCalls(t);
     const merchant = await t.rest('POST', '/merchants', { defaultMerchantCategoryCode: '5411', merchantId: 'm-1', name: 'Shop' }, { ...api.auth, 'api-version': '10.3', 'x-vendor-siteid': t.siteId });
     const other = { authorization: `Basic ${Buffer.from(`${merchant.body.id}:${merchant.body.apiKey}`).toString('base64')}`, 'idempotency-key': 'shared' };
@@ -140,7 +140,7 @@ describe('Idempotency-Key (CONTRACT §3)', () => {
   });
 
   it('makes one payment for 10 concurrent requests with one key, and all 10 see its response', async () => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     const api = siteCalls(t);
     const answers = await Promise.all(Array.from({ length: 10 }, () => api.pay(paymentBody(), 'concurrent')));
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(201));
@@ -150,7 +150,7 @@ describe('Idempotency-Key (CONTRACT §3)', () => {
   });
 
   it('reconciles an unknown outcome on retry with the same key: 502 payment_unknown, then 201 succeeded, one charge', async () => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     const api = siteCalls(t);
     const first = await api.pay(paymentBody(CARDS.timeoutAfterCharge), 'slow');
     expect(first.status).toBe(502);
@@ -164,14 +164,14 @@ describe('Idempotency-Key (CONTRACT §3)', () => {
   });
 
   it('refuses an over-long key', async () => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     expect((await siteCalls(t).pay(paymentBody(), 'k'.repeat(256))).status).toBe(400);
   });
 });
 
 describe('refunds', () => {
   it('staff refund a succeeded payment once through refundPayment', async () => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     const paid = await siteCalls(t).pay(paymentBody());
     const refund = 'mutation($id: ID!) { refundPayment(id: $id) { status refundedAt } }';
     const first = await t.gql(refund, { id: paid.body.id }, { token: t.adminToken });

@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PAYMENTS_POLL_MS } from '../../src/scheduler/network-token-provisioning.ts';
-import { testGateway, type TestGateway } from '../support/gateway.ts';
-import { card, CARDS, sandboxCharges } from './support.ts';
+import type { TestGateway } from '../support/gateway.ts';
+import { card, CARDS, paymentsGateway, sandboxCharges } from './support.ts';
 
 async function cardToken(t: TestGateway, orderNumber: string, payToken: string, number: string = CARDS.ok) {
   const res = await t.rest('POST', `/api/orders/${orderNumber}/card-token`, { t: payToken, ...card(number), cvc: '123' });
@@ -27,7 +27,7 @@ async function gqlPay(t: TestGateway, orderNumber: string, input: Record<string,
 
 describe('the pay page token path', () => {
   it('answers { token, cardInfo } for the order’s payToken and 404 for a wrong one, never taking a site key', async () => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     const { orderNumber, payToken } = await t.createOrder();
     const ok = await t.rest('POST', `/api/orders/${orderNumber}/card-token`, { t: payToken, ...card() });
     expect(ok.status).toBe(200);
@@ -54,7 +54,7 @@ describe.each(['rest', 'graphql'] as const)('paying by card through %s', (door) 
   };
 
   it('4242…: paid, $1.00 USD charged once; paying again answers alreadyPaid and charges nothing', async () => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     const { orderNumber, payToken } = await t.createOrder();
     const token = await cardToken(t, orderNumber, payToken);
     expect(await pay(t, orderNumber, payToken, 'card', token)).toMatchObject({ status: 200, alreadyPaid: false });
@@ -67,7 +67,7 @@ describe.each(['rest', 'graphql'] as const)('paying by card through %s', (door) 
   });
 
   it('the declined card: 402 declined, the order stays payable, the token is spent, another card pays', async () => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     const { orderNumber, payToken } = await t.createOrder();
     const declined = await cardToken(t, orderNumber, payToken, CARDS.declined);
     expect(await pay(t, orderNumber, payToken, 'card', declined)).toMatchObject({ status: 402, code: 'declined', retryable: false });
@@ -79,7 +79,7 @@ describe.each(['rest', 'graphql'] as const)('paying by card through %s', (door) 
   });
 
   it('the processor-error card: 502 payment_error, retryable, nothing charged; the order stays payable', async () => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     const { orderNumber, payToken } = await t.createOrder();
     const token = await cardToken(t, orderNumber, payToken, CARDS.processorError);
     expect(await pay(t, orderNumber, payToken, 'card', token)).toMatchObject({ status: 502, code: 'payment_error', retryable: true });
@@ -90,7 +90,7 @@ describe.each(['rest', 'graphql'] as const)('paying by card through %s', (door) 
   });
 
   it('the timeout card: 502 payment_unknown, and the retry pays the order with the one charge made', async () => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     const { orderNumber, payToken } = await t.createOrder();
     const token = await cardToken(t, orderNumber, payToken, CARDS.timeoutAfterCharge);
     expect(await pay(t, orderNumber, payToken, 'card', token)).toMatchObject({ status: 502, code: 'payment_unknown', retryable: true });
@@ -103,7 +103,7 @@ describe.each(['rest', 'graphql'] as const)('paying by card through %s', (door) 
 
 describe('order-bound tokens and the wallet', () => {
   it('refuses another order’s token and a site token; pays with a wallet confirmation', async () => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     const a = await t.createOrder();
     const b = await t.createOrder({ email: 'grace@example.com', name: 'Grace Hopper' });
     const tokenOfA = await cardToken(t, a.orderNumber, a.payToken);
@@ -122,7 +122,7 @@ describe('order-bound tokens and the wallet', () => {
   });
 
   it('two concurrent card pays of one order charge once', async () => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     const { orderNumber, payToken } = await t.createOrder();
     const tokens = [await cardToken(t, orderNumber, payToken), await cardToken(t, orderNumber, payToken)];
     const answers = await Promise.all(tokens.map((token) => restPay(t, orderNumber, { t: payToken, method: 'card', token })));
@@ -134,7 +134,7 @@ describe('order-bound tokens and the wallet', () => {
 
 describe('refunds of sleeve orders', () => {
   it('refunds a paid order that staff cancel (document 1: all payments will be refunded)', async () => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     const { orderNumber, payToken } = await t.createOrder();
     await restPay(t, orderNumber, { t: payToken, method: 'card', token: await cardToken(t, orderNumber, payToken) });
     const cancel = await t.gql('mutation($n: ID!) { cancelOrder(orderNumber: $n, reason: "Out of thread") { status } }', { n: orderNumber }, { token: t.adminToken });
@@ -146,7 +146,7 @@ describe('refunds of sleeve orders', () => {
   });
 
   it('refunds the unknown charge of an order whose hold ended before anyone retried', async () => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     const { orderNumber, payToken } = await t.createOrder();
     const token = await cardToken(t, orderNumber, payToken, CARDS.timeoutAfterCharge);
     expect((await restPay(t, orderNumber, { t: payToken, method: 'card', token })).body.code).toBe('payment_unknown');

@@ -1,6 +1,10 @@
-/** Shared helpers of the payments suites: test cards, site-authenticated calls, outbox and ledger reads. */
-import { expect } from 'vitest';
-import type { TestGateway } from '../support/gateway.ts';
+/**
+ * Shared helpers of the payments suites: a gateway whose logs are captured (and checked after each file: no test
+ * card number, nothing the logger had to scrub), test cards, site-authenticated calls, outbox and ledger reads.
+ */
+import { afterAll, expect } from 'vitest';
+import { createLogger } from '../../src/logger.ts';
+import { testGateway, type TestGateway } from '../support/gateway.ts';
 
 /** CONTRACT §3 sandbox cards, and two ordinary Luhn-valid numbers. */
 export const CARDS = {
@@ -12,6 +16,19 @@ export const CARDS = {
 } as const;
 
 export const ALL_TEST_NUMBERS = Object.values(CARDS);
+
+const captured: string[] = [];
+
+/** testGateway with every log line (debug and up) kept for the check below. */
+export function paymentsGateway(options: Parameters<typeof testGateway>[0] = {}): Promise<TestGateway> {
+  return testGateway({ logger: createLogger('debug', (line) => captured.push(line)), ...options });
+}
+
+afterAll(() => {
+  const log = captured.join('\n');
+  for (const number of ALL_TEST_NUMBERS) expect(log).not.toContain(number);
+  expect(log).not.toContain('[redacted-number]');
+});
 
 export const card = (cardNumber: string = CARDS.ok, change: Record<string, unknown> = {}) => ({
   cardNumber,

@@ -3,8 +3,7 @@
  * `{ message }` error body, detokenize by token and alias, tokens that say nothing of the number.
  */
 import { describe, expect, it } from 'vitest';
-import { testGateway } from '../support/gateway.ts';
-import { card, CARDS, siteCalls } from './support.ts';
+import { card, CARDS, paymentsGateway, siteCalls } from './support.ts';
 
 /** Luhn-valid numbers of a given length (the check digit computed). */
 function luhnNumber(length: number): string {
@@ -24,7 +23,7 @@ function luhnNumber(length: number): string {
 
 describe('tokenize', () => {
   it('answers 200 { token, cardInfo } with the brand from the number, bin 6 to 8 and exactly four last digits', async () => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     const api = siteCalls(t);
     const visa = await api.tokenize(card(CARDS.ok));
     expect(visa.status).toBe(200);
@@ -56,7 +55,7 @@ describe('tokenize', () => {
     ['a cvc of 2 digits', { cvc: '12' }, 400],
     ['a cvc of 4 digits', { cvc: '1234' }, 200],
   ])('%s %o: %i', async (_name, change, status) => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     const res = await siteCalls(t).tokenize(card(CARDS.ok, change));
     expect(res.status).toBe(status);
     if (status === 400) {
@@ -67,7 +66,7 @@ describe('tokenize', () => {
   });
 
   it.each(['missing', 'wrong'])('answers 401 with %s credentials', async (which) => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     const headers: Record<string, string> = which === 'wrong' ? { authorization: `Basic ${Buffer.from(`${t.siteId}:nope`).toString('base64')}` } : {};
     for (const path of ['/v1/tokenization/tokenize', '/v1/tokenization/detokenize', '/v1/tokenization/upgrade', '/v1/account-updater/card/update', '/api/payments']) {
       const res = await t.rest('POST', path, card(), headers);
@@ -76,7 +75,7 @@ describe('tokenize', () => {
   });
 
   it('makes random tokens: the same card twice gives two unrelated tokens, neither containing the number', async () => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     const api = siteCalls(t);
     const a = await api.token(CARDS.ok);
     const b = await api.token(CARDS.ok);
@@ -90,7 +89,7 @@ describe('tokenize', () => {
 
 describe('detokenize', () => {
   it('returns the full card data by token and by alias, with extra, aliases and customerId, never the CVC', async () => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     const api = siteCalls(t);
     const body = { ...card(CARDS.ok), cvc: '123', tokenAliases: { shopper: 's-1' }, extra: { note: 'vip' }, customerId: { id: 'c-9' } };
     const token = (await api.tokenize(body)).body.token;
@@ -100,7 +99,7 @@ describe('detokenize', () => {
   });
 
   it('refuses an unknown token, a duplicate alias and another site’s token with 400 { message }', async () => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     const api = siteCalls(t);
     await api.tokenize({ ...card(), tokenAliases: { shopper: 's-1' } });
     expect((await api.tokenize({ ...card(), tokenAliases: { shopper: 's-1' } })).status).toBe(400);

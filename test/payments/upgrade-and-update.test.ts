@@ -6,14 +6,13 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { NOTIFICATION_SCHEMAS } from '../../src/notifications/schemas.ts';
 import { NETWORK_TOKEN_DELAY_MS } from '../../src/services/network-tokens.ts';
-import { testGateway } from '../support/gateway.ts';
-import { card, CARDS, outbox, paymentBody, siteCalls } from './support.ts';
+import { card, CARDS, outbox, paymentBody, paymentsGateway, siteCalls } from './support.ts';
 
 const validTokenUpdated = new Ajv({ strict: false }).compile(NOTIFICATION_SCHEMAS['/token-updated']);
 
 describe('upgrade', () => {
   it('makes a token multi-use: it pays more than once after upgrade, once before', async () => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     const api = siteCalls(t);
     const token = await api.token();
     const withToken = paymentBody(CARDS.ok, { paymentMethod: { type: 'card', token } });
@@ -31,7 +30,7 @@ describe('upgrade', () => {
   });
 
   it('provisions a network token synchronously: created true, no notification', async () => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     const api = siteCalls(t);
     const token = await api.token();
     const up = await api.upgrade({ token, networkToken: { provision: true, async: false } });
@@ -42,7 +41,7 @@ describe('upgrade', () => {
   });
 
   it('provisions asynchronously by alias: created false, then one /token-updated when it is provisioned', async () => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     const api = siteCalls(t);
     const token = await api.token(CARDS.ok, { tokenAliases: { shopper: 's-7' } });
     const up = await api.upgrade({ tokenAlias: { key: 'shopper', value: 's-7' }, networkToken: { provision: true, async: true } });
@@ -65,7 +64,7 @@ describe('upgrade', () => {
   });
 
   it('refuses a bad networkToken with 400 { message }', async () => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     const api = siteCalls(t);
     const token = await api.token();
     const res = await api.upgrade({ token, networkToken: { async: true } });
@@ -76,7 +75,7 @@ describe('upgrade', () => {
 
 describe('card update', () => {
   it('changes every token of that card and queues one /token-updated per token with the new values', async () => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     const api = siteCalls(t);
     const a = await api.token(CARDS.ok);
     const b = await api.token(CARDS.ok, { expirationYear: 2031 });
@@ -107,7 +106,7 @@ describe('card update', () => {
   });
 
   it('answers 400 for a card no token holds, and for a bound broken', async () => {
-    const t = await testGateway();
+    const t = await paymentsGateway();
     const api = siteCalls(t);
     expect((await api.updateCard(card(CARDS.ok))).status).toBe(400);
     await api.token(CARDS.ok);
