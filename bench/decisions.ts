@@ -91,15 +91,17 @@ async function loadDecisions(base: string, seconds: number, run: string): Promis
   return result;
 }
 
+export function printDecisionsFigure({ decisions, bare, ratio }: DecisionsFigure, seconds: number): void {
+  console.log(`profile access decisions on SQLite, ${CONNECTIONS} connections, ${seconds} s:`);
+  console.log(`  gateway ${decisions.rps.toFixed(0)} decisions/s  p50 ${decisions.p50} ms  p99 ${decisions.p99} ms`);
+  console.log(`  bare    ${bare.rps.toFixed(0)} req/s  p50 ${bare.p50} ms  p99 ${bare.p99} ms`);
+  console.log(`  ratio to bare ${ratio.toFixed(3)}`);
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === import.meta.filename) {
   const seconds = Number(process.env.BENCH_SECONDS ?? 10);
   benchDecisions(seconds)
-    .then(({ decisions, bare, ratio }) => {
-      console.log(`profile access decisions on SQLite, ${CONNECTIONS} connections, ${seconds} s:`);
-      console.log(`  gateway ${decisions.rps.toFixed(0)} decisions/s  p50 ${decisions.p50} ms  p99 ${decisions.p99} ms`);
-      console.log(`  bare    ${bare.rps.toFixed(0)} req/s  p50 ${bare.p50} ms  p99 ${bare.p99} ms`);
-      console.log(`  ratio to bare ${ratio.toFixed(3)}`);
-    })
+    .then((figure) => printDecisionsFigure(figure, seconds))
     .catch((error: unknown) => {
       console.error(error);
       process.exit(1);

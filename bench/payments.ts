@@ -79,15 +79,17 @@ async function loadPayments(base: string, seconds: number, run: string): Promise
   return result;
 }
 
+export function printPaymentsFigure({ payments, bare, ratio }: PaymentsFigure, seconds: number): void {
+  console.log(`POST /api/payments on SQLite, ${CONNECTIONS} connections, ${seconds} s, a fresh Idempotency-Key each:`);
+  console.log(`  gateway ${payments.rps.toFixed(0)} payments/s  p50 ${payments.p50} ms  p99 ${payments.p99} ms`);
+  console.log(`  bare    ${bare.rps.toFixed(0)} req/s  p50 ${bare.p50} ms  p99 ${bare.p99} ms`);
+  console.log(`  ratio to bare ${ratio.toFixed(3)}`);
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === import.meta.filename) {
   const seconds = Number(process.env.BENCH_SECONDS ?? 10);
   benchPayments(seconds)
-    .then(({ payments, bare, ratio }) => {
-      console.log(`POST /api/payments on SQLite, ${CONNECTIONS} connections, ${seconds} s, a fresh Idempotency-Key each:`);
-      console.log(`  gateway ${payments.rps.toFixed(0)} payments/s  p50 ${payments.p50} ms  p99 ${payments.p99} ms`);
-      console.log(`  bare    ${bare.rps.toFixed(0)} req/s  p50 ${bare.p50} ms  p99 ${bare.p99} ms`);
-      console.log(`  ratio to bare ${ratio.toFixed(3)}`);
-    })
+    .then((figure) => printPaymentsFigure(figure, seconds))
     .catch((error: unknown) => {
       console.error(error);
       process.exit(1);

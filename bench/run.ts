@@ -3,16 +3,24 @@
  * autocannon (64 connections, 10 s each, after a warm-up; alternated over 3 rounds, medians reported).
  * Figures are ratios to the baseline measured in the same run: absolute numbers drift with the shared cores.
  *
- * Environment: BENCH_SECONDS (default 10), BENCH_ROUNDS (default 3), BENCH_FANOUT=0 to skip the fan-out figure,
- * BENCH_SCALE=0 to skip the PostgreSQL one- and two-instance orders figure (bench/scale.ts).
+ * Then one figure per area, each against its own baseline in the same run: payments through /api/payments
+ * (bench/payments.ts), profile-access decisions (bench/decisions.ts), notifications delivered and change → delivery
+ * time (bench/notifications.ts), orders on PostgreSQL with one and two instances (bench/scale.ts), and the
+ * subscription fan-out (bench/fanout.ts).
+ *
+ * Environment: BENCH_SECONDS (default 10), BENCH_ROUNDS (default 3); BENCH_PAYMENTS=0, BENCH_DECISIONS=0,
+ * BENCH_NOTIFY=0, BENCH_SCALE=0 and BENCH_FANOUT=0 leave the matching figure out.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { load, median, ROOT, row, startChild, type LoadResult, type Target } from './lib.ts';
+import { benchDecisions, printDecisionsFigure } from './decisions.ts';
+import { benchNotifications, printNotificationFigures } from './notifications.ts';
 import { ordersPerSecond } from './orders.ts';
-import { benchScale } from './scale.ts';
+import { benchPayments, printPaymentsFigure } from './payments.ts';
+import { benchScale, printScaleFigures } from './scale.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -81,14 +89,22 @@ async function main() {
   }
   console.log(`\norders created and paid (vendor_card) on SQLite: ${orders.toFixed(0)} per second`);
 
-  // Issue 4: the same on PostgreSQL + Redis, one instance and then two (BENCH_SCALE=0 leaves it out).
+  // One figure per area, each measured against its own baseline (an environment variable set to 0 leaves it out).
+  if (process.env.BENCH_PAYMENTS !== '0') {
+    console.log('');
+    printPaymentsFigure(await benchPayments(SECONDS), SECONDS);
+  }
+  if (process.env.BENCH_DECISIONS !== '0') {
+    console.log('');
+    printDecisionsFigure(await benchDecisions(SECONDS), SECONDS);
+  }
+  if (process.env.BENCH_NOTIFY !== '0') {
+    console.log('');
+    printNotificationFigures(await benchNotifications());
+  }
   if (process.env.BENCH_SCALE !== '0') {
-    const scale = await benchScale(SECONDS);
-    console.log(
-      scale
-        ? `orders created and paid on PostgreSQL: one instance ${scale.one.toFixed(0)}/s, two instances ${scale.two.toFixed(0)}/s, ratio ${scale.ratio.toFixed(2)}`
-        : 'orders on PostgreSQL: skipped (PostgreSQL does not answer; set BENCH_DATABASE_URL)',
-    );
+    console.log('');
+    printScaleFigures(await benchScale(SECONDS));
   }
 
   // The subscription fan-out figure (bench/fanout.ts, about five minutes): BENCH_FANOUT=0 leaves it out.

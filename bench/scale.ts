@@ -75,11 +75,14 @@ async function dropSchema(schema: string): Promise<void> {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const figures = await benchScale();
+export function printScaleFigures(figures: ScaleFigures | null): void {
   if (!figures) {
-    console.log(`scale: skipped, PostgreSQL does not answer at ${DATABASE_URL}`);
-  } else {
-    console.log(`orders created and paid on PostgreSQL: one instance ${figures.one.toFixed(0)}/s, two instances ${figures.two.toFixed(0)}/s, ratio ${figures.ratio.toFixed(2)}`);
+    console.log(`orders on PostgreSQL: skipped, PostgreSQL does not answer at ${DATABASE_URL} (set BENCH_DATABASE_URL)`);
+    return;
   }
+  console.log(`orders created and paid on PostgreSQL: one instance ${figures.one.toFixed(0)}/s, two instances ${figures.two.toFixed(0)}/s, ratio ${figures.ratio.toFixed(2)}`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  printScaleFigures(await benchScale());
 }

@@ -47,3 +47,17 @@ function compile(schema: GraphQLSchema, document: DocumentNode): CompiledOperati
   if (!isCompiledQuery(compiled)) return null;
   return { operationName: operations[0]!.name?.value, query: compiled.query, stringify: compiled.stringify };
 }
+
+/**
+ * The execution-phase plugins (those with `onExecute` or `onContextBuilding`) that the compiled path does in place,
+ * in yoga 5's order: the engine (graphql-js `execute`), the `context` option (our context factory), graphql-jit,
+ * the shared rate limit, and yoga's error masking. A plugin added to the door that hooks execution would be
+ * silently skipped by the compiled path, so the door counts them at start and runs every request through envelop
+ * when the count is not this one (test/graphql/fast-path.test.ts fails then, to say the path needs a look).
+ */
+export const REPRODUCED_EXECUTION_PLUGINS = 5;
+
+/** yoga's list holds `false` for a plugin switched off by its options; those hook nothing. */
+export function executionPluginCount(plugins: readonly unknown[]): number {
+  return plugins.filter((p) => typeof p === 'object' && p !== null && ('onExecute' in p || 'onContextBuilding' in p)).length;
+}

@@ -24,7 +24,7 @@ import type { RateLimiter } from '../src/security/rate-limiter.ts';
 import type { Services } from '../src/services/services.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 import { maskDomainErrors } from '../schema/errors.ts';
-import { createCompiledOperations, type CompiledOperation } from './compiled-operations.ts';
+import { createCompiledOperations, executionPluginCount, REPRODUCED_EXECUTION_PLUGINS, type CompiledOperation } from './compiled-operations.ts';
 import { createContextFactory } from './context.ts';
 import { createDocumentCache } from './document-cache.ts';
 import { rateLimitResult, useRateLimit } from './use-rate-limit.ts';
@@ -37,6 +37,8 @@ export interface GraphQLDoor {
   yoga: YogaServerInstance<ServerContext, GraphQLContext>;
   /** Fetch handler (in-memory gateway, tests). */
   fetch(request: Request, serverContext: ServerContext): Promise<Response>;
+  /** False when a plugin hooks execution that the compiled path does not reproduce: envelop then runs every request. */
+  readonly compiledPathOn: boolean;
   /** node:http handler for requests to /graphql. */
   handleNode(req: IncomingMessage, res: ServerResponse, serverContext: ServerContext): Promise<void>;
 }
@@ -91,6 +93,10 @@ export function createGraphQLDoor(deps: GraphQLDoorDeps): GraphQLDoor {
       useRateLimit(deps.limiter),
     ],
   });
+  // `plugins` is yoga's resolved list (its own and ours); protected in its typings, so read through a cast.
+  const pluginList = (yoga as unknown as { plugins: readonly unknown[] }).plugins;
+  const compiledPathOn = executionPluginCount(pluginList) === REPRODUCED_EXECUTION_PLUGINS;
+  if (!compiledPathOn) deps.logger.warn('graphql: a plugin hooks execution that the compiled path skips; every request runs through envelop');
 
   async function handleNode(req: IncomingMessage, res: ServerResponse, serverContext: ServerContext): Promise<void> {
     if (Number(rawHeader(req, 'content-length') ?? 0) > deps.maxBodyBytes) {
@@ -123,7 +129,7 @@ export function createGraphQLDoor(deps: GraphQLDoorDeps): GraphQLDoor {
     const params = plainParams(raw);
     if (!params) return replayThroughYoga(req, raw, serverContext);
     const known = documents.valid(params.query);
-    const plan = known && compiled.get(known, params.operationName);
+    const plan = compiledPathOn && known && compiled.get(known, params.operationName);
     if (plan) return runCompiled(req, known, plan, params, serverContext);
     const request = new LightRequest(req) as unknown as Request;
     // A literal, never `{ ...serverContext, … }`: envelop adds fields to this object all through the request,
@@ -217,6 +223,7 @@ export function createGraphQLDoor(deps: GraphQLDoorDeps): GraphQLDoor {
 
   return {
     yoga,
+    compiledPathOn,
     async fetch(request, serverContext) {
       if (Number(request.headers.get('content-length') ?? 0) > deps.maxBodyBytes) {
         const answer = tooLarge(acceptedMediaType(request.headers.get('accept') ?? undefined));

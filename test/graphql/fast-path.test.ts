@@ -3,7 +3,11 @@
  * plain JSON POST (the fast path) and once through yoga's Fetch handler in memory, and the two must match.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { createGraphQLDoor } from '../../resolvers/graphql-handler.ts';
+import { executionPluginCount } from '../../resolvers/compiled-operations.ts';
 import { countOrderPayments } from '../../src/db/order-repository.ts';
+import { createLogger } from '../../src/logger.ts';
+import { createRateLimiter } from '../../src/security/rate-limiter.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import { testGateway, VALID_ORDER } from '../support/gateway.ts';
 
@@ -106,6 +110,27 @@ describe('the compiled path (a document seen before)', () => {
     expect(second.retryAfter).toBe(limited.headers.get('retry-after'));
     expect(second.body).toEqual(await limited.json());
     expect(second.body.errors[0].extensions.code).toBe('RATE_LIMITED');
+  });
+});
+
+describe('the compiled path and the plugins it stands in for', () => {
+  it('is on for the door as built, and a plugin hooking execution is counted (the door then leaves it off)', async () => {
+    const { gateway } = await testGateway();
+    const door = createGraphQLDoor({
+      schema: gateway.schema,
+      services: gateway.services,
+      limiter: createRateLimiter(gateway.config.rateLimits, gateway.clock),
+      logger: createLogger('silent'),
+      adminToken: gateway.config.adminToken,
+      publicUrl: gateway.config.publicUrl,
+      maxBodyBytes: gateway.config.maxBodyBytes,
+      now: () => gateway.clock.now(),
+    });
+    // Fails when a plugin that hooks execution is added to the door: the compiled path would skip it.
+    expect(door.compiledPathOn).toBe(true);
+    const plugins = (door.yoga as unknown as { plugins: unknown[] }).plugins;
+    expect(executionPluginCount([...plugins, { onExecute: () => {} }])).toBe(executionPluginCount(plugins) + 1);
+    expect(executionPluginCount([...plugins, { onContextBuilding: () => {} }])).toBe(executionPluginCount(plugins) + 1);
   });
 });
 
