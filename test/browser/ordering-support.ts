@@ -80,14 +80,20 @@ export function unlabelledControls(page: Page): Promise<string[]> {
   );
 }
 
-/** When the page scrolls sideways (wider than the viewport), the elements that reach past its right edge. */
+/**
+ * When the page scrolls sideways (wider than the viewport), the elements that reach past its right edge; and any
+ * box inside it that scrolls sideways (a table in an overflow-x scroller hides its first or last columns).
+ */
 export function widerThanViewport(page: Page): Promise<string[]> {
   return page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    if (document.documentElement.scrollWidth <= width) return [];
-    const wide = [...document.body.querySelectorAll('*')].filter((e) => e.getBoundingClientRect().right > width + 1);
     const name = (e: Element) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${e.className ? `.${String(e.className).replace(/ /gu, '.')}` : ''}`;
-    return [`page is ${document.documentElement.scrollWidth}px wide`, ...wide.slice(0, 8).map(name)];
+    const scrollers = [...document.body.querySelectorAll('*')]
+      .filter((e) => e.checkVisibility() && /auto|scroll/u.test(getComputedStyle(e).overflowX) && e.scrollWidth > e.clientWidth + 1)
+      .map((e) => `${name(e)} scrolls sideways (${e.scrollWidth}px in ${e.clientWidth}px)`);
+    const width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth <= width) return scrollers;
+    const wide = [...document.body.querySelectorAll('*')].filter((e) => e.getBoundingClientRect().right > width + 1);
+    return [`page is ${document.documentElement.scrollWidth}px wide`, ...wide.slice(0, 8).map(name), ...scrollers];
   });
 }
 

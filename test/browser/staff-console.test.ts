@@ -211,8 +211,8 @@ describe.skipIf(!hasChromium)(`the staff console in headless Chromium ${CHROMIUM
     await expect.poll(() => row.count(), { timeout: 5_000 }).toBe(1);
     const id = merchant.received[0]!.webhookId;
     expect(await row.getAttribute('data-id')).toBe(id);
-    await expect.poll(() => row.locator('td').allTextContents(), { timeout: 5_000 }).toEqual(
-      expect.arrayContaining([id, 'ACCOUNT_UPDATE', '/accountupdatenotification', 'DELIVERED', 'acct-1']),
+    await expect.poll(() => row.locator('td').allInnerTexts(), { timeout: 5_000 }).toEqual(
+      expect.arrayContaining([id, 'ACCOUNT_UPDATE\n/accountupdatenotification', 'DELIVERED', 'acct-1']),
     );
     await page.getByRole('button', { name: `Redeliver ${id}` }).click();
     await expect.poll(() => page.locator('#notifications-state').textContent(), { timeout: 5_000 }).toBe(`Notification ${id} is queued for redelivery.`);

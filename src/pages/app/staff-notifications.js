@@ -1,36 +1,32 @@
 /**
  * Notification deliveries (document 2, CONTRACT §4-5): the staff `notifications` connection and
- * `redeliverNotification(id)`. The Notification type belongs to the notifications issue; this panel asks the schema
- * which of its plain fields exist and shows those, so it keeps working as that type grows. When the field is not
- * there (that issue has not landed) or the query fails, the panel says the deliveries are not available.
+ * `redeliverNotification(id)`. A table on a desktop; on a phone each delivery is a card of labelled lines (staff.css),
+ * so nothing scrolls sideways and the redeliver button is always in view.
  */
 import { $, h } from './dom.js';
 
-/** The columns shown, when the type has them (the body is left out: it is long, and the subject names it). */
-const COLUMNS = ['id', 'type', 'path', 'status', 'subject', 'attemptCount', 'createdAt', 'nextAttemptAt', 'deliveredAt', 'lastError'];
 const PAGE = 50;
-/** Long values that may wrap anywhere; the rest stay on one line (the table scrolls sideways on a phone). */
-const WRAPPED = ['id', 'subject', 'lastError'];
-const LABELS = { id: 'Id', type: 'Type', path: 'Path', status: 'Status', subject: 'Subject', attemptCount: 'Attempts',
-  createdAt: 'Created', nextAttemptAt: 'Next attempt', deliveredAt: 'Delivered', lastError: 'Last error' };
+const FIELDS = 'id type path status subject attemptCount createdAt nextAttemptAt deliveredAt lastError';
 
-/** The plain (scalar or enum) fields of the Notification type that are among COLUMNS. */
-async function columns(api) {
-  const data = await api.request('{ __type(name: "Notification") { fields { name type { kind ofType { kind } } } } }');
-  const plain = (t) => ['SCALAR', 'ENUM'].includes(t.kind === 'NON_NULL' ? t.ofType?.kind : t.kind);
-  const names = (data.__type?.fields ?? []).filter((f) => plain(f.type)).map((f) => f.name);
-  if (!names.includes('id')) throw new Error('the Notification type is not in the schema yet.');
-  return COLUMNS.filter((n) => names.includes(n));
-}
+/** "Nov 22, 5:19:40 PM": short enough that the table fits a laptop screen. */
+const when = (iso) => new Date(iso).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', second: '2-digit' });
 
-function cell(field, value) {
-  if (value === null || value === undefined) return '—';
-  return field.endsWith('At') ? new Date(value).toLocaleString() : String(value);
-}
+/** One column: its header, and the cell of a delivery (text or nodes). */
+const COLUMNS = [
+  { label: 'Notification', cell: (n) => [h('span', { class: 'kind' }, n.type), h('span', { class: 'path' }, n.path)] },
+  { label: 'Status', cell: (n) => n.status },
+  { label: 'About', cell: (n) => n.subject ?? '—', wrap: true },
+  { label: 'Attempts', cell: (n) => String(n.attemptCount) },
+  { label: 'Created', cell: (n) => when(n.createdAt) },
+  // A redelivered notification keeps its first deliveredAt while it waits again: the status says which time matters.
+  { label: 'Delivered / next attempt', cell: (n) => (n.status === 'DELIVERED' && n.deliveredAt ? when(n.deliveredAt) : n.nextAttemptAt ? `next ${when(n.nextAttemptAt)}` : '—') },
+  { label: 'Last error', cell: (n) => n.lastError ?? '—', wrap: true },
+  { label: 'Id (webhook-id)', cell: (n) => n.id, wrap: true, mono: true },
+];
 
 export function createNotificationsPanel({ api }) {
-  let fields = null;
   let after = null;
+  let loaded = false;
 
   function unavailable(error) {
     $('#notifications-state').textContent = `Notification deliveries are not available: ${error.message}`;
@@ -39,9 +35,10 @@ export function createNotificationsPanel({ api }) {
   }
 
   function row(node) {
+    // One element per cell, so that on a phone the label and the value are the two columns of its grid.
     return h('tr', { dataset: { id: node.id } },
-      fields.map((f) => h('td', { class: WRAPPED.includes(f) ? 'break' : null }, cell(f, node[f]))),
-      h('td', {}, h('button', { type: 'button', class: 'secondary', onclick: () => redeliver(node.id) }, 'Redeliver', h('span', { class: 'sr-only' }, ` ${node.id}`))));
+      COLUMNS.map((c) => h('td', { class: c.wrap ? 'break' : null, dataset: { label: c.label } }, h('span', { class: c.mono ? 'mono' : null }, c.cell(node)))),
+      h('td', { class: 'act' }, h('button', { type: 'button', class: 'secondary', onclick: () => redeliver(node.id) }, 'Redeliver', h('span', { class: 'sr-only' }, ` ${node.id}`))));
   }
 
   async function redeliver(id) {
@@ -60,10 +57,9 @@ export function createNotificationsPanel({ api }) {
 
   async function load(fresh) {
     try {
-      fields ??= await columns(api);
       if (fresh) after = null;
       const data = await api.request(
-        `query($first: Int, $after: String) { notifications(first: $first, after: $after) { edges { node { ${fields.join(' ')} } } pageInfo { endCursor hasNextPage } } }`,
+        `query($first: Int, $after: String) { notifications(first: $first, after: $after) { edges { node { ${FIELDS} } } pageInfo { endCursor hasNextPage } } }`,
         { first: PAGE, after },
       );
       const { edges, pageInfo } = data.notifications;
@@ -71,7 +67,7 @@ export function createNotificationsPanel({ api }) {
       if (fresh || !$('#notifications-table tbody')) {
         $('#notifications-table').replaceChildren(h('table', {},
           h('caption', { class: 'sr-only' }, 'Notification deliveries'),
-          h('thead', {}, h('tr', {}, fields.map((f) => h('th', { scope: 'col' }, LABELS[f])), h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'Actions')))),
+          h('thead', {}, h('tr', {}, COLUMNS.map((c) => h('th', { scope: 'col' }, c.label)), h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'Actions')))),
           h('tbody', {}, rows)));
       } else {
         $('#notifications-table tbody').append(...rows);
@@ -82,6 +78,7 @@ export function createNotificationsPanel({ api }) {
         $('#notifications-state').className = '';
       }
       after = pageInfo.endCursor;
+      loaded = true;
       $('#notifications-more').hidden = !pageInfo.hasNextPage;
     } catch (error) {
       unavailable(error);
@@ -94,7 +91,7 @@ export function createNotificationsPanel({ api }) {
   return {
     async start() {
       await load(true);
-      if (!fields) return;
+      if (!loaded) return;
       // Live: each delivery change reloads the first page, at most twice a second.
       let pending = 0;
       api.follow('subscription { notificationEvents { id } }', {}, {
