@@ -97,6 +97,46 @@ describe.skipIf(!DATABASE || !REDIS)(
       expect(pays.filter((p) => p.body.alreadyPaid === false)).toHaveLength(1);
     });
 
+    it('makes one order for 10 concurrent creates with one email spread over both instances', async () => {
+      const [a, b] = await twoInstances();
+      const creates = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => post(i % 2 ? a.url : b.url, '/api/orders', { ...VALID_ORDER, email: i % 3 ? 'Same@Example.com' : ' same@example.com ' })),
+      );
+      expect(creates.filter((c) => c.status === 201)).toHaveLength(1);
+      expect(creates.filter((c) => c.status === 409).every((c) => c.body.code === 'duplicate')).toBe(true);
+      expect(creates.filter((c) => c.status === 409)).toHaveLength(9);
+    });
+
+    it('holds an Idempotency-Key across instances: 10 concurrent payments with one key, split over both, make one', async () => {
+      const site = { VENDOR_SITE_ID: 'site_scale', VENDOR_API_KEY: 'scale-api-key-0123456789abcdef' };
+      const [a, b] = await twoInstances(site);
+      const headers = {
+        'content-type': 'application/json',
+        authorization: `Basic ${Buffer.from(`${site.VENDOR_SITE_ID}:${site.VENDOR_API_KEY}`).toString('base64')}`,
+        'idempotency-key': 'scale-key-1',
+      };
+      const body = JSON.stringify({
+        orderId: 'scale-order', amount: 1999, currency: 'USD',
+        paymentMethod: { type: 'card', card: { number: '4242424242424242', expirationMonth: 12, expirationYear: 2030, holderName: 'Ada Lovelace', cvc: '123' } },
+      });
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, async (_, i) => {
+          const response = await fetch(`${i % 2 ? a.url : b.url}/api/payments`, { method: 'POST', headers, body });
+          return { status: response.status, body: (await response.json()) as any };
+        }),
+      );
+      // The first to claim the key runs; the nine others, on either instance, wait for its stored response.
+      expect(answers.map((x) => x.status)).toEqual(Array(10).fill(201));
+      const created = answers;
+      expect(new Set(created.map((x) => x.body.id)).size).toBe(1);
+      const staff = await fetch(`${b.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN}` },
+        body: JSON.stringify({ query: `{ payment(id: "${created[0]!.body.id}") { id amount status } }` }),
+      });
+      expect((await staff.json()).data.payment).toMatchObject({ amount: 1999, status: 'SUCCEEDED' });
+    });
+
     it('cancels 100 orders left to expire across both instances exactly once each, with one event each', async () => {
       const [a, b] = await twoInstances({ HOLD_SECONDS: '3' });
       const expired: string[] = [];
