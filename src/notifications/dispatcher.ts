@@ -12,9 +12,9 @@
  * With MERCHANT_ENDPOINT unset nothing is claimed: rows stay PENDING with no attempts.
  */
 import { setMaxListeners } from 'node:events';
-import type { Timer } from '../clock.ts';
 import { claimDue, nextWake, releaseLease, type OutboxRow } from '../db/outbox-repository.ts';
 import type { BackgroundDeps, BackgroundJob, Disposable } from '../scheduler/background.ts';
+import { createDueTimer } from '../scheduler/due-sweeper.ts';
 import { randomId } from '../security/tokens.ts';
 import { deliver, DELIVERY_TIMEOUT_MS, Shutdown } from './delivery.ts';
 import { createRecorder } from './record.ts';
@@ -42,24 +42,13 @@ async function runDispatcher(deps: BackgroundDeps, endpoint: string): Promise<Di
   const inFlight = new Set<Promise<void>>();
   const record = createRecorder(database);
   let stopped = false;
-  let timer: Timer | null = null;
-  let armedFor = Infinity;
+  const timer = createDueTimer(clock, () => sweep());
+  const arm = timer.arm;
   let sweeping: Promise<void> | null = null;
   let again = false;
   /** The last claim was cut short by MAX_IN_FLIGHT: once half the deliveries in flight finish, sweep again. */
   let backlog = false;
   setMaxListeners(MAX_IN_FLIGHT + 1, shutdown.signal); // one listener per delivery in flight
-
-  function arm(due: number): void {
-    if (stopped || due >= armedFor) return;
-    timer?.cancel();
-    armedFor = due;
-    timer = clock.setTimer(Math.max(0, due - clock.now()), () => {
-      armedFor = Infinity;
-      timer = null;
-      return sweep();
-    });
-  }
 
   /** Claims and starts what is due; runs one at a time (a wake during a sweep makes it go round once more). */
   function sweep(): Promise<void> {
@@ -134,7 +123,7 @@ async function runDispatcher(deps: BackgroundDeps, endpoint: string): Promise<Di
   return {
     async dispose() {
       stopped = true;
-      timer?.cancel();
+      timer.stop();
       await subscription.return?.();
       await sweeping;
       const grace = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());

@@ -6,44 +6,14 @@
  * reminder period (EVIDENCE_REMINDER_HOURS ≥ 1), so a claim opened on any instance is seen before its first
  * reminder is due; from then on the timer is armed for it exactly.
  */
-import type { Timer } from '../clock.ts';
 import type { BackgroundJob } from './background.ts';
+import { createDueSweeper } from './due-sweeper.ts';
 
 const POLL_MS = 15 * 60_000;
 
 export const startEvidenceReminders: BackgroundJob = async ({ services, clock, logger }) => {
   const claims = services.notifications.claims;
-  let timer: Timer | null = null;
-  let stopped = false;
-  let running: Promise<void> = Promise.resolve();
-
-  function arm(due: number): void {
-    if (stopped) return;
-    timer?.cancel();
-    timer = clock.setTimer(Math.max(0, due - clock.now()), sweep);
-  }
-
-  function sweep(): Promise<void> {
-    // Sweeps run one after another, never overlapping.
-    running = running.then(async () => {
-      if (stopped) return;
-      try {
-        const next = await claims.runDue();
-        arm(Math.min(next ?? Infinity, clock.now() + POLL_MS));
-      } catch (error) {
-        logger.error('evidence reminder sweep failed; retrying', { error });
-        arm(clock.now() + 1_000);
-      }
-    });
-    return running;
-  }
-
-  await sweep();
-  return {
-    async dispose() {
-      stopped = true;
-      timer?.cancel();
-      await running;
-    },
-  };
+  const sweeper = createDueSweeper({ clock, logger, name: 'evidence reminder', pollMs: POLL_MS, sweepOnce: () => claims.runDue() });
+  await sweeper.sweep(); // reminders and expiries that fell due while no instance ran
+  return sweeper;
 };
