@@ -92,6 +92,28 @@ export async function pruneIdempotencyKeys(db: Db, before: number): Promise<void
  * Payments whose outcome is not known (unknown, or pending past `staleBefore`) for sleeve orders that are no longer
  * held: nobody will retry them, so the gateway reconciles them itself.
  */
+/**
+ * Succeeded, unrefunded charges of sleeve orders that must be given back (document 1: all payments will be
+ * refunded): the order was cancelled, or the charge paid no order (it arrived after the order ended or was paid
+ * another way; paying an order writes its order_payments row in the charge's own record transaction).
+ */
+export async function owedRefunds(db: Db, limit: number): Promise<PaymentRow[]> {
+  return db
+    .selectFrom('payments')
+    .innerJoin('orders', 'orders.order_number', 'payments.order_number')
+    .selectAll('payments')
+    .where('payments.status', '=', 'succeeded')
+    .where('payments.refunded_at', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb('orders.status', '=', 'cancelled'),
+        eb.not(eb.exists(eb.selectFrom('order_payments').select('order_payments.id').whereRef('order_payments.id', '=', 'payments.id'))),
+      ]),
+    )
+    .limit(limit)
+    .execute();
+}
+
 export async function unsettledOfEndedOrders(db: Db, staleBefore: number, limit: number): Promise<PaymentRow[]> {
   return db
     .selectFrom('payments')

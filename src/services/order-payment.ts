@@ -25,7 +25,8 @@ export interface OrderPayments {
   payOrder(orderNumber: number, method: 'card' | 'wallet', token: string): Promise<Order | null>;
   /**
    * Reconciles the unknown payments of orders no longer held (the hold ended, staff cancelled) and refunds what
-   * they charged: no retry will come for them. Returns how many it settled.
+   * they charged: no retry will come for them. Then gives back every charge still owed a refund (one that failed
+   * at the processor, or was cut short by a crash). Returns how many payments it settled or refunded.
    */
   reconcileEndedOrders(): Promise<number>;
 }
@@ -98,6 +99,14 @@ export function createOrderPayments(
         const { row } = await flow.record(payment, await flow.charge(payment));
         if (row.status === 'succeeded') await deps.refund(row.id);
         if (row.status !== 'unknown') settled++;
+      }
+      for (const owed of await payments.owedRefunds(db, 100)) {
+        try {
+          await deps.refund(owed.id);
+          settled++;
+        } catch (error) {
+          logger.error('refund failed; the next sweep tries again', { paymentId: owed.id, error });
+        }
       }
       return settled;
     },

@@ -48,8 +48,8 @@ export interface PickupEntry {
 }
 
 /**
- * The seam for refunds: a paid order that staff cancel is refunded (document 1: every payment is refunded).
- * Payments arrive in a later issue and plug in here; until then no refund is made and the cancel logs that one is due.
+ * Refunds, as the staff service needs them: a paid order that staff cancel is refunded (document 1: all payments
+ * will be refunded). The payments service implements it (services.ts), after the cancel has committed.
  */
 export interface StaffCancelRefunds {
   refundCancelledOrder(order: Order): Promise<void>;
@@ -204,7 +204,7 @@ export function createOrderStaffService(deps: ServiceDeps & { refunds?: StaffCan
     },
   };
 
-  /** The cancel is committed whatever happens here; a failed refund is logged for staff to follow up. */
+  /** The cancel is committed whatever happens here; a refund that fails now is made by the payments sweep (owedRefunds). */
   async function refundAfterStaffCancel(order: Order): Promise<void> {
     if (!deps.refunds) {
       logger.warn('paid order cancelled: refund due, no payment module to make it yet', { orderNumber: order.orderNumber });

@@ -145,6 +145,30 @@ describe('refunds of sleeve orders', () => {
     expect(payment.refunded_at).not.toBeNull();
   });
 
+  it('refunds a cancelled order’s charge on the next sweep when the refund at cancel time never happened (a crash)', async () => {
+    const t = await paymentsGateway();
+    const { orderNumber, payToken } = await t.createOrder();
+    await restPay(t, orderNumber, { t: payToken, method: 'card', token: await cardToken(t, orderNumber, payToken) });
+    // The cancel committed, and the process died before it called the processor: no refund was made.
+    await t.gateway.database.db.updateTable('orders').set({ status: 'cancelled' }).where('order_number', '=', Number(orderNumber)).execute();
+    expect((await sandboxCharges(t))[0]!.refunded_amount).toBe(0);
+    await t.clock.advance(PAYMENTS_POLL_MS);
+    expect((await sandboxCharges(t))[0]!.refunded_amount).toBe(100);
+    const payment = await t.gateway.database.db.selectFrom('payments').selectAll().executeTakeFirstOrThrow();
+    expect(payment.refunded_at).not.toBeNull();
+    // Refunded once: later sweeps find nothing owed.
+    await t.clock.advance(PAYMENTS_POLL_MS);
+    expect(await sandboxCharges(t)).toHaveLength(1);
+  });
+
+  it('leaves a paid order’s charge alone', async () => {
+    const t = await paymentsGateway();
+    const { orderNumber, payToken } = await t.createOrder();
+    await restPay(t, orderNumber, { t: payToken, method: 'card', token: await cardToken(t, orderNumber, payToken) });
+    await t.clock.advance(PAYMENTS_POLL_MS * 2);
+    expect((await sandboxCharges(t))[0]!.refunded_amount).toBe(0);
+  });
+
   it('refunds the unknown charge of an order whose hold ended before anyone retried', async () => {
     const t = await paymentsGateway();
     const { orderNumber, payToken } = await t.createOrder();
