@@ -9,6 +9,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } fr
 import pg from 'pg';
 import type { DatabaseTarget } from '../config.ts';
 import { migrationProvider } from './migrations/index.ts';
+import { keepStatements } from './sqlite-statements.ts';
 import type { Database } from './tables.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
@@ -76,7 +77,7 @@ export async function createDatabase(target: DatabaseTarget): Promise<AppDatabas
     };
   }
   const sqlite = openSqlite(target.path);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: keepStatements(sqlite) }) });
   return {
     db,
     dialect: 'sqlite',

@@ -1,0 +1,57 @@
+/**
+ * Statements kept by SQL text (src/db/sqlite-statements.ts): prepared once, reused while idle, a fresh one while
+ * the kept one is busy, and no more than MAX_KEPT of them.
+ */
+import SQLite from 'better-sqlite3';
+import { describe, expect, it, vi } from 'vitest';
+import { keepStatements, MAX_KEPT } from '../../src/db/sqlite-statements.ts';
+import { createDatabase } from '../../src/db/database.ts';
+
+describe('kept SQLite statements', () => {
+  it('prepares a statement once and hands the same one out again', () => {
+    const sqlite = new SQLite(':memory:');
+    const kept = keepStatements(sqlite);
+    const first = kept.prepare('select 1 as one');
+    expect(kept.prepare('select 1 as one')).toBe(first);
+    expect(kept.prepare('select 2 as two')).not.toBe(first);
+    expect(kept.size).toBe(2);
+    kept.close();
+  });
+
+  it('prepares a fresh statement while the kept one is busy (an unfinished iterate)', () => {
+    const sqlite = new SQLite(':memory:');
+    const kept = keepStatements(sqlite);
+    const sql = 'select 1 as n union all select 2';
+    const iterator = kept.prepare(sql).iterate([]);
+    iterator.next();
+    const other = kept.prepare(sql);
+    expect(other.all([])).toEqual([{ n: 1 }, { n: 2 }]);
+    iterator.return?.();
+    expect(kept.prepare(sql).all([])).toEqual([{ n: 1 }, { n: 2 }]);
+    kept.close();
+  });
+
+  it(`keeps at most ${MAX_KEPT}`, () => {
+    const sqlite = new SQLite(':memory:');
+    const kept = keepStatements(sqlite);
+    for (let i = 0; i <= MAX_KEPT + 10; i++) kept.prepare(`select ${i}`);
+    expect(kept.size).toBe(MAX_KEPT);
+    kept.close();
+  });
+
+  it('is what the app runs on: the same query twice is prepared once', async () => {
+    const database = await createDatabase({ kind: 'sqlite', path: ':memory:' });
+    await database.migrate();
+    const prepare = vi.spyOn(SQLite.prototype, 'prepare');
+    try {
+      const rows = () => database.db.selectFrom('orders').select('order_number').where('order_number', '=', 1).execute();
+      await rows();
+      await rows();
+      expect(await rows()).toEqual([]);
+      expect(prepare).toHaveBeenCalledTimes(1);
+    } finally {
+      prepare.mockRestore();
+      await database.destroy();
+    }
+  });
+});
