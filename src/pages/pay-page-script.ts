@@ -18,7 +18,7 @@ const post = async (path, body) => {
   return { status: res.status, body: await res.json().catch(() => ({})) };
 };
 const FIELDS = 'orderNumber status secondsLeft holdUntil holdUntilText payLabel payButtonLabel message order { size font thread stitchText }';
-let deadline = 0, timer = 0;
+let deadline = 0, timer = 0, counting = false;
 function show(order) {
   $('number').textContent = order.orderNumber;
   for (const k of ['size', 'font', 'thread']) $(k).textContent = order.order[k];
@@ -26,13 +26,16 @@ function show(order) {
   $('spelled').textContent = [...order.order.stitchText].map((c) => (c === ' ' ? '(space)' : c)).join(' ');
   $('status').textContent = order.message;
   const held = order.status === 'AWAITING_PAYMENT';
-  if (!held) clearTimeout(timer);
+  if (!held) { clearTimeout(timer); counting = false; }
   $('pay').hidden = !held; $('countdown').hidden = !held;
   $('deadline').textContent = held ? 'Pay before ' + order.holdUntilText + '.' : '';
   if (held) {
     $('pay-label').textContent = order.payLabel;
     if (order.payButtonLabel) $('card-pay').textContent = order.payButtonLabel;
-    deadline = Date.now() + order.secondsLeft * 1000 + 500; tick();
+    // The hold's end never moves: set the countdown once (and again only once it ran out here while the server
+    // still holds the order). A later copy of the order — the subscription's first event — would only move it by
+    // the time that answer took to arrive: a visible jump.
+    if (!counting || deadline <= Date.now()) { counting = true; deadline = Date.now() + order.secondsLeft * 1000 + 500; tick(); }
   }
 }
 function tick() {
