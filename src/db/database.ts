@@ -33,10 +33,11 @@ export interface AppDatabase {
 function openSqlite(path: string): SQLite.Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(path);
-  if (path !== ':memory:') sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL'); // with WAL: durable at checkpoints, never corrupt
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000'); // another process (a second instance, a backup) may hold the lock briefly
+  // exec, not pragma(): pragma() prepares a statement and drops it (see sqlite-statements.ts for why none may be).
+  if (path !== ':memory:') sqlite.exec('PRAGMA journal_mode = WAL');
+  sqlite.exec('PRAGMA synchronous = NORMAL'); // with WAL: durable at checkpoints, never corrupt
+  sqlite.exec('PRAGMA foreign_keys = ON');
+  sqlite.exec('PRAGMA busy_timeout = 5000'); // another process (a second instance, a backup) may hold the lock briefly
   return sqlite;
 }
 

@@ -3,9 +3,12 @@
  * the kept one is busy, and no more than MAX_KEPT of them.
  */
 import SQLite from 'better-sqlite3';
+import { join } from 'node:path';
+import { sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
 import { keepStatements, MAX_KEPT } from '../../src/db/sqlite-statements.ts';
 import { createDatabase } from '../../src/db/database.ts';
+import { tempDir } from '../support/temp-dir.ts';
 
 describe('kept SQLite statements', () => {
   it('prepares a statement once and hands the same one out again', () => {
@@ -51,6 +54,20 @@ describe('kept SQLite statements', () => {
       expect(prepare).toHaveBeenCalledTimes(1);
     } finally {
       prepare.mockRestore();
+      await database.destroy();
+    }
+  });
+
+  it('opens a SQLite file in WAL mode, with foreign keys on and a busy timeout', async () => {
+    const path = join(tempDir(), 'pragmas.db');
+    const database = await createDatabase({ kind: 'sqlite', path });
+    try {
+      const value = async (pragma: string) => Object.values((await sql.raw(`pragma ${pragma}`).execute(database.db)).rows[0] as object)[0];
+      expect(await value('journal_mode')).toBe('wal');
+      expect(await value('foreign_keys')).toBe(1);
+      expect(await value('busy_timeout')).toBe(5000);
+      expect(await value('synchronous')).toBe(1); // NORMAL
+    } finally {
       await database.destroy();
     }
   });
