@@ -1,6 +1,6 @@
 /**
  * Statements kept by SQL text (src/db/sqlite-statements.ts): prepared once, reused while idle, a fresh one while
- * the kept one is busy, and no more than MAX_KEPT of them.
+ * the kept one is busy, and no more than MAX_KEPT of them; and the pragmas every connection is opened with.
  */
 import SQLite from 'better-sqlite3';
 import { join } from 'node:path';
