@@ -13,8 +13,9 @@ export async function nextOrderNumber(db: Db): Promise<number> {
   return Number(row.value);
 }
 
-export async function insertOrder(db: Db, row: NewOrderRow): Promise<void> {
-  await db.insertInto('orders').values(row).execute();
+/** Inserts the order and returns the stored row (with the database's defaults) in the same round trip. */
+export async function insertOrder(db: Db, row: NewOrderRow): Promise<OrderRow> {
+  return db.insertInto('orders').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
 export async function insertPayToken(db: Db, orderNumber: number, tokenHash: string, now: number): Promise<void> {

@@ -110,7 +110,8 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
       try {
         created = await db.transaction().execute(async (trx) => {
           const number = await orders.nextOrderNumber(trx);
-          await orders.insertOrder(trx, {
+          // The counter row stays locked until commit (PostgreSQL): as few round trips as possible until then.
+          const row = await orders.insertOrder(trx, {
             order_number: number,
             email: input.email.trim(),
             email_key: key,
@@ -129,7 +130,7 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
             cancel_reason: null,
           });
           await orders.insertPayToken(trx, number, hashToken(payToken), now);
-          return rowToOrder((await orders.findOrder(trx, number))!);
+          return rowToOrder(row);
         });
       } catch (error) {
         if (isUniqueViolation(error, { index: 'orders_email_key_unique', column: 'orders.email_key' })) {
