@@ -2,11 +2,10 @@
  * Several instances serving one event: two real server processes on one PostgreSQL schema and one Redis.
  * Runs when TEST_DATABASE_URL and TEST_REDIS_URL are set (CI sets both); says so when skipped.
  */
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { describe, expect, it } from 'vitest';
+import { sharedInstancesEnv } from '../support/databases.ts';
 import { afterThisTest, VALID_ORDER } from '../support/gateway.ts';
 import { startProcess, type ServerProcess } from '../support/process.ts';
 
@@ -15,16 +14,9 @@ const REDIS = process.env.TEST_REDIS_URL;
 const ADMIN = 'scale-admin';
 
 async function twoInstances(extra: Record<string, string> = {}): Promise<[ServerProcess, ServerProcess]> {
-  const schema = `scale_${randomBytes(5).toString('hex')}`;
-  const url = new URL(DATABASE!);
-  url.searchParams.set('schema', schema);
-  afterThisTest(async () => {
-    const client = new pg.Client({ connectionString: DATABASE });
-    await client.connect();
-    await client.query(`drop schema if exists ${schema} cascade`);
-    await client.end();
-  });
-  const env = { DATABASE_URL: url.toString(), REDIS_URL: REDIS!, REDIS_PREFIX: `${schema}:`, ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', ...extra };
+  const shared = sharedInstancesEnv('scale');
+  afterThisTest(shared.cleanup);
+  const env = { ...shared.env, ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', ...extra };
   const a = await startProcess(env); // migrates first
   const b = await startProcess(env);
   return [a, b];

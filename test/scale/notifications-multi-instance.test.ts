@@ -4,10 +4,9 @@
  * arrives once while the receiver never fails; an instance killed while holding leased work leaves it to the
  * other once the lease runs out. Runs when TEST_DATABASE_URL and TEST_REDIS_URL are set.
  */
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { LEASE_MS } from '../../src/notifications/dispatcher.ts';
+import { sharedInstancesEnv } from '../support/databases.ts';
 import { afterThisTest, VALID_ORDER } from '../support/gateway.ts';
 import { startProcess } from '../support/process.ts';
 import { eventually, startReceiver, type Receiver } from '../support/receiver.ts';
@@ -18,16 +17,9 @@ const ADMIN = 'scale-admin';
 
 /** The environment of instances sharing one fresh schema (dropped afterwards) and one Redis prefix. */
 function sharedEnv(receiver: Receiver): Record<string, string> {
-  const schema = `notify_${randomBytes(5).toString('hex')}`;
-  const url = new URL(DATABASE!);
-  url.searchParams.set('schema', schema);
-  afterThisTest(async () => {
-    const client = new pg.Client({ connectionString: DATABASE });
-    await client.connect();
-    await client.query(`drop schema if exists ${schema} cascade`);
-    await client.end();
-  });
-  return { DATABASE_URL: url.toString(), REDIS_URL: REDIS!, REDIS_PREFIX: `${schema}:`, ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', MERCHANT_ENDPOINT: receiver.url };
+  const shared = sharedInstancesEnv('notify');
+  afterThisTest(shared.cleanup);
+  return { ...shared.env, ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', MERCHANT_ENDPOINT: receiver.url };
 }
 
 async function staff(base: string, query: string, variables: Record<string, unknown> = {}) {

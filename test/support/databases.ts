@@ -23,16 +23,29 @@ export function backendEnv(): BackendEnv {
   url.searchParams.set('schema', id);
   const env: Record<string, string> = { DATABASE_URL: url.toString() };
   if (process.env.TEST_REDIS_URL) Object.assign(env, { REDIS_URL: process.env.TEST_REDIS_URL, REDIS_PREFIX: `${id}:` });
-  return {
-    env,
-    async cleanup() {
-      const client = new pg.Client({ connectionString: base });
-      await client.connect();
-      try {
-        await client.query(`drop schema if exists ${id} cascade`);
-      } finally {
-        await client.end();
-      }
-    },
-  };
+  return { env, cleanup: () => dropSchema(base, id) };
+}
+
+async function dropSchema(base: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: base });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists ${schema} cascade`);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Environment for several server processes serving one event: one fresh PostgreSQL schema (TEST_DATABASE_URL) and
+ * one Redis prefix (TEST_REDIS_URL) shared by all of them. Only for suites that run when both are set.
+ */
+export function sharedInstancesEnv(label: string): BackendEnv {
+  const base = process.env.TEST_DATABASE_URL;
+  const redis = process.env.TEST_REDIS_URL;
+  if (!base || !redis) throw new Error('several instances need TEST_DATABASE_URL and TEST_REDIS_URL');
+  const schema = `${label}_${randomBytes(5).toString('hex')}`;
+  const url = new URL(base);
+  url.searchParams.set('schema', schema);
+  return { env: { DATABASE_URL: url.toString(), REDIS_URL: redis, REDIS_PREFIX: `${schema}:` }, cleanup: () => dropSchema(base, schema) };
 }
