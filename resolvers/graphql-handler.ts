@@ -65,6 +65,9 @@ export function createGraphQLDoor(deps: GraphQLDoorDeps): GraphQLDoor {
     graphqlEndpoint: GRAPHQL_PATH,
     landingPage: false,
     graphiql: { title: 'Sleeve Gateway', defaultQuery: '{\n  sleeveOptions {\n    sizes\n    fonts\n    threads\n    charLimit\n  }\n}\n' },
+    // GraphiQL with its assets inside the page (no CDN: the event's network may have no internet). The bundle is
+    // about 9 MB of JavaScript, so it is loaded the first time someone opens GraphiQL, not at start.
+    renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
     maskedErrors: { maskError: maskDomainErrors },
     logging: {
       debug: (...args) => deps.logger.debug('graphql', { detail: args.map(String).join(' ') }),
