@@ -46,4 +46,14 @@ describe('SIGTERM', () => {
       db.close();
     }
   });
+
+  it('sent to `npm start` reaches the server, which stops cleanly and leaves no process behind', async () => {
+    const server = await startProcess({ DATABASE_URL: `file:${join(tempDir(), 'npm-start.db')}` }, 'npm start');
+    expect((await fetch(`${server.url}/api/sleeve-options`)).status).toBe(200);
+    server.child.kill('SIGTERM'); // npm's own process, as a process manager would signal it
+    await server.exited;
+    await expect.poll(() => server.output(), { timeout: 10_000 }).toContain('"msg":"stopped"');
+    // Nothing answers any more: the server did not outlive npm.
+    await expect(fetch(`${server.url}/api/sleeve-options`, { signal: AbortSignal.timeout(2_000) })).rejects.toThrow();
+  });
 });

@@ -13,8 +13,15 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-export async function startProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+/**
+ * `how: 'npm start'` runs the start script through npm, as a person or a process manager would (npm's own
+ * process is then `child`); the default runs the server's node process directly.
+ */
+export async function startProcess(env: Record<string, string>, how: 'node' | 'npm start' = 'node'): Promise<ServerProcess> {
+  // Under `npm test`, npm_execpath names the npm that runs the suite; otherwise the one on PATH.
+  const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ['npm'];
+  const [command, ...args] = how === 'node' ? [process.execPath, '--import', 'tsx', 'src/main.ts'] : [...npm, 'start', '--silent'];
+  const child = spawn(command!, args, {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
