@@ -100,7 +100,8 @@ describe.skipIf(!hasChromium)(`the ordering page in headless Chromium ${CHROMIUM
     // Every choice offered, each with its preview image.
     expect(await page.locator('input[name="size"]').count()).toBe(4);
     expect(await page.locator('#threads img').first().getAttribute('src')).toBe(`${base}/images/options/thread/Gold.svg`);
-    expect(await page.locator('#threads img').first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    // Loaded (it may still be arriving on a busy machine: wait, bounded, rather than look once).
+    await expect.poll(() => page.locator('#threads img').first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { timeout: 10_000 }).toBe(true);
 
     // The rules as the user types: the counter, the refused characters, the limit.
     const stitch = page.getByLabel('Text to stitch');

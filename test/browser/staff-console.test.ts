@@ -176,9 +176,10 @@ describe.skipIf(!hasChromium)(`the staff console in headless Chromium ${CHROMIUM
 
     // The open ordering page goes back to the form: Teal appears with its image, Red is gone and the chosen Red
     // is reported, the limit is 12 now.
-    await attendee.page.locator('#start').waitFor({ state: 'visible', timeout: 5_000 });
+    // Bounded waits, generous for a busy shared machine: the change travels staff page → server → subscription.
+    await attendee.page.locator('#start').waitFor({ state: 'visible', timeout: 10_000 });
     expect(await attendee.page.locator('#confirm').isVisible()).toBe(false);
-    await attendee.page.locator('input[name="thread"][value="Teal"]').waitFor({ state: 'attached', timeout: 5_000 });
+    await attendee.page.locator('input[name="thread"][value="Teal"]').waitFor({ state: 'attached', timeout: 10_000 });
     expect(await attendee.page.locator('input[name="thread"]').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value))).toEqual(['Gold', 'Navy', 'Teal']);
     expect(await attendee.page.locator('#withdrawn').textContent()).toBe('No longer offered: thread Red. Please choose again.');
     expect(await attendee.page.locator('#stitch-count').textContent()).toBe('15 of 12 characters');
