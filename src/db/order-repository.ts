@@ -2,7 +2,7 @@
 import type { Db } from './database.ts';
 import type { NewOrderRow, OrderRow } from './tables.ts';
 
-/** Hands out the next order number; runs inside the creating transaction, so the row lock serializes it. */
+/** Hands out the next order number: one conditional increment of the counter row (its lock serializes callers). */
 export async function nextOrderNumber(db: Db): Promise<number> {
   const row = await db
     .updateTable('counters')
