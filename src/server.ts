@@ -23,6 +23,7 @@ import { startEvidenceReminders } from './scheduler/evidence-reminders.ts';
 import { startHoldExpiry } from './scheduler/hold-expiry.ts';
 import { startThreeDsCompletion } from './scheduler/three-ds-completion.ts';
 import { startNetworkTokenProvisioning } from './scheduler/network-token-provisioning.ts';
+import { startPaymentReconciliation } from './scheduler/payment-reconciliation.ts';
 import { createHoldTicker } from './scheduler/hold-ticker.ts';
 import { createRateLimiter } from './security/rate-limiter.ts';
 import { startCacheSync } from './services/cache-sync.ts';
@@ -92,6 +93,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     await startThreeDsCompletion(jobDeps),
     await startEvidenceReminders(jobDeps),
     await startNetworkTokenProvisioning(jobDeps),
+    await startPaymentReconciliation(jobDeps),
   ];
   const clientOf = options.clientAddress ?? (() => 'local');
 

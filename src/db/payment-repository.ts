@@ -89,10 +89,6 @@ export async function pruneIdempotencyKeys(db: Db, before: number): Promise<void
 }
 
 /**
- * Payments whose outcome is not known (unknown, or pending past `staleBefore`) for sleeve orders that are no longer
- * held: nobody will retry them, so the gateway reconciles them itself.
- */
-/**
  * Succeeded, unrefunded charges of sleeve orders that must be given back (document 1: all payments will be
  * refunded): the order was cancelled, or the charge paid no order (it arrived after the order ended or was paid
  * another way; paying an order writes its order_payments row in the charge's own record transaction).
@@ -114,6 +110,10 @@ export async function owedRefunds(db: Db, limit: number): Promise<PaymentRow[]> 
     .execute();
 }
 
+/**
+ * Payments whose outcome is not known (unknown, or pending past `staleBefore`) for sleeve orders that are no longer
+ * held: nobody will retry them, so the gateway reconciles them itself.
+ */
 export async function unsettledOfEndedOrders(db: Db, staleBefore: number, limit: number): Promise<PaymentRow[]> {
   return db
     .selectFrom('payments')

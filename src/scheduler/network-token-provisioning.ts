@@ -1,14 +1,14 @@
 /**
  * Provisions network tokens that an upgrade with `networkToken.async: true` queued (CONTRACT §3: answers
- * `created: false`, then sends /token-updated when provisioned). Each sweep also reconciles the unknown payments of
- * sleeve orders that ended meanwhile and refunds what they charged (document 1: all payments will be refunded).
- * Each is a row with a due time, marked by a conditional update (status = PENDING), so a restart or a second
- * instance never provisions one twice; the timer is armed for the earliest row (due-sweeper.ts).
+ * `created: false`, then sends /token-updated when provisioned). Each is a row with a due time, marked by a
+ * conditional update (status = PENDING), so a restart or a second instance never provisions one twice; the timer is
+ * armed for the earliest row, sooner when this instance queues an earlier one (due-sweeper.ts).
  */
 import type { BackgroundJob } from './background.ts';
 import { createDueSweeper } from './due-sweeper.ts';
 
-export const PAYMENTS_POLL_MS = 30_000;
+/** How often rows queued by other instances are looked for. */
+const TOKENS_POLL_MS = 30_000;
 
 export const startNetworkTokenProvisioning: BackgroundJob = async ({ services, clock, logger }) => {
   const tokens = services.payments.tokens;
@@ -16,10 +16,9 @@ export const startNetworkTokenProvisioning: BackgroundJob = async ({ services, c
     clock,
     logger,
     name: 'network token provisioning',
-    pollMs: PAYMENTS_POLL_MS,
+    pollMs: TOKENS_POLL_MS,
     async sweepOnce() {
       await tokens.provisionDue();
-      await services.payments.reconcileEndedOrders();
       return tokens.nextProvisionDue();
     },
   });
