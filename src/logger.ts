@@ -6,8 +6,11 @@ import type { LogLevel } from './config.ts';
 import { luhnValid } from './domain/card-number.ts';
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
-// 12 to 19 digits, optionally grouped by spaces or hyphens: the shape of a card number.
-const CARD_LIKE = /\b(?:\d[ -]?){11,18}\d\b/gu;
+// 12 to 19 digits, optionally grouped by spaces or hyphens: the shape of a card number. A UUID is matched first and
+// left alone: its all-digit groups joined by hyphens can form such a run (pay_da124634-2366-4510-8416-…), and about
+// one id in a thousand would otherwise lose its middle to the scrubber.
+const CARD_LIKE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\b(?:\d[ -]?){11,18}\d\b/giu;
+const UUID = /^[0-9a-f]{8}-/iu;
 
 export interface Logger {
   debug(msg: string, fields?: Record<string, unknown>): void;
@@ -18,9 +21,9 @@ export interface Logger {
 
 export type LogSink = (line: string) => void;
 
-/** Replaces every Luhn-valid run of 12 to 19 digits (a possible card number); timestamps mostly survive. */
+/** Replaces every Luhn-valid run of 12 to 19 digits (a possible card number); timestamps mostly survive, ids all do. */
 export function scrub(text: string): string {
-  return text.replace(CARD_LIKE, (run) => (luhnValid(run.replace(/[ -]/gu, '')) ? '[redacted-number]' : run));
+  return text.replace(CARD_LIKE, (run) => (!UUID.test(run) && luhnValid(run.replace(/[ -]/gu, '')) ? '[redacted-number]' : run));
 }
 
 function errorFields(value: unknown): unknown {

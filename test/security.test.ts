@@ -27,4 +27,10 @@ describe('secrets at rest and in logs', () => {
     expect(lines[0]).toContain('1001');
     expect(scrub('4242-4242-4242-4242')).toBe('[redacted-number]');
   });
+
+  it('keeps ids whole: a UUID whose digit groups read as a Luhn-valid run is not a card number', () => {
+    const id = 'pay_da124634-2366-4510-8416-9c57f0534c01'; // 2366-4510-8416 passes Luhn
+    expect(scrub(`payment recorded ${id}`)).toBe(`payment recorded ${id}`);
+    expect(scrub(`${id} card 4242 4242 4242 4242`)).toBe(`${id} card [redacted-number]`);
+  });
 });
