@@ -18,7 +18,7 @@ const post = async (path, body) => {
   return { status: res.status, body: await res.json().catch(() => ({})) };
 };
 const FIELDS = 'orderNumber status secondsLeft holdUntil holdUntilText payLabel payButtonLabel message order { size font thread stitchText }';
-let deadline = 0, timer = 0, counting = false;
+let deadline = 0, timer = 0; // deadline 0: no countdown running
 function show(order) {
   $('number').textContent = order.orderNumber;
   for (const k of ['size', 'font', 'thread']) $(k).textContent = order.order[k];
@@ -26,7 +26,7 @@ function show(order) {
   $('spelled').textContent = [...order.order.stitchText].map((c) => (c === ' ' ? '(space)' : c)).join(' ');
   $('status').textContent = order.message;
   const held = order.status === 'AWAITING_PAYMENT';
-  if (!held) { clearTimeout(timer); counting = false; }
+  if (!held) { clearTimeout(timer); deadline = 0; }
   $('pay').hidden = !held; $('countdown').hidden = !held;
   $('deadline').textContent = held ? 'Pay before ' + order.holdUntilText + '.' : '';
   if (held) {
@@ -35,7 +35,7 @@ function show(order) {
     // The hold's end never moves: set the countdown once (and again only once it ran out here while the server
     // still holds the order). A later copy of the order — the subscription's first event — would only move it by
     // the time that answer took to arrive: a visible jump.
-    if (!counting || deadline <= Date.now()) { counting = true; deadline = Date.now() + order.secondsLeft * 1000 + 500; tick(); }
+    if (deadline <= Date.now()) { deadline = Date.now() + order.secondsLeft * 1000 + 500; tick(); }
   }
 }
 function tick() {

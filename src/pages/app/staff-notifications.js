@@ -26,7 +26,6 @@ const COLUMNS = [
 
 export function createNotificationsPanel({ api }) {
   let after = null;
-  let loaded = false;
 
   function unavailable(error) {
     $('#notifications-state').textContent = `Notification deliveries are not available: ${error.message}`;
@@ -55,6 +54,7 @@ export function createNotificationsPanel({ api }) {
     }
   }
 
+  /** Draws the first (fresh) or the next page; false when the deliveries could not be read. */
   async function load(fresh) {
     try {
       if (fresh) after = null;
@@ -78,10 +78,11 @@ export function createNotificationsPanel({ api }) {
         $('#notifications-state').className = '';
       }
       after = pageInfo.endCursor;
-      loaded = true;
       $('#notifications-more').hidden = !pageInfo.hasNextPage;
+      return true;
     } catch (error) {
       unavailable(error);
+      return false;
     }
   }
 
@@ -90,8 +91,7 @@ export function createNotificationsPanel({ api }) {
 
   return {
     async start() {
-      await load(true);
-      if (!loaded) return;
+      if (!(await load(true))) return;
       // Live: each delivery change reloads the first page, at most twice a second.
       let pending = 0;
       api.follow('subscription { notificationEvents { id } }', {}, {
