@@ -161,6 +161,21 @@ describe('refunds of sleeve orders', () => {
     expect(await sandboxCharges(t)).toHaveLength(1);
   });
 
+  it('refunds a charge that paid no order on the next sweep (the order was paid another way; the refund never happened)', async () => {
+    const t = await paymentsGateway();
+    const { orderNumber, payToken } = await t.createOrder();
+    await restPay(t, orderNumber, { t: payToken, method: 'card', token: await cardToken(t, orderNumber, payToken) });
+    // The state a crash leaves when a charge lands after the order was paid by another way: the payment succeeded,
+    // nothing records it as paying the order, and the process died before the immediate refund.
+    const db = t.gateway.database.db;
+    const payment = await db.selectFrom('payments').selectAll().executeTakeFirstOrThrow();
+    await db.deleteFrom('order_payments').where('id', '=', payment.id).execute();
+    await t.clock.advance(PAYMENTS_POLL_MS);
+    expect((await sandboxCharges(t))[0]!.refunded_amount).toBe(100);
+    // The order itself is untouched: still paid.
+    expect((await t.rest('GET', `/api/orders/${orderNumber}?t=${encodeURIComponent(payToken)}`)).body.status).toBe('received');
+  });
+
   it('leaves a paid order’s charge alone', async () => {
     const t = await paymentsGateway();
     const { orderNumber, payToken } = await t.createOrder();
