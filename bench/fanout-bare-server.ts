@@ -12,8 +12,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { systemClock } from '../src/clock.ts';
-import { createHoldTicker } from '../src/scheduler/hold-ticker.ts';
+import { systemClock } from '../src/kernel/clock.ts';
+import { createHoldTicker } from '../src/orders/hold-ticker.ts';
 
 const HOLD_MS = 3_600_000;
 const ticker = createHoldTicker(systemClock);

@@ -2,10 +2,10 @@
  * Assembles the REST door: every documented path of documents 1, 2 and 3, plus the pages and the images the
  * responses link to. Each area lists its own routes in its own file.
  */
-import type { Config } from '../src/config.ts';
-import type { Logger } from '../src/logger.ts';
-import type { RateLimiter } from '../src/security/rate-limiter.ts';
-import type { Services } from '../src/services/services.ts';
+import type { Config } from '../src/kernel/config.ts';
+import type { Logger } from '../src/kernel/logger.ts';
+import type { RateLimiter } from '../src/kernel/rate-limiter.ts';
+import type { Services } from '../src/services.ts';
 import { createAssetHandlers } from './assets.ts';
 import { createNotificationsRoutes } from './notifications.ts';
 import { createOrderingHandlers } from './ordering.ts';

@@ -1,7 +1,7 @@
 /** Preview images of the current choices, at the URLs that SleeveOptions lists. */
-import { CHOICE_KINDS, type ChoiceKind } from '../src/domain/sleeve-options.ts';
+import { CHOICE_KINDS, type ChoiceKind } from '../src/orders/sleeve-options.ts';
 import { renderChoiceImage } from '../src/pages/option-images.ts';
-import type { Services } from '../src/services/services.ts';
+import type { Services } from '../src/services.ts';
 import { json, type HttpRequest, type HttpResponse } from './http.ts';
 
 const LISTS = { size: 'sizes', font: 'fonts', thread: 'threads' } as const;

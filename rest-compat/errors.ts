@@ -3,10 +3,10 @@
  * (`ok`, `code`, `error`, `retryable`, plus `field`, `reason`, the duplicate's hold fields), the status of
  * §7 and `Retry-After` on 429 and 503. Anything unexpected is logged once and answered 500 without detail.
  */
-import { DomainError } from '../src/domain/errors.ts';
-import type { Logger } from '../src/logger.ts';
-import type { OrderService } from '../src/services/order-service.ts';
-import { DuplicateOrderError } from '../src/services/order-service.ts';
+import { DomainError } from '../src/kernel/errors.ts';
+import type { Logger } from '../src/kernel/logger.ts';
+import type { OrderService } from '../src/orders/order-service.ts';
+import { DuplicateOrderError } from '../src/orders/order-service.ts';
 import { json, PayloadTooLargeError, type HttpResponse } from './http.ts';
 import { orderBody } from './order-body.ts';
 

@@ -3,7 +3,7 @@
  * (node-adapter.ts for node:http, fetch-adapter.ts for Fetch) translate to and from it, so the handlers never
  * depend on a transport.
  */
-import { DomainError } from '../src/domain/errors.ts';
+import { DomainError } from '../src/kernel/errors.ts';
 
 export interface HttpRequest {
   method: string;

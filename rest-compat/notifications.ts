@@ -4,8 +4,8 @@
  * `POST /v2/claims/{claimId}/evidence/data-points` (JSON keyed by document 2's data point group names) — and the
  * processor's verification webhook `GET /webhooks/processor/{siteId}/{accountId}?bt_challenge=…` (document 2 §4).
  */
-import { DomainError } from '../src/domain/errors.ts';
-import type { Claim } from '../src/services/claim-mapping.ts';
+import { DomainError } from '../src/kernel/errors.ts';
+import type { Claim } from '../src/disputes/claim-mapping.ts';
 import type { RestDeps } from './api.ts';
 import { json, readJson, text, type HttpRequest, type HttpResponse } from './http.ts';
 import { inStyle, requireSite } from './platform-http.ts';

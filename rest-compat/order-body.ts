@@ -1,5 +1,5 @@
 /** Document 1 §2's Order and PayResult bodies, field for field, from the domain view. */
-import type { OrderView, PayResultView } from '../src/domain/order-view.ts';
+import type { OrderView, PayResultView } from '../src/orders/order-view.ts';
 
 export function orderBody(view: OrderView): Record<string, unknown> {
   return {

@@ -1,10 +1,10 @@
 /** Document 1 §4: the sleeve ordering paths. Route → parse → service call → documented body. */
-import { DomainError } from '../src/domain/errors.ts';
-import { parseOrderInput, parsePayInput } from '../src/domain/order-input.ts';
-import { viewOptions } from '../src/domain/options-view.ts';
-import { viewPayResult } from '../src/domain/order-view.ts';
-import type { RateGroup, RateLimiter } from '../src/security/rate-limiter.ts';
-import type { Services } from '../src/services/services.ts';
+import { DomainError } from '../src/kernel/errors.ts';
+import { parseOrderInput, parsePayInput } from '../src/orders/order-input.ts';
+import { viewOptions } from '../src/orders/options-view.ts';
+import { viewPayResult } from '../src/orders/order-view.ts';
+import type { RateGroup, RateLimiter } from '../src/kernel/rate-limiter.ts';
+import type { Services } from '../src/services.ts';
 import { json, rawJson, readJson, text, type HttpRequest, type HttpResponse } from './http.ts';
 import { orderBody, payResultBody } from './order-body.ts';
 

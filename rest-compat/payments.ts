@@ -4,9 +4,9 @@
  * /api/payments, and the pay page's two paths, authorized by the order's payToken instead of a site key — a
  * browser must never hold one — answering document 1's Error body.
  */
-import { DomainError } from '../src/domain/errors.ts';
-import type { RateGroup } from '../src/security/rate-limiter.ts';
-import type { Site } from '../src/services/site-service.ts';
+import { DomainError } from '../src/kernel/errors.ts';
+import type { RateGroup } from '../src/kernel/rate-limiter.ts';
+import type { Site } from '../src/sites/site-service.ts';
 import type { RestDeps } from './api.ts';
 import { json, readJson, type HttpRequest, type HttpResponse } from './http.ts';
 import { inStyle, requireSite } from './platform-http.ts';

@@ -3,8 +3,8 @@
  * x-vendor-siteid (401), api-version (400) and, for bodies, content-type (400) (src/domain/platform-headers.ts),
  * then the body.
  */
-import { checkPlatformHeaders } from '../src/domain/platform-headers.ts';
-import type { Site, SiteService } from '../src/services/site-service.ts';
+import { checkPlatformHeaders } from '../src/sites/platform-headers.ts';
+import type { Site, SiteService } from '../src/sites/site-service.ts';
 import { readJson, type HttpRequest } from './http.ts';
 import { requireSite } from './platform-http.ts';
 

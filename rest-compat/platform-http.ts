@@ -3,9 +3,9 @@
  * platform and the evidence operations: HTTP basic auth `siteId:apiKey`, and the two error bodies —
  * `{ status: "error", message, errors? }` for risk, merchant and payment operations, `{ message }` for tokenization.
  */
-import { DomainError } from '../src/domain/errors.ts';
-import type { Logger } from '../src/logger.ts';
-import type { Site, SiteService } from '../src/services/site-service.ts';
+import { DomainError } from '../src/kernel/errors.ts';
+import type { Logger } from '../src/kernel/logger.ts';
+import type { Site, SiteService } from '../src/sites/site-service.ts';
 import { json, PayloadTooLargeError, type HttpRequest, type HttpResponse } from './http.ts';
 import type { Handler } from './routes.ts';
 

@@ -2,9 +2,9 @@
  * The decision platform's REST paths (document 3 §4, at the root; CONTRACT §3): merchants, 3DS enrollment and its
  * status, item-listing and profile-access decisions. Every failure answers the platform error body (inStyle).
  */
-import { parseMerchantInput } from '../src/domain/merchant-rules.ts';
-import { parseEnrollmentRequest } from '../src/domain/three-ds.ts';
-import type { EnrollmentView } from '../src/services/merchant-service.ts';
+import { parseMerchantInput } from '../src/risk/merchant-rules.ts';
+import { parseEnrollmentRequest } from '../src/risk/three-ds.ts';
+import type { EnrollmentView } from '../src/risk/merchant-service.ts';
 import type { RestDeps } from './api.ts';
 import { json, type HttpRequest } from './http.ts';
 import { platformCall, platformSite } from './platform-headers.ts';

@@ -2,8 +2,8 @@
  * The route table: method + exact path → handler. Greppable against the spec documents; every path here is one
  * a document lists (or CONTRACT adds). Unknown paths answer a JSON 404, a known path with the wrong method 405.
  */
-import type { Logger } from '../src/logger.ts';
-import type { Services } from '../src/services/services.ts';
+import type { Logger } from '../src/kernel/logger.ts';
+import type { Services } from '../src/services.ts';
 import { toRestResponse } from './errors.ts';
 import type { HttpRequest, HttpResponse } from './http.ts';
 import { json } from './http.ts';

@@ -1,5 +1,5 @@
 /** What every resolver receives. Built per request (HTTP) or per operation (WebSocket) by resolvers/context.ts. */
-import type { Services } from '../src/services/services.ts';
+import type { Services } from '../src/services.ts';
 
 export interface Viewer {
   /** Presented the ADMIN_TOKEN as a bearer token (CONTRACT §5). */

@@ -4,10 +4,10 @@
  */
 import type { GraphQLError } from 'graphql';
 import { createGraphQLError, maskError } from 'graphql-yoga';
-import { DomainError, ERROR_CODES } from '../src/domain/errors.ts';
-import { DuplicateOrderError } from '../src/services/order-service.ts';
+import { DomainError, ERROR_CODES } from '../src/kernel/errors.ts';
+import { DuplicateOrderError } from '../src/orders/order-service.ts';
 import { builder } from './builder.ts';
-import { OrderRef } from './order.ts';
+import { OrderRef } from './types/order.ts';
 
 /** `validation_failed` → `VALIDATION_FAILED`: GraphQL enum style (CONTRACT §5). */
 export const graphqlCode = (code: string) => code.toUpperCase();

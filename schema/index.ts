@@ -1,20 +1,20 @@
 /** Imports every type family and every root field, then builds the schema. Exports nothing else. */
 import './scalars.ts';
-import './order.ts';
+import './types/order.ts';
 import './errors.ts';
-import './live.ts';
-import './staff.ts';
-import './pickup.ts';
-import './payments.ts';
-import './platform.ts';
-import './notifications.ts';
-import '../resolvers/orders.ts';
-import '../resolvers/staff.ts';
-import '../resolvers/pickup.ts';
-import '../resolvers/subscriptions.ts';
-import '../resolvers/payments.ts';
-import '../resolvers/platform.ts';
-import '../resolvers/notifications.ts';
+import './types/live.ts';
+import './types/staff.ts';
+import './types/pickup.ts';
+import './types/payments.ts';
+import './types/platform.ts';
+import './types/notifications.ts';
+import './fields/orders.ts';
+import './fields/staff.ts';
+import './fields/pickup.ts';
+import './fields/subscriptions.ts';
+import './fields/payments.ts';
+import './fields/platform.ts';
+import './fields/notifications.ts';
 import { lexicographicSortSchema } from 'graphql';
 import { builder } from './builder.ts';
 

@@ -2,8 +2,8 @@
  * The process: config → database and migrations → schedulers → HTTP server → print generated credentials once
  * → on SIGTERM/SIGINT stop accepting, finish requests in flight, close sockets and the database, exit 0.
  */
-import { ConfigError, loadConfig } from './config.ts';
-import { createLogger } from './logger.ts';
+import { ConfigError, loadConfig } from './kernel/config.ts';
+import { createLogger } from './kernel/logger.ts';
 import { createGateway, startServer } from './server.ts';
 
 async function main(): Promise<void> {

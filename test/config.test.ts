@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, parseSchedule } from '../src/config.ts';
+import { ConfigError, loadConfig, parseSchedule } from '../src/kernel/config.ts';
 
 describe('configuration (CONTRACT §1)', () => {
   it('has a default for every variable that works on a laptop', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger, scrub } from '../src/logger.ts';
+import { createLogger, scrub } from '../src/kernel/logger.ts';
 import { testGateway } from './support/gateway.ts';
 
 describe('secrets at rest and in logs', () => {

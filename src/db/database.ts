@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
 import pg from 'pg';
-import type { DatabaseTarget } from '../config.ts';
+import type { DatabaseTarget } from '../kernel/config.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { keepStatements } from './sqlite-statements.ts';
 import type { Database } from './tables.ts';

@@ -1,83 +1,12 @@
 /**
- * Table shapes, as kysely sees them. Times are epoch milliseconds in `bigint` columns, so one migration runs on
- * SQLite and PostgreSQL alike. Repositories return these rows; services turn them into domain objects.
+ * Every table, as kysely sees it: each area declares its own beside its repository, and this joins them into the
+ * one `Database` type the connection is typed with. Times are epoch milliseconds in `bigint` columns.
  */
-import type { Generated, Insertable, Selectable } from 'kysely';
-import type { ClaimTables } from './claim-tables.ts';
-import type { PaymentTables } from './payment-tables.ts';
-import type { PlatformTables } from './platform-tables.ts';
-import type { SiteTables } from './site-tables.ts';
+import type { ClaimTables } from '../disputes/claim-tables.ts';
+import type { OutboxTables } from '../notifications/outbox-tables.ts';
+import type { OrderTables } from '../orders/order-tables.ts';
+import type { PaymentTables } from '../payments/payment-tables.ts';
+import type { PlatformTables } from '../risk/risk-tables.ts';
+import type { SiteTables } from '../sites/site-tables.ts';
 
-export interface CounterTable {
-  name: string;
-  value: number;
-}
-
-export interface SleeveOptionSetTable {
-  version: number;
-  /** JSON of SleeveOptionSetInput. */
-  body: string;
-  created_at: number;
-}
-
-export interface SettingTable {
-  key: string;
-  value: string;
-  updated_at: number;
-}
-
-export interface OrderTable {
-  order_number: number;
-  email: string;
-  /** The trimmed, lower-cased email while the order holds it; NULL once cancelled (the unique index frees it). */
-  email_key: string | null;
-  name: string;
-  size: string;
-  font: string;
-  thread: string;
-  stitch_text: string;
-  status: string;
-  hold_until: number;
-  created_at: number;
-  updated_at: number;
-  paid_at: number | null;
-  payment_method: string | null;
-  cancelled_at: number | null;
-  cancel_reason: string | null;
-  version: Generated<number>;
-  /** Set by the move to `ready` (migration 0002). */
-  ready_at: number | null;
-  collected_at: number | null;
-  /** The collector's name as they gave it at pickup. */
-  collected_by: string | null;
-}
-
-export interface OrderPayTokenTable {
-  token_hash: string;
-  order_number: number;
-  created_at: number;
-}
-
-export interface OrderPaymentTable {
-  id: string;
-  order_number: number;
-  method: string;
-  amount_cents: number;
-  currency: string;
-  status: string;
-  created_at: number;
-}
-
-/** Every table. Each area declares its own in a file beside this one (site-tables.ts, payment-tables.ts, …). */
-export interface Database extends SiteTables, PaymentTables, PlatformTables, ClaimTables {
-  counters: CounterTable;
-  sleeve_option_sets: SleeveOptionSetTable;
-  settings: SettingTable;
-  orders: OrderTable;
-  order_pay_tokens: OrderPayTokenTable;
-  order_payments: OrderPaymentTable;
-}
-
-export type OrderRow = Selectable<OrderTable>;
-export type NewOrderRow = Insertable<OrderTable>;
-export type OrderPaymentRow = Selectable<OrderPaymentTable>;
+export interface Database extends OrderTables, SiteTables, OutboxTables, PaymentTables, PlatformTables, ClaimTables {}

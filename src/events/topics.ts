@@ -2,7 +2,7 @@
  * The typed topic map of domain events. Events carry ids and a version, not whole objects: a subscriber
  * reloads current state, so a late or repeated event can never show something stale.
  */
-import type { OrderStatus } from '../domain/order.ts';
+import type { OrderStatus } from '../orders/order.ts';
 
 export type OrderChange = 'created' | 'paid' | 'expired' | 'advanced' | 'collected' | 'cancelled';
 

@@ -3,7 +3,7 @@
  * `content-type` and `accept: application/json` and the signature headers, and report what came back. The
  * timeout is a timer on the injected clock, so tests move time instead of waiting 10 s. Never throws.
  */
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../kernel/clock.ts';
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 /** The stored excerpt of a merchant's answer (outbox_attempts.response_excerpt is varchar(1000)). */

@@ -12,10 +12,10 @@
  * With MERCHANT_ENDPOINT unset nothing is claimed: rows stay PENDING with no attempts.
  */
 import { setMaxListeners } from 'node:events';
-import { claimDue, nextWake, releaseLease, type OutboxRow } from '../db/outbox-repository.ts';
-import type { BackgroundDeps, BackgroundJob, Disposable } from '../scheduler/background.ts';
-import { createDueTimer } from '../scheduler/due-sweeper.ts';
-import { randomId } from '../security/tokens.ts';
+import { claimDue, nextWake, releaseLease, type OutboxRow } from './outbox-repository.ts';
+import type { BackgroundDeps, BackgroundJob, Disposable } from '../jobs/background.ts';
+import { createDueTimer } from '../jobs/due-sweeper.ts';
+import { randomId } from '../kernel/tokens.ts';
 import { deliver, DELIVERY_TIMEOUT_MS, Shutdown } from './delivery.ts';
 import { createRecorder } from './record.ts';
 import { bodyAtSend } from './send-time.ts';

@@ -5,7 +5,7 @@
  */
 import type { Db } from '../db/database.ts';
 import type { EventBus } from '../events/event-bus.ts';
-import { randomId } from '../security/tokens.ts';
+import { randomId } from '../kernel/tokens.ts';
 
 /** Document 2 §4: the five paths at MERCHANT_ENDPOINT. */
 export const NOTIFICATION_PATHS = [

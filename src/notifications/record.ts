@@ -5,9 +5,9 @@
  * together, guarded by the lease.
  */
 import type { AppDatabase, Db } from '../db/database.ts';
-import { findLeased, recordAttempt, type OutboxRow } from '../db/outbox-repository.ts';
-import type { OutboxStatus } from '../db/site-tables.ts';
-import { randomId } from '../security/tokens.ts';
+import { findLeased, recordAttempt, type OutboxRow } from './outbox-repository.ts';
+import type { OutboxStatus } from './outbox-tables.ts';
+import { randomId } from '../kernel/tokens.ts';
 import { ok, type DeliveryResult } from './delivery.ts';
 
 export interface RecordRequest {

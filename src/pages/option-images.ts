@@ -2,7 +2,7 @@
  * Preview images for each choice (document 1 §2 sizeChoices/fontChoices/threadChoices), drawn as SVG from the
  * choice itself, so a value staff add during the event has an image at once.
  */
-import type { Choice, ChoiceKind } from '../domain/sleeve-options.ts';
+import type { Choice, ChoiceKind } from '../orders/sleeve-options.ts';
 
 function escapeXml(value: string): string {
   return value.replace(/[<>&"']/gu, (c) => `&#${c.charCodeAt(0)};`);

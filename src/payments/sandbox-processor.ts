@@ -4,10 +4,10 @@
  * the same idempotency key); any other number — and every wallet confirmation — succeeds. It plays an outside
  * system, so its ledger is its own table: it survives restarts and is shared by every instance.
  */
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../kernel/clock.ts';
 import type { Db } from '../db/database.ts';
 import { isUniqueViolation } from '../db/database.ts';
-import { randomId } from '../security/tokens.ts';
+import { randomId } from '../kernel/tokens.ts';
 import { ProcessorTimeout, type ChargeRequest, type ChargeResult, type Processor } from './processor.ts';
 
 export const SANDBOX_CARDS = {

@@ -8,7 +8,7 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from '../config.ts';
+import type { Config } from '../kernel/config.ts';
 
 export interface VaultCrypto {
   /** `v1.` + base64url(iv ‖ tag ‖ ciphertext). */

@@ -4,10 +4,10 @@
  * status live until ready, and the returning visitor. Also: the page's copy of the rules answers as the server's.
  */
 import { describe, expect, it } from 'vitest';
-import { emailProblem } from '../../src/domain/email.ts';
-import { checkOrderInput } from '../../src/domain/order-input.ts';
-import { collectorMatches, nameProblem } from '../../src/domain/person-name.ts';
-import { DEFAULT_OPTIONS } from '../../src/domain/sleeve-options.ts';
+import { emailProblem } from '../../src/kernel/email.ts';
+import { checkOrderInput } from '../../src/orders/order-input.ts';
+import { collectorMatches, nameProblem } from '../../src/orders/person-name.ts';
+import { DEFAULT_OPTIONS } from '../../src/orders/sleeve-options.ts';
 import { testGateway } from '../support/gateway.ts';
 import { CHROMIUM_NOTE, hasChromium, launchBrowser, openPage } from '../support/browser.ts';
 import { DESKTOP, fillOrder, lookAt, PHONE, startServer } from './ordering-support.ts';

@@ -3,16 +3,16 @@
  * texts per status, holdUntilText), tested without any door.
  */
 import { describe, expect, it } from 'vitest';
-import { emailKey, emailProblem, EMAIL_MAX_LENGTH } from '../../src/domain/email.ts';
-import { DomainError, ERROR_REGISTRY } from '../../src/domain/errors.ts';
+import { emailKey, emailProblem, EMAIL_MAX_LENGTH } from '../../src/kernel/email.ts';
+import { DomainError, ERROR_REGISTRY } from '../../src/kernel/errors.ts';
 import {
   checkOrderInput,
   parseOrderInput,
   parsePayInput,
   STITCH_TEXT_PATTERN,
   type OrderInput,
-} from '../../src/domain/order-input.ts';
-import { holdUntilText, orderTexts } from '../../src/domain/order-texts.ts';
+} from '../../src/orders/order-input.ts';
+import { holdUntilText, orderTexts } from '../../src/orders/order-texts.ts';
 import {
   canAdvance,
   canCancel,
@@ -22,9 +22,9 @@ import {
   secondsLeft,
   type Order,
   type OrderStatus,
-} from '../../src/domain/order.ts';
-import { collectorMatches, comparableName, displayName, nameProblem, NAME_MAX_LENGTH } from '../../src/domain/person-name.ts';
-import { DEFAULT_OPTIONS, type SleeveOptionSet } from '../../src/domain/sleeve-options.ts';
+} from '../../src/orders/order.ts';
+import { collectorMatches, comparableName, displayName, nameProblem, NAME_MAX_LENGTH } from '../../src/orders/person-name.ts';
+import { DEFAULT_OPTIONS, type SleeveOptionSet } from '../../src/orders/sleeve-options.ts';
 
 const OPTIONS: SleeveOptionSet = { version: 1, ...DEFAULT_OPTIONS };
 

@@ -3,11 +3,11 @@
  * plain JSON POST (the fast path) and once through yoga's Fetch handler in memory, and the two must match.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createGraphQLDoor } from '../../resolvers/graphql-handler.ts';
-import { executionPluginCount } from '../../resolvers/compiled-operations.ts';
-import { countOrderPayments } from '../../src/db/order-repository.ts';
-import { createLogger } from '../../src/logger.ts';
-import { createRateLimiter } from '../../src/security/rate-limiter.ts';
+import { createGraphQLDoor } from '../../graphql-server/graphql-handler.ts';
+import { executionPluginCount } from '../../graphql-server/compiled-operations.ts';
+import { countOrderPayments } from '../../src/orders/order-repository.ts';
+import { createLogger } from '../../src/kernel/logger.ts';
+import { createRateLimiter } from '../../src/kernel/rate-limiter.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import { testGateway, VALID_ORDER } from '../support/gateway.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { systemClock } from '../../src/clock.ts';
+import { systemClock } from '../../src/kernel/clock.ts';
 import { createGateway, startServer } from '../../src/server.ts';
 import { afterThisTest, VALID_ORDER } from '../support/gateway.ts';
 import { liveServer, subscribe } from '../support/live-server.ts';

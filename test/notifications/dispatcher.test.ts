@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { createManualClock } from '../../src/clock.ts';
+import { createManualClock } from '../../src/kernel/clock.ts';
 import { standardWebhooksSecret } from '../../src/notifications/signing.ts';
 import { testGateway } from '../support/gateway.ts';
 import { tempDir } from '../support/temp-dir.ts';

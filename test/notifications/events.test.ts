@@ -1,6 +1,6 @@
 /** The staff `notificationEvents` subscription (CONTRACT §5): one event per delivery attempt, live, over WebSocket. */
 import { describe, expect, it } from 'vitest';
-import { createManualClock } from '../../src/clock.ts';
+import { createManualClock } from '../../src/kernel/clock.ts';
 import { liveServer, subscribe } from '../support/live-server.ts';
 import { startReceiver } from '../support/receiver.ts';
 import { openClaim, SIGNING_KEY, turnUntil } from './helpers.ts';

@@ -1,6 +1,6 @@
 /** Shared steps of the notification tests: a gateway that notifies a real receiver, staff calls, clock turns. */
 import { expect } from 'vitest';
-import { createManualClock } from '../../src/clock.ts';
+import { createManualClock } from '../../src/kernel/clock.ts';
 import { testGateway, type TestGateway } from '../support/gateway.ts';
 import { eventually, startReceiver, type Receiver } from '../support/receiver.ts';
 

@@ -6,7 +6,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { NETWORK_TOKEN_DELAY_MS } from '../../src/services/tokenization-service.ts';
+import { NETWORK_TOKEN_DELAY_MS } from '../../src/payments/tokenization-service.ts';
 import { card, CARDS, siteCalls } from '../payments/support.ts';
 import { decide, itemListing, profileAccess } from '../platform/support.ts';
 import { notifyingGateway, SIGNING_KEY } from './helpers.ts';

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger } from '../../src/kernel/logger.ts';
 import { testGateway, type TestGateway } from '../support/gateway.ts';
 import { tempDir } from '../support/temp-dir.ts';
 import { ALL_TEST_NUMBERS, card, CARDS, paymentBody, siteCalls } from './support.ts';

@@ -5,7 +5,7 @@
  * single-use order-bound tokens, and the refund when staff cancel a paid order.
  */
 import { describe, expect, it } from 'vitest';
-import { PAYMENTS_POLL_MS } from '../../src/scheduler/payment-reconciliation.ts';
+import { PAYMENTS_POLL_MS } from '../../src/payments/reconciliation-job.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { card, CARDS, paymentsGateway, sandboxCharges } from './support.ts';
 

@@ -3,7 +3,7 @@
  * card number, nothing the logger had to scrub), test cards, site-authenticated calls, outbox and ledger reads.
  */
 import { afterAll, expect } from 'vitest';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger } from '../../src/kernel/logger.ts';
 import { testGateway, type TestGateway } from '../support/gateway.ts';
 
 /** CONTRACT §3 sandbox cards, and two ordinary Luhn-valid numbers. */

@@ -4,7 +4,7 @@
  * path, with a body that passes that path's JSON schema.
  */
 import { describe, expect, it } from 'vitest';
-import { createManualClock } from '../../src/clock.ts';
+import { createManualClock } from '../../src/kernel/clock.ts';
 import { afterThisTest, testGateway } from '../support/gateway.ts';
 import { startReceiver } from '../support/receiver.ts';
 import { decide, itemListing, profileAccess } from './support.ts';

@@ -3,10 +3,10 @@
  * strongest outcome, sandbox addresses win, and one input always gives one decision.
  */
 import { describe, expect, it } from 'vitest';
-import { parseAccountRequest, type RequestKind } from '../../src/domain/account-requests.ts';
-import { ACCOUNT_ATTEMPT_LIMIT, IP_ATTEMPT_LIMIT } from '../../src/domain/rules/behaviour-rules.ts';
-import { decide, RULES } from '../../src/domain/rules/engine.ts';
-import type { RequestHistory } from '../../src/domain/rules/types.ts';
+import { parseAccountRequest, type RequestKind } from '../../src/risk/account-requests.ts';
+import { ACCOUNT_ATTEMPT_LIMIT, IP_ATTEMPT_LIMIT } from '../../src/risk/rules/behaviour-rules.ts';
+import { decide, RULES } from '../../src/risk/rules/engine.ts';
+import type { RequestHistory } from '../../src/risk/rules/types.ts';
 import { EVENT_TIME, itemListing, profileAccess } from './support.ts';
 
 const NO_HISTORY: RequestHistory = { accountAttempts: 0, ipAttempts: 0, accountSeen: false, ipUsedByAccount: false };

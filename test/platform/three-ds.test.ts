@@ -4,8 +4,8 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createManualClock } from '../../src/clock.ts';
-import { ENROLLMENT_DELAY_MS } from '../../src/domain/three-ds.ts';
+import { createManualClock } from '../../src/kernel/clock.ts';
+import { ENROLLMENT_DELAY_MS } from '../../src/risk/three-ds.ts';
 import { testGateway, type TestGateway } from '../support/gateway.ts';
 import { tempDir } from '../support/temp-dir.ts';
 import { call, createMerchant, platformHeaders } from './support.ts';

@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createManualClock } from '../../src/clock.ts';
-import { findOrder } from '../../src/db/order-repository.ts';
-import { DomainError, type ErrorCode } from '../../src/domain/errors.ts';
+import { createManualClock } from '../../src/kernel/clock.ts';
+import { findOrder } from '../../src/orders/order-repository.ts';
+import { DomainError, type ErrorCode } from '../../src/kernel/errors.ts';
 import { afterThisTest, testGateway, VALID_ORDER, type TestGateway } from '../support/gateway.ts';
 
 let t: TestGateway;

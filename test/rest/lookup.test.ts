@@ -3,7 +3,7 @@
  * after payment and after the hold ended by a moved clock; wrong tokens answer exactly like unknown orders.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { findOrder } from '../../src/db/order-repository.ts';
+import { findOrder } from '../../src/orders/order-repository.ts';
 import { testGateway, VALID_ORDER, type TestGateway } from '../support/gateway.ts';
 
 const HOLD_FIELDS = ['holdUntil', 'holdUntilText', 'secondsLeft', 'payUrl', 'payToken', 'payLabel', 'payButtonLabel'] as const;

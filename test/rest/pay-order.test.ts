@@ -3,7 +3,7 @@
  * and concurrent payment, method rules, wrong tokens and paying after the hold ended.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { countOrderPayments } from '../../src/db/order-repository.ts';
+import { countOrderPayments } from '../../src/orders/order-repository.ts';
 import { testGateway, VALID_ORDER, type TestGateway } from '../support/gateway.ts';
 
 let t: TestGateway;

@@ -4,9 +4,9 @@
  * again a second after a failure, and never after dispose.
  */
 import { describe, expect, it } from 'vitest';
-import { createManualClock } from '../../src/clock.ts';
-import { createLogger } from '../../src/logger.ts';
-import { createDueSweeper } from '../../src/scheduler/due-sweeper.ts';
+import { createManualClock } from '../../src/kernel/clock.ts';
+import { createLogger } from '../../src/kernel/logger.ts';
+import { createDueSweeper } from '../../src/jobs/due-sweeper.ts';
 
 function setup(next: () => number | null, fail = () => false) {
   const clock = createManualClock();

@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createManualClock } from '../../src/clock.ts';
-import { findOrder } from '../../src/db/order-repository.ts';
+import { createManualClock } from '../../src/kernel/clock.ts';
+import { findOrder } from '../../src/orders/order-repository.ts';
 import { testGateway, VALID_ORDER } from '../support/gateway.ts';
 import { startProcess } from '../support/process.ts';
 import { tempDir } from '../support/temp-dir.ts';

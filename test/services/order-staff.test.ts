@@ -3,13 +3,13 @@
  * cancellation with a reason, the order list, the pickup board, and the events each change publishes after commit.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { DomainError } from '../../src/domain/errors.ts';
-import type { Order } from '../../src/domain/order.ts';
-import { findOrder } from '../../src/db/order-repository.ts';
+import { DomainError } from '../../src/kernel/errors.ts';
+import type { Order } from '../../src/orders/order.ts';
+import { findOrder } from '../../src/orders/order-repository.ts';
 import type { EventBus } from '../../src/events/event-bus.ts';
 import type { OrderChangedEvent } from '../../src/events/topics.ts';
-import { createLogger } from '../../src/logger.ts';
-import { createOrderStaffService, type OrderStaffService } from '../../src/services/order-staff-service.ts';
+import { createLogger } from '../../src/kernel/logger.ts';
+import { createOrderStaffService, type OrderStaffService } from '../../src/orders/staff-service.ts';
 import { testGateway, VALID_ORDER, type TestGateway } from '../support/gateway.ts';
 
 let t: TestGateway;

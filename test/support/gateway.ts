@@ -3,7 +3,7 @@
  * Everything created here is disposed after each test.
  */
 import { afterEach, expect } from 'vitest';
-import { createManualClock, type ManualClock } from '../../src/clock.ts';
+import { createManualClock, type ManualClock } from '../../src/kernel/clock.ts';
 import { createGateway, type Gateway, type GatewayOptions } from '../../src/server.ts';
 import { backendEnv } from './databases.ts';
 

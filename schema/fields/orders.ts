@@ -1,0 +1,82 @@
+/** Root fields of document 1: options, event information, one order, create and pay. Thin: args → service → view. */
+import { DomainError } from '../../src/kernel/errors.ts';
+import { viewOptions, type OptionsView } from '../../src/orders/options-view.ts';
+import type { SleeveOptionSet } from '../../src/orders/sleeve-options.ts';
+import { viewPayResult } from '../../src/orders/order-view.ts';
+import { parsePayInput } from '../../src/orders/order-input.ts';
+import { builder } from '../builder.ts';
+import { OrderInputRef, OrderRef, PayInputRef, PayResultRef, SleeveOptionsRef } from '../types/order.ts';
+
+const optionViews = new WeakMap<SleeveOptionSet, OptionsView>();
+
+function optionsView(set: SleeveOptionSet, publicUrl: string): OptionsView {
+  let view = optionViews.get(set);
+  if (!view) optionViews.set(set, (view = viewOptions(set, publicUrl)));
+  return view;
+}
+
+builder.queryField('sleeveOptions', (t) =>
+  t.field({
+    type: SleeveOptionsRef,
+    description: 'The sizes, fonts, threads and stitch text limit offered now.',
+    resolve: (_root, _args, { services, publicUrl }) => {
+      // The service keeps one set object per version, so its view is built once per version; once loaded it is
+      // answered without a promise, which keeps graphql-jit on its synchronous path.
+      const set = services.options.cached();
+      return set ? optionsView(set, publicUrl) : services.options.current().then((loaded) => optionsView(loaded, publicUrl));
+    },
+  }),
+);
+
+builder.queryField('eventInfo', (t) =>
+  t.string({
+    description: 'Agenda, speakers, venue, food and swag, as plain text (the same as /llms-full.txt).',
+    resolve: (_root, _args, { services }) => services.eventInfo.text(),
+  }),
+);
+
+builder.queryField('order', (t) =>
+  t.field({
+    type: OrderRef,
+    nullable: true,
+    description: 'One order, for the holder of its payToken. Null for an unknown order or a wrong token.',
+    args: { orderNumber: t.arg.id({ required: true }), payToken: t.arg.string({ required: true }) },
+    resolve: async (_root, { orderNumber, payToken }, { services }) => {
+      try {
+        const order = await services.orders.lookup(String(orderNumber), payToken);
+        return services.orders.view(order, { presentedToken: payToken });
+      } catch (error) {
+        if (error instanceof DomainError && error.code === 'not_found') return null;
+        throw error;
+      }
+    },
+  }),
+);
+
+builder.mutationField('createOrder', (t) =>
+  t.field({
+    type: OrderRef,
+    description: 'Creates an order held unpaid for 5 minutes. Keep the payToken it returns.',
+    errors: { types: [DomainError], directResult: true, union: { name: 'CreateOrderResult' } },
+    args: { input: t.arg({ type: OrderInputRef, required: true }) },
+    resolve: async (_root, { input }, { services }) => {
+      const { order, payToken } = await services.orders.create(input);
+      return services.orders.view(order, { payToken });
+    },
+  }),
+);
+
+builder.mutationField('payOrder', (t) =>
+  t.field({
+    type: PayResultRef,
+    description: 'Pays a held order. Idempotent: paying a paid order answers alreadyPaid and charges nothing.',
+    errors: { types: [DomainError], directResult: true, union: { name: 'PayOrderResult' } },
+    args: { orderNumber: t.arg.id({ required: true }), input: t.arg({ type: PayInputRef, required: true }) },
+    resolve: async (_root, { orderNumber, input }, { services }) => {
+      // The same PayInput rules as REST (token with vendor_card, none with card or wallet), from one place.
+      const pay = parsePayInput({ t: input.t, method: input.method, ...(input.token != null ? { token: input.token } : {}) });
+      const { order, alreadyPaid } = await services.orders.pay(String(orderNumber), pay);
+      return viewPayResult(services.orders.view(order), alreadyPaid);
+    },
+  }),
+);

@@ -1,0 +1,11 @@
+/** The public pickup board (CONTRACT §5): ready orders with first name and last initial only, longest waiting first. */
+import { builder } from '../builder.ts';
+import { PickupEntryRef } from '../types/pickup.ts';
+
+builder.queryField('pickupBoard', (t) =>
+  t.field({
+    type: [PickupEntryRef],
+    description: 'Orders ready for pickup: order number, first name and last initial. Public; never an email.',
+    resolve: (_root, _args, { services }) => services.staff.pickupBoard(),
+  }),
+);

@@ -1,0 +1,98 @@
+/**
+ * Staff root fields of the decision platform (CONTRACT §5 names): merchant, account, itemListingRequests,
+ * reviewAccount, decideItemListing, decideOrder. Thin: args → services.platform → view; a DomainError becomes
+ * `extensions.code` (schema/errors.ts).
+ */
+import { builder } from '../builder.ts';
+import {
+  AccountDecisionEnum,
+  AccountRef,
+  ItemListingRequestRef,
+  ItemListingReviewStatusEnum,
+  MerchantActionEnum,
+  MerchantRef,
+  OrderDecisionRef,
+} from '../types/platform.ts';
+
+const staffOnly = { staff: true } as const;
+
+builder.queryField('merchant', (t) =>
+  t.field({
+    type: MerchantRef,
+    nullable: true,
+    authScopes: staffOnly,
+    description: 'Staff: a merchant by its id (its site id); null when unknown.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, { services }) => services.platform.findMerchant(String(id)),
+  }),
+);
+
+builder.queryField('account', (t) =>
+  t.field({
+    type: AccountRef,
+    nullable: true,
+    authScopes: staffOnly,
+    description: 'Staff: an account, its status and its decision history with the rules that fired; null when unknown.',
+    args: { accountId: t.arg.id({ required: true }) },
+    resolve: (_root, { accountId }, { services }) => services.platform.account(String(accountId)),
+  }),
+);
+
+builder.queryField('itemListingRequests', (t) =>
+  t.field({
+    type: [ItemListingRequestRef],
+    authScopes: staffOnly,
+    description: 'Staff: item listing requests in a review status, oldest first (by default those awaiting review). first: 50 by default, 200 at most.',
+    args: {
+      status: t.arg({ type: ItemListingReviewStatusEnum, defaultValue: 'AWAITING_REVIEW' }),
+      first: t.arg.int({ defaultValue: 50 }),
+    },
+    resolve: (_root, { status, first }, { services }) => services.platform.itemListingRequests(status ?? 'AWAITING_REVIEW', first ?? 50),
+  }),
+);
+
+builder.mutationField('reviewAccount', (t) =>
+  t.field({
+    type: AccountRef,
+    authScopes: staffOnly,
+    description: "Staff: set an account's status; an account update notification is sent when the status changes.",
+    args: {
+      accountId: t.arg.id({ required: true }),
+      decision: t.arg({ type: AccountDecisionEnum, required: true }),
+      reasons: t.arg.stringList(),
+      recommendations: t.arg.stringList(),
+    },
+    resolve: (_root, args, { services }) =>
+      services.platform.reviewAccount(String(args.accountId), args.decision, args.reasons ?? [], args.recommendations ?? []),
+  }),
+);
+
+/** The arguments of a staff RELEASE/CANCEL (document 2 §8 limits, checked in src/domain/review-rules.ts). */
+const decisionArgs = builder.args((t) => ({
+  action: t.field({ type: MerchantActionEnum, required: true }),
+  triggeredBy: t.string({ required: true, description: 'Email of the staff member deciding; at most 75 characters.' }),
+  comments: t.string({ description: 'Sent as agentComments; at most 255 characters.' }),
+}));
+
+builder.mutationField('decideItemListing', (t) =>
+  t.field({
+    type: ItemListingRequestRef,
+    authScopes: staffOnly,
+    description: 'Staff: RELEASE or CANCEL an item listing request (by its event id); sends the item listing request update notification.',
+    args: { eventId: t.arg.id({ required: true }), ...decisionArgs },
+    resolve: (_root, { eventId, action, triggeredBy, comments }, { services }) =>
+      services.platform.decideItemListing(String(eventId), { action, triggeredBy, comments: comments ?? null }),
+  }),
+);
+
+builder.mutationField('decideOrder', (t) =>
+  t.field({
+    type: OrderDecisionRef,
+    authScopes: staffOnly,
+    description:
+      'Staff: RELEASE or CANCEL a sleeve order (by order number; CANCEL cancels and refunds it) or a payment (by id), once; sends the order status update notification.',
+    args: { orderId: t.arg.id({ required: true }), ...decisionArgs },
+    resolve: (_root, { orderId, action, triggeredBy, comments }, { services }) =>
+      services.platform.decideOrder(String(orderId), { action, triggeredBy, comments: comments ?? null }),
+  }),
+);

@@ -1,0 +1,104 @@
+/** Order, SleeveOptions, PayResult and their inputs and enums (document 1 §2, CONTRACT §5 naming). */
+import { ORDER_STATUSES, PAY_METHODS } from '../../src/orders/order.ts';
+import type { OrderView, PayResultView } from '../../src/orders/order-view.ts';
+import type { ChoiceView, OptionsView } from '../../src/orders/options-view.ts';
+import { builder } from '../builder.ts';
+
+const graphqlName = (value: string) => value.toUpperCase().replace(/ /gu, '_');
+
+export const OrderStatusEnum = builder.enumType('OrderStatus', {
+  values: Object.fromEntries(ORDER_STATUSES.map((status) => [graphqlName(status), { value: status }])),
+});
+
+export const PayMethodEnum = builder.enumType('PayMethod', {
+  description: 'VENDOR_CARD: the demo card, nothing is charged. CARD and WALLET need the token the payUrl page creates.',
+  values: Object.fromEntries(PAY_METHODS.map((method) => [graphqlName(method), { value: method }])),
+});
+
+const ChoiceRef = builder.objectRef<ChoiceView>('Choice').implement({
+  description: 'An option value with a preview image for chat widgets.',
+  fields: (t) => ({
+    value: t.exposeString('value'),
+    image: t.exposeString('image', { description: 'URL of an SVG preview.' }),
+  }),
+});
+
+export const SleeveOptionsRef = builder.objectRef<OptionsView>('SleeveOptions').implement({
+  description: 'What can be ordered right now. Options change during the event: read them, never assume them.',
+  fields: (t) => ({
+    sizes: t.exposeStringList('sizes'),
+    fonts: t.exposeStringList('fonts'),
+    threads: t.exposeStringList('threads'),
+    charLimit: t.exposeInt('charLimit', { description: 'Maximum length of stitchText.' }),
+    sizeChoices: t.field({ type: [ChoiceRef], resolve: (o) => o.sizeChoices }),
+    fontChoices: t.field({ type: [ChoiceRef], resolve: (o) => o.fontChoices }),
+    threadChoices: t.field({ type: [ChoiceRef], resolve: (o) => o.threadChoices }),
+    version: t.exposeInt('version', { description: 'Increases each time staff publish a new set.' }),
+  }),
+});
+
+const OrderedSleeveRef = builder.objectRef<OrderView['order']>('OrderedSleeve').implement({
+  description: 'The options the order was made with; they never change after creation.',
+  fields: (t) => ({
+    size: t.exposeString('size'),
+    font: t.exposeString('font'),
+    thread: t.exposeString('thread'),
+    stitchText: t.exposeString('stitchText'),
+    status: t.field({ type: OrderStatusEnum, resolve: (o) => o.status }),
+  }),
+});
+
+export const OrderRef = builder.objectRef<OrderView>('Order');
+OrderRef.implement({
+  description: "One sleeve order (document 1's Order). Relay `message` to the user and follow `nextAction`.",
+  fields: (t) => ({
+    orderNumber: t.exposeID('orderNumber'),
+    status: t.field({ type: OrderStatusEnum, resolve: (o) => o.status }),
+    holdUntil: t.field({ type: 'DateTime', nullable: true, description: 'Only while awaiting payment.', resolve: (o) => o.hold?.holdUntil ?? null }),
+    holdUntilText: t.string({ nullable: true, description: 'The deadline in New York time, to tell the user.', resolve: (o) => o.hold?.holdUntilText ?? null }),
+    secondsLeft: t.int({ nullable: true, resolve: (o) => o.hold?.secondsLeft ?? null }),
+    payUrl: t.string({ nullable: true, description: 'The hosted page for card or wallet payment.', resolve: (o) => o.hold?.payUrl ?? null }),
+    payToken: t.string({
+      nullable: true,
+      description: 'Returned only by createOrder and a duplicate: keep it; it is `payToken` in order and payOrder.',
+      resolve: (o) => o.hold?.payToken ?? null,
+    }),
+    payLabel: t.string({ nullable: true, resolve: (o) => o.hold?.payLabel ?? null }),
+    payButtonLabel: t.string({ nullable: true, resolve: (o) => o.hold?.payButtonLabel ?? null }),
+    reason: t.string({ nullable: true, description: 'Only when cancelled because the hold ran out.', resolve: (o) => o.reason }),
+    order: t.field({ type: OrderedSleeveRef, resolve: (o) => o.order }),
+    message: t.exposeString('message', { description: 'Relay to the user.' }),
+    nextAction: t.exposeString('nextAction', { description: 'What to do next; follow it.' }),
+  }),
+});
+
+export const PayResultRef = builder.objectRef<PayResultView>('PayResult').implement({
+  fields: (t) => ({
+    orderNumber: t.id({ resolve: (r) => r.view.orderNumber }),
+    status: t.field({ type: OrderStatusEnum, resolve: (r) => r.view.status }),
+    alreadyPaid: t.exposeBoolean('alreadyPaid', { description: 'True when an earlier attempt already paid: never pay again.' }),
+    message: t.exposeString('message'),
+    nextAction: t.exposeString('nextAction'),
+    order: t.field({ type: OrderRef, resolve: (r) => r.view }),
+  }),
+});
+
+export const OrderInputRef = builder.inputType('OrderInput', {
+  description: 'Confirm every field with the user first; spell stitchText back, because embroidery is permanent.',
+  fields: (t) => ({
+    email: t.string({ required: true }),
+    name: t.string({ required: true, description: 'First and last name, checked at pickup.' }),
+    size: t.string({ required: true }),
+    font: t.string({ required: true }),
+    thread: t.string({ required: true }),
+    stitchText: t.string({ required: true }),
+  }),
+});
+
+export const PayInputRef = builder.inputType('PayInput', {
+  fields: (t) => ({
+    t: t.string({ required: true, description: 'The payToken from createOrder.' }),
+    method: t.field({ type: PayMethodEnum, required: true }),
+    token: t.string({ description: 'Only for CARD and WALLET: the token the payUrl page creates.' }),
+  }),
+});

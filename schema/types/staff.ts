@@ -1,0 +1,103 @@
+/**
+ * The staff side of the schema (CONTRACT §5): the order list as a connection, the options input, and the Order
+ * fields only staff may read. Every field here requires the `staff` scope; anyone else gets UNAUTHORIZED.
+ */
+import type { OrderView, StaffOrderFields } from '../../src/orders/order-view.ts';
+import { builder } from '../builder.ts';
+import { OrderRef, PayMethodEnum } from './order.ts';
+
+export interface OrderEdgeShape {
+  cursor: string;
+  node: OrderView;
+}
+
+export interface OrderConnectionShape {
+  edges: OrderEdgeShape[];
+  pageInfo: PageInfoShape;
+  totalCount: number;
+}
+
+export interface PageInfoShape {
+  hasNextPage: boolean;
+  endCursor: string | null;
+}
+
+export const PageInfoRef = builder.objectRef<PageInfoShape>('PageInfo').implement({
+  description: 'Where a page ends: pass endCursor as `after` to read the next one while hasNextPage is true.',
+  fields: (t) => ({
+    hasNextPage: t.exposeBoolean('hasNextPage'),
+    endCursor: t.exposeString('endCursor', { nullable: true, description: 'Opaque; null on an empty page.' }),
+  }),
+});
+
+const OrderEdgeRef = builder.objectRef<OrderEdgeShape>('OrderEdge').implement({
+  fields: (t) => ({
+    cursor: t.exposeString('cursor'),
+    node: t.field({ type: OrderRef, resolve: (e) => e.node }),
+  }),
+});
+
+export const OrderConnectionRef = builder.objectRef<OrderConnectionShape>('OrderConnection').implement({
+  description: 'Orders by order number, oldest first.',
+  fields: (t) => ({
+    edges: t.field({ type: [OrderEdgeRef], resolve: (c) => c.edges }),
+    pageInfo: t.field({ type: PageInfoRef, resolve: (c) => c.pageInfo }),
+    totalCount: t.exposeInt('totalCount', { description: 'Orders matching the status filter, on every page.' }),
+  }),
+});
+
+const ChoiceInputRef = builder.inputType('ChoiceInput', {
+  fields: (t) => ({
+    value: t.string({ required: true, description: "1 to 40 letters, digits, spaces or . ' & -" }),
+    color: t.string({ description: 'Threads: the colour of the preview image, like #1f2f5c.' }),
+  }),
+});
+
+export const SleeveOptionsInputRef = builder.inputType('SleeveOptionsInput', {
+  description: 'A whole new set of options; orders already made keep theirs.',
+  fields: (t) => ({
+    sizes: t.field({ type: [ChoiceInputRef], required: true }),
+    fonts: t.field({ type: [ChoiceInputRef], required: true }),
+    threads: t.field({ type: [ChoiceInputRef], required: true }),
+    charLimit: t.int({ required: true, description: 'Maximum length of stitchText, 1 to 60.' }),
+  }),
+});
+
+function staffOf(view: OrderView): StaffOrderFields {
+  if (!view.staff) throw new Error(`order ${view.orderNumber} was viewed without its staff fields`);
+  return view.staff;
+}
+
+const date = (ms: number | null) => (ms === null ? null : new Date(ms));
+const staffOnly = { staff: true } as const;
+
+builder.objectFields(OrderRef, (t) => ({
+  name: t.string({ authScopes: staffOnly, description: 'Staff only.', resolve: (o) => staffOf(o).name }),
+  email: t.string({ authScopes: staffOnly, description: 'Staff only.', resolve: (o) => staffOf(o).email }),
+  createdAt: t.field({ type: 'DateTime', authScopes: staffOnly, description: 'Staff only.', resolve: (o) => new Date(staffOf(o).createdAt) }),
+  updatedAt: t.field({ type: 'DateTime', authScopes: staffOnly, description: 'Staff only.', resolve: (o) => new Date(staffOf(o).updatedAt) }),
+  paidAt: t.field({ type: 'DateTime', nullable: true, authScopes: staffOnly, description: 'Staff only.', resolve: (o) => date(staffOf(o).paidAt) }),
+  paymentMethod: t.field({
+    type: PayMethodEnum,
+    nullable: true,
+    authScopes: staffOnly,
+    description: 'Staff only.',
+    resolve: (o) => staffOf(o).paymentMethod,
+  }),
+  version: t.int({ authScopes: staffOnly, description: 'Staff only. Increases by one on every change.', resolve: (o) => staffOf(o).version }),
+  cancelReason: t.string({
+    nullable: true,
+    authScopes: staffOnly,
+    description: 'Staff only. Why the order was cancelled, by staff or by the hold running out.',
+    resolve: (o) => staffOf(o).cancelReason,
+  }),
+  cancelledAt: t.field({ type: 'DateTime', nullable: true, authScopes: staffOnly, description: 'Staff only.', resolve: (o) => date(staffOf(o).cancelledAt) }),
+  readyAt: t.field({ type: 'DateTime', nullable: true, authScopes: staffOnly, description: 'Staff only.', resolve: (o) => date(staffOf(o).readyAt) }),
+  collectedAt: t.field({ type: 'DateTime', nullable: true, authScopes: staffOnly, description: 'Staff only.', resolve: (o) => date(staffOf(o).collectedAt) }),
+  collectedBy: t.string({
+    nullable: true,
+    authScopes: staffOnly,
+    description: 'Staff only. The name the collector gave at pickup.',
+    resolve: (o) => staffOf(o).collectedBy,
+  }),
+}));

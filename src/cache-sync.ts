@@ -1,0 +1,29 @@
+/**
+ * Keeps each instance's in-memory copies (the sleeve options, the event information) in step with changes made on
+ * any instance: the bus announces a change (through Redis when several instances run) and the copy is dropped,
+ * to be read again from the database on next use.
+ */
+import type { EventBus } from './events/event-bus.ts';
+import type { Services } from './services.ts';
+
+export interface CacheSync {
+  dispose(): Promise<void>;
+}
+
+export function startCacheSync(bus: EventBus, services: Pick<Services, 'options' | 'eventInfo'>): CacheSync {
+  const options = bus.subscribe('optionsChanged');
+  const eventInfo = bus.subscribe('eventInfoChanged');
+  void (async () => {
+    for await (const event of options) {
+      if ((services.options.cached()?.version ?? 0) < event.version) services.options.invalidate();
+    }
+  })();
+  void (async () => {
+    for await (const _event of eventInfo) services.eventInfo.invalidate();
+  })();
+  return {
+    async dispose() {
+      await Promise.all([options.return?.(), eventInfo.return?.()]);
+    },
+  };
+}

@@ -1,0 +1,164 @@
+/**
+ * Notifications for staff (CONTRACT §4 and §5): the deliveries with every attempt, redelivery, and the live stream
+ * of attempts; and, composed here, claims, evidence and the processor webhook challenge.
+ */
+import { DomainError } from '../kernel/errors.ts';
+import {
+  attemptsOf,
+  countNotifications,
+  findNotification,
+  listNotifications,
+  markForRedelivery,
+  type AttemptRow,
+  type OutboxRow,
+} from './outbox-repository.ts';
+import type { OutboxStatus } from './outbox-tables.ts';
+import { announceQueued, type NotificationPath } from './outbox.ts';
+import { createClaimService, type ClaimService } from '../disputes/claim-service.ts';
+import type { ServiceDeps } from '../kernel/service-deps.ts';
+import { createEvidenceService, type EvidenceService } from '../disputes/evidence-service.ts';
+import type { SiteService } from '../sites/site-service.ts';
+import { createWebhookChallengeService, type WebhookChallengeService } from '../sites/webhook-challenge.ts';
+
+export const NOTIFICATIONS_PAGE_DEFAULT = 50;
+export const NOTIFICATIONS_PAGE_MAX = 200;
+
+export interface NotificationAttempt {
+  attempt: number;
+  startedAt: number;
+  durationMs: number;
+  statusCode: number | null;
+  responseExcerpt: string | null;
+  error: string | null;
+}
+
+export interface Notification {
+  /** Also the `webhook-id` (and `uniqueMessageId` of evidence requests). */
+  id: string;
+  path: NotificationPath;
+  /** The body as queued (fields computed at send time are not in it). */
+  body: string;
+  status: OutboxStatus;
+  subject: string | null;
+  attemptCount: number;
+  nextAttemptAt: number | null;
+  createdAt: number;
+  deliveredAt: number | null;
+  lastError: string | null;
+  attempts: NotificationAttempt[];
+}
+
+export interface NotificationPage {
+  edges: Array<{ cursor: string; node: Notification }>;
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+  totalCount: number;
+}
+
+export interface NotificationQuery {
+  first?: number | null;
+  after?: string | null;
+  statuses?: readonly OutboxStatus[] | null;
+  paths?: readonly NotificationPath[] | null;
+}
+
+export interface NotificationService {
+  list(query: NotificationQuery): Promise<NotificationPage>;
+  /** Due now with its id and body; earlier attempts are kept and new ones append. */
+  redeliver(id: string): Promise<Notification>;
+  /** One event per recorded attempt, on any instance, as it happens. */
+  events(): AsyncIterable<Notification>;
+  claims: ClaimService;
+  evidence: EvidenceService;
+  webhook: WebhookChallengeService;
+}
+
+function toAttempt(row: AttemptRow): NotificationAttempt {
+  return {
+    attempt: row.attempt,
+    startedAt: Number(row.started_at),
+    durationMs: row.duration_ms,
+    statusCode: row.status_code,
+    responseExcerpt: row.response_excerpt,
+    error: row.error,
+  };
+}
+
+function toNotification(row: OutboxRow, attempts: AttemptRow[]): Notification {
+  return {
+    id: row.id,
+    path: row.path as NotificationPath,
+    body: row.body,
+    status: row.status,
+    subject: row.subject,
+    attemptCount: row.attempt_count,
+    nextAttemptAt: row.next_attempt_at == null ? null : Number(row.next_attempt_at),
+    createdAt: Number(row.created_at),
+    deliveredAt: row.delivered_at == null ? null : Number(row.delivered_at),
+    lastError: row.last_error,
+    attempts: attempts.filter((a) => a.notification_id === row.id).map(toAttempt),
+  };
+}
+
+const cursorOf = (row: { created_at: number; id: string }) => Buffer.from(`${Number(row.created_at)}:${row.id}`, 'utf8').toString('base64url');
+
+function decodeCursor(cursor: string): { createdAt: number; id: string } {
+  const match = /^([0-9]{1,15}):(.{1,64})$/u.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match || cursorOf({ created_at: Number(match[1]), id: match[2]! }) !== cursor) {
+    throw new DomainError('validation_failed', 'The cursor is not one this list gave out.', { field: 'after' });
+  }
+  return { createdAt: Number(match[1]), id: match[2]! };
+}
+
+export function createNotificationService(deps: ServiceDeps & { sites: SiteService }): NotificationService {
+  const { database, clock, bus } = deps;
+
+  async function get(id: string): Promise<Notification | null> {
+    const row = await findNotification(database.db, id);
+    return row ? toNotification(row, await attemptsOf(database.db, [id])) : null;
+  }
+
+  return {
+    async list({ first, after, statuses, paths }) {
+      const limit = Math.min(Math.max(first ?? NOTIFICATIONS_PAGE_DEFAULT, 1), NOTIFICATIONS_PAGE_MAX);
+      const filter = { statuses: statuses ?? undefined, paths: paths ?? undefined };
+      const [rows, totalCount] = await Promise.all([
+        listNotifications(database.db, { ...filter, after: after ? decodeCursor(after) : undefined, limit: limit + 1 }),
+        countNotifications(database.db, filter),
+      ]);
+      const page = rows.slice(0, limit);
+      const attempts = await attemptsOf(database.db, page.map((r) => r.id));
+      const edges = page.map((row) => ({ cursor: cursorOf(row), node: toNotification(row, attempts) }));
+      return { edges, pageInfo: { hasNextPage: rows.length > limit, endCursor: edges.at(-1)?.cursor ?? null }, totalCount };
+    },
+
+    async redeliver(id) {
+      const row = await markForRedelivery(database.db, id, clock.now());
+      if (!row) throw new DomainError('not_found', 'No notification has that id.');
+      announceQueued(bus, [id]);
+      return (await get(id))!;
+    },
+
+    events() {
+      const source = bus.subscribe('notificationAttempted')[Symbol.asyncIterator]();
+      // Asked at once: the pubsub starts listening on the first next(), so no attempt after this call is missed.
+      let first: ReturnType<typeof source.next> | null = source.next();
+      return (async function* () {
+        try {
+          for (;;) {
+            const event = await (first ?? source.next());
+            first = null;
+            if (event.done) return;
+            const notification = await get(event.value.id);
+            if (notification) yield notification;
+          }
+        } finally {
+          await source.return?.();
+        }
+      })();
+    },
+
+    claims: createClaimService(deps),
+    evidence: createEvidenceService(deps),
+    webhook: createWebhookChallengeService(deps),
+  };
+}

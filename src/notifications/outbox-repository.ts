@@ -1,0 +1,152 @@
+/**
+ * Kysely queries for the notification outbox (migration 0003): the dispatcher's claim with a lease, the guarded
+ * record of an attempt, staff listing and redelivery. Rows in, rows out; `db` may be a transaction.
+ */
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { OutboxAttemptTable, OutboxNotificationTable, OutboxStatus } from './outbox-tables.ts';
+
+export type OutboxRow = Selectable<OutboxNotificationTable>;
+export type AttemptRow = Selectable<OutboxAttemptTable>;
+
+export interface ClaimRequest {
+  owner: string;
+  now: number;
+  leaseMs: number;
+  limit: number;
+  /** PostgreSQL: `for update skip locked`, so instances never wait on each other's rows. */
+  skipLocked: boolean;
+}
+
+/**
+ * Leases up to `limit` due rows (PENDING, due, lease free or run out) to `owner`, earliest first, in one
+ * statement. The outer conditions repeat the inner ones, so on SQLite (no row locks) a row that another process
+ * leased between the two is left alone: the update is conditional either way.
+ */
+export async function claimDue(db: Db, { owner, now, leaseMs, limit, skipLocked }: ClaimRequest): Promise<OutboxRow[]> {
+  return db
+    .updateTable('outbox_notifications')
+    .set({ lease_owner: owner, lease_until: now + leaseMs })
+    .where('id', 'in', (eb) => {
+      const due = eb
+        .selectFrom('outbox_notifications')
+        .select('id')
+        .where('status', '=', 'PENDING')
+        .where('next_attempt_at', '<=', now)
+        .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<=', now)]))
+        .orderBy('next_attempt_at', 'asc')
+        .limit(limit);
+      return skipLocked ? due.forUpdate().skipLocked() : due;
+    })
+    .where('status', '=', 'PENDING')
+    .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<=', now)]))
+    .returningAll()
+    .execute();
+}
+
+/** When the dispatcher should look again: the earliest due row, or the earliest lease that runs out. */
+export async function nextWake(db: Db, now: number): Promise<number | null> {
+  const [due, lease] = await Promise.all([
+    db
+      .selectFrom('outbox_notifications')
+      .select((eb) => eb.fn.min('next_attempt_at').as('at'))
+      .where('status', '=', 'PENDING')
+      .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<=', now)]))
+      .executeTakeFirst(),
+    db
+      .selectFrom('outbox_notifications')
+      .select((eb) => eb.fn.min('lease_until').as('at'))
+      .where('status', '=', 'PENDING')
+      .where('lease_until', '>', now)
+      .executeTakeFirst(),
+  ]);
+  const times = [due?.at, lease?.at].filter((t) => t != null).map(Number);
+  return times.length > 0 ? Math.min(...times) : null;
+}
+
+/** The row as its lease holder sees it; undefined when the lease was lost (run out and taken by another). */
+export async function findLeased(db: Db, id: string, owner: string, lock: boolean): Promise<OutboxRow | undefined> {
+  const query = db.selectFrom('outbox_notifications').selectAll().where('id', '=', id).where('lease_owner', '=', owner);
+  return (lock ? query.forUpdate() : query).executeTakeFirst();
+}
+
+export interface AttemptOutcome {
+  status: OutboxStatus;
+  nextAttemptAt: number | null;
+  now: number;
+  lastError: string | null;
+}
+
+/** Records one attempt and the row's new state, and frees the lease. Run inside the transaction of findLeased. */
+export async function recordAttempt(db: Db, row: OutboxRow, attempt: AttemptRow, outcome: AttemptOutcome): Promise<void> {
+  await db
+    .updateTable('outbox_notifications')
+    .set({
+      status: outcome.status,
+      attempt_count: row.attempt_count + 1,
+      round_attempts: row.round_attempts + 1,
+      next_attempt_at: outcome.nextAttemptAt,
+      lease_owner: null,
+      lease_until: null,
+      updated_at: outcome.now,
+      delivered_at: outcome.status === 'DELIVERED' ? outcome.now : row.delivered_at,
+      last_error: outcome.lastError,
+    })
+    .where('id', '=', row.id)
+    .execute();
+  await db.insertInto('outbox_attempts').values(attempt).execute();
+}
+
+/** Gives a row back without an attempt (the dispatcher stopped mid-delivery): another instance or restart sends it. */
+export async function releaseLease(db: Db, id: string, owner: string): Promise<void> {
+  await db.updateTable('outbox_notifications').set({ lease_owner: null, lease_until: null }).where('id', '=', id).where('lease_owner', '=', owner).execute();
+}
+
+/** Staff redelivery: due now, a new round of the schedule; id, body and earlier attempts are kept. */
+export async function markForRedelivery(db: Db, id: string, now: number): Promise<OutboxRow | undefined> {
+  return db
+    .updateTable('outbox_notifications')
+    .set({ status: 'PENDING', next_attempt_at: now, round_attempts: 0, updated_at: now })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function findNotification(db: Db, id: string): Promise<OutboxRow | undefined> {
+  return db.selectFrom('outbox_notifications').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export interface NotificationFilter {
+  statuses?: readonly OutboxStatus[];
+  paths?: readonly string[];
+}
+
+/** One page, oldest first, after the (created_at, id) position `after`. */
+export async function listNotifications(
+  db: Db,
+  filter: NotificationFilter & { after?: { createdAt: number; id: string }; limit: number },
+): Promise<OutboxRow[]> {
+  let query = db.selectFrom('outbox_notifications').selectAll();
+  if (filter.statuses?.length) query = query.where('status', 'in', filter.statuses);
+  if (filter.paths?.length) query = query.where('path', 'in', filter.paths);
+  const after = filter.after;
+  if (after) {
+    query = query.where((w) =>
+      w.or([w('created_at', '>', after.createdAt), w.and([w('created_at', '=', after.createdAt), w('id', '>', after.id)])]),
+    );
+  }
+  return query.orderBy('created_at', 'asc').orderBy('id', 'asc').limit(filter.limit).execute();
+}
+
+export async function countNotifications(db: Db, filter: NotificationFilter): Promise<number> {
+  let query = db.selectFrom('outbox_notifications').select((eb) => eb.fn.countAll<number>().as('n'));
+  if (filter.statuses?.length) query = query.where('status', 'in', filter.statuses);
+  if (filter.paths?.length) query = query.where('path', 'in', filter.paths);
+  return Number((await query.executeTakeFirstOrThrow()).n);
+}
+
+/** Every attempt of these notifications, in order (one query for a whole page). */
+export async function attemptsOf(db: Db, ids: readonly string[]): Promise<AttemptRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('outbox_attempts').selectAll().where('notification_id', 'in', ids).orderBy('notification_id').orderBy('attempt').execute();
+}

@@ -1,0 +1,48 @@
+/** The notification outbox (migration 0003): every document 2 notification and each attempt to deliver it. */
+import type { Generated } from 'kysely';
+
+export type OutboxStatus = 'PENDING' | 'DELIVERED' | 'FAILED';
+
+export interface OutboxNotificationTable {
+  /** Also the Standard Webhooks `webhook-id`: kept across retries and redeliveries (CONTRACT §4). */
+  id: string;
+  /** The path at MERCHANT_ENDPOINT, e.g. `/token-updated`. */
+  path: string;
+  /** The body as JSON, written in the same transaction as the change that caused it. */
+  body: string;
+  status: OutboxStatus;
+  /** What the notification is about, for staff filters: a token, an account id, an order id, a claim id. */
+  subject: string | null;
+  /** Every attempt ever made (attempt numbers keep counting across redeliveries). */
+  attempt_count: number;
+  /** Attempts in the current round of NOTIFY_RETRY_SCHEDULE; a redelivery starts a new round. */
+  round_attempts: Generated<number>;
+  /** When the next attempt is due; null once DELIVERED or FAILED. */
+  next_attempt_at: number | null;
+  /** The dispatcher instance holding the row, and until when (a lease: a dead instance's claim runs out). */
+  lease_owner: string | null;
+  lease_until: number | null;
+  created_at: number;
+  updated_at: number;
+  delivered_at: number | null;
+  last_error: string | null;
+}
+
+export interface OutboxAttemptTable {
+  id: string;
+  notification_id: string;
+  /** 1 for the first attempt. */
+  attempt: number;
+  started_at: number;
+  duration_ms: number;
+  /** The merchant's HTTP status; null when no answer came (timeout, refused connection). */
+  status_code: number | null;
+  /** The first bytes of the response body, bounded. */
+  response_excerpt: string | null;
+  error: string | null;
+}
+
+export interface OutboxTables {
+  outbox_notifications: OutboxNotificationTable;
+  outbox_attempts: OutboxAttemptTable;
+}

@@ -1,0 +1,50 @@
+/**
+ * Ends unpaid holds exactly at holdUntil (document 1 §3), with no request needed to trigger it.
+ * One timer, armed for the earliest running hold; re-armed after every sweep and whenever a new hold starts
+ * earlier. The sweep is a conditional update, so a restart (sweep at start), a second instance or a racing
+ * lookup can never cancel an order twice. A slow safety poll covers anything the timer could miss.
+ */
+import type { Clock } from '../kernel/clock.ts';
+import type { EventBus } from '../events/event-bus.ts';
+import type { Logger } from '../kernel/logger.ts';
+import type { OrderService } from './order-service.ts';
+
+import type { Disposable } from '../jobs/background.ts';
+import { createDueSweeper } from '../jobs/due-sweeper.ts';
+
+export interface HoldExpiryDeps {
+  orders: Pick<OrderService, 'expireDue' | 'nextHoldEnd'>;
+  clock: Clock;
+  bus: EventBus;
+  logger: Logger;
+  /** Re-check the database this often even when no event arrives (another instance's holds). */
+  pollMs?: number;
+}
+
+export async function startHoldExpiry({ orders, clock, bus, logger, pollMs = 30_000 }: HoldExpiryDeps): Promise<Disposable> {
+  const sweeper = createDueSweeper({
+    clock,
+    logger,
+    name: 'hold expiry',
+    pollMs,
+    async sweepOnce() {
+      await orders.expireDue();
+      return orders.nextHoldEnd();
+    },
+  });
+
+  const subscription = bus.subscribe('orderChanged');
+  void (async () => {
+    for await (const event of subscription) {
+      if (event.change === 'created') sweeper.arm(event.holdUntil);
+    }
+  })();
+
+  await sweeper.sweep(); // orders whose hold ended while the process was down
+  return {
+    async dispose() {
+      await subscription.return?.();
+      await sweeper.dispose();
+    },
+  };
+}

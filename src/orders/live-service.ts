@@ -1,0 +1,190 @@
+/**
+ * The live streams behind the subscriptions (CONTRACT §5). Each stream starts with the current state — so a
+ * display that reconnects is right again at once — then follows the event bus. Events carry ids and versions;
+ * every change is reloaded from the database, so a stale or repeated event never shows stale data.
+ */
+import { LatestStream } from '../events/latest-stream.ts';
+import { Repeater } from '../events/streams.ts';
+import type { Order } from './order.ts';
+import type { SleeveOptionSet } from './sleeve-options.ts';
+import { findOrder } from './order-repository.ts';
+import type { HoldTicker } from './hold-ticker.ts';
+import type { ServiceDeps } from '../kernel/service-deps.ts';
+import type { OptionsService } from './options-service.ts';
+import { rowToOrder } from './order-mapping.ts';
+import type { OrderService } from './order-service.ts';
+import type { OrderStaffService, PickupEntry } from './staff-service.ts';
+
+export interface HoldTickEvent {
+  order: Order;
+  secondsLeft: number;
+  /** The last event: the hold is over (paid, cancelled, expired); the stream completes after it. */
+  final: boolean;
+}
+
+export type PickupChange = 'snapshot' | 'ready' | 'collected' | 'removed';
+
+export interface PickupBoardEvent {
+  change: PickupChange;
+  /** The order that changed; null for the snapshot. */
+  orderNumber: string | null;
+  /** The whole board after the change, so a display can simply redraw. */
+  board: PickupEntry[];
+}
+
+export interface LiveService {
+  /** One event now, one each time the whole seconds left change, a final one when the hold ends. */
+  holdCountdown(orderNumber: string, payToken: string): Promise<AsyncIterable<HoldTickEvent>>;
+  /** The order now, then after every change. */
+  orderUpdates(orderNumber: string, payToken: string): Promise<AsyncIterable<Order>>;
+  /** Every change of every order (staff). */
+  orderEvents(): AsyncIterable<Order>;
+  /** The current set now, then each new set. */
+  optionsChanges(): AsyncIterable<SleeveOptionSet>;
+  /** The board now, then an event each time an order becomes ready, is collected or leaves the board. */
+  pickupBoard(): AsyncIterable<PickupBoardEvent>;
+}
+
+/**
+ * A bus subscription that is listening from this moment. The pubsub registers its listener (and, on Redis, sends
+ * SUBSCRIBE) only on the first `next()`; asked at once, so no change between now and the first read is missed.
+ */
+function listening<T>(iterator: AsyncIterableIterator<T>): AsyncIterableIterator<T> {
+  let first: Promise<IteratorResult<T>> | null = iterator.next();
+  const started: AsyncIterableIterator<T> = {
+    next: () => {
+      const result = first ?? iterator.next();
+      first = null;
+      return result;
+    },
+    return: (value?: unknown) => iterator.return?.(value) ?? Promise.resolve({ done: true, value: undefined }),
+    [Symbol.asyncIterator]: () => started,
+  };
+  return started;
+}
+
+export function createLiveService(
+  deps: ServiceDeps & { orders: OrderService; options: OptionsService; staff: OrderStaffService; ticker: HoldTicker },
+): LiveService {
+  const { database, bus, clock, orders, options, staff, ticker } = deps;
+
+  async function reload(orderNumber: string): Promise<Order | undefined> {
+    const row = await findOrder(database.db, Number(orderNumber));
+    return row ? rowToOrder(row) : undefined;
+  }
+
+  /** The changes of one order and the order itself, for the holder of its payToken (not_found otherwise). */
+  async function followOrder(orderNumber: string, payToken: string) {
+    // Subscribe before reading, so a change between the two is not missed.
+    const changes = listening(bus.subscribe('order', orderNumber));
+    try {
+      return { changes, order: await orders.lookup(orderNumber, payToken) };
+    } catch (error) {
+      await changes.return?.();
+      throw error;
+    }
+  }
+
+  return {
+    async holdCountdown(orderNumber, payToken) {
+      const followed = await followOrder(orderNumber, payToken);
+      const { changes } = followed;
+      let { order } = followed;
+      const stream = new LatestStream<HoldTickEvent>(() => {
+        unwatch?.();
+        void changes.return?.();
+      });
+      let unwatch: (() => void) | undefined;
+      if (order.status !== 'awaiting payment') {
+        // Not held (any more): the current state is also the last.
+        stream.push({ order, secondsLeft: 0, final: true }, true);
+        stream.end();
+        return stream;
+      }
+      stream.push({ order, secondsLeft: Math.max(0, Math.floor((order.holdUntil - clock.now()) / 1000)), final: false }, true);
+      unwatch = ticker.watch(order.holdUntil, (secondsLeft) => stream.push({ order, secondsLeft, final: false }));
+      void (async () => {
+        for await (const event of changes) {
+          if (event.status === 'awaiting payment') continue;
+          order = (await reload(orderNumber)) ?? order;
+          stream.push({ order, secondsLeft: 0, final: true }, true);
+          stream.end();
+          return;
+        }
+      })();
+      return stream;
+    },
+
+    async orderUpdates(orderNumber, payToken) {
+      const { changes, order } = await followOrder(orderNumber, payToken);
+      return new Repeater<Order>(async (push, stop) => {
+        let version = order.version;
+        await push(order);
+        void (async () => {
+          for await (const event of changes) {
+            if (event.version <= version) continue;
+            const latest = await reload(orderNumber);
+            if (!latest || latest.version <= version) continue;
+            version = latest.version;
+            await push(latest);
+          }
+        })();
+        await stop;
+        await changes.return?.();
+      });
+    },
+
+    orderEvents() {
+      const changes = listening(bus.subscribe('orderChanged'));
+      return new Repeater<Order>(async (push, stop) => {
+        void (async () => {
+          for await (const event of changes) {
+            const latest = await reload(event.orderNumber);
+            if (latest) await push(latest);
+          }
+        })();
+        await stop;
+        await changes.return?.();
+      });
+    },
+
+    optionsChanges() {
+      const changes = listening(bus.subscribe('optionsChanged'));
+      return new Repeater<SleeveOptionSet>(async (push, stop) => {
+        let version = (await options.current()).version;
+        await push(await options.current());
+        void (async () => {
+          for await (const event of changes) {
+            if (event.version <= version) continue;
+            options.invalidate(); // another instance may have published it
+            const latest = await options.current();
+            version = latest.version;
+            await push(latest);
+          }
+        })();
+        await stop;
+        await changes.return?.();
+      });
+    },
+
+    pickupBoard() {
+      const changes = listening(bus.subscribe('orderChanged'));
+      return new Repeater<PickupBoardEvent>(async (push, stop) => {
+        let board = await staff.pickupBoard();
+        await push({ change: 'snapshot', orderNumber: null, board });
+        void (async () => {
+          for await (const event of changes) {
+            const wasOnBoard = board.some((entry) => entry.orderNumber === event.orderNumber);
+            if (event.status !== 'ready' && !wasOnBoard) continue;
+            board = await staff.pickupBoard();
+            const change: PickupChange =
+              event.status === 'ready' ? 'ready' : event.status === 'collected' ? 'collected' : 'removed';
+            await push({ change, orderNumber: event.orderNumber, board });
+          }
+        })();
+        await stop;
+        await changes.return?.();
+      });
+    },
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * Sleeve options: the current set is read from the database once and kept in memory until it changes
+ * (here, or on another instance through the bus), so the options endpoint costs no query per request.
+ */
+import { DomainError } from '../kernel/errors.ts';
+import {
+  DEFAULT_OPTIONS,
+  optionSetProblem,
+  type Choice,
+  type SleeveOptionSet,
+  type SleeveOptionSetInput,
+} from './sleeve-options.ts';
+import { insertOptionSet, latestOptionSet } from './settings-repository.ts';
+import type { ServiceDeps } from '../kernel/service-deps.ts';
+
+export interface OptionsService {
+  current(): Promise<SleeveOptionSet>;
+  /** The set in memory, when it is loaded: lets the hottest path skip a promise. */
+  cached(): SleeveOptionSet | undefined;
+  /** Staff: publish a new set. Orders already made keep their options. */
+  update(input: SleeveOptionSetInput): Promise<SleeveOptionSet>;
+  /** Forget the cached set (another instance changed it). */
+  invalidate(): void;
+}
+
+export function createOptionsService({ database, clock, bus }: ServiceDeps): OptionsService {
+  const { db } = database;
+  let cached: Promise<SleeveOptionSet> | null = null;
+  let loaded: SleeveOptionSet | undefined;
+
+  async function load(): Promise<SleeveOptionSet> {
+    const row = await latestOptionSet(db);
+    if (row) return { version: row.version, ...(JSON.parse(row.body) as SleeveOptionSetInput) };
+    // First start: the default set becomes version 1. A racing instance may insert it first; that is fine.
+    try {
+      await insertOptionSet(db, 1, JSON.stringify(DEFAULT_OPTIONS), clock.now());
+    } catch {
+      const again = await latestOptionSet(db);
+      if (again) return { version: again.version, ...(JSON.parse(again.body) as SleeveOptionSetInput) };
+      throw new Error('could not store the default sleeve options');
+    }
+    return { version: 1, ...DEFAULT_OPTIONS };
+  }
+
+  const service: OptionsService = {
+    current() {
+      cached ??= load().then(
+        (set) => (loaded = set),
+        (error: unknown) => {
+          cached = null;
+          throw error;
+        },
+      );
+      return cached;
+    },
+    cached: () => loaded,
+    async update(input) {
+      const problem = optionSetProblem(input);
+      if (problem) throw new DomainError('validation_failed', problem.message, { field: problem.field });
+      const tidy = (list: readonly Choice[]): Choice[] =>
+        list.map((c) => ({ value: c.value.trim(), ...(c.color ? { color: c.color.toLowerCase() } : {}) }));
+      const clean: SleeveOptionSetInput = {
+        sizes: tidy(input.sizes),
+        fonts: tidy(input.fonts),
+        threads: tidy(input.threads),
+        charLimit: input.charLimit,
+      };
+      const version = await db.transaction().execute(async (trx) => {
+        const latest = await latestOptionSet(trx);
+        const next = (latest?.version ?? 0) + 1;
+        await insertOptionSet(trx, next, JSON.stringify(clean), clock.now());
+        return next;
+      });
+      const set = { version, ...clean };
+      cached = Promise.resolve(set);
+      loaded = set;
+      bus.publish('optionsChanged', { version });
+      return set;
+    },
+    invalidate() {
+      cached = null;
+      loaded = undefined;
+    },
+  };
+  return service;
+}

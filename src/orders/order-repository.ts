@@ -1,0 +1,226 @@
+/** Kysely queries for orders and their pay tokens. Rows in, rows out; `db` may be a transaction. */
+import type { Db } from '../db/database.ts';
+import type { NewOrderRow, OrderRow } from './order-tables.ts';
+
+/** Hands out the next order number: one conditional increment of the counter row (its lock serializes callers). */
+export async function nextOrderNumber(db: Db): Promise<number> {
+  const row = await db
+    .updateTable('counters')
+    .set((eb) => ({ value: eb('value', '+', 1) }))
+    .where('name', '=', 'order_number')
+    .returning('value')
+    .executeTakeFirstOrThrow();
+  return Number(row.value);
+}
+
+/** Inserts the order and returns the stored row (with the database's defaults) in the same round trip. */
+export async function insertOrder(db: Db, row: NewOrderRow): Promise<OrderRow> {
+  return db.insertInto('orders').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function insertPayToken(db: Db, orderNumber: number, tokenHash: string, now: number): Promise<void> {
+  await db.insertInto('order_pay_tokens').values({ token_hash: tokenHash, order_number: orderNumber, created_at: now }).execute();
+}
+
+export async function findOrder(db: Db, orderNumber: number): Promise<OrderRow | undefined> {
+  return db.selectFrom('orders').selectAll().where('order_number', '=', orderNumber).executeTakeFirst();
+}
+
+export async function findOrderByEmailKey(db: Db, emailKey: string): Promise<OrderRow | undefined> {
+  return db.selectFrom('orders').selectAll().where('email_key', '=', emailKey).executeTakeFirst();
+}
+
+export async function payTokenHashes(db: Db, orderNumber: number): Promise<string[]> {
+  const rows = await db.selectFrom('order_pay_tokens').select('token_hash').where('order_number', '=', orderNumber).execute();
+  return rows.map((r) => r.token_hash);
+}
+
+/**
+ * Marks a held order paid, only if it is still held and its hold has not ended: the conditional update is what
+ * makes concurrent pays charge once. Returns the updated row, or undefined when another path won.
+ */
+export async function markPaid(
+  db: Db,
+  orderNumber: number,
+  change: { status: string; method: string; now: number },
+): Promise<OrderRow | undefined> {
+  return db
+    .updateTable('orders')
+    .set((eb) => ({
+      status: change.status,
+      paid_at: change.now,
+      payment_method: change.method,
+      updated_at: change.now,
+      version: eb('version', '+', 1),
+    }))
+    .where('order_number', '=', orderNumber)
+    .where('status', '=', 'awaiting payment')
+    .where('hold_until', '>', change.now)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/**
+ * Cancels every held order whose hold has ended (all of them, or the one given) and frees its email.
+ * Conditional, so an order is cancelled once however many sweepers race.
+ */
+export async function expireHolds(
+  db: Db,
+  now: number,
+  reason: string,
+  orderNumber?: number,
+): Promise<OrderRow[]> {
+  let query = db
+    .updateTable('orders')
+    .set((eb) => ({
+      status: 'cancelled',
+      cancel_reason: reason,
+      cancelled_at: eb.ref('hold_until'),
+      email_key: null,
+      updated_at: now,
+      version: eb('version', '+', 1),
+    }))
+    .where('status', '=', 'awaiting payment')
+    .where('hold_until', '<=', now);
+  if (orderNumber !== undefined) query = query.where('order_number', '=', orderNumber);
+  return query.returningAll().execute();
+}
+
+/** The earliest hold still running, for the expiry timer. */
+export async function nextHoldEnd(db: Db): Promise<number | null> {
+  const row = await db
+    .selectFrom('orders')
+    .select((eb) => eb.fn.min('hold_until').as('due'))
+    .where('status', '=', 'awaiting payment')
+    .executeTakeFirst();
+  return row?.due == null ? null : Number(row.due);
+}
+
+export async function insertOrderPayment(
+  db: Db,
+  row: { id: string; orderNumber: number; method: string; amountCents: number; now: number },
+): Promise<void> {
+  await db
+    .insertInto('order_payments')
+    .values({
+      id: row.id,
+      order_number: row.orderNumber,
+      method: row.method,
+      amount_cents: row.amountCents,
+      currency: 'USD',
+      status: 'succeeded',
+      created_at: row.now,
+    })
+    .execute();
+}
+
+export async function countOrderPayments(db: Db, orderNumber: number): Promise<number> {
+  const row = await db
+    .selectFrom('order_payments')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('order_number', '=', orderNumber)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Staff fulfilment (CONTRACT §2): each change is one conditional update, so two staff members acting on one order
+ * at once change it once. Each returns the updated row, or undefined when the order was not in an allowed status.
+ */
+export async function advanceStatus(
+  db: Db,
+  orderNumber: number,
+  change: { to: string; from: readonly string[]; now: number },
+): Promise<OrderRow | undefined> {
+  if (change.from.length === 0) return undefined;
+  return db
+    .updateTable('orders')
+    .set((eb) => ({
+      status: change.to,
+      updated_at: change.now,
+      version: eb('version', '+', 1),
+      ...(change.to === 'ready' ? { ready_at: change.now } : {}),
+    }))
+    .where('order_number', '=', orderNumber)
+    .where('status', 'in', change.from)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Collects a ready order; `name` is the order's name the collector was matched against (it never changes). */
+export async function markCollected(
+  db: Db,
+  orderNumber: number,
+  change: { name: string; collectedBy: string; now: number },
+): Promise<OrderRow | undefined> {
+  return db
+    .updateTable('orders')
+    .set((eb) => ({
+      status: 'collected',
+      collected_at: change.now,
+      collected_by: change.collectedBy,
+      updated_at: change.now,
+      version: eb('version', '+', 1),
+    }))
+    .where('order_number', '=', orderNumber)
+    .where('status', '=', 'ready')
+    .where('name', '=', change.name)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Cancels an order that is neither collected nor cancelled, and frees its email (CONTRACT §2). */
+export async function cancelByStaff(
+  db: Db,
+  orderNumber: number,
+  change: { reason: string; now: number },
+): Promise<OrderRow | undefined> {
+  return db
+    .updateTable('orders')
+    .set((eb) => ({
+      status: 'cancelled',
+      cancel_reason: change.reason,
+      cancelled_at: change.now,
+      email_key: null,
+      updated_at: change.now,
+      version: eb('version', '+', 1),
+    }))
+    .where('order_number', '=', orderNumber)
+    .where('status', 'not in', ['collected', 'cancelled'])
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export interface OrderListFilter {
+  /** Only these statuses; undefined or empty: every status. */
+  statuses?: readonly string[];
+}
+
+/** One page of orders by order number ascending, after `afterNumber`; `limit` rows at most. */
+export async function listOrders(
+  db: Db,
+  filter: OrderListFilter & { afterNumber?: number; limit: number },
+): Promise<OrderRow[]> {
+  let query = db.selectFrom('orders').selectAll();
+  if (filter.statuses && filter.statuses.length > 0) query = query.where('status', 'in', filter.statuses);
+  if (filter.afterNumber !== undefined) query = query.where('order_number', '>', filter.afterNumber);
+  return query.orderBy('order_number', 'asc').limit(filter.limit).execute();
+}
+
+export async function countOrders(db: Db, filter: OrderListFilter): Promise<number> {
+  let query = db.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n'));
+  if (filter.statuses && filter.statuses.length > 0) query = query.where('status', 'in', filter.statuses);
+  const row = await query.executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The pickup board: ready orders, longest waiting first. Only what the board may show is selected. */
+export async function readyOrders(db: Db): Promise<Array<Pick<OrderRow, 'order_number' | 'name' | 'ready_at' | 'updated_at'>>> {
+  return db
+    .selectFrom('orders')
+    .select(['order_number', 'name', 'ready_at', 'updated_at'])
+    .where('status', '=', 'ready')
+    .orderBy('ready_at', 'asc')
+    .orderBy('order_number', 'asc')
+    .execute();
+}

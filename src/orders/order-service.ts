@@ -1,0 +1,217 @@
+/**
+ * The sleeve order use cases of document 1: create, look up, pay, and the hold that ends unpaid orders.
+ * Each change is one transaction; its event is published after commit.
+ */
+import { DomainError } from '../kernel/errors.ts';
+import { emailKey } from '../kernel/email.ts';
+import { HOLD_EXPIRED_REASON, STATUS_AFTER_PAYMENT, type Order } from './order.ts';
+import { checkOrderInput, type OrderInput, type PayInput } from './order-input.ts';
+import { viewOrder, type OrderView, type ViewOptions } from './order-view.ts';
+import { isUniqueViolation } from '../db/database.ts';
+import * as orders from './order-repository.ts';
+import { hashToken, randomId, randomToken, tokenMatchesHash } from '../kernel/tokens.ts';
+import type { ServiceDeps } from '../kernel/service-deps.ts';
+import type { OptionsService } from './options-service.ts';
+import type { OrderPayments } from '../payments/order-payment.ts';
+import { orderEvent, parseOrderNumber, rowToOrder } from './order-mapping.ts';
+
+export interface CreatedOrder {
+  order: Order;
+  payToken: string;
+}
+
+export interface PaidOrder {
+  order: Order;
+  alreadyPaid: boolean;
+}
+
+/** The existing order behind a `duplicate`, with a fresh payToken while it is still held. */
+export class DuplicateOrderError extends DomainError {
+  constructor(readonly existing: Order, readonly payToken: string | undefined) {
+    super('duplicate', 'An order already exists for this email. Only one order per email is allowed.', {
+      orderNumber: existing.orderNumber,
+    });
+  }
+}
+
+export interface OrderService {
+  create(input: OrderInput): Promise<CreatedOrder>;
+  /** The order, when the token is one of its payTokens; otherwise not_found, exactly as for no order. */
+  lookup(orderNumber: string, payToken: string): Promise<Order>;
+  pay(orderNumber: string, input: PayInput): Promise<PaidOrder>;
+  /** Cancels every order whose hold has ended; returns them. */
+  expireDue(): Promise<Order[]>;
+  /** The earliest running hold, for the expiry timer. */
+  nextHoldEnd(): Promise<number | null>;
+  /** Document 1's Order resource as both doors show it; see ViewOptions for the two tokens. */
+  view(order: Order, tokens?: Pick<ViewOptions, 'payToken' | 'presentedToken'>): OrderView;
+}
+
+const NOT_FOUND = 'No order was found with that order number and payToken.';
+
+export function createOrderService(deps: ServiceDeps & { options: OptionsService; payments: OrderPayments }): OrderService {
+  const { database, clock, bus, logger, options } = deps;
+  const { db } = database;
+
+  function publish(changed: Order[], change: Parameters<typeof orderEvent>[1]) {
+    for (const order of changed) {
+      const event = orderEvent(order, change);
+      bus.publish('orderChanged', event);
+      bus.publish('order', order.orderNumber, event);
+    }
+  }
+
+  async function issueToken(orderNumber: number): Promise<string> {
+    const token = randomToken();
+    await orders.insertPayToken(db, orderNumber, hashToken(token), clock.now());
+    return token;
+  }
+
+  /** Loads an order the caller holds a token for; a hold that has ended is cancelled first. */
+  async function authorized(orderNumber: string, payToken: string): Promise<Order> {
+    const number = parseOrderNumber(orderNumber);
+    if (number === null || payToken.length === 0 || payToken.length > 200) throw new DomainError('not_found', NOT_FOUND);
+    const [row, hashes] = await Promise.all([orders.findOrder(db, number), orders.payTokenHashes(db, number)]);
+    // Compare against every token of the order in constant time; no early exit on the first match.
+    let match = false;
+    for (const hash of hashes) match = tokenMatchesHash(payToken, hash) || match;
+    if (!row || !match) throw new DomainError('not_found', NOT_FOUND);
+    const order = rowToOrder(row);
+    if (order.status === 'awaiting payment' && order.holdUntil <= clock.now()) {
+      return (await expireOne(number)) ?? rowToOrder((await orders.findOrder(db, number))!);
+    }
+    return order;
+  }
+
+  async function expireOne(number: number): Promise<Order | undefined> {
+    const rows = await orders.expireHolds(db, clock.now(), HOLD_EXPIRED_REASON, number);
+    const expired = rows.map(rowToOrder);
+    publish(expired, 'expired');
+    return expired[0];
+  }
+
+  async function duplicateOf(key: string): Promise<DuplicateOrderError> {
+    const row = await orders.findOrderByEmailKey(db, key);
+    if (!row) {
+      // The other order was cancelled between our insert and this read: the email is free again.
+      throw new DomainError('unavailable', 'The order could not be placed just now. Please try again.', { retryAfter: 1 });
+    }
+    const existing = rowToOrder(row);
+    const held = existing.status === 'awaiting payment' && existing.holdUntil > clock.now();
+    return new DuplicateOrderError(existing, held ? await issueToken(Number(row.order_number)) : undefined);
+  }
+
+  /** The email belongs to an order: a held order whose hold has just ended is ended and the create tried again. */
+  async function refuseDuplicate(key: string, input: OrderInput): Promise<CreatedOrder> {
+    // It still owns the email until the sweep runs; end it now.
+    const expired = await orders.expireHolds(db, clock.now(), HOLD_EXPIRED_REASON);
+    publish(expired.map(rowToOrder), 'expired');
+    if (expired.some((r) => emailKey(r.email) === key)) return create(input);
+    throw await duplicateOf(key);
+  }
+
+  async function create(input: OrderInput): Promise<CreatedOrder> {
+      checkOrderInput(input, await options.current());
+      const now = clock.now();
+      const key = emailKey(input.email);
+      const payToken = randomToken();
+      // With several connections (PostgreSQL) the number is taken in a statement of its own, so the counter row is
+      // locked for that statement alone: taken inside the creating transaction, its lock serialized every create
+      // across every instance (measured: nearly every backend waiting on it under load). A known duplicate is
+      // refused before a number is taken; only a lost race for one email leaves a gap, and numbers still only
+      // increase and are never reused (CONTRACT §2). One connection (SQLite) has no one to block: no gap ever.
+      let taken: number | null = null;
+      if (database.caps.multipleConnections) {
+        if (await orders.findOrderByEmailKey(db, key)) return refuseDuplicate(key, input);
+        taken = await orders.nextOrderNumber(db);
+      }
+      let created: Order;
+      try {
+        created = await db.transaction().execute(async (trx) => {
+          const number = taken ?? (await orders.nextOrderNumber(trx));
+          const row = await orders.insertOrder(trx, {
+            order_number: number,
+            email: input.email.trim(),
+            email_key: key,
+            name: input.name.trim().replace(/ +/gu, ' '),
+            size: input.size,
+            font: input.font,
+            thread: input.thread,
+            stitch_text: input.stitchText,
+            status: 'awaiting payment',
+            hold_until: now + deps.holdSeconds * 1000,
+            created_at: now,
+            updated_at: now,
+            paid_at: null,
+            payment_method: null,
+            cancelled_at: null,
+            cancel_reason: null,
+          });
+          await orders.insertPayToken(trx, number, hashToken(payToken), now);
+          return rowToOrder(row);
+        });
+      } catch (error) {
+        if (isUniqueViolation(error, { index: 'orders_email_key_unique', column: 'orders.email_key' })) return refuseDuplicate(key, input);
+        throw error;
+      }
+      logger.info('order created', { orderNumber: created.orderNumber });
+      publish([created], 'created');
+      return { order: created, payToken };
+  }
+
+  async function pay(orderNumber: string, input: PayInput, attempt = 1): Promise<PaidOrder> {
+      const order = await authorized(orderNumber, input.t);
+      if (order.status === 'cancelled') {
+        throw new DomainError('cancelled', `Order ${order.orderNumber} is cancelled and can no longer be paid.`, {
+          ...(order.cancelReason === HOLD_EXPIRED_REASON ? { reason: HOLD_EXPIRED_REASON } : {}),
+        });
+      }
+      if (order.status !== 'awaiting payment') return { order, alreadyPaid: true };
+      const number = Number(order.orderNumber);
+      if (input.method !== 'vendor_card') {
+        // Card and wallet: $1.00 through the payments service with the payUrl page's token (issue 5).
+        const charged = await deps.payments.payOrder(number, input.method, input.token ?? '');
+        // Null: paid or ended meanwhile (a charge that came too late was refunded); report what happened.
+        if (!charged && attempt <= 3) return pay(orderNumber, input, attempt + 1);
+        if (!charged) throw new DomainError('unavailable', 'The payment could not be recorded just now. Please try again.', { retryAfter: 1 });
+        logger.info('order paid', { orderNumber: charged.orderNumber, method: input.method });
+        publish([charged], 'paid');
+        return { order: charged, alreadyPaid: false };
+      }
+      const now = clock.now();
+      const paid = await db.transaction().execute(async (trx) => {
+        const row = await orders.markPaid(trx, number, { status: STATUS_AFTER_PAYMENT, method: input.method, now });
+        if (!row) return undefined;
+        // The demo card charges nothing; the row records that this order was paid, once.
+        await orders.insertOrderPayment(trx, { id: randomId('pay_'), orderNumber: number, method: input.method, amountCents: 0, now });
+        return rowToOrder(row);
+      });
+      if (paid) {
+        logger.info('order paid', { orderNumber: paid.orderNumber, method: input.method });
+        publish([paid], 'paid');
+        return { order: paid, alreadyPaid: false };
+      }
+      // Another request won the race, or the hold ended this instant: report what happened.
+      if (attempt > 3) throw new DomainError('unavailable', 'The payment could not be recorded just now. Please try again.', { retryAfter: 1 });
+      return pay(orderNumber, input, attempt + 1);
+  }
+
+  return {
+    create,
+    lookup: authorized,
+    pay,
+    async expireDue() {
+      const rows = await orders.expireHolds(db, clock.now(), HOLD_EXPIRED_REASON);
+      const expired = rows.map(rowToOrder);
+      if (expired.length > 0) logger.info('holds ended', { orders: expired.map((o) => o.orderNumber) });
+      publish(expired, 'expired');
+      return expired;
+    },
+
+    nextHoldEnd: () => orders.nextHoldEnd(db),
+
+    view(order, tokens = {}) {
+      return viewOrder(order, { now: clock.now(), publicUrl: deps.publicUrl, ...tokens });
+    },
+  };
+}

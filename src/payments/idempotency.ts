@@ -1,0 +1,104 @@
+/**
+ * `Idempotency-Key` on /api/payments (CONTRACT §3): the same key with the same body replays the first response
+ * (status and body); the same key with another body is 400; concurrent requests with one key make one payment.
+ * An insert-first claim on the unique (site, key) decides who runs; the others wait for the stored response.
+ * Keys are kept at least 24 hours.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Clock } from '../kernel/clock.ts';
+import { DomainError } from '../kernel/errors.ts';
+import { isUniqueViolation, type Db } from '../db/database.ts';
+import * as payments from './payment-repository.ts';
+import { sha256Hex } from '../kernel/tokens.ts';
+import { STALE_PENDING_MS } from './payment-flow.ts';
+
+export const IDEMPOTENCY_KEEP_MS = 48 * 3600_000;
+const WAIT_LIMIT_MS = 15_000;
+/** Old keys are pruned at most once an hour per process, by whichever request comes first. */
+let lastPrune = 0;
+
+export interface StoredResponse {
+  status: number;
+  body: unknown;
+}
+
+/** The key being run: `paymentId` is set when an earlier attempt reserved a payment whose outcome is unknown. */
+export interface Claim {
+  siteId: string;
+  key: string;
+  paymentId: string | null;
+}
+
+/** Sorted keys, so the same JSON written in another order is the same request. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export function checkIdempotencyKey(key: string | undefined): string | null {
+  if (key === undefined) return null;
+  if (key.length < 1 || key.length > 255) {
+    throw new DomainError('bad_request', 'Idempotency-Key must be 1 to 255 characters.', { field: 'Idempotency-Key', errors: [{ field: 'Idempotency-Key', message: 'Idempotency-Key must be 1 to 255 characters.' }] });
+  }
+  return key;
+}
+
+/**
+ * Runs `run` once for (site, key, body): the winner of the claim runs it (it must settle the key in its record
+ * transaction); every other request replays the stored response. `run` failing before it settled frees the key
+ * (or, once a payment was reserved, leaves it for a retry to reconcile).
+ */
+export async function withIdempotency(
+  db: Db,
+  clock: Clock,
+  claim: { siteId: string; key: string; body: unknown },
+  run: (claim: Claim) => Promise<StoredResponse>,
+): Promise<StoredResponse> {
+  const fingerprint = sha256Hex(canonicalJson(claim.body));
+  const { siteId, key } = claim;
+  const started = Date.now();
+  for (;;) {
+    const now = clock.now();
+    if (now - lastPrune > 3600_000) {
+      lastPrune = now;
+      await payments.pruneIdempotencyKeys(db, now - IDEMPOTENCY_KEEP_MS);
+    }
+    let claimed: Claim | null = null;
+    try {
+      await payments.insertIdempotencyKey(db, { site_id: siteId, idem_key: key, fingerprint, state: 'processing', payment_id: null, response_status: null, response_body: null, created_at: now, updated_at: now });
+      claimed = { siteId, key, paymentId: null };
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+    }
+    if (!claimed) {
+      const seen = await payments.findIdempotencyKey(db, siteId, key);
+      if (!seen) continue; // freed in between: try to claim it again
+      if (seen.fingerprint !== fingerprint) {
+        const message = 'This Idempotency-Key was already used with a different request body. Use a new key for a new request.';
+        throw new DomainError('bad_request', message, { field: 'Idempotency-Key', errors: [{ field: 'Idempotency-Key', message }] });
+      }
+      if (seen.state === 'done') return { status: Number(seen.response_status), body: JSON.parse(seen.response_body!) };
+      const stalled = seen.state === 'processing' && now - Number(seen.updated_at) > STALE_PENDING_MS;
+      if ((seen.state === 'retryable' || stalled) && (await payments.reclaimIdempotencyKey(db, seen, now))) {
+        claimed = { siteId, key, paymentId: seen.payment_id };
+      } else {
+        // Another request holds the key: wait for its response (real time — it is another request's progress).
+        if (Date.now() - started > WAIT_LIMIT_MS) {
+          throw new DomainError('duplicate', 'A request with this Idempotency-Key is still being processed. Retry it in a moment.');
+        }
+        await sleep(10);
+        continue;
+      }
+    }
+    try {
+      return await run(claimed);
+    } catch (error) {
+      await payments.releaseIdempotencyKey(db, siteId, key, clock.now());
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * Provisions network tokens that an upgrade with `networkToken.async: true` queued (CONTRACT §3: answers
+ * `created: false`, then sends /token-updated when provisioned). Each is a row with a due time, marked by a
+ * conditional update (status = PENDING), so a restart or a second instance never provisions one twice; the timer is
+ * armed for the earliest row, sooner when this instance queues an earlier one (due-sweeper.ts).
+ */
+import type { BackgroundJob } from '../jobs/background.ts';
+import { createDueSweeper } from '../jobs/due-sweeper.ts';
+
+/** How often rows queued by other instances are looked for. */
+const TOKENS_POLL_MS = 30_000;
+
+export const startNetworkTokenProvisioning: BackgroundJob = async ({ services, clock, logger }) => {
+  const tokens = services.payments.tokens;
+  const sweeper = createDueSweeper({
+    clock,
+    logger,
+    name: 'network token provisioning',
+    pollMs: TOKENS_POLL_MS,
+    async sweepOnce() {
+      await tokens.provisionDue();
+      return tokens.nextProvisionDue();
+    },
+  });
+  const unwatch = tokens.onProvisionQueued(sweeper.arm);
+  await sweeper.sweep(); // provisioning that fell due while the process was down
+  return {
+    async dispose() {
+      unwatch();
+      await sweeper.dispose();
+    },
+  };
+};

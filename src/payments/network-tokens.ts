@@ -1,0 +1,115 @@
+/**
+ * Upgrade to multi-use with network token provisioning (document 3 upgrade, CONTRACT §3): `async: false` provisions
+ * at once (`created: true`); `async: true` answers `created: false` and leaves a row due `NETWORK_TOKEN_DELAY_MS`
+ * later, which the sweep provisions once and announces with /token-updated (source NETWORK_TOKEN_PROVISIONING).
+ */
+import type { CardInfo } from './card-data.ts';
+import type { Db } from '../db/database.ts';
+import * as vault from './vault-repository.ts';
+import type { Clock } from '../kernel/clock.ts';
+import type { EventBus } from '../events/event-bus.ts';
+import { announceQueued, queueNotification } from '../notifications/outbox.ts';
+import { randomToken } from '../kernel/tokens.ts';
+import type { Site } from '../sites/site-service.ts';
+import { parseUpgrade, type TokenReference } from './token-input.ts';
+import { tokenUpdatedBody } from './token-view.ts';
+
+/** How long the sandbox network takes to provision a token asynchronously. */
+export const NETWORK_TOKEN_DELAY_MS = 2_000;
+
+export interface NetworkTokens {
+  upgrade(site: Site, body: unknown): Promise<Record<string, unknown>>;
+  provisionDue(): Promise<number>;
+  nextProvisionDue(): Promise<number | null>;
+  /** Calls `listener` with the due time of each async provisioning this instance queues. */
+  onProvisionQueued(listener: (due: number) => void): () => void;
+}
+
+const cardInfoOf = (row: vault.VaultTokenRow): CardInfo => ({
+  bin: row.bin!,
+  lastFourDigits: row.last_four!,
+  cardBrand: row.brand!,
+  expirationMonth: Number(row.exp_month),
+  expirationYear: Number(row.exp_year),
+});
+
+/** The sandbox network's token: random, never card-shaped; valid three years. */
+function networkFields(now: number) {
+  const expiry = new Date(now);
+  return {
+    network_token: `ntk_${randomToken(16)}`,
+    network_token_par: `PAR${randomToken(18).toUpperCase().replace(/[^A-Z0-9]/gu, '0')}`.slice(0, 29),
+    network_token_exp_month: expiry.getUTCMonth() + 1,
+    network_token_exp_year: expiry.getUTCFullYear() + 3,
+  };
+}
+
+export function createNetworkTokens(deps: {
+  db: Db;
+  clock: Clock;
+  bus: EventBus;
+  /** The token in plaintext, from the sealed row. */
+  tokenOf(row: vault.VaultTokenRow): string;
+  resolve(site: Site, ref: TokenReference): Promise<vault.VaultTokenRow>;
+}): NetworkTokens {
+  const { db, clock, bus, tokenOf, resolve } = deps;
+  const listeners = new Set<(due: number) => void>();
+
+  return {
+    async upgrade(site, body) {
+      const input = parseUpgrade(body);
+      const row = await resolve(site, input.ref);
+      const now = clock.now();
+      let status = row.network_token_status;
+      if (input.networkToken?.provision && status === 'NONE') {
+        status = input.networkToken.async ? 'PENDING' : 'ACTIVE';
+        const due = now + NETWORK_TOKEN_DELAY_MS;
+        await vault.updateToken(db, row.token_hash, {
+          multi_use: 1,
+          network_token_status: status,
+          updated_at: now,
+          ...(status === 'ACTIVE' ? networkFields(now) : { network_token_due: due }),
+        });
+        if (status === 'PENDING') for (const listener of listeners) listener(due);
+      } else {
+        await vault.updateToken(db, row.token_hash, { multi_use: 1, updated_at: now });
+      }
+      return {
+        token: tokenOf(row),
+        ...(input.networkToken?.provision ? { networkTokenStatus: { created: status === 'ACTIVE' } } : {}),
+        cardInfo: cardInfoOf(row),
+      };
+    },
+
+    async provisionDue() {
+      const now = clock.now();
+      const queued: string[] = [];
+      for (const row of await vault.dueProvisioning(db, now, 100)) {
+        const fields = networkFields(now);
+        const id = await db.transaction().execute(async (trx) => {
+          // Conditional on PENDING: another sweeper may have provisioned it a moment ago.
+          if (!(await vault.markProvisioned(trx, row.token_hash, { ...fields, updated_at: now }))) return null;
+          const token = tokenOf(row);
+          const updatedFields = {
+            networkTokenState: 'ACTIVE',
+            networkTokenExpirationMonth: String(fields.network_token_exp_month),
+            networkTokenExpirationYear: String(fields.network_token_exp_year),
+            paymentAccountReference: fields.network_token_par,
+          };
+          const body = tokenUpdatedBody(token, { ...row, ...fields, network_token_status: 'ACTIVE' }, 'NETWORK_TOKEN_PROVISIONING', updatedFields, now);
+          return queueNotification(trx, { path: '/token-updated', body: { ...body }, subject: token }, now);
+        });
+        if (id) queued.push(id);
+      }
+      announceQueued(bus, queued);
+      return queued.length;
+    },
+
+    nextProvisionDue: () => vault.nextProvisioningDue(db),
+
+    onProvisionQueued(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

@@ -1,0 +1,126 @@
+/** Kysely queries for payments and idempotency keys (CONTRACT §3). Rows in, rows out; `db` may be a transaction. */
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { IdempotencyKeyTable, PaymentTable } from './payment-tables.ts';
+
+export type PaymentRow = Selectable<PaymentTable>;
+export type IdempotencyRow = Selectable<IdempotencyKeyTable>;
+
+export async function insertPayment(db: Db, row: Insertable<PaymentTable>): Promise<void> {
+  await db.insertInto('payments').values(row).execute();
+}
+
+export async function findPayment(db: Db, id: string): Promise<PaymentRow | undefined> {
+  return db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function updatePayment(db: Db, id: string, change: Updateable<PaymentTable>): Promise<PaymentRow | undefined> {
+  return db.updateTable('payments').set(change).where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+/** The payments of a sleeve order in these statuses, newest first. */
+export async function orderPayments(db: Db, orderNumber: number, statuses: readonly PaymentRow['status'][]): Promise<PaymentRow[]> {
+  return db
+    .selectFrom('payments')
+    .selectAll()
+    .where('order_number', '=', orderNumber)
+    .where('status', 'in', statuses)
+    .orderBy('created_at', 'desc')
+    .execute();
+}
+
+/** Marks a charged payment refunded once; false when it already was (or never charged). */
+export async function markRefunded(db: Db, id: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('payments')
+    .set({ refunded_at: now, updated_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'succeeded')
+    .where('refunded_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** The insert-first claim of an Idempotency-Key; the primary key (site, key) refuses a second one. */
+export async function insertIdempotencyKey(db: Db, row: Insertable<IdempotencyKeyTable>): Promise<void> {
+  await db.insertInto('idempotency_keys').values(row).execute();
+}
+
+export async function findIdempotencyKey(db: Db, siteId: string, key: string): Promise<IdempotencyRow | undefined> {
+  return db.selectFrom('idempotency_keys').selectAll().where('site_id', '=', siteId).where('idem_key', '=', key).executeTakeFirst();
+}
+
+/** Takes over a key whose holder left it retryable (or stalled): conditional on the state and time seen. */
+export async function reclaimIdempotencyKey(db: Db, seen: IdempotencyRow, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('idempotency_keys')
+    .set({ state: 'processing', updated_at: now })
+    .where('site_id', '=', seen.site_id)
+    .where('idem_key', '=', seen.idem_key)
+    .where('state', '=', seen.state)
+    .where('updated_at', '=', seen.updated_at)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function settleIdempotencyKey(db: Db, siteId: string, key: string, change: Updateable<IdempotencyKeyTable>): Promise<void> {
+  await db.updateTable('idempotency_keys').set(change).where('site_id', '=', siteId).where('idem_key', '=', key).execute();
+}
+
+/**
+ * After a failure: a key that reserved no payment is freed (the request may be sent again as new); one that did is
+ * left `retryable`, so the retry reconciles that payment instead of making another.
+ */
+export async function releaseIdempotencyKey(db: Db, siteId: string, key: string, now: number): Promise<void> {
+  const held = db.deleteFrom('idempotency_keys').where('site_id', '=', siteId).where('idem_key', '=', key).where('state', '=', 'processing');
+  await held.where('payment_id', 'is', null).execute();
+  await db
+    .updateTable('idempotency_keys')
+    .set({ state: 'retryable', updated_at: now })
+    .where('site_id', '=', siteId)
+    .where('idem_key', '=', key)
+    .where('state', '=', 'processing')
+    .execute();
+}
+
+/** Keys live at least 24 hours (issue 5); older ones may go. */
+export async function pruneIdempotencyKeys(db: Db, before: number): Promise<void> {
+  await db.deleteFrom('idempotency_keys').where('created_at', '<', before).where('state', '=', 'done').execute();
+}
+
+/**
+ * Succeeded, unrefunded charges of sleeve orders that must be given back (document 1: all payments will be
+ * refunded): the order was cancelled, or the charge paid no order (it arrived after the order ended or was paid
+ * another way; paying an order writes its order_payments row in the charge's own record transaction).
+ */
+export async function owedRefunds(db: Db, limit: number): Promise<PaymentRow[]> {
+  return db
+    .selectFrom('payments')
+    .innerJoin('orders', 'orders.order_number', 'payments.order_number')
+    .selectAll('payments')
+    .where('payments.status', '=', 'succeeded')
+    .where('payments.refunded_at', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb('orders.status', '=', 'cancelled'),
+        eb.not(eb.exists(eb.selectFrom('order_payments').select('order_payments.id').whereRef('order_payments.id', '=', 'payments.id'))),
+      ]),
+    )
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Payments whose outcome is not known (unknown, or pending past `staleBefore`) for sleeve orders that are no longer
+ * held: nobody will retry them, so the gateway reconciles them itself.
+ */
+export async function unsettledOfEndedOrders(db: Db, staleBefore: number, limit: number): Promise<PaymentRow[]> {
+  return db
+    .selectFrom('payments')
+    .innerJoin('orders', 'orders.order_number', 'payments.order_number')
+    .selectAll('payments')
+    .where('orders.status', '!=', 'awaiting payment')
+    .where((eb) => eb.or([eb('payments.status', '=', 'unknown'), eb.and([eb('payments.status', '=', 'pending'), eb('payments.updated_at', '<', staleBefore)])]))
+    .limit(limit)
+    .execute();
+}

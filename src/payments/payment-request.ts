@@ -1,0 +1,106 @@
+/**
+ * The `/api/payments` request of document 3 §2 "Payment creation request", checked as CONTRACT §3 says: amount in
+ * minor units (cents), errors as `[{ field, message }]` (every failing field, 400). The document leaves required
+ * fields "not shown": orderId, amount, currency and paymentMethod are required here; the rest is checked for type
+ * when present. `paymentMethod` is `card` with `card {number, expirationMonth, expirationYear, holderName, cvc}`
+ * or with a vault `token`, or `wallet` with a sandbox wallet confirmation `token`.
+ */
+import { checkCardData, cvcProblem, type CardData } from './card-data.ts';
+import type { FieldError } from '../kernel/errors.ts';
+
+export type PaymentSource = { type: 'card'; card: CardData; cvc: string | null } | { type: 'card' | 'wallet'; token: string };
+
+export interface PaymentRequest {
+  orderId: string;
+  amount: number;
+  currency: string;
+  customerEmail: string | null;
+  source: PaymentSource;
+}
+
+/** Sandbox decisions (CONTRACT §3 sandbox emails); anything else is approved. Only DECLINE stops the charge. */
+export type PaymentDecision = 'APPROVE' | 'DECLINE' | 'NOT_REVIEWED' | 'VERIFICATION_REQUIRED';
+
+const SANDBOX_DECISIONS: Record<string, PaymentDecision> = {
+  'approve@vendor.test': 'APPROVE',
+  'decline@vendor.test': 'DECLINE',
+  'review@vendor.test': 'NOT_REVIEWED',
+  'verify@vendor.test': 'VERIFICATION_REQUIRED',
+};
+
+export function paymentDecision(email: string | null): PaymentDecision {
+  return (email && SANDBOX_DECISIONS[email.trim().toLowerCase()]) || 'APPROVE';
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Optional members and the JSON type each must have when present (document 3 §2 table). */
+const OPTIONAL_TYPES: Array<[string, 'string' | 'object' | 'array']> = [
+  ['captureMethod', 'string'],
+  ['channel', 'string'],
+  ['connectionInformation', 'object'],
+  ['browserInfo', 'object'],
+  ['cartItems', 'array'],
+  ['shipping', 'object'],
+  ['billing', 'object'],
+  ['customer', 'object'],
+  ['accountInfo', 'object'],
+  ['tax', 'object'],
+  ['discounts', 'array'],
+];
+
+export function checkPaymentRequest(body: unknown): { request: PaymentRequest } | { errors: FieldError[] } {
+  if (!isObject(body)) return { errors: [{ field: 'body', message: 'The request body must be a JSON object.' }] };
+  const errors: FieldError[] = [];
+  const { orderId, amount, currency, customer, paymentMethod } = body;
+  if (typeof orderId !== 'string' || orderId.length < 1 || orderId.length > 200) {
+    errors.push({ field: 'orderId', message: 'orderId is required: a string of 1 to 200 characters.' });
+  }
+  if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 1) {
+    errors.push({ field: 'amount', message: 'amount is required: a positive whole number of minor units (cents).' });
+  }
+  if (typeof currency !== 'string' || !/^[A-Za-z]{3}$/u.test(currency)) {
+    errors.push({ field: 'currency', message: 'currency is required: a three-letter currency code such as USD.' });
+  }
+  for (const [field, type] of OPTIONAL_TYPES) {
+    const value = body[field];
+    if (value === undefined || value === null) continue;
+    const ok = type === 'array' ? Array.isArray(value) : type === 'object' ? isObject(value) : typeof value === type;
+    if (!ok) errors.push({ field, message: `${field} must be ${type === 'array' ? 'an array' : `a${type === 'object' ? 'n' : ''} ${type}`}.` });
+  }
+  const email = isObject(customer) && typeof customer.email === 'string' ? customer.email : null;
+  const source = checkPaymentMethod(paymentMethod, errors);
+  if (errors.length > 0 || !source) return { errors };
+  return {
+    request: { orderId: orderId as string, amount: amount as number, currency: (currency as string).toUpperCase(), customerEmail: email, source },
+  };
+}
+
+function checkPaymentMethod(method: unknown, errors: FieldError[]): PaymentSource | null {
+  if (!isObject(method)) {
+    errors.push({ field: 'paymentMethod', message: 'paymentMethod is required: an object with type "card" or "wallet".' });
+    return null;
+  }
+  const { type, card, token } = method;
+  if (type !== 'card' && type !== 'wallet') {
+    errors.push({ field: 'paymentMethod.type', message: 'paymentMethod.type must be "card" or "wallet".' });
+    return null;
+  }
+  if (typeof token === 'string' && token.length > 0 && token.length <= 200) return { type, token };
+  if (type === 'wallet') {
+    errors.push({ field: 'paymentMethod.token', message: 'paymentMethod.token (a wallet confirmation token) is required for wallet.' });
+    return null;
+  }
+  if (!isObject(card)) {
+    errors.push({ field: 'paymentMethod.card', message: 'paymentMethod.card (or paymentMethod.token, a vault token) is required for card.' });
+    return null;
+  }
+  // Document 3 names the payment card's members number/holderName; the vault's are cardNumber/cardHolderName.
+  const checked = checkCardData({ ...card, cardNumber: card.number, cardHolderName: card.holderName });
+  const named = (field: string) => `paymentMethod.card.${field === 'cardNumber' ? 'number' : field === 'cardHolderName' ? 'holderName' : field}`;
+  const cvc = cvcProblem(card.cvc);
+  if ('errors' in checked) errors.push(...checked.errors.map((e) => ({ field: named(e.field), message: e.message.replace(e.field, named(e.field)) })));
+  if (cvc) errors.push({ field: 'paymentMethod.card.cvc', message: 'paymentMethod.card.cvc must be a string of 3 or 4 digits.' });
+  if ('errors' in checked || cvc) return null;
+  return { type: 'card', card: checked.card, cvc: typeof card.cvc === 'string' ? card.cvc : null };
+}

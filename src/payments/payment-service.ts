@@ -1,0 +1,190 @@
+/**
+ * Payments (issue 5, CONTRACT §3): POST /api/payments with idempotency keys, the sandbox processor behind its port,
+ * refunds, and card/wallet pay of sleeve orders (order-payment.ts). The vault's use cases are `tokens`.
+ */
+import { DomainError } from '../kernel/errors.ts';
+import { checkPaymentRequest, paymentDecision, type PaymentRequest } from './payment-request.ts';
+import type { Order } from '../orders/order.ts';
+import type { Db } from '../db/database.ts';
+import * as payments from './payment-repository.ts';
+import * as vault from './vault-repository.ts';
+import { createSandboxProcessor } from './sandbox-processor.ts';
+import { createVaultCrypto, loadVaultKey } from './vault-crypto.ts';
+import { hashToken, randomId } from '../kernel/tokens.ts';
+import type { ServiceDeps } from '../kernel/service-deps.ts';
+import { checkIdempotencyKey, withIdempotency, type Claim, type StoredResponse } from './idempotency.ts';
+import { createOrderPayments, type OrderPayments } from './order-payment.ts';
+import { createPaymentFlow, type Outcome } from './payment-flow.ts';
+import type { Site, SiteService } from '../sites/site-service.ts';
+import { createTokenizationService, type TokenizationService } from './tokenization-service.ts';
+
+/** What staff and the decision platform see of a payment (no card data). */
+export interface PaymentSummary {
+  id: string;
+  orderId: string;
+  amount: number;
+  currency: string;
+  /** `pending`: the processor's answer is not known yet (a retry reconciles it). */
+  status: 'succeeded' | 'declined' | 'failed' | 'pending';
+  decision: string;
+  createdAt: number;
+}
+
+export interface PaymentView extends PaymentSummary {
+  method: 'card' | 'wallet';
+  refundedAt: number | null;
+  orderNumber: string | null;
+  /** The card paid with, masked (bin, last four, brand); null for a wallet. */
+  card: { bin: string; lastFourDigits: string; cardBrand: string } | null;
+}
+
+export interface PaymentService extends OrderPayments {
+  /** A payment by id; null when unknown. Used by the decision platform's `decideOrder` and the `payment` query. */
+  find(id: string): Promise<PaymentView | null>;
+  /** POST /api/payments: the 201 response (replayed for a repeated Idempotency-Key). */
+  create(site: Site, body: unknown, idempotencyKey: string | undefined): Promise<StoredResponse>;
+  /** Refunds a succeeded payment in full; refunding again changes nothing. */
+  refund(paymentId: string): Promise<PaymentView>;
+  /** Document 1: all payments will be refunded — a paid order that staff cancel (StaffCancelRefunds). */
+  refundCancelledOrder(order: Order): Promise<void>;
+  tokens: TokenizationService;
+}
+
+export function toPaymentView(row: payments.PaymentRow, token?: vault.VaultTokenRow): PaymentView {
+  return {
+    id: row.id,
+    orderId: row.order_id,
+    amount: Number(row.amount),
+    currency: row.currency,
+    status: row.status === 'unknown' ? 'pending' : row.status,
+    decision: row.decision,
+    createdAt: Number(row.created_at),
+    method: row.method,
+    refundedAt: row.refunded_at === null ? null : Number(row.refunded_at),
+    orderNumber: row.order_number === null ? null : String(row.order_number),
+    card: token?.bin && token.last_four && token.brand ? { bin: token.bin, lastFourDigits: token.last_four, cardBrand: token.brand } : null,
+  };
+}
+
+/** CONTRACT §3's 201 body. */
+const createdBody = (p: PaymentView) => ({
+  id: p.id,
+  orderId: p.orderId,
+  amount: p.amount,
+  currency: p.currency,
+  status: p.status,
+  decision: p.decision,
+  createdAt: new Date(p.createdAt).toISOString(),
+});
+
+export function createPaymentService(deps: ServiceDeps & { sites: SiteService }): PaymentService {
+  const { database, clock, logger } = deps;
+  const { db } = database;
+  const crypto = createVaultCrypto(loadVaultKey(deps.config));
+  const processor = createSandboxProcessor(db, clock);
+  const flow = createPaymentFlow({ db, clock, logger, crypto, processor });
+  const tokens = createTokenizationService({ ...deps, crypto });
+
+  /**
+   * The vault token a request pays with: a given token of this site, or (null) the inline card, which is vaulted in
+   * the reserve transaction.
+   */
+  async function givenToken(site: Site, request: PaymentRequest): Promise<{ hash: string; multiUse: boolean } | null> {
+    const source = request.source;
+    if ('card' in source) return null;
+    const row = await vault.findToken(db, hashToken(source.token));
+    if (!row || row.site_id !== site.siteId || row.kind !== source.type) {
+      throw new DomainError('bad_request', 'paymentMethod.token is not a token of this site.', { errors: [{ field: 'paymentMethod.token', message: 'Unknown token.' }] });
+    }
+    return { hash: row.token_hash, multiUse: row.multi_use === 1 };
+  }
+
+  /** Records the outcome and, in the same transaction, the key's stored response (or `retryable` when unknown). */
+  async function settle(payment: payments.PaymentRow, outcome: Outcome, claim: Claim | null): Promise<StoredResponse> {
+    const { row } = await flow.record(payment, outcome, (trx, row) => settleKey(trx, claim, row));
+    if (row.status === 'unknown') {
+      throw new DomainError('payment_unknown', 'The processor did not confirm the payment. Retry with the same Idempotency-Key: it will not charge twice.');
+    }
+    return { status: 201, body: createdBody(toPaymentView(row)) };
+  }
+
+  async function settleKey(trx: Db, claim: Claim | null, row: payments.PaymentRow): Promise<void> {
+    if (!claim) return;
+    const now = clock.now();
+    if (row.status === 'unknown') return payments.settleIdempotencyKey(trx, claim.siteId, claim.key, { state: 'retryable', payment_id: row.id, updated_at: now });
+    const body = JSON.stringify(createdBody(toPaymentView(row)));
+    await payments.settleIdempotencyKey(trx, claim.siteId, claim.key, { state: 'done', payment_id: row.id, response_status: 201, response_body: body, updated_at: now });
+  }
+
+  async function runNew(site: Site, request: PaymentRequest, claim: Claim | null): Promise<StoredResponse> {
+    const decision = paymentDecision(request.customerEmail);
+    const given = await givenToken(site, request);
+    const now = clock.now();
+    const payment = await db.transaction().execute(async (trx) => {
+      const id = randomId('pay_');
+      const { source } = request;
+      const token = 'card' in source ? { hash: hashToken((await tokens.vaultCard(trx, source.card, source.cvc)).token), multiUse: false } : given!;
+      // A DECLINE decision charges nothing (issue 5 decisions): the payment is declined before the processor.
+      const status = decision === 'DECLINE' ? 'declined' : 'pending';
+      if (status === 'pending' && !(await vault.reserveToken(trx, token.hash, id, token.multiUse))) {
+        throw new DomainError('bad_request', 'This token was already used: a new token pays once until it is upgraded.', { errors: [{ field: 'paymentMethod.token', message: 'Token already used.' }] });
+      }
+      const row = { id, site_id: site.siteId, order_id: request.orderId, order_number: null, amount: request.amount, currency: request.currency, method: request.source.type, status, decision, token_hash: token.hash, charge_id: null, refunded_at: null, created_at: now, updated_at: now } as const;
+      await payments.insertPayment(trx, row);
+      if (claim) await payments.settleIdempotencyKey(trx, claim.siteId, claim.key, { payment_id: id, updated_at: now });
+      return (await payments.findPayment(trx, id))!;
+    });
+    if (payment.status === 'declined') return settle(payment, { status: 'declined', chargeId: null }, claim);
+    return settle(payment, await flow.charge(payment), claim);
+  }
+
+  async function reconcile(paymentId: string, claim: Claim): Promise<StoredResponse> {
+    const payment = (await payments.findPayment(db, paymentId))!;
+    const { status } = payment;
+    const known = status === 'pending' || status === 'unknown' ? await flow.charge(payment) : { status, chargeId: payment.charge_id };
+    return settle(payment, known, claim);
+  }
+
+  async function refund(paymentId: string): Promise<PaymentView> {
+    const row = await payments.findPayment(db, paymentId);
+    if (!row) throw new DomainError('not_found', 'No payment was found with that id.');
+    if (row.status !== 'succeeded' || !row.charge_id) throw new DomainError('bad_request', 'Only a succeeded payment can be refunded.');
+    if (row.refunded_at === null) {
+      await processor.refund(row.charge_id); // outside any transaction; the processor refunds a charge once
+      await payments.markRefunded(db, row.id, clock.now());
+      logger.info('payment refunded', { paymentId: row.id });
+    }
+    return toPaymentView((await payments.findPayment(db, paymentId))!);
+  }
+
+  const orderPayments = createOrderPayments({ ...deps, flow, refund });
+
+  return {
+    ...orderPayments,
+    tokens,
+    refund,
+
+    async find(id) {
+      const row = await payments.findPayment(db, id);
+      if (!row) return null;
+      return toPaymentView(row, row.token_hash ? await vault.findToken(db, row.token_hash) : undefined);
+    },
+
+    async create(site, body, rawKey) {
+      const checked = checkPaymentRequest(body);
+      if ('errors' in checked) {
+        throw new DomainError('bad_request', 'The payment request is not valid: see errors.', { field: checked.errors[0]!.field, errors: checked.errors });
+      }
+      const key = checkIdempotencyKey(rawKey);
+      if (key === null) return runNew(site, checked.request, null);
+      return withIdempotency(db, clock, { siteId: site.siteId, key, body }, (claim) =>
+        claim.paymentId ? reconcile(claim.paymentId, claim) : runNew(site, checked.request, claim),
+      );
+    },
+
+    async refundCancelledOrder(order) {
+      const paid = await payments.orderPayments(db, Number(order.orderNumber), ['succeeded']);
+      for (const row of paid) if (row.refunded_at === null) await refund(row.id);
+    },
+  };
+}

@@ -1,0 +1,102 @@
+/** Kysely queries for vault tokens and their aliases. Rows in, rows out; `db` may be a transaction. */
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { VaultTokenTable } from './payment-tables.ts';
+
+export type VaultTokenRow = Selectable<VaultTokenTable>;
+
+export async function insertToken(db: Db, row: Insertable<VaultTokenTable>, aliases: Array<[string, string]>): Promise<void> {
+  await db.insertInto('vault_tokens').values(row).execute();
+  if (aliases.length === 0 || row.site_id == null) return;
+  const siteId = row.site_id;
+  await db
+    .insertInto('token_aliases')
+    .values(aliases.map(([key, value]) => ({ site_id: siteId, alias_key: key, alias_value: value, token_hash: row.token_hash })))
+    .execute();
+}
+
+export async function findToken(db: Db, tokenHash: string): Promise<VaultTokenRow | undefined> {
+  return db.selectFrom('vault_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+}
+
+export async function findTokenByAlias(db: Db, siteId: string, key: string, value: string): Promise<VaultTokenRow | undefined> {
+  return db
+    .selectFrom('token_aliases')
+    .innerJoin('vault_tokens', 'vault_tokens.token_hash', 'token_aliases.token_hash')
+    .selectAll('vault_tokens')
+    .where('token_aliases.site_id', '=', siteId)
+    .where('alias_key', '=', key)
+    .where('alias_value', '=', value)
+    .executeTakeFirst();
+}
+
+export async function aliasesOf(db: Db, tokenHash: string): Promise<Array<{ key: string; value: string }>> {
+  const rows = await db.selectFrom('token_aliases').select(['alias_key', 'alias_value']).where('token_hash', '=', tokenHash).orderBy('alias_key').execute();
+  return rows.map((r) => ({ key: r.alias_key, value: r.alias_value }));
+}
+
+/**
+ * Reserves a token for one payment. A multi-use token is never reserved; a single-use one only while free, so two
+ * payments racing with one token reserve it once. Returns false when the token is taken (or is not of this scope).
+ */
+export async function reserveToken(db: Db, tokenHash: string, paymentId: string, multiUse: boolean): Promise<boolean> {
+  if (multiUse) return true;
+  const result = await db
+    .updateTable('vault_tokens')
+    .set({ used_by_payment: paymentId })
+    .where('token_hash', '=', tokenHash)
+    .where('multi_use', '=', 0)
+    .where('used_by_payment', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Gives a token back after its payment failed without a charge, so the same card can be tried again. */
+export async function releaseToken(db: Db, tokenHash: string, paymentId: string): Promise<void> {
+  await db.updateTable('vault_tokens').set({ used_by_payment: null }).where('token_hash', '=', tokenHash).where('used_by_payment', '=', paymentId).execute();
+}
+
+/** CONTRACT §3: the CVC is kept only until the payment it serves. */
+export async function eraseCvc(db: Db, tokenHash: string): Promise<void> {
+  await db.updateTable('vault_tokens').set({ cvc_sealed: null }).where('token_hash', '=', tokenHash).where('cvc_sealed', 'is not', null).execute();
+}
+
+export async function tokensOfCard(db: Db, siteId: string, fingerprint: string): Promise<VaultTokenRow[]> {
+  return db.selectFrom('vault_tokens').selectAll().where('site_id', '=', siteId).where('fingerprint', '=', fingerprint).execute();
+}
+
+export async function updateToken(db: Db, tokenHash: string, change: Updateable<VaultTokenTable>): Promise<void> {
+  await db.updateTable('vault_tokens').set(change).where('token_hash', '=', tokenHash).execute();
+}
+
+/** Async provisioning that has fallen due (CONTRACT §3 upgrade `async: true`). */
+export async function dueProvisioning(db: Db, now: number, limit: number): Promise<VaultTokenRow[]> {
+  return db
+    .selectFrom('vault_tokens')
+    .selectAll()
+    .where('network_token_status', '=', 'PENDING')
+    .where('network_token_due', '<=', now)
+    .orderBy('network_token_due')
+    .limit(limit)
+    .execute();
+}
+
+export async function nextProvisioningDue(db: Db): Promise<number | null> {
+  const row = await db
+    .selectFrom('vault_tokens')
+    .select((eb) => eb.fn.min('network_token_due').as('due'))
+    .where('network_token_status', '=', 'PENDING')
+    .executeTakeFirst();
+  return row?.due == null ? null : Number(row.due);
+}
+
+/** Conditional on PENDING, so a token is provisioned once however many sweepers race. */
+export async function markProvisioned(db: Db, tokenHash: string, change: Updateable<VaultTokenTable>): Promise<boolean> {
+  const result = await db
+    .updateTable('vault_tokens')
+    .set({ ...change, network_token_status: 'ACTIVE', network_token_due: null })
+    .where('token_hash', '=', tokenHash)
+    .where('network_token_status', '=', 'PENDING')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

@@ -1,0 +1,115 @@
+/**
+ * Item-listing and profile-access decisions (document 3 §4; CONTRACT §3). One transaction reads the account's
+ * history up to the request's eventTime, runs the rules engine (pure, src/domain/rules), stores the request with
+ * the rules that fired, moves the account's status and, when it changed, queues the account update notification.
+ * The outbox is announced after commit. A repeated event id from the same site replays the stored decision: the
+ * unique index refuses its insert (rolling back everything else), so a new request costs no extra lookup.
+ */
+import { parseAccountRequest, type RequestKind } from './account-requests.ts';
+import { DomainError } from '../kernel/errors.ts';
+import { VELOCITY_WINDOW_MS } from './rules/behaviour-rules.ts';
+import { decide } from './rules/engine.ts';
+import { requestFacts } from './rules/facts.ts';
+import type { VendorDecision } from './rules/types.ts';
+import { isUniqueViolation } from '../db/database.ts';
+import * as accounts from './account-repository.ts';
+import { announceQueued } from '../notifications/outbox.ts';
+import { randomId } from '../kernel/tokens.ts';
+import { ACCOUNT_STATUS_OF, applyAccountState } from './account-records.ts';
+import type { ServiceDeps } from '../kernel/service-deps.ts';
+import type { Site } from '../sites/site-service.ts';
+
+/** CONTRACT §3: the decision body of both operations. */
+export interface DecisionResponse {
+  status: 'success';
+  vendorDecision: VendorDecision;
+  reasonCodes: string[];
+  recommendations: string[];
+  correlationId: string;
+}
+
+export interface DecisionService {
+  decide(site: Site, kind: RequestKind, eventId: string, body: unknown): Promise<DecisionResponse>;
+}
+
+export const EVENT_ID_MAX = 200;
+
+export function createDecisionService({ database, clock, bus, publicUrl }: ServiceDeps): DecisionService {
+  const { db } = database;
+
+  async function replay(site: Site, kind: RequestKind, eventId: string): Promise<DecisionResponse | null> {
+    const row = await accounts.findRequestByEvent(db, site.siteId, kind, eventId);
+    return row ? responseOf(row) : null;
+  }
+
+  return {
+    async decide(site, kind, eventId, body) {
+      if (eventId.length > EVENT_ID_MAX) {
+        const message = `The path id must be at most ${EVENT_ID_MAX} characters.`;
+        throw new DomainError('bad_request', message, { field: 'id', errors: [{ field: 'id', message }] });
+      }
+      const request = parseAccountRequest(kind, body);
+      const ip = requestFacts(request).customerIp;
+      try {
+        const { row, queued } = await db.transaction().execute(async (trx) => {
+          const now = clock.now();
+          const history = await accounts.requestHistory(trx, request.accountId, ip, request.eventTime - VELOCITY_WINDOW_MS, request.eventTime);
+          const decision = decide(request, history);
+          const row: accounts.AccountRequestRow = {
+            id: randomId('req_'),
+            site_id: site.siteId,
+            kind,
+            event_id: eventId,
+            account_id: request.accountId,
+            event_time: request.eventTime,
+            customer_ip: ip,
+            request: JSON.stringify(request.body),
+            vendor_decision: decision.vendorDecision,
+            reason_codes: JSON.stringify(decision.reasonCodes),
+            recommendations: JSON.stringify(decision.recommendations),
+            fired_rules: JSON.stringify(decision.firedRules),
+            correlation_id: randomId('corr_'),
+            // CONTRACT §3: NOT_REVIEWED is queued for staff review.
+            review_status: decision.vendorDecision === 'NOT_REVIEWED' ? 'AWAITING_REVIEW' : null,
+            reviewed_by: null,
+            review_comments: null,
+            reviewed_at: null,
+            created_at: now,
+          };
+          await accounts.insertAccountRequest(trx, row);
+          const queued = await applyAccountState(
+            trx,
+            {
+              accountId: request.accountId,
+              status: ACCOUNT_STATUS_OF[decision.vendorDecision],
+              reasons: decision.reasonCodes,
+              recommendations: decision.recommendations,
+              updatedAt: now,
+            },
+            publicUrl,
+          );
+          return { row, queued };
+        });
+        if (queued) announceQueued(bus, [queued]);
+        return responseOf(row);
+      } catch (error) {
+        // The event id was decided before (or concurrently): the first decision is the answer.
+        if (isUniqueViolation(error, { index: 'account_requests_event', column: 'account_requests.event_id' })) {
+          const first = await replay(site, kind, eventId);
+          if (first) return first;
+        }
+        throw error;
+      }
+    },
+  };
+}
+
+function responseOf(row: accounts.AccountRequestRow): DecisionResponse {
+  return {
+    status: 'success',
+    vendorDecision: row.vendor_decision as VendorDecision,
+    reasonCodes: JSON.parse(row.reason_codes) as string[],
+    recommendations: JSON.parse(row.recommendations) as string[],
+    correlationId: row.correlation_id,
+  };
+}

@@ -1,0 +1,171 @@
+/**
+ * Staff review (CONTRACT §4, §5): set an account's status, decide an item listing, release or cancel an order or a
+ * payment. Each decision and the document 2 notification it causes are written in one transaction, announced after
+ * commit. A CANCEL of a sleeve order goes through the staff service first (which frees the email and refunds a paid
+ * order); the decision is recorded once that committed, so a refused cancel records nothing.
+ */
+import { DomainError } from '../kernel/errors.ts';
+import { checkReviewLabels, checkStaffDecision, type StaffDecisionInput } from './review-rules.ts';
+import { isUniqueViolation } from '../db/database.ts';
+import * as accounts from './account-repository.ts';
+import * as decisions from './order-decision-repository.ts';
+import { findOrder } from '../orders/order-repository.ts';
+import {
+  dashboardLinks,
+  epochSeconds,
+  numericTimestamp,
+  type AccountDecision,
+  type ItemListingUpdateBody,
+  type MerchantAction,
+  type OrderStatusUpdateBody,
+} from '../notifications/bodies.ts';
+import { announceQueued, queueNotification } from '../notifications/outbox.ts';
+import { applyAccountState, toAccountState, toRequestView, type AccountRequestView, type AccountState } from './account-records.ts';
+import type { ServiceDeps } from '../kernel/service-deps.ts';
+import type { OrderStaffService } from '../orders/staff-service.ts';
+import type { PaymentService } from '../payments/payment-service.ts';
+
+export interface AccountView extends AccountState {
+  /** The latest HISTORY_MAX requests decided for the account, oldest event first, with the rules that fired. */
+  decisions: AccountRequestView[];
+}
+
+export interface OrderDecisionView {
+  orderId: string;
+  kind: 'SLEEVE_ORDER' | 'PAYMENT';
+  action: MerchantAction;
+  triggeredBy: string;
+  comments: string | null;
+  decidedAt: number;
+}
+
+export interface StaffDecision extends StaffDecisionInput {
+  action: MerchantAction;
+}
+
+export interface ReviewService {
+  account(accountId: string): Promise<AccountView | null>;
+  reviewAccount(accountId: string, decision: AccountDecision, reasons: string[], recommendations: string[]): Promise<AccountView>;
+  itemListingRequests(reviewStatus: string, first: number): Promise<AccountRequestView[]>;
+  decideItemListing(eventId: string, decision: StaffDecision): Promise<AccountRequestView>;
+  decideOrder(orderId: string, decision: StaffDecision): Promise<OrderDecisionView>;
+}
+
+const LIST_MAX = 200;
+export const HISTORY_MAX = 200;
+const alreadyDecided = (what: string) => new DomainError('duplicate', `${what} was already decided by staff.`);
+
+export function createReviewService(
+  deps: ServiceDeps & { staff: Pick<OrderStaffService, 'cancel'>; payments: Pick<PaymentService, 'find'> },
+): ReviewService {
+  const { database, clock, bus, publicUrl, staff, payments } = deps;
+  const { db } = database;
+
+  async function account(accountId: string): Promise<AccountView | null> {
+    const row = await accounts.findAccount(db, accountId);
+    if (!row) return null;
+    return { ...toAccountState(row), decisions: (await accounts.requestsOfAccount(db, accountId, HISTORY_MAX)).map(toRequestView) };
+  }
+
+  /** Which order `orderId` names: a sleeve order number, else a payment id (services.payments). */
+  async function target(orderId: string): Promise<{ kind: OrderDecisionView['kind']; cancelled: boolean }> {
+    if (/^[0-9]{1,15}$/u.test(orderId)) {
+      const order = await findOrder(db, Number(orderId));
+      if (order) return { kind: 'SLEEVE_ORDER', cancelled: order.status === 'cancelled' };
+    }
+    if (await payments.find(orderId)) return { kind: 'PAYMENT', cancelled: false };
+    throw new DomainError('not_found', 'No order or payment was found with that id.');
+  }
+
+  return {
+    account,
+
+    async reviewAccount(accountId, decision, reasonsIn, recommendationsIn) {
+      const reasons = checkReviewLabels('reasons', reasonsIn);
+      const recommendations = checkReviewLabels('recommendations', recommendationsIn);
+      const queued = await db.transaction().execute(async (trx) => {
+        if (!(await accounts.findAccount(trx, accountId))) throw new DomainError('not_found', 'No account was found with that id.');
+        const next = { accountId, status: decision, reasons, recommendations, updatedAt: clock.now() };
+        return applyAccountState(trx, next, publicUrl, { replaceReasons: true });
+      });
+      if (queued) announceQueued(bus, [queued]);
+      return (await account(accountId))!;
+    },
+
+    async itemListingRequests(reviewStatus, first) {
+      const rows = await accounts.itemListingsByReview(db, reviewStatus, Math.min(Math.max(1, first), LIST_MAX));
+      return rows.map(toRequestView);
+    },
+
+    async decideItemListing(eventId, decision) {
+      const { triggeredBy, comments } = checkStaffDecision(decision);
+      const rows = await accounts.findItemListings(db, eventId);
+      if (rows.length === 0) throw new DomainError('not_found', 'No item listing request was found with that event id.');
+      const open = rows.find((r) => r.review_status === null || r.review_status === 'AWAITING_REVIEW');
+      if (!open) throw alreadyDecided('This item listing request');
+      const now = clock.now();
+      const status = decision.action === 'RELEASE' ? 'RELEASED' : 'CANCELLED';
+      const queued = await db.transaction().execute(async (trx) => {
+        if (!(await accounts.markListingReviewed(trx, open.id, { status, by: triggeredBy, comments, at: now }))) {
+          throw alreadyDecided('This item listing request');
+        }
+        const body: ItemListingUpdateBody = {
+          timestamp: numericTimestamp(now),
+          type: 'ITEM_LISTING_REQUEST_UPDATE',
+          accountId: open.account_id,
+          eventId,
+          correlationId: open.correlation_id,
+          merchantAction: decision.action,
+          triggeredBy,
+          ...(comments ? { agentComments: comments } : {}),
+          linkToEventInVendorDashboard: dashboardLinks.itemListing(publicUrl, eventId),
+        };
+        return queueNotification(trx, { path: '/itemlistingrequestupdatenotification', body: { ...body }, subject: open.account_id }, now);
+      });
+      announceQueued(bus, [queued]);
+      return toRequestView((await accounts.findRequestByEvent(db, open.site_id, 'item-listing', eventId))!);
+    },
+
+    async decideOrder(orderId, decision) {
+      const { triggeredBy, comments } = checkStaffDecision(decision);
+      const { kind, cancelled } = await target(orderId);
+      const ref = `${kind === 'SLEEVE_ORDER' ? 'order' : 'payment'}:${orderId}`;
+      if (await decisions.findOrderDecision(db, ref)) throw alreadyDecided('This order');
+      if (kind === 'SLEEVE_ORDER' && decision.action === 'RELEASE' && cancelled) {
+        throw new DomainError('validation_failed', 'A cancelled order cannot be released.', { field: 'action' });
+      }
+      if (kind === 'SLEEVE_ORDER' && decision.action === 'CANCEL') {
+        await staff.cancel(orderId, comments ?? `Cancelled on review by ${triggeredBy}.`);
+      }
+      const view: OrderDecisionView = { orderId, kind, action: decision.action, triggeredBy, comments, decidedAt: clock.now() };
+      try {
+        const queued = await db.transaction().execute(async (trx) => {
+          await decisions.insertOrderDecision(trx, {
+            ref,
+            kind,
+            order_id: orderId,
+            action: view.action,
+            triggered_by: triggeredBy,
+            comments,
+            decided_at: view.decidedAt,
+          });
+          const body: OrderStatusUpdateBody = {
+            timestamp: epochSeconds(view.decidedAt),
+            type: 'ORDER_STATUS_UPDATE',
+            orderId,
+            merchantAction: view.action,
+            triggeredBy,
+            ...(comments ? { agentComments: comments } : {}),
+            linkToOrderInDashboard: dashboardLinks.order(publicUrl, orderId),
+          };
+          return queueNotification(trx, { path: '/orderstatusupdatenotification', body: { ...body }, subject: orderId }, view.decidedAt);
+        });
+        announceQueued(bus, [queued]);
+        return view;
+      } catch (error) {
+        if (isUniqueViolation(error)) throw alreadyDecided('This order');
+        throw error;
+      }
+    },
+  };
+}

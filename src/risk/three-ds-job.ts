@@ -1,0 +1,31 @@
+/**
+ * Completes pending 3DS enrollment requests when due (CONTRACT §3: PENDING, then COMPLETED or FAILED). Each request
+ * is a row with a due time, completed by a conditional update (status = PENDING); the timer is armed for the
+ * earliest row, sooner when this instance queues an earlier one, and a sweep runs at start (due-sweeper.ts).
+ */
+import type { BackgroundJob } from '../jobs/background.ts';
+import { createDueSweeper } from '../jobs/due-sweeper.ts';
+
+export const THREE_DS_POLL_MS = 30_000;
+
+export const startThreeDsCompletion: BackgroundJob = async ({ services, clock, logger }) => {
+  const platform = services.platform;
+  const sweeper = createDueSweeper({
+    clock,
+    logger,
+    name: '3DS enrollment',
+    pollMs: THREE_DS_POLL_MS,
+    async sweepOnce() {
+      await platform.completeDueEnrollments();
+      return platform.nextEnrollmentDue();
+    },
+  });
+  const unwatch = platform.onEnrollmentQueued(sweeper.arm);
+  await sweeper.sweep(); // requests that fell due while the process was down
+  return {
+    async dispose() {
+      unwatch();
+      await sweeper.dispose();
+    },
+  };
+};

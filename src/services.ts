@@ -1,0 +1,48 @@
+/** Builds every service from the shared ports. The doors receive this object and nothing lower. */
+import type { ServiceDeps } from './kernel/service-deps.ts';
+import { createEventInfoService, type EventInfoService } from './orders/event-info-service.ts';
+import { createNotificationService, type NotificationService } from './notifications/notification-service.ts';
+import { createOptionsService, type OptionsService } from './orders/options-service.ts';
+import { createOrderService, type OrderService } from './orders/order-service.ts';
+import { createOrderStaffService, type OrderStaffService } from './orders/staff-service.ts';
+import { createLiveService, type LiveService } from './orders/live-service.ts';
+import { createPaymentService, type PaymentService } from './payments/payment-service.ts';
+import { createPlatformService, type PlatformService } from './risk/platform-service.ts';
+import { createSiteService, type SiteService } from './sites/site-service.ts';
+import type { HoldTicker } from './orders/hold-ticker.ts';
+
+export interface Services {
+  options: OptionsService;
+  orders: OrderService;
+  /** Staff fulfilment (advance, collect, cancel, list) and the public pickup board. */
+  staff: OrderStaffService;
+  eventInfo: EventInfoService;
+  live: LiveService;
+  /** Document 3 credentials: sites and their API keys. */
+  sites: SiteService;
+  /** /api/payments, the vault and tokenization, the sandbox processor, refunds. */
+  payments: PaymentService;
+  /** Merchants, 3DS enrollment, risk decisions, accounts, staff review. */
+  platform: PlatformService;
+  /** Outbox deliveries, claims and evidence, the processor webhook. */
+  notifications: NotificationService;
+}
+
+export function createServices(deps: ServiceDeps & { ticker: HoldTicker }): Services {
+  const sites = createSiteService(deps);
+  const payments = createPaymentService({ ...deps, sites });
+  const options = createOptionsService(deps);
+  const orders = createOrderService({ ...deps, options, payments });
+  const staff = createOrderStaffService({ ...deps, refunds: payments });
+  return {
+    options,
+    orders,
+    staff,
+    eventInfo: createEventInfoService(deps),
+    live: createLiveService({ ...deps, orders, options, staff }),
+    sites,
+    payments,
+    platform: createPlatformService({ ...deps, sites, orders, staff, payments }),
+    notifications: createNotificationService({ ...deps, sites }),
+  };
+}

@@ -1,0 +1,23 @@
+/** Platform sites: site ids and the hashes of their API keys. Rows in, rows out; `db` may be a transaction. */
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { SiteTable } from './site-tables.ts';
+
+export type SiteRow = Selectable<SiteTable>;
+
+export async function findSite(db: Db, siteId: string): Promise<SiteRow | undefined> {
+  return db.selectFrom('sites').selectAll().where('site_id', '=', siteId).executeTakeFirst();
+}
+
+export async function insertSite(db: Db, row: SiteRow): Promise<void> {
+  await db.insertInto('sites').values(row).execute();
+}
+
+/** The bootstrap site follows VENDOR_SITE_ID/VENDOR_API_KEY: a new key in the environment replaces the old hash. */
+export async function upsertBootstrapSite(db: Db, siteId: string, apiKeyHash: string, now: number): Promise<void> {
+  await db
+    .insertInto('sites')
+    .values({ site_id: siteId, api_key_hash: apiKeyHash, kind: 'bootstrap', parent_site_id: null, created_at: now })
+    .onConflict((oc) => oc.column('site_id').doUpdateSet({ api_key_hash: apiKeyHash }))
+    .execute();
+}

@@ -1,0 +1,66 @@
+/**
+ * Platform sites and their credentials (CONTRACT §3): a site id and an API key stored only as a hash. Document 3's
+ * calls present them as HTTP basic auth `siteId:apiKey`; the key is compared in constant time. The bootstrap site
+ * comes from VENDOR_SITE_ID/VENDOR_API_KEY; each merchant created by POST /merchants is a new site.
+ */
+import type { Db } from '../db/database.ts';
+import { findSite, insertSite, upsertBootstrapSite } from './site-repository.ts';
+import { hashToken, randomToken, tokenMatchesHash } from '../kernel/tokens.ts';
+import type { ServiceDeps } from '../kernel/service-deps.ts';
+
+export interface Site {
+  siteId: string;
+  kind: 'bootstrap' | 'merchant';
+  parentSiteId: string | null;
+}
+
+export interface NewSiteCredentials {
+  siteId: string;
+  /** Shown once, in the creation response; only its hash is stored. */
+  apiKey: string;
+}
+
+export interface SiteService {
+  /** Makes the bootstrap site match the configuration (run once at start). */
+  ensureBootstrap(siteId: string, apiKey: string): Promise<void>;
+  /** The site these credentials belong to, or null (unknown site or wrong key, indistinguishable). */
+  authenticate(siteId: string, apiKey: string): Promise<Site | null>;
+  find(siteId: string): Promise<Site | null>;
+  /** Creates a merchant site inside the caller's transaction (the merchant row commits with it). */
+  createMerchantSite(trx: Db, parentSiteId: string): Promise<NewSiteCredentials>;
+}
+
+export function createSiteService({ database, clock }: ServiceDeps): SiteService {
+  const toSite = (row: { site_id: string; kind: string; parent_site_id: string | null }): Site => ({
+    siteId: row.site_id,
+    kind: row.kind === 'merchant' ? 'merchant' : 'bootstrap',
+    parentSiteId: row.parent_site_id,
+  });
+
+  return {
+    async ensureBootstrap(siteId, apiKey) {
+      await upsertBootstrapSite(database.db, siteId, hashToken(apiKey), clock.now());
+    },
+
+    async authenticate(siteId, apiKey) {
+      const row = await findSite(database.db, siteId);
+      // Compare against a throwaway hash when the site is unknown, so both failures cost the same.
+      const matches = tokenMatchesHash(apiKey, row?.api_key_hash ?? UNKNOWN_SITE_HASH);
+      return row && matches ? toSite(row) : null;
+    },
+
+    async find(siteId) {
+      const row = await findSite(database.db, siteId);
+      return row ? toSite(row) : null;
+    },
+
+    async createMerchantSite(trx, parentSiteId) {
+      const siteId = `site_${randomToken(12)}`;
+      const apiKey = randomToken();
+      await insertSite(trx, { site_id: siteId, api_key_hash: hashToken(apiKey), kind: 'merchant', parent_site_id: parentSiteId, created_at: clock.now() });
+      return { siteId, apiKey };
+    },
+  };
+}
+
+const UNKNOWN_SITE_HASH = hashToken(randomToken());
