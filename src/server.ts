@@ -17,7 +17,7 @@ import { loadConfig, type Config } from './kernel/config.ts';
 import { createDatabase, type AppDatabase } from './db/database.ts';
 import { createEventBus, type EventBus } from './events/event-bus.ts';
 import { createLogger, type Logger } from './kernel/logger.ts';
-import { startDispatcher } from './notifications/dispatcher.ts';
+import { startDispatcher } from './notifications/dispatcher-job.ts';
 import type { BackgroundDeps, Disposable } from './jobs/background.ts';
 import { startEvidenceReminders } from './disputes/evidence-reminder-job.ts';
 import { startHoldExpiry } from './orders/hold-expiry-job.ts';
@@ -26,7 +26,7 @@ import { startNetworkTokenProvisioning } from './payments/network-token-job.ts';
 import { startPaymentReconciliation } from './payments/reconciliation-job.ts';
 import { createHoldTicker } from './orders/hold-ticker.ts';
 import { createRateLimiter } from './kernel/rate-limiter.ts';
-import { startCacheSync } from './cache-sync.ts';
+import { startCacheSync } from './orders/cache-sync.ts';
 import { createServices, type Services } from './services.ts';
 
 export interface GatewayOptions {

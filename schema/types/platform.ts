@@ -5,7 +5,7 @@
  */
 import { ACCOUNT_DECISIONS } from '../../src/notifications/bodies.ts';
 import { VENDOR_DECISIONS } from '../../src/risk/rules/types.ts';
-import type { AccountRequestView } from '../../src/risk/account-records.ts';
+import type { AccountRequestView } from '../../src/risk/account-record-service.ts';
 import type { EnrollmentView, MerchantView } from '../../src/risk/merchant-service.ts';
 import type { AccountView, OrderDecisionView } from '../../src/risk/review-service.ts';
 import { builder } from '../builder.ts';

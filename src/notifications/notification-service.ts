@@ -18,7 +18,7 @@ import { createClaimService, type ClaimService } from '../disputes/claim-service
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import { createEvidenceService, type EvidenceService } from '../disputes/evidence-service.ts';
 import type { SiteService } from '../sites/site-service.ts';
-import { createWebhookChallengeService, type WebhookChallengeService } from '../sites/webhook-challenge.ts';
+import { createWebhookChallengeService, type WebhookChallengeService } from '../sites/challenge-service.ts';
 
 export const NOTIFICATIONS_PAGE_DEFAULT = 50;
 export const NOTIFICATIONS_PAGE_MAX = 200;

@@ -12,7 +12,7 @@ import * as orders from './order-repository.ts';
 import { hashToken, randomId, randomToken, tokenMatchesHash } from '../kernel/tokens.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import type { OptionsService } from './options-service.ts';
-import type { OrderPayments } from '../payments/order-payment.ts';
+import type { OrderPayments } from '../payments/order-payment-service.ts';
 import { orderEvent, parseOrderNumber, rowToOrder } from './order-mapping.ts';
 
 export interface CreatedOrder {

@@ -12,9 +12,9 @@ import { createSandboxProcessor } from './sandbox-processor.ts';
 import { createVaultCrypto, loadVaultKey } from './vault-crypto.ts';
 import { hashToken, randomId } from '../kernel/tokens.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
-import { checkIdempotencyKey, withIdempotency, type Claim, type StoredResponse } from './idempotency.ts';
-import { createOrderPayments, type OrderPayments } from './order-payment.ts';
-import { createPaymentFlow, type Outcome } from './payment-flow.ts';
+import { checkIdempotencyKey, withIdempotency, type Claim, type StoredResponse } from './idempotency-service.ts';
+import { createOrderPayments, type OrderPayments } from './order-payment-service.ts';
+import { createPaymentFlow, type Outcome } from './payment-flow-service.ts';
 import type { Site, SiteService } from '../sites/site-service.ts';
 import { createTokenizationService, type TokenizationService } from './tokenization-service.ts';
 

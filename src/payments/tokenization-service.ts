@@ -11,9 +11,9 @@ import { announceQueued, queueNotification } from '../notifications/outbox.ts';
 import type { VaultCrypto } from './vault-crypto.ts';
 import { hashToken, randomToken } from '../kernel/tokens.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
-import { createNetworkTokens, type NetworkTokens } from './network-tokens.ts';
+import { createNetworkTokens, type NetworkTokens } from './network-token-service.ts';
 // Other suites read the provisioning delay from here (test/notifications/triggers.test.ts).
-export { NETWORK_TOKEN_DELAY_MS } from './network-tokens.ts';
+export { NETWORK_TOKEN_DELAY_MS } from './network-token-service.ts';
 import type { Site } from '../sites/site-service.ts';
 import { tokenUpdatedBody, toTokenView, type TokenView } from './token-view.ts';
 import { parseCard, parseTokenize, parseTokenReference, type TokenReference } from './token-input.ts';

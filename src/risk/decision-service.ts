@@ -15,7 +15,7 @@ import { isUniqueViolation } from '../db/database.ts';
 import * as accounts from './account-repository.ts';
 import { announceQueued } from '../notifications/outbox.ts';
 import { randomId } from '../kernel/tokens.ts';
-import { ACCOUNT_STATUS_OF, applyAccountState } from './account-records.ts';
+import { ACCOUNT_STATUS_OF, applyAccountState } from './account-record-service.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import type { Site } from '../sites/site-service.ts';
 

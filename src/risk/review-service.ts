@@ -20,7 +20,7 @@ import {
   type OrderStatusUpdateBody,
 } from '../notifications/bodies.ts';
 import { announceQueued, queueNotification } from '../notifications/outbox.ts';
-import { applyAccountState, toAccountState, toRequestView, type AccountRequestView, type AccountState } from './account-records.ts';
+import { applyAccountState, toAccountState, toRequestView, type AccountRequestView, type AccountState } from './account-record-service.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import type { OrderStaffService } from '../orders/staff-service.ts';
 import type { PaymentService } from '../payments/payment-service.ts';

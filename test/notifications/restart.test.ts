@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LEASE_MS } from '../../src/notifications/dispatcher.ts';
+import { LEASE_MS } from '../../src/notifications/dispatcher-job.ts';
 import { backendEnv } from '../support/databases.ts';
 import { afterThisTest, VALID_ORDER } from '../support/gateway.ts';
 import { startProcess } from '../support/process.ts';

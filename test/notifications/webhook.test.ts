@@ -3,7 +3,7 @@
  * unknown site, an unknown account and a challenge that is not 20–32 lowercase hex characters.
  */
 import { describe, expect, it } from 'vitest';
-import { challengeResponse } from '../../src/sites/webhook-challenge.ts';
+import { challengeResponse } from '../../src/sites/challenge-service.ts';
 import { decide, profileAccess } from '../platform/support.ts';
 import { testGateway } from '../support/gateway.ts';
 

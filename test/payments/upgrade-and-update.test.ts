@@ -5,7 +5,7 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { NOTIFICATION_SCHEMAS } from '../../src/notifications/schemas.ts';
-import { NETWORK_TOKEN_DELAY_MS } from '../../src/payments/network-tokens.ts';
+import { NETWORK_TOKEN_DELAY_MS } from '../../src/payments/network-token-service.ts';
 import { card, CARDS, outbox, paymentBody, paymentsGateway, siteCalls } from './support.ts';
 
 const validTokenUpdated = new Ajv({ strict: false }).compile(NOTIFICATION_SCHEMAS['/token-updated']);

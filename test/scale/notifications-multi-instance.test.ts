@@ -5,7 +5,7 @@
  * other once the lease runs out. Runs when TEST_DATABASE_URL and TEST_REDIS_URL are set.
  */
 import { describe, expect, it } from 'vitest';
-import { LEASE_MS } from '../../src/notifications/dispatcher.ts';
+import { LEASE_MS } from '../../src/notifications/dispatcher-job.ts';
 import { sharedInstancesEnv } from '../support/databases.ts';
 import { afterThisTest, VALID_ORDER } from '../support/gateway.ts';
 import { startProcess } from '../support/process.ts';

@@ -3,8 +3,8 @@
  * any instance: the bus announces a change (through Redis when several instances run) and the copy is dropped,
  * to be read again from the database on next use.
  */
-import type { EventBus } from './events/event-bus.ts';
-import type { Services } from './services.ts';
+import type { EventBus } from '../events/event-bus.ts';
+import type { Services } from '../services.ts';
 
 export interface CacheSync {
   dispose(): Promise<void>;

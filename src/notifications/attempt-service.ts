@@ -8,7 +8,7 @@ import type { AppDatabase, Db } from '../db/database.ts';
 import { findLeased, recordAttempt, type OutboxRow } from './outbox-repository.ts';
 import type { OutboxStatus } from './outbox-tables.ts';
 import { randomId } from '../kernel/tokens.ts';
-import { ok, type DeliveryResult } from './delivery.ts';
+import { ok, type DeliveryResult } from './webhook-client.ts';
 
 export interface RecordRequest {
   row: OutboxRow;

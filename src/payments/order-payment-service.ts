@@ -12,7 +12,7 @@ import * as vault from './vault-repository.ts';
 import { hashToken, randomId } from '../kernel/tokens.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import { rowToOrder } from '../orders/order-mapping.ts';
-import { STALE_PENDING_MS, type PaymentFlow } from './payment-flow.ts';
+import { STALE_PENDING_MS, type PaymentFlow } from './payment-flow-service.ts';
 
 /** Document 1: the amount charged for the user's own card or wallet. */
 export const ORDER_AMOUNT_CENTS = 100;

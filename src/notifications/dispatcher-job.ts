@@ -16,8 +16,8 @@ import { claimDue, nextWake, releaseLease, type OutboxRow } from './outbox-repos
 import type { BackgroundDeps, BackgroundJob, Disposable } from '../jobs/background.ts';
 import { createDueTimer } from '../jobs/due-sweeper.ts';
 import { randomId } from '../kernel/tokens.ts';
-import { deliver, DELIVERY_TIMEOUT_MS, Shutdown } from './delivery.ts';
-import { createRecorder } from './record.ts';
+import { deliver, DELIVERY_TIMEOUT_MS, Shutdown } from './webhook-client.ts';
+import { createRecorder } from './attempt-service.ts';
 import { bodyAtSend } from './send-time.ts';
 import { bodySignature, standardWebhooksHeaders } from './signing.ts';
 

@@ -10,7 +10,7 @@ import { DomainError } from '../kernel/errors.ts';
 import { isUniqueViolation, type Db } from '../db/database.ts';
 import * as payments from './payment-repository.ts';
 import { sha256Hex } from '../kernel/tokens.ts';
-import { STALE_PENDING_MS } from './payment-flow.ts';
+import { STALE_PENDING_MS } from './payment-flow-service.ts';
 
 export const IDEMPOTENCY_KEEP_MS = 48 * 3600_000;
 const WAIT_LIMIT_MS = 15_000;
