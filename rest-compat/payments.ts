@@ -47,8 +47,8 @@ export function createPaymentsRoutes({ services, logger, limiter }: RestDeps): R
       path: '/api/payments',
       handler: platform(
         siteCall(async (site, body, request) => {
-          const response = await payments.create(site, body, request.headers['idempotency-key']);
-          return json(response.status, response.body);
+          // Document 3: a payment made (or replayed for its Idempotency-Key) is 201 Created.
+          return json(201, await payments.create(site, body, request.headers['idempotency-key']));
         }),
       ),
     },

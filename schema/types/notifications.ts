@@ -7,7 +7,7 @@ import type { Notification, NotificationAttempt, NotificationPage } from '../../
 import type { ClaimPage } from '../../src/disputes/claim-service.ts';
 import { hoursLeftUntil } from '../../src/notifications/send-time.ts';
 import { CLAIM_TYPES, REASON_CATEGORIES } from '../../src/notifications/bodies.ts';
-import type { NotificationPath } from '../../src/notifications/outbox.ts';
+import type { NotificationPath } from '../../src/notifications/notification-paths.ts';
 import { builder } from '../builder.ts';
 import { PageInfoRef } from './staff.ts';
 

@@ -20,7 +20,7 @@ import {
   type ClaimRow,
 } from './claim-repository.ts';
 import type { Db } from '../db/database.ts';
-import { announceQueued, queueNotification } from '../notifications/outbox.ts';
+import { announceQueued, queueNotification } from '../notifications/outbox-service.ts';
 import { checkClaimInput, type OpenClaimInput } from './claim-input.ts';
 import { evidenceRequestBody, rowToClaim, type Claim } from './claim-mapping.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
@@ -104,7 +104,7 @@ export function createClaimService(deps: ServiceDeps & { sites: SiteService }): 
         });
         const opened = (await loadClaim(trx, claimId))!;
         const body = { ...evidenceRequestBody(opened, now) };
-        const id = await queueNotification(trx, { path: '/requestforevidencenotification', body, subject: String(claimId) }, now);
+        const id = await queueNotification(trx, '/requestforevidencenotification', body, { subject: String(claimId), now: now });
         return { claim: opened, messageId: id };
       });
       announceQueued(bus, [messageId]);
@@ -138,7 +138,7 @@ export function createClaimService(deps: ServiceDeps & { sites: SiteService }): 
             return null;
           }
           const body = { ...evidenceRequestBody(claim, now) };
-          return queueNotification(trx, { path: '/requestforevidencenotification', body, subject: String(claim.claimId) }, now);
+          return queueNotification(trx, '/requestforevidencenotification', body, { subject: String(claim.claimId), now: now });
         });
         if (id) queued.push(id);
       }

@@ -1,10 +1,10 @@
 /**
- * The event bus: graphql-yoga's createPubSub over an EventTarget. In memory by default; with REDIS_URL, Redis
+ * The event bus: the pub/sub of `@graphql-yoga/subscription` (a plain library with no GraphQL in it) over an EventTarget. In memory by default; with REDIS_URL, Redis
  * carries the events (separate publish and subscribe connections), so a subscriber on one instance sees a change
  * made on another. Services publish after commit, never inside a transaction.
  */
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
-import { createPubSub, type PubSub } from 'graphql-yoga';
+import { createPubSub, type PubSub } from '@graphql-yoga/subscription';
 import { Redis } from 'ioredis';
 import type { Topics } from './topics.ts';
 

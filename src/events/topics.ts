@@ -25,7 +25,7 @@ export type Topics = {
   order: [orderNumber: string, OrderChangedEvent];
   optionsChanged: [OptionsChangedEvent];
   eventInfoChanged: [{ updatedAt: number }];
-  /** Outbox rows were committed (src/notifications/outbox.ts): dispatchers wake up instead of waiting for a poll. */
+  /** Outbox rows were committed (src/notifications/outbox-service.ts): dispatchers wake up instead of waiting for a poll. */
   notificationQueued: [{ ids: string[] }];
   /** A delivery attempt was recorded (src/notifications/record.ts): staff `notificationEvents`, one per attempt. */
   notificationAttempted: [{ id: string; attempt: number }];

@@ -13,7 +13,8 @@ import {
   type OutboxRow,
 } from './outbox-repository.ts';
 import type { OutboxStatus } from './outbox-tables.ts';
-import { announceQueued, type NotificationPath } from './outbox.ts';
+import { announceQueued } from './outbox-service.ts';
+import type { NotificationPath } from './notification-paths.ts';
 import { createClaimService, type ClaimService } from '../disputes/claim-service.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import { createEvidenceService, type EvidenceService } from '../disputes/evidence-service.ts';

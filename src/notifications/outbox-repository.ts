@@ -2,12 +2,17 @@
  * Kysely queries for the notification outbox (migration 0003): the dispatcher's claim with a lease, the guarded
  * record of an attempt, staff listing and redelivery. Rows in, rows out; `db` may be a transaction.
  */
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { OutboxAttemptTable, OutboxNotificationTable, OutboxStatus } from './outbox-tables.ts';
 
 export type OutboxRow = Selectable<OutboxNotificationTable>;
 export type AttemptRow = Selectable<OutboxAttemptTable>;
+
+/** Queues one notification (`db` is the transaction of the change that causes it). */
+export async function insertNotification(db: Db, row: Insertable<OutboxNotificationTable>): Promise<void> {
+  await db.insertInto('outbox_notifications').values(row).execute();
+}
 
 export interface ClaimRequest {
   owner: string;

@@ -4,7 +4,7 @@
  * the suite produces against these, so a body that drifts from the document fails a test. Formats are written as
  * patterns, so any JSON schema validator checks them without a formats plugin.
  */
-import type { NotificationPath } from './outbox.ts';
+import type { NotificationPath } from './notification-paths.ts';
 import { CLAIM_TYPES, REASON_CATEGORIES, ACCOUNT_DECISIONS } from './bodies.ts';
 
 type Schema = Record<string, unknown>;

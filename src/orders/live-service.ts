@@ -4,7 +4,7 @@
  * every change is reloaded from the database, so a stale or repeated event never shows stale data.
  */
 import { LatestStream } from '../events/latest-stream.ts';
-import { Repeater } from '../events/streams.ts';
+import { Repeater } from '@repeaterjs/repeater';
 import type { Order } from './order.ts';
 import type { SleeveOptionSet } from './sleeve-options.ts';
 import { findOrder } from './order-repository.ts';

@@ -4,15 +4,15 @@
  */
 import { DomainError } from '../kernel/errors.ts';
 import { emailKey } from '../kernel/email.ts';
-import { HOLD_EXPIRED_REASON, STATUS_AFTER_PAYMENT, type Order } from './order.ts';
+import { HOLD_EXPIRED_REASON, STATUS_AFTER_PAYMENT, type Order, type PayMethod } from './order.ts';
 import { checkOrderInput, type OrderInput, type PayInput } from './order-input.ts';
 import { viewOrder, type OrderView, type ViewOptions } from './order-view.ts';
-import { isUniqueViolation } from '../db/database.ts';
+import { isUniqueViolation, type Db } from '../db/database.ts';
 import * as orders from './order-repository.ts';
 import { hashToken, randomId, randomToken, tokenMatchesHash } from '../kernel/tokens.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import type { OptionsService } from './options-service.ts';
-import type { OrderPayments } from '../payments/order-payment-service.ts';
+import type { OrderCharges } from '../payments/order-charge-service.ts';
 import { orderEvent, parseOrderNumber, rowToOrder } from './order-mapping.ts';
 
 export interface CreatedOrder {
@@ -41,6 +41,8 @@ export interface OrderService {
   pay(orderNumber: string, input: PayInput): Promise<PaidOrder>;
   /** Cancels every order whose hold has ended; returns them. */
   expireDue(): Promise<Order[]>;
+  /** Whether an order not cancelled holds this email (compared as document 1 compares emails). */
+  holdsEmail(email: string): Promise<boolean>;
   /** The earliest running hold, for the expiry timer. */
   nextHoldEnd(): Promise<number | null>;
   /** Document 1's Order resource as both doors show it; see ViewOptions for the two tokens. */
@@ -49,7 +51,7 @@ export interface OrderService {
 
 const NOT_FOUND = 'No order was found with that order number and payToken.';
 
-export function createOrderService(deps: ServiceDeps & { options: OptionsService; payments: OrderPayments }): OrderService {
+export function createOrderService(deps: ServiceDeps & { options: OptionsService; payments: Pick<OrderCharges, 'chargeOrder'> }): OrderService {
   const { database, clock, bus, logger, options } = deps;
   const { db } = database;
 
@@ -159,6 +161,14 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
       return { order: created, payToken };
   }
 
+  /** In the paying transaction: the held order becomes paid and records the payment that paid it, or nothing changes. */
+  async function markPaid(trx: Db, number: number, payment: { id: string; method: PayMethod; amountCents: number }, now: number): Promise<Order | undefined> {
+    const row = await orders.markPaid(trx, number, { status: STATUS_AFTER_PAYMENT, method: payment.method, now });
+    if (!row) return undefined;
+    await orders.insertOrderPayment(trx, { id: payment.id, orderNumber: number, method: payment.method, amountCents: payment.amountCents, now });
+    return rowToOrder(row);
+  }
+
   async function pay(orderNumber: string, input: PayInput, attempt = 1): Promise<PaidOrder> {
       const order = await authorized(orderNumber, input.t);
       if (order.status === 'cancelled') {
@@ -168,24 +178,14 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
       }
       if (order.status !== 'awaiting payment') return { order, alreadyPaid: true };
       const number = Number(order.orderNumber);
-      if (input.method !== 'vendor_card') {
-        // Card and wallet: $1.00 through the payments service with the payUrl page's token (issue 5).
-        const charged = await deps.payments.payOrder(number, input.method, input.token ?? '');
-        // Null: paid or ended meanwhile (a charge that came too late was refunded); report what happened.
-        if (!charged && attempt <= 3) return pay(orderNumber, input, attempt + 1);
-        if (!charged) throw new DomainError('unavailable', 'The payment could not be recorded just now. Please try again.', { retryAfter: 1 });
-        logger.info('order paid', { orderNumber: charged.orderNumber, method: input.method });
-        publish([charged], 'paid');
-        return { order: charged, alreadyPaid: false };
-      }
       const now = clock.now();
-      const paid = await db.transaction().execute(async (trx) => {
-        const row = await orders.markPaid(trx, number, { status: STATUS_AFTER_PAYMENT, method: input.method, now });
-        if (!row) return undefined;
-        // The demo card charges nothing; the row records that this order was paid, once.
-        await orders.insertOrderPayment(trx, { id: randomId('pay_'), orderNumber: number, method: input.method, amountCents: 0, now });
-        return rowToOrder(row);
-      });
+      const paid =
+        input.method === 'vendor_card'
+          ? // The demo card charges nothing; the row records that this order was paid, once.
+            await db.transaction().execute((trx) => markPaid(trx, number, { id: randomId('pay_'), method: input.method, amountCents: 0 }, now))
+          : // Card and wallet: $1.00 through the one pay flow with the payUrl page's token; the order is marked paid in
+            // the transaction that records the charge. Null: paid or ended meanwhile (a late charge was refunded).
+            ((await deps.payments.chargeOrder(number, input.method, input.token ?? '', (trx, charge) => markPaid(trx, number, charge, clock.now()))) ?? undefined);
       if (paid) {
         logger.info('order paid', { orderNumber: paid.orderNumber, method: input.method });
         publish([paid], 'paid');
@@ -209,6 +209,10 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
     },
 
     nextHoldEnd: () => orders.nextHoldEnd(db),
+
+    async holdsEmail(email) {
+      return (await orders.findOrderByEmailKey(db, emailKey(email))) !== undefined;
+    },
 
     view(order, tokens = {}) {
       return viewOrder(order, { now: clock.now(), publicUrl: deps.publicUrl, ...tokens });

@@ -63,6 +63,8 @@ export interface OrderStaffService {
   /** Any order not collected and not cancelled; frees its email. */
   cancel(orderNumber: string, reason: string): Promise<Order>;
   list(query?: OrderListQuery): Promise<OrderPage>;
+  /** One order as staff see it, by number; null when there is none. */
+  find(orderNumber: string): Promise<Order | null>;
   pickupBoard(): Promise<PickupEntry[]>;
 }
 
@@ -169,6 +171,12 @@ export function createOrderStaffService(deps: ServiceDeps & { refunds?: StaffCan
       publish(order, 'cancelled');
       if (order.paidAt !== null) await refundAfterStaffCancel(order);
       return order;
+    },
+
+    async find(orderNumber) {
+      const number = parseOrderNumber(orderNumber);
+      const row = number === null ? undefined : await orders.findOrder(db, number);
+      return row ? rowToOrder(row) : null;
     },
 
     async list({ statuses, first, after } = {}) {

@@ -17,10 +17,8 @@ const WAIT_LIMIT_MS = 15_000;
 /** Old keys are pruned at most once an hour per process, by whichever request comes first. */
 let lastPrune = 0;
 
-export interface StoredResponse {
-  status: number;
-  body: unknown;
-}
+/** The body of the first answer to a key (CONTRACT §3's created payment), replayed for every repeat. */
+export type StoredResponse = Record<string, unknown>;
 
 /** The key being run: `paymentId` is set when an earlier attempt reserved a payment whose outcome is unknown. */
 export interface Claim {
@@ -81,7 +79,7 @@ export async function withIdempotency(
         const message = 'This Idempotency-Key was already used with a different request body. Use a new key for a new request.';
         throw new DomainError('bad_request', message, { field: 'Idempotency-Key', errors: [{ field: 'Idempotency-Key', message }] });
       }
-      if (seen.state === 'done') return { status: Number(seen.response_status), body: JSON.parse(seen.response_body!) };
+      if (seen.state === 'done') return JSON.parse(seen.response_body!) as StoredResponse;
       const stalled = seen.state === 'processing' && now - Number(seen.updated_at) > STALE_PENDING_MS;
       if ((seen.state === 'retryable' || stalled) && (await payments.reclaimIdempotencyKey(db, seen, now))) {
         claimed = { siteId, key, paymentId: seen.payment_id };

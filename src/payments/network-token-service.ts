@@ -8,7 +8,7 @@ import type { Db } from '../db/database.ts';
 import * as vault from './vault-repository.ts';
 import type { Clock } from '../kernel/clock.ts';
 import type { EventBus } from '../events/event-bus.ts';
-import { announceQueued, queueNotification } from '../notifications/outbox.ts';
+import { announceQueued, queueNotification } from '../notifications/outbox-service.ts';
 import { randomToken } from '../kernel/tokens.ts';
 import type { Site } from '../sites/site-service.ts';
 import { parseUpgrade, type TokenReference } from './token-input.ts';
@@ -97,7 +97,7 @@ export function createNetworkTokens(deps: {
             paymentAccountReference: fields.network_token_par,
           };
           const body = tokenUpdatedBody(token, { ...row, ...fields, network_token_status: 'ACTIVE' }, 'NETWORK_TOKEN_PROVISIONING', updatedFields, now);
-          return queueNotification(trx, { path: '/token-updated', body: { ...body }, subject: token }, now);
+          return queueNotification(trx, '/token-updated', body, { subject: token, now: now });
         });
         if (id) queued.push(id);
       }

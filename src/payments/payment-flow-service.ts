@@ -1,7 +1,9 @@
 /**
- * The steps every payment takes (DESIGN: reserve (tx) → call the processor (no tx) → record (tx)), shared by
- * /api/payments and sleeve order pay. The processor call carries the payment id as its idempotency key, so calling
- * again for an `unknown` payment reconciles it and never charges twice (CONTRACT §3).
+ * The one pay flow (DESIGN: reserve (tx) → call the processor (no tx) → record (tx)), taken by a sleeve order's card
+ * or wallet pay, by POST /api/payments and by the reconciliation sweep. The processor call carries the payment id
+ * as its idempotency key, so running the flow again for a payment whose outcome is unknown reconciles it and never
+ * charges twice (CONTRACT §3). What a caller must change with the outcome (the order paid, the key's stored
+ * response) is its `settle`, run inside the record transaction.
  */
 import type { Clock } from '../kernel/clock.ts';
 import type { Db } from '../db/database.ts';
@@ -18,11 +20,26 @@ export const STALE_PENDING_MS = 60_000;
 
 export type Outcome = { status: Exclude<PaymentStatus, 'pending'>; chargeId: string | null };
 
+/** Runs inside the record transaction, with the payment as recorded. */
+export type Settle<T> = (trx: Db, row: PaymentRow) => Promise<T>;
+
+export interface Recorded<T> {
+  row: PaymentRow;
+  /** What `settle` returned (undefined without one). */
+  settled: T | undefined;
+}
+
 export interface PaymentFlow {
+  /**
+   * Reserve → charge → record. `reserve` runs in a transaction and returns the payment to take forward: a new
+   * `pending` one, one already `declined` by a decision (nothing is charged), or an earlier one whose outcome is not
+   * known (asked again under its own key). Null: nothing to do; `run` returns null.
+   */
+  run<T>(reserve: (trx: Db) => Promise<PaymentRow | null>, settle?: Settle<T>): Promise<Recorded<T> | null>;
   /** Calls the processor for a reserved payment. Never inside a transaction. */
   charge(payment: PaymentRow): Promise<Outcome>;
-  /** Records the outcome (and `alsoDo` in the same transaction); erases the CVC; frees a token nothing was charged on. */
-  record<T>(payment: PaymentRow, outcome: Outcome, alsoDo?: (trx: Db, row: PaymentRow) => Promise<T>): Promise<{ row: PaymentRow; extra: T | undefined }>;
+  /** Records the outcome (and `settle` in the same transaction); erases the CVC; frees a token nothing was charged on. */
+  record<T>(payment: PaymentRow, outcome: Outcome, settle?: Settle<T>): Promise<Recorded<T>>;
 }
 
 export function createPaymentFlow(deps: { db: Db; clock: Clock; logger: Logger; crypto: VaultCrypto; processor: Processor }): PaymentFlow {
@@ -36,7 +53,19 @@ export function createPaymentFlow(deps: { db: Db; clock: Clock; logger: Logger; 
     return { kind: 'card', cardNumber: sealed.cardNumber!, cvc: row.cvc_sealed ? crypto.open(row.cvc_sealed) : null };
   }
 
-  return {
+  /** A reserved payment's outcome: asked of the processor unless the row already says it. */
+  function outcomeOf(payment: PaymentRow): Promise<Outcome> | Outcome {
+    if (payment.status === 'pending' || payment.status === 'unknown') return flow.charge(payment);
+    return { status: payment.status, chargeId: payment.charge_id };
+  }
+
+  const flow: PaymentFlow = {
+    async run(reserve, settle) {
+      const payment = await db.transaction().execute(reserve);
+      if (!payment) return null;
+      return flow.record(payment, await outcomeOf(payment), settle);
+    },
+
     async charge(payment) {
       try {
         const result = await processor.charge({ idempotencyKey: payment.id, amount: Number(payment.amount), currency: payment.currency, source: await sourceOf(payment) });
@@ -49,7 +78,7 @@ export function createPaymentFlow(deps: { db: Db; clock: Clock; logger: Logger; 
       }
     },
 
-    async record(payment, outcome, alsoDo) {
+    async record(payment, outcome, settle) {
       const now = clock.now();
       const done = await db.transaction().execute(async (trx) => {
         const row = (await updatePayment(trx, payment.id, { status: outcome.status, charge_id: outcome.chargeId, updated_at: now }))!;
@@ -57,10 +86,11 @@ export function createPaymentFlow(deps: { db: Db; clock: Clock; logger: Logger; 
           await vault.eraseCvc(trx, payment.token_hash);
           if (outcome.status === 'failed') await vault.releaseToken(trx, payment.token_hash, payment.id);
         }
-        return { row, extra: alsoDo ? await alsoDo(trx, row) : undefined };
+        return { row, settled: settle ? await settle(trx, row) : undefined };
       });
       logger.info('payment recorded', { paymentId: payment.id, status: outcome.status });
       return done;
     },
   };
+  return flow;
 }

@@ -13,8 +13,8 @@ import { createVaultCrypto, loadVaultKey } from './vault-crypto.ts';
 import { hashToken, randomId } from '../kernel/tokens.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import { checkIdempotencyKey, withIdempotency, type Claim, type StoredResponse } from './idempotency-service.ts';
-import { createOrderPayments, type OrderPayments } from './order-payment-service.ts';
-import { createPaymentFlow, type Outcome } from './payment-flow-service.ts';
+import { createOrderCharges, type OrderCharges } from './order-charge-service.ts';
+import { createPaymentFlow } from './payment-flow-service.ts';
 import type { Site, SiteService } from '../sites/site-service.ts';
 import { createTokenizationService, type TokenizationService } from './tokenization-service.ts';
 
@@ -38,10 +38,10 @@ export interface PaymentView extends PaymentSummary {
   card: { bin: string; lastFourDigits: string; cardBrand: string } | null;
 }
 
-export interface PaymentService extends OrderPayments {
+export interface PaymentService extends OrderCharges {
   /** A payment by id; null when unknown. Used by the decision platform's `decideOrder` and the `payment` query. */
   find(id: string): Promise<PaymentView | null>;
-  /** POST /api/payments: the 201 response (replayed for a repeated Idempotency-Key). */
+  /** POST /api/payments: the created payment (replayed for a repeated Idempotency-Key). */
   create(site: Site, body: unknown, idempotencyKey: string | undefined): Promise<StoredResponse>;
   /** Refunds a succeeded payment in full; refunding again changes nothing. */
   refund(paymentId: string): Promise<PaymentView>;
@@ -66,8 +66,8 @@ export function toPaymentView(row: payments.PaymentRow, token?: vault.VaultToken
   };
 }
 
-/** CONTRACT §3's 201 body. */
-const createdBody = (p: PaymentView) => ({
+/** CONTRACT §3's created payment. */
+const createdBody = (p: PaymentView): StoredResponse => ({
   id: p.id,
   orderId: p.orderId,
   amount: p.amount,
@@ -99,50 +99,53 @@ export function createPaymentService(deps: ServiceDeps & { sites: SiteService })
     return { hash: row.token_hash, multiUse: row.multi_use === 1 };
   }
 
-  /** Records the outcome and, in the same transaction, the key's stored response (or `retryable` when unknown). */
-  async function settle(payment: payments.PaymentRow, outcome: Outcome, claim: Claim | null): Promise<StoredResponse> {
-    const { row } = await flow.record(payment, outcome, (trx, row) => settleKey(trx, claim, row));
+  /** The answer once recorded: the created payment, or `payment_unknown` while the processor has not said. */
+  function answer(row: payments.PaymentRow): StoredResponse {
     if (row.status === 'unknown') {
       throw new DomainError('payment_unknown', 'The processor did not confirm the payment. Retry with the same Idempotency-Key: it will not charge twice.');
     }
-    return { status: 201, body: createdBody(toPaymentView(row)) };
+    return createdBody(toPaymentView(row));
   }
 
-  async function settleKey(trx: Db, claim: Claim | null, row: payments.PaymentRow): Promise<void> {
-    if (!claim) return;
+  /** Settles the key in the record transaction: its stored answer, or `retryable` while the outcome is unknown. */
+  function settleKey(claim: Claim | null) {
+    return async (trx: Db, row: payments.PaymentRow): Promise<void> => {
+      if (!claim) return;
+      const now = clock.now();
+      if (row.status === 'unknown') return payments.settleIdempotencyKey(trx, claim.siteId, claim.key, { state: 'retryable', payment_id: row.id, updated_at: now });
+      const body = JSON.stringify(createdBody(toPaymentView(row)));
+      await payments.settleIdempotencyKey(trx, claim.siteId, claim.key, { state: 'done', payment_id: row.id, response_body: body, updated_at: now });
+    };
+  }
+
+  /** Reserve (tx) for a new payment: vault an inline card, spend the token, record the key's payment. */
+  async function reserveNew(trx: Db, site: Site, request: PaymentRequest, given: { hash: string; multiUse: boolean } | null, claim: Claim | null) {
     const now = clock.now();
-    if (row.status === 'unknown') return payments.settleIdempotencyKey(trx, claim.siteId, claim.key, { state: 'retryable', payment_id: row.id, updated_at: now });
-    const body = JSON.stringify(createdBody(toPaymentView(row)));
-    await payments.settleIdempotencyKey(trx, claim.siteId, claim.key, { state: 'done', payment_id: row.id, response_status: 201, response_body: body, updated_at: now });
+    const decision = paymentDecision(request.customerEmail);
+    const id = randomId('pay_');
+    const { source } = request;
+    const token = 'card' in source ? { hash: hashToken((await tokens.vaultCard(trx, source.card, source.cvc)).token), multiUse: false } : given!;
+    // A DECLINE decision charges nothing (issue 5 decisions): the payment is declined before the processor.
+    const status = decision === 'DECLINE' ? 'declined' : 'pending';
+    if (status === 'pending' && !(await vault.reserveToken(trx, token.hash, id, token.multiUse))) {
+      throw new DomainError('bad_request', 'This token was already used: a new token pays once until it is upgraded.', { errors: [{ field: 'paymentMethod.token', message: 'Token already used.' }] });
+    }
+    const row = { id, site_id: site.siteId, order_id: request.orderId, order_number: null, amount: request.amount, currency: request.currency, method: request.source.type, status, decision, token_hash: token.hash, charge_id: null, refunded_at: null, created_at: now, updated_at: now } as const;
+    await payments.insertPayment(trx, row);
+    if (claim) await payments.settleIdempotencyKey(trx, claim.siteId, claim.key, { payment_id: id, updated_at: now });
+    return (await payments.findPayment(trx, id))!;
   }
 
   async function runNew(site: Site, request: PaymentRequest, claim: Claim | null): Promise<StoredResponse> {
-    const decision = paymentDecision(request.customerEmail);
     const given = await givenToken(site, request);
-    const now = clock.now();
-    const payment = await db.transaction().execute(async (trx) => {
-      const id = randomId('pay_');
-      const { source } = request;
-      const token = 'card' in source ? { hash: hashToken((await tokens.vaultCard(trx, source.card, source.cvc)).token), multiUse: false } : given!;
-      // A DECLINE decision charges nothing (issue 5 decisions): the payment is declined before the processor.
-      const status = decision === 'DECLINE' ? 'declined' : 'pending';
-      if (status === 'pending' && !(await vault.reserveToken(trx, token.hash, id, token.multiUse))) {
-        throw new DomainError('bad_request', 'This token was already used: a new token pays once until it is upgraded.', { errors: [{ field: 'paymentMethod.token', message: 'Token already used.' }] });
-      }
-      const row = { id, site_id: site.siteId, order_id: request.orderId, order_number: null, amount: request.amount, currency: request.currency, method: request.source.type, status, decision, token_hash: token.hash, charge_id: null, refunded_at: null, created_at: now, updated_at: now } as const;
-      await payments.insertPayment(trx, row);
-      if (claim) await payments.settleIdempotencyKey(trx, claim.siteId, claim.key, { payment_id: id, updated_at: now });
-      return (await payments.findPayment(trx, id))!;
-    });
-    if (payment.status === 'declined') return settle(payment, { status: 'declined', chargeId: null }, claim);
-    return settle(payment, await flow.charge(payment), claim);
+    const { row } = (await flow.run((trx) => reserveNew(trx, site, request, given, claim), settleKey(claim)))!;
+    return answer(row);
   }
 
+  /** A key's earlier attempt reserved a payment whose outcome was not known: the flow asks again under its id. */
   async function reconcile(paymentId: string, claim: Claim): Promise<StoredResponse> {
-    const payment = (await payments.findPayment(db, paymentId))!;
-    const { status } = payment;
-    const known = status === 'pending' || status === 'unknown' ? await flow.charge(payment) : { status, chargeId: payment.charge_id };
-    return settle(payment, known, claim);
+    const { row } = (await flow.run(async (trx) => (await payments.findPayment(trx, paymentId))!, settleKey(claim)))!;
+    return answer(row);
   }
 
   async function refund(paymentId: string): Promise<PaymentView> {
@@ -157,10 +160,10 @@ export function createPaymentService(deps: ServiceDeps & { sites: SiteService })
     return toPaymentView((await payments.findPayment(db, paymentId))!);
   }
 
-  const orderPayments = createOrderPayments({ ...deps, flow, refund });
+  const orderCharges = createOrderCharges({ ...deps, flow, refund });
 
   return {
-    ...orderPayments,
+    ...orderCharges,
     tokens,
     refund,
 

@@ -8,6 +8,7 @@ import type { Clock } from '../kernel/clock.ts';
 import type { Db } from '../db/database.ts';
 import { isUniqueViolation } from '../db/database.ts';
 import { randomId } from '../kernel/tokens.ts';
+import { findSandboxCharge, insertSandboxCharge, refundSandboxCharge } from './sandbox-charge-repository.ts';
 import { ProcessorTimeout, type ChargeRequest, type ChargeResult, type Processor } from './processor.ts';
 
 export const SANDBOX_CARDS = {
@@ -18,7 +19,7 @@ export const SANDBOX_CARDS = {
 
 export function createSandboxProcessor(db: Db, clock: Clock): Processor {
   async function recorded(key: string): Promise<ChargeResult | null> {
-    const row = await db.selectFrom('sandbox_charges').select(['outcome', 'charge_id']).where('idem_key', '=', key).executeTakeFirst();
+    const row = await findSandboxCharge(db, key);
     if (!row) return null;
     return row.outcome === 'succeeded' ? { outcome: 'succeeded', chargeId: row.charge_id } : { outcome: 'declined' };
   }
@@ -26,10 +27,8 @@ export function createSandboxProcessor(db: Db, clock: Clock): Processor {
   async function record(request: ChargeRequest, outcome: 'succeeded' | 'declined'): Promise<ChargeResult> {
     const chargeId = randomId('ch_');
     try {
-      await db
-        .insertInto('sandbox_charges')
-        .values({ idem_key: request.idempotencyKey, charge_id: chargeId, outcome, amount: request.amount, currency: request.currency, refunded_amount: 0, created_at: clock.now() })
-        .execute();
+      const { idempotencyKey, amount, currency } = request;
+      await insertSandboxCharge(db, { idem_key: idempotencyKey, charge_id: chargeId, outcome, amount, currency, refunded_amount: 0, created_at: clock.now() });
     } catch (error) {
       // The same key at the same moment from elsewhere: the first one's outcome is the outcome.
       if (isUniqueViolation(error)) return (await recorded(request.idempotencyKey))!;
@@ -51,12 +50,7 @@ export function createSandboxProcessor(db: Db, clock: Clock): Processor {
     },
 
     async refund(chargeId) {
-      await db
-        .updateTable('sandbox_charges')
-        .set((eb) => ({ refunded_amount: eb.ref('amount') }))
-        .where('charge_id', '=', chargeId)
-        .where('outcome', '=', 'succeeded')
-        .execute();
+      await refundSandboxCharge(db, chargeId);
     },
   };
 }

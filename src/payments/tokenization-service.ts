@@ -7,7 +7,7 @@ import { DomainError } from '../kernel/errors.ts';
 import type { Order } from '../orders/order.ts';
 import { isUniqueViolation, type Db } from '../db/database.ts';
 import * as vault from './vault-repository.ts';
-import { announceQueued, queueNotification } from '../notifications/outbox.ts';
+import { announceQueued, queueNotification } from '../notifications/outbox-service.ts';
 import type { VaultCrypto } from './vault-crypto.ts';
 import { hashToken, randomToken } from '../kernel/tokens.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
@@ -179,7 +179,7 @@ export function createTokenizationService(deps: ServiceDeps & { crypto: VaultCry
           if (Object.keys(updatedFields).length === 0) continue;
           const updated = { ...row, exp_month: card.expirationMonth, exp_year: card.expirationYear };
           const body = tokenUpdatedBody(sealed.token, updated, 'ACCOUNT_UPDATER', updatedFields, now);
-          ids.push(await queueNotification(trx, { path: '/token-updated', body: { ...body }, subject: sealed.token }, now));
+          ids.push(await queueNotification(trx, '/token-updated', body, { subject: sealed.token, now: now }));
         }
         return ids;
       });

@@ -7,7 +7,7 @@ import type { FiredRule, VendorDecision } from './rules/types.ts';
 import type { Db } from '../db/database.ts';
 import * as accounts from './account-repository.ts';
 import { dashboardLinks, epochSeconds, type AccountDecision, type AccountUpdateBody } from '../notifications/bodies.ts';
-import { queueNotification } from '../notifications/outbox.ts';
+import { queueNotification } from '../notifications/outbox-service.ts';
 
 export const ACCOUNT_STATUS_OF: Record<VendorDecision, AccountDecision> = {
   APPROVE: 'ACTIVATE',
@@ -72,7 +72,7 @@ export async function applyAccountState(trx: Db, next: AccountState, publicUrl: 
     recommendations: next.recommendations,
     linkToAccountInDashboard: dashboardLinks.account(publicUrl, next.accountId),
   };
-  return queueNotification(trx, { path: '/accountupdatenotification', body: { ...body }, subject: next.accountId }, next.updatedAt);
+  return queueNotification(trx, '/accountupdatenotification', body, { subject: next.accountId, now: next.updatedAt });
 }
 
 export function toAccountState(row: accounts.AccountRow): AccountState {

@@ -13,7 +13,7 @@ import { requestFacts } from './rules/facts.ts';
 import type { VendorDecision } from './rules/types.ts';
 import { isUniqueViolation } from '../db/database.ts';
 import * as accounts from './account-repository.ts';
-import { announceQueued } from '../notifications/outbox.ts';
+import { announceQueued } from '../notifications/outbox-service.ts';
 import { randomId } from '../kernel/tokens.ts';
 import { ACCOUNT_STATUS_OF, applyAccountState } from './account-record-service.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';

@@ -9,7 +9,6 @@ import { checkReviewLabels, checkStaffDecision, type StaffDecisionInput } from '
 import { isUniqueViolation } from '../db/database.ts';
 import * as accounts from './account-repository.ts';
 import * as decisions from './order-decision-repository.ts';
-import { findOrder } from '../orders/order-repository.ts';
 import {
   dashboardLinks,
   epochSeconds,
@@ -19,7 +18,7 @@ import {
   type MerchantAction,
   type OrderStatusUpdateBody,
 } from '../notifications/bodies.ts';
-import { announceQueued, queueNotification } from '../notifications/outbox.ts';
+import { announceQueued, queueNotification } from '../notifications/outbox-service.ts';
 import { applyAccountState, toAccountState, toRequestView, type AccountRequestView, type AccountState } from './account-record-service.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import type { OrderStaffService } from '../orders/staff-service.ts';
@@ -56,7 +55,7 @@ export const HISTORY_MAX = 200;
 const alreadyDecided = (what: string) => new DomainError('duplicate', `${what} was already decided by staff.`);
 
 export function createReviewService(
-  deps: ServiceDeps & { staff: Pick<OrderStaffService, 'cancel'>; payments: Pick<PaymentService, 'find'> },
+  deps: ServiceDeps & { staff: Pick<OrderStaffService, 'cancel' | 'find'>; payments: Pick<PaymentService, 'find'> },
 ): ReviewService {
   const { database, clock, bus, publicUrl, staff, payments } = deps;
   const { db } = database;
@@ -70,7 +69,7 @@ export function createReviewService(
   /** Which order `orderId` names: a sleeve order number, else a payment id (services.payments). */
   async function target(orderId: string): Promise<{ kind: OrderDecisionView['kind']; cancelled: boolean }> {
     if (/^[0-9]{1,15}$/u.test(orderId)) {
-      const order = await findOrder(db, Number(orderId));
+      const order = await staff.find(orderId);
       if (order) return { kind: 'SLEEVE_ORDER', cancelled: order.status === 'cancelled' };
     }
     if (await payments.find(orderId)) return { kind: 'PAYMENT', cancelled: false };
@@ -120,7 +119,7 @@ export function createReviewService(
           ...(comments ? { agentComments: comments } : {}),
           linkToEventInVendorDashboard: dashboardLinks.itemListing(publicUrl, eventId),
         };
-        return queueNotification(trx, { path: '/itemlistingrequestupdatenotification', body: { ...body }, subject: open.account_id }, now);
+        return queueNotification(trx, '/itemlistingrequestupdatenotification', body, { subject: open.account_id, now: now });
       });
       announceQueued(bus, [queued]);
       return toRequestView((await accounts.findRequestByEvent(db, open.site_id, 'item-listing', eventId))!);
@@ -158,7 +157,7 @@ export function createReviewService(
             ...(comments ? { agentComments: comments } : {}),
             linkToOrderInDashboard: dashboardLinks.order(publicUrl, orderId),
           };
-          return queueNotification(trx, { path: '/orderstatusupdatenotification', body: { ...body }, subject: orderId }, view.decidedAt);
+          return queueNotification(trx, '/orderstatusupdatenotification', body, { subject: orderId, now: view.decidedAt });
         });
         announceQueued(bus, [queued]);
         return view;

@@ -15,14 +15,15 @@ import {
   type OrderStatusUpdateBody,
   type TokenUpdatedBody,
 } from '../../src/notifications/bodies.ts';
-import { announceQueued, queueNotification, type NotificationPath } from '../../src/notifications/outbox.ts';
+import type { NotificationBodies, NotificationPath } from '../../src/notifications/notification-paths.ts';
+import { announceQueued, queueNotification } from '../../src/notifications/outbox-service.ts';
 import { standardWebhooksSecret } from '../../src/notifications/signing.ts';
 import { schemaProblems } from '../support/receiver.ts';
 import { notifyingGateway, SIGNING_KEY, type NotifyingGateway } from './helpers.ts';
 
-async function queue(t: NotifyingGateway, path: NotificationPath, body: object): Promise<void> {
+async function queue<P extends NotificationPath>(t: NotifyingGateway, path: P, body: NotificationBodies[P]): Promise<void> {
   const now = t.clock.now();
-  const id = await t.gateway.database.db.transaction().execute((trx) => queueNotification(trx, { path, body: { ...body } }, now));
+  const id = await t.gateway.database.db.transaction().execute((trx) => queueNotification(trx, path, body, { now }));
   announceQueued(t.gateway.bus, [id]);
 }
 

@@ -1,6 +1,7 @@
 /** Platform sites (CONTRACT §3): the bootstrap site from the environment, keys kept only as hashes, merchant sites. */
+import type { AccountUpdateBody } from '../../src/notifications/bodies.ts';
 import { describe, expect, it } from 'vitest';
-import { queueNotification } from '../../src/notifications/outbox.ts';
+import { queueNotification } from '../../src/notifications/outbox-service.ts';
 import { TEST_API_KEY, TEST_SITE_ID, testGateway } from '../support/gateway.ts';
 
 describe('sites', () => {
@@ -47,11 +48,11 @@ describe('outbox writer', () => {
     const { gateway, clock } = await testGateway();
     const db = gateway.database.db;
     const kept = await db.transaction().execute((trx) =>
-      queueNotification(trx, { path: '/accountupdatenotification', body: { accountId: 'a1' }, subject: 'a1' }, clock.now()),
+      queueNotification(trx, '/accountupdatenotification', { accountId: 'a1' } as AccountUpdateBody, { subject: 'a1', now: clock.now() }),
     );
     await expect(
       db.transaction().execute(async (trx) => {
-        await queueNotification(trx, { path: '/accountupdatenotification', body: { accountId: 'a2' } }, clock.now());
+        await queueNotification(trx, '/accountupdatenotification', { accountId: 'a2' } as AccountUpdateBody, { now: clock.now() });
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
