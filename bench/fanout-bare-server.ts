@@ -6,7 +6,7 @@
  *
  * Each subscription gets its own hold deadline one hour away at a random point in the second (the spread orders
  * have), an event at once, then one each time its whole seconds left change — from the gateway's own ONE shared
- * ticker (src/scheduler/hold-ticker.ts: slots of 10 ms, one timer), not a timer per connection. Every event
+ * ticker (src/orders/hold-ticker.ts: slots of 10 ms, one timer), not a timer per connection. Every event
  * carries `due` (the second boundary it is for) and `sentAt` (when it was sent), both epoch milliseconds.
  */
 import { createServer } from 'node:http';

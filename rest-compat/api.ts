@@ -2,25 +2,16 @@
  * Assembles the REST door: every documented path of documents 1, 2 and 3, plus the pages and the images the
  * responses link to. Each area lists its own routes in its own file.
  */
-import type { Config } from '../src/kernel/config.ts';
-import type { Logger } from '../src/kernel/logger.ts';
-import type { RateLimiter } from '../src/kernel/rate-limiter.ts';
-import type { Services } from '../src/services.ts';
 import { createAssetHandlers } from './assets.ts';
 import { createNotificationsRoutes } from './notifications.ts';
 import { createOrderingHandlers } from './ordering.ts';
 import { pages } from './pages.ts';
 import { createPaymentsRoutes } from './payments.ts';
 import { createPlatformRoutes } from './platform.ts';
+import type { RestDeps } from './rest-deps.ts';
 import { createRouter, type Router } from './routes.ts';
 
-export interface RestDeps {
-  services: Services;
-  limiter: RateLimiter;
-  logger: Logger;
-  config: Config;
-  publicUrl: string;
-}
+export type { RestDeps } from './rest-deps.ts';
 
 export function createRestApi(deps: RestDeps): Router {
   const ordering = createOrderingHandlers(deps);
@@ -44,7 +35,7 @@ export function createRestApi(deps: RestDeps): Router {
       { method: 'GET', path: '/display', handler: pages.display },
       { method: 'GET', path: '/assets/graphql-ws.js', handler: pages.graphqlWs },
       { method: 'GET', path: '/assets/app/:file', handler: pages.appAsset },
-      // Documents 2 and 3, CONTRACT §3 and §4
+      // Documents 2 and 3, docs/platform.md, docs/notifications.md
       ...createPaymentsRoutes(deps),
       ...createPlatformRoutes(deps),
       ...createNotificationsRoutes(deps),

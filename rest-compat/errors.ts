@@ -5,12 +5,11 @@
  */
 import { DomainError } from '../src/kernel/errors.ts';
 import type { Logger } from '../src/kernel/logger.ts';
-import type { OrderService } from '../src/orders/order-service.ts';
 import { DuplicateOrderError } from '../src/orders/order-service.ts';
 import { json, PayloadTooLargeError, type HttpResponse } from './http.ts';
 import { orderBody } from './order-body.ts';
 
-export function errorBody(error: DomainError, orders?: OrderService): Record<string, unknown> {
+export function errorBody(error: DomainError): Record<string, unknown> {
   const body: Record<string, unknown> = {
     ok: false,
     code: error.code,
@@ -21,21 +20,21 @@ export function errorBody(error: DomainError, orders?: OrderService): Record<str
   if (error.details.reason) body.reason = error.details.reason;
   if (error instanceof DuplicateOrderError) {
     body.duplicate = true;
-    if (orders && error.payToken) {
+    if (error.heldView) {
       // Document 1 §2 Error.duplicate: while the existing order is held, its hold fields come along.
-      const { ok: _ok, duplicate: _dup, order: _order, ...fields } = orderBody(orders.view(error.existing, { payToken: error.payToken }));
+      const { ok: _ok, duplicate: _dup, order: _order, ...fields } = orderBody(error.heldView);
       Object.assign(body, fields);
     }
   }
   return body;
 }
 
-export function toRestResponse(error: unknown, logger: Logger, orders?: OrderService): HttpResponse {
+export function toRestResponse(error: unknown, logger: Logger): HttpResponse {
   if (error instanceof DomainError) {
     const headers: Record<string, string> = {};
     if (error.details.retryAfter !== undefined) headers['retry-after'] = String(error.details.retryAfter);
     else if (error.code === 'rate_limited' || error.code === 'unavailable') headers['retry-after'] = '1';
-    return json(error.status, errorBody(error, orders), headers);
+    return json(error.status, errorBody(error), headers);
   }
   if (error instanceof PayloadTooLargeError) {
     return json(413, { ok: false, code: 'bad_request', error: 'The request body is too large.', retryable: false });

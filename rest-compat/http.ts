@@ -40,7 +40,7 @@ export function text(status: number, body: string, contentType = 'text/plain; ch
   return { status, headers: { 'content-type': contentType }, body };
 }
 
-/** Parses a JSON body. Not JSON at all is a 400 (CONTRACT §2); the shape is checked by the domain. */
+/** Parses a JSON body. Not JSON at all is a 400 (docs/ordering.md#400-or-422); the shape is checked by the domain. */
 export async function readJson(request: HttpRequest): Promise<unknown> {
   const raw = await request.text();
   if (raw.trim() === '') throw new DomainError('bad_request', 'The request body is empty; send a JSON object.');

@@ -1,12 +1,12 @@
 /**
- * Notifications (CONTRACT §4): the evidence operations, with site basic auth and document 3's error bodies —
+ * Notifications (docs/notifications.md#evidence-submission): the evidence operations, with site basic auth and document 3's error bodies —
  * `POST /v2/claims/{claimId}/evidence/file` (multipart: `evidenceType`, `file`) and
  * `POST /v2/claims/{claimId}/evidence/data-points` (JSON keyed by document 2's data point group names) — and the
  * processor's verification webhook `GET /webhooks/processor/{siteId}/{accountId}?bt_challenge=…` (document 2 §4).
  */
 import { DomainError } from '../src/kernel/errors.ts';
 import type { Claim } from '../src/disputes/claim-mapping.ts';
-import type { RestDeps } from './api.ts';
+import type { RestDeps } from './rest-deps.ts';
 import { json, readJson, text, type HttpRequest, type HttpResponse } from './http.ts';
 import { inStyle, requireSite } from './platform-http.ts';
 import type { Route } from './routes.ts';
@@ -42,7 +42,8 @@ async function readForm(request: HttpRequest): Promise<FormData> {
 }
 
 export function createNotificationsRoutes({ services, logger }: RestDeps): Route[] {
-  const { evidence, webhook } = services.notifications;
+  const { evidence } = services.disputes;
+  const webhook = services.webhookChallenge;
 
   async function evidenceFile(request: HttpRequest, claimId: string): Promise<HttpResponse> {
     const site = await requireSite(request, services.sites);

@@ -2,7 +2,6 @@
 import { DomainError } from '../src/kernel/errors.ts';
 import { parseOrderInput, parsePayInput } from '../src/orders/order-input.ts';
 import { viewOptions } from '../src/orders/options-view.ts';
-import { viewPayResult } from '../src/orders/order-view.ts';
 import type { RateGroup, RateLimiter } from '../src/kernel/rate-limiter.ts';
 import type { Services } from '../src/services.ts';
 import { json, rawJson, readJson, text, type HttpRequest, type HttpResponse } from './http.ts';
@@ -48,8 +47,8 @@ export function createOrderingHandlers({ services, limiter, publicUrl }: Orderin
     async payOrder(request: HttpRequest, orderNumber: string): Promise<HttpResponse> {
       limit('pay', request);
       const input = parsePayInput(await readJson(request));
-      const { order, alreadyPaid } = await services.orders.pay(orderNumber, input);
-      return json(200, payResultBody(viewPayResult(services.orders.view(order), alreadyPaid)));
+      const paid = await services.orders.pay(orderNumber, input);
+      return json(200, payResultBody(services.orders.viewPayment(paid)));
     },
 
     async lookupOrder(request: HttpRequest, orderNumber: string): Promise<HttpResponse> {

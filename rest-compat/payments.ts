@@ -1,5 +1,5 @@
 /**
- * Payments and tokenization (document 3 §4, CONTRACT §3): /api/payments (site basic auth, platform error body),
+ * Payments and tokenization (document 3 §4, docs/platform.md): /api/payments (site basic auth, platform error body),
  * the tokenization operations (site basic auth, `{ message }` error body), a sandbox wallet confirmation for
  * /api/payments, and the pay page's two paths, authorized by the order's payToken instead of a site key — a
  * browser must never hold one — answering document 1's Error body.
@@ -7,7 +7,7 @@
 import { DomainError } from '../src/kernel/errors.ts';
 import type { RateGroup } from '../src/kernel/rate-limiter.ts';
 import type { Site } from '../src/sites/site-service.ts';
-import type { RestDeps } from './api.ts';
+import type { RestDeps } from './rest-deps.ts';
 import { json, readJson, type HttpRequest, type HttpResponse } from './http.ts';
 import { inStyle, requireSite } from './platform-http.ts';
 import type { Route } from './routes.ts';

@@ -1,6 +1,6 @@
 /**
  * The guard in front of every risk and merchant operation, in the order the decisions fix: basic auth (401), then
- * x-vendor-siteid (401), api-version (400) and, for bodies, content-type (400) (src/domain/platform-headers.ts),
+ * x-vendor-siteid (401), api-version (400) and, for bodies, content-type (400) (src/sites/platform-headers.ts),
  * then the body.
  */
 import { checkPlatformHeaders } from '../src/sites/platform-headers.ts';

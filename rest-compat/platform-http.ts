@@ -1,5 +1,5 @@
 /**
- * The REST shape of document 3's operations (CONTRACT §3), shared by payments, tokenization, the decision
+ * The REST shape of document 3's operations (docs/platform.md#error-bodies), shared by payments, tokenization, the decision
  * platform and the evidence operations: HTTP basic auth `siteId:apiKey`, and the two error bodies —
  * `{ status: "error", message, errors? }` for risk, merchant and payment operations, `{ message }` for tokenization.
  */

@@ -1,11 +1,11 @@
 /**
- * The decision platform's REST paths (document 3 §4, at the root; CONTRACT §3): merchants, 3DS enrollment and its
+ * The decision platform's REST paths (document 3 §4, at the root; docs/platform.md#where-it-is-served): merchants, 3DS enrollment and its
  * status, item-listing and profile-access decisions. Every failure answers the platform error body (inStyle).
  */
 import { parseMerchantInput } from '../src/risk/merchant-rules.ts';
 import { parseEnrollmentRequest } from '../src/risk/three-ds.ts';
 import type { EnrollmentView } from '../src/risk/merchant-service.ts';
-import type { RestDeps } from './api.ts';
+import type { RestDeps } from './rest-deps.ts';
 import { json, type HttpRequest } from './http.ts';
 import { platformCall, platformSite } from './platform-headers.ts';
 import { inStyle } from './platform-http.ts';
@@ -14,7 +14,7 @@ import type { Route } from './routes.ts';
 export function createPlatformRoutes({ services, logger }: RestDeps): Route[] {
   const { platform, sites } = services;
 
-  /** Document 3 §2 "Merchant creation response" plus the new site's apiKey, shown once (CONTRACT §3). */
+  /** Document 3 §2 "Merchant creation response" plus the new site's apiKey, shown once (docs/platform.md#credentials). */
   async function createMerchant(request: HttpRequest) {
     const { site, body } = await platformCall(request, sites);
     const { merchant, apiKey } = await platform.createMerchant(site, parseMerchantInput(body));
@@ -55,7 +55,7 @@ export function createPlatformRoutes({ services, logger }: RestDeps): Route[] {
   ];
 }
 
-/** CONTRACT §3: PENDING, then COMPLETED, or FAILED with a reason. */
+/** docs/platform.md#3ds-enrollment: PENDING, then COMPLETED, or FAILED with a reason. */
 function enrollmentBody(e: EnrollmentView) {
   return {
     requestId: e.requestId,

@@ -94,7 +94,7 @@ export function createRouter(routes: Route[], deps: { logger: Logger; services: 
     try {
       return await found.route.handler(request, ...found.params);
     } catch (error) {
-      return toRestResponse(error, deps.logger, deps.services.orders);
+      return toRestResponse(error, deps.logger);
     }
   }
 

@@ -1,8 +1,8 @@
-/** What every resolver receives. Built per request (HTTP) or per operation (WebSocket) by resolvers/context.ts. */
+/** What every resolver receives. Built per request (HTTP) or per operation (WebSocket) by graphql-server/context.ts. */
 import type { Services } from '../src/services.ts';
 
 export interface Viewer {
-  /** Presented the ADMIN_TOKEN as a bearer token (CONTRACT §5). */
+  /** Presented the ADMIN_TOKEN as a bearer token (docs/graphql.md#staff-authorization). */
   isStaff: boolean;
 }
 

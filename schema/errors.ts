@@ -9,7 +9,7 @@ import { DuplicateOrderError } from '../src/orders/order-service.ts';
 import { builder } from './builder.ts';
 import { OrderRef } from './types/order.ts';
 
-/** `validation_failed` → `VALIDATION_FAILED`: GraphQL enum style (CONTRACT §5). */
+/** `validation_failed` → `VALIDATION_FAILED`: GraphQL enum style (docs/graphql.md#enum-style). */
 export const graphqlCode = (code: string) => code.toUpperCase();
 
 export const ErrorCodeEnum = builder.enumType('ErrorCode', {

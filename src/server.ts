@@ -26,12 +26,12 @@ import { startNetworkTokenProvisioning } from './payments/network-token-job.ts';
 import { startPaymentReconciliation } from './payments/reconciliation-job.ts';
 import { createHoldTicker } from './orders/hold-ticker.ts';
 import { createRateLimiter } from './kernel/rate-limiter.ts';
-import { startCacheSync } from './orders/cache-sync.ts';
+import { startCacheSync } from './orders/cache-sync-service.ts';
 import { createServices, type Services } from './services.ts';
 
 export interface GatewayOptions {
   /**
-   * Configuration as environment variables (CONTRACT §1). Defaults to an in-memory database, silent logs and
+   * Configuration as environment variables (docs/running.md#configuration). Defaults to an in-memory database, silent logs and
    * generated secrets, so `createGateway()` alone gives a working app with no socket and no files.
    */
   env?: Record<string, string | undefined>;

@@ -1,74 +1,115 @@
 /**
- * Data flows one way (DESIGN.md): front doors → services → db/events/… → domain. This reads every import
- * specifier and fails on an edge that runs the wrong way.
+ * The layout's rules (DESIGN.md "Layout" and its rules; issue 13 point 2), checked on the repository by
+ * test/support/architecture.ts. Each rule is also run on a tiny temporary tree that breaks exactly that rule, so a
+ * checker that silently stopped seeing imports would fail here rather than pass everything.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { checkArchitecture, RULES, violationsOf, type Rule } from './support/architecture.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
-function files(dir: string): string[] {
-  return readdirSync(join(ROOT, dir)).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(join(ROOT, path)).isDirectory()) return files(path);
-    return path.endsWith('.ts') ? [path] : [];
-  });
+/** Temporary trees are written with fs, never kept as .ts fixtures in the repository: tsc would check them. */
+const trees: string[] = [];
+afterAll(() => trees.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+function tree(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'sleeve-architecture-'));
+  trees.push(dir);
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
 }
 
-function imports(file: string): string[] {
-  const source = readFileSync(join(ROOT, file), 'utf8');
-  return [...source.matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+['"]([^'"]+)['"]/gmu)].map((m) => m[1]!);
+/** A small tree that uses every allowed path: the baseline each bad tree adds one wrong file to. */
+const CLEAN: Record<string, string> = {
+  'src/server.ts': "import type { GraphQLSchema } from 'graphql';\nimport { orderFields } from '../schema/order.ts';\nexport const door = (s: GraphQLSchema) => [s, orderFields];\n",
+  'src/kernel/clock.ts': 'export const now = () => Date.now();\n',
+  'src/db/database.ts': "import Database from 'better-sqlite3';\nimport { Kysely } from 'kysely';\nexport const open = () => [Database, Kysely];\n",
+  'src/events/topics.ts': "import { createPubSub } from '@graphql-yoga/subscription';\nexport const bus = createPubSub();\n",
+  'src/orders/order-tables.ts': "import type { Generated } from 'kysely';\nexport interface OrderTable { id: Generated<number> }\n",
+  'src/orders/order-repository.ts': "import { sql } from 'kysely';\nimport type { Db } from '../db/database.ts';\nexport const find = (db: any) => db.selectFrom('orders').where(sql`1`);\nexport type { Db };\n",
+  'src/orders/order.ts': "import type { OrderTable } from './order-tables.ts';\nexport const isOpen = (row: OrderTable) => row.id > 0;\n",
+  'src/orders/order-service.ts': "import { find } from './order-repository.ts';\nimport { isOpen } from './order.ts';\nimport { bus } from '../events/topics.ts';\nimport { now } from '../kernel/clock.ts';\nexport const placeOrder = () => [find, isOpen, bus, now];\n",
+  'src/orders/hold-expiry-job.ts': "import { placeOrder } from './order-service.ts';\nexport const job = placeOrder;\n",
+  'src/payments/payment-service.ts': "import type { Kysely } from 'kysely';\nimport { placeOrder } from '../orders/order-service.ts';\nimport { isOpen } from '../orders/order.ts';\nexport const pay = (db: Kysely<any>) => [db, placeOrder, isOpen];\n",
+  'src/pages/app/dom.js': 'export const $ = (id) => id;\n',
+  'src/pages/app/app.js': "import { $ } from './dom.js';\nexport const app = $('app');\n",
+  'schema/order.ts': "import SchemaBuilder from '@pothos/core';\nimport { placeOrder } from '../src/orders/order-service.ts';\nimport { isOpen } from '../src/orders/order.ts';\nexport const orderFields = [SchemaBuilder, placeOrder, isOpen];\n",
+};
+
+/** Per rule: the files that break it (added to the clean tree) and exactly the violations expected. */
+const BROKEN: Record<Rule, { files: Record<string, string>; expected: string[] }> = {
+  [RULES.sql]: {
+    files: { 'src/orders/order-service.ts': "import { sql } from 'kysely';\nexport const q = (db: any) => db.selectFrom('orders');\n" },
+    expected: ['src/orders/order-service.ts → kysely: ', 'src/orders/order-service.ts → .selectFrom( (line 2): '],
+  },
+  [RULES.areaStorage]: {
+    files: { 'src/payments/payment-service.ts': "import type { find } from '../orders/order-repository.ts';\nexport type Find = typeof find;\n" },
+    expected: ['src/payments/payment-service.ts → ../orders/order-repository.ts: '],
+  },
+  [RULES.pureIo]: {
+    files: { 'src/orders/order.ts': "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n" },
+    expected: ['src/orders/order.ts → node:fs: '],
+  },
+  [RULES.doorStorage]: {
+    files: { 'rest-compat/orders.ts': "export const load = () => import('../src/orders/order-repository.ts');\n" },
+    expected: ['rest-compat/orders.ts → ../src/orders/order-repository.ts: '],
+  },
+  [RULES.coreDoor]: {
+    files: { 'src/kernel/fields.ts': "export { orderFields } from '../../schema/order.ts';\n" },
+    expected: ['src/kernel/fields.ts → ../../schema/order.ts: '],
+  },
+  [RULES.graphqlInCore]: {
+    files: {
+      'src/orders/order-service.ts': "import type { GraphQLError } from 'graphql';\nexport type Failure = GraphQLError;\n",
+      'src/kernel/bus.ts': "import { createPubSub } from '@graphql-yoga/subscription';\nexport const bus = createPubSub();\n",
+    },
+    expected: ['src/kernel/bus.ts → @graphql-yoga/subscription: ', 'src/orders/order-service.ts → graphql: '],
+  },
+  [RULES.cycle]: {
+    files: {
+      'src/kernel/a.ts': "import { b } from './b.ts';\nexport const a = () => b;\n",
+      'src/kernel/b.ts': "import type { a } from './a.ts';\nexport const b = (f: typeof a) => f;\n",
+    },
+    expected: ['src/kernel/a.ts → src/kernel/b.ts → src/kernel/a.ts: '],
+  },
+  [RULES.size]: {
+    files: { 'src/kernel/long.ts': 'export const x = 1;\n'.repeat(301) },
+    expected: ['src/kernel/long.ts → 301 lines: '],
+  },
+};
+
+const inRepository = checkArchitecture(ROOT);
+
+function expectNone(rule: Rule): void {
+  const offenders = violationsOf(inRepository, rule);
+  expect(offenders, `${rule} (DESIGN.md "Layout"), ${offenders.length} offender(s):\n  ${offenders.join('\n  ')}\n`).toEqual([]);
 }
 
-/** The repository folder an import lands in (`src/db`, `schema`, …), or the package name. */
-function target(file: string, specifier: string): string {
-  if (!specifier.startsWith('.')) return specifier;
-  const path = relative(ROOT, resolve(ROOT, file, '..', specifier));
-  const [top, second] = path.split('/');
-  return top === 'src' && second && !second.endsWith('.ts') ? `src/${second}` : top!;
-}
+describe('architecture: the repository keeps the layout rules', () => {
+  it('1. talks SQL only in an area repository or src/db', () => expectNone(RULES.sql));
+  it("2. reaches another area only through its services, never its tables, repository or jobs", () => expectNone(RULES.areaStorage));
+  it("3. keeps an area's pure rules free of I/O", () => expectNone(RULES.pureIo));
+  it('4. keeps the doors off storage', () => expectNone(RULES.doorStorage));
+  it('5. lets only the composition root import a door', () => expectNone(RULES.coreDoor));
+  it('6. keeps yoga and graphql out of the core', () => expectNone(RULES.graphqlInCore));
+  it('7. has no import cycle', () => expectNone(RULES.cycle));
+  it('8. has no source file over 300 lines', () => expectNone(RULES.size));
+});
 
-const FRONT_DOORS = ['schema', 'resolvers', 'rest-compat'];
-const IO_PACKAGES = /^(node:)?(fs|http|https|net|child_process)$|^(kysely|better-sqlite3|pg|ioredis|graphql-yoga|ws)$/u;
-
-describe('architecture', () => {
-  it('keeps src/domain pure: no I/O packages and nothing from db, events, services or the doors', () => {
-    const offenders = files('src/domain').flatMap((file) =>
-      imports(file)
-        .filter((s) => IO_PACKAGES.test(s) || /^src\/(db|events|services|scheduler|notifications|payments|http)$/u.test(target(file, s)) || FRONT_DOORS.includes(target(file, s)))
-        .map((s) => `${file} → ${s}`),
-    );
-    expect(offenders).toEqual([]);
+describe('architecture: the checker itself', () => {
+  it('finds nothing in a clean tree that uses every allowed path', () => {
+    expect(checkArchitecture(tree(CLEAN))).toEqual([]);
   });
 
-  it('lets no file in src/ import a front door, except the composition root', () => {
-    const offenders = files('src')
-      .filter((file) => !['src/server.ts', 'src/main.ts', 'src/index.ts'].includes(file))
-      .flatMap((file) => imports(file).filter((s) => FRONT_DOORS.includes(target(file, s))).map((s) => `${file} → ${s}`));
-    expect(offenders).toEqual([]);
-  });
-
-  it('keeps the doors off the database: no door imports src/db or kysely', () => {
-    const offenders = FRONT_DOORS.flatMap(files).flatMap((file) =>
-      imports(file)
-        .filter((s) => target(file, s) === 'src/db' || s === 'kysely' || s === 'better-sqlite3')
-        .map((s) => `${file} → ${s}`),
-    );
-    expect(offenders).toEqual([]);
-  });
-
-  it('keeps services free of transports', () => {
-    const offenders = files('src/services').flatMap((file) =>
-      imports(file)
-        .filter((s) => FRONT_DOORS.includes(target(file, s)) || /^(node:)?https?$|^graphql-yoga$|^ws$/u.test(s))
-        .map((s) => `${file} → ${s}`),
-    );
-    expect(offenders).toEqual([]);
-  });
-
-  it('detects a wrong-way import (the check itself can fail)', () => {
-    expect(target('src/domain/order.ts', '../db/database.ts')).toBe('src/db');
-    expect(target('src/services/x.ts', '../../rest-compat/http.ts')).toBe('rest-compat');
-  });
+  for (const [rule, { files, expected }] of Object.entries(BROKEN) as [Rule, (typeof BROKEN)[Rule]][]) {
+    it(`fails on a tree that breaks only: ${rule}`, () => {
+      expect(checkArchitecture(tree({ ...CLEAN, ...files }))).toEqual(expected.map((line) => `${line}${rule}`));
+    });
+  }
 });

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, parseSchedule } from '../src/kernel/config.ts';
 
-describe('configuration (CONTRACT §1)', () => {
+describe('configuration (docs/running.md#configuration)', () => {
   it('has a default for every variable that works on a laptop', () => {
     const { config, generated } = loadConfig({});
     expect(config.port).toBe(4000);

@@ -1,5 +1,5 @@
 /**
- * CONTRACT §1: SIGTERM stops accepting, finishes requests in flight, closes sockets and the database, exits 0.
+ * docs/running.md#shutdown: SIGTERM stops accepting, finishes requests in flight, closes sockets and the database, exits 0.
  * A real process, a request whose body is still arriving when the signal comes, and a real SQLite file that must
  * hold the order afterwards.
  */

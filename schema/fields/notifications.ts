@@ -1,5 +1,5 @@
 /**
- * Staff root fields of notifications and claims (CONTRACT §5): `notifications`, `redeliverNotification`,
+ * Staff root fields of notifications and claims (docs/graphql.md#root-fields): `notifications`, `redeliverNotification`,
  * `notificationEvents`, `claims`, `openClaim`. Thin: args → service → result.
  */
 import { builder } from '../builder.ts';
@@ -58,7 +58,7 @@ builder.queryField('claims', (t) =>
     authScopes: staffOnly,
     description: 'Staff: every claim by claim id, oldest first. first: 50 by default, 200 at most.',
     args: { first: t.arg.int(), after: t.arg.string() },
-    resolve: (_root, { first, after }, { services }) => services.notifications.claims.list({ first, after }),
+    resolve: (_root, { first, after }, { services }) => services.disputes.claims.list({ first, after }),
   }),
 );
 
@@ -69,6 +69,6 @@ builder.mutationField('openClaim', (t) =>
     description: 'Staff: open a claim; the merchant gets /requestforevidencenotification now and a reminder every EVIDENCE_REMINDER_HOURS while evidence is missing.',
     args: { input: t.arg({ type: OpenClaimInputRef, required: true }) },
     resolve: (_root, { input }, { services }) =>
-      services.notifications.claims.open({ ...input, orderId: String(input.orderId), siteId: input.siteId == null ? null : String(input.siteId) }),
+      services.disputes.claims.open({ ...input, orderId: String(input.orderId), siteId: input.siteId == null ? null : String(input.siteId) }),
   }),
 );

@@ -2,7 +2,6 @@
 import { DomainError } from '../../src/kernel/errors.ts';
 import { viewOptions, type OptionsView } from '../../src/orders/options-view.ts';
 import type { SleeveOptionSet } from '../../src/orders/sleeve-options.ts';
-import { viewPayResult } from '../../src/orders/order-view.ts';
 import { parsePayInput } from '../../src/orders/order-input.ts';
 import { builder } from '../builder.ts';
 import { OrderInputRef, OrderRef, PayInputRef, PayResultRef, SleeveOptionsRef } from '../types/order.ts';
@@ -75,8 +74,7 @@ builder.mutationField('payOrder', (t) =>
     resolve: async (_root, { orderNumber, input }, { services }) => {
       // The same PayInput rules as REST (token with vendor_card, none with card or wallet), from one place.
       const pay = parsePayInput({ t: input.t, method: input.method, ...(input.token != null ? { token: input.token } : {}) });
-      const { order, alreadyPaid } = await services.orders.pay(String(orderNumber), pay);
-      return viewPayResult(services.orders.view(order), alreadyPaid);
+      return services.orders.viewPayment(await services.orders.pay(String(orderNumber), pay));
     },
   }),
 );

@@ -1,4 +1,4 @@
-/** Staff root fields of payments and the vault (CONTRACT §5): payment(id), token(token), refundPayment(id). */
+/** Staff root fields of payments and the vault (docs/graphql.md#root-fields): payment(id), token(token), refundPayment(id). */
 import { builder } from '../builder.ts';
 import { PaymentRef, TokenInfoRef } from '../types/payments.ts';
 

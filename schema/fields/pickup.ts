@@ -1,4 +1,4 @@
-/** The public pickup board (CONTRACT §5): ready orders with first name and last initial only, longest waiting first. */
+/** The public pickup board (docs/graphql.md#root-fields): ready orders with first name and last initial only, longest waiting first. */
 import { builder } from '../builder.ts';
 import { PickupEntryRef } from '../types/pickup.ts';
 

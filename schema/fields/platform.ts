@@ -1,5 +1,5 @@
 /**
- * Staff root fields of the decision platform (CONTRACT §5 names): merchant, account, itemListingRequests,
+ * Staff root fields of the decision platform (docs/graphql.md#root-fields): merchant, account, itemListingRequests,
  * reviewAccount, decideItemListing, decideOrder. Thin: args → services.platform → view; a DomainError becomes
  * `extensions.code` (schema/errors.ts).
  */
@@ -67,7 +67,7 @@ builder.mutationField('reviewAccount', (t) =>
   }),
 );
 
-/** The arguments of a staff RELEASE/CANCEL (document 2 §8 limits, checked in src/domain/review-rules.ts). */
+/** The arguments of a staff RELEASE/CANCEL (document 2 §8 limits, checked in src/risk/review-rules.ts). */
 const decisionArgs = builder.args((t) => ({
   action: t.field({ type: MerchantActionEnum, required: true }),
   triggeredBy: t.string({ required: true, description: 'Email of the staff member deciding; at most 75 characters.' }),

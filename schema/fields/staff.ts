@@ -1,5 +1,5 @@
 /**
- * Staff root fields (CONTRACT §5): list orders, move them forward, hand them over, cancel them, change the options
+ * Staff root fields (docs/graphql.md#root-fields): list orders, move them forward, hand them over, cancel them, change the options
  * and the event information. Every field needs the staff scope (Authorization: Bearer $ADMIN_TOKEN); a DomainError
  * becomes `extensions.code` in schema/errors.ts. Thin: args → service → view.
  */

@@ -1,5 +1,5 @@
 /**
- * Subscription root fields (CONTRACT §5). Thin: the streams live in src/services/live-service.ts; here each
+ * Subscription root fields (docs/graphql.md#root-fields). Thin: the streams live in src/orders/live-service.ts; here each
  * event becomes the view both doors use. The "Subscriptions" section of README.md describes each stream.
  */
 import { viewOptions } from '../../src/orders/options-view.ts';

@@ -1,4 +1,4 @@
-/** Types that only the subscriptions send (CONTRACT §5). */
+/** Types that only the subscriptions send (docs/graphql.md#root-fields). */
 import type { HoldTickEvent } from '../../src/orders/live-service.ts';
 import { builder } from '../builder.ts';
 import { OrderStatusEnum } from './order.ts';

@@ -1,6 +1,6 @@
 /**
- * The notifications side of the schema (CONTRACT §4 and §5): deliveries with every attempt, and claims with the
- * fields of document 2's evidence request. Staff only; the root fields are in resolvers/notifications.ts.
+ * The notifications side of the schema (docs/notifications.md#staff-view-and-redelivery): deliveries with every attempt, and claims with the
+ * fields of document 2's evidence request. Staff only; the root fields are in schema/fields/notifications.ts.
  */
 import type { Claim } from '../../src/disputes/claim-mapping.ts';
 import type { Notification, NotificationAttempt, NotificationPage } from '../../src/notifications/notification-service.ts';

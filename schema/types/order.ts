@@ -1,4 +1,4 @@
-/** Order, SleeveOptions, PayResult and their inputs and enums (document 1 §2, CONTRACT §5 naming). */
+/** Order, SleeveOptions, PayResult and their inputs and enums (document 1 §2, docs/graphql.md#enum-style). */
 import { ORDER_STATUSES, PAY_METHODS } from '../../src/orders/order.ts';
 import type { OrderView, PayResultView } from '../../src/orders/order-view.ts';
 import type { ChoiceView, OptionsView } from '../../src/orders/options-view.ts';

@@ -1,6 +1,6 @@
 /**
- * GraphQL types of payments and the vault (CONTRACT §5): `Payment` and `TokenInfo`, staff-only through their root
- * fields (resolvers/payments.ts). A token is shown masked — bin, last four, brand, expiry — never the number or CVC.
+ * GraphQL types of payments and the vault (docs/graphql.md#root-fields): `Payment` and `TokenInfo`, staff-only through their root
+ * fields (schema/fields/payments.ts). A token is shown masked — bin, last four, brand, expiry — never the number or CVC.
  */
 import type { PaymentView } from '../../src/payments/payment-service.ts';
 import type { TokenView } from '../../src/payments/token-view.ts';
@@ -48,7 +48,7 @@ const TokenAliasRef = builder.objectRef<TokenView['aliases'][number]>('TokenAlia
 });
 
 export const TokenInfoRef = builder.objectRef<TokenView>('TokenInfo').implement({
-  description: 'What the vault shows of a token: masked card info only (CONTRACT §3).',
+  description: 'What the vault shows of a token: masked card info only (docs/platform.md#card-data-at-rest).',
   fields: (t) => ({
     kind: t.field({ type: PaymentMethodKindEnum, resolve: (v) => v.kind }),
     bin: t.exposeString('bin', { nullable: true }),

@@ -1,4 +1,4 @@
-/** The public pickup board's entry (CONTRACT §5): order number, first name and last initial, never an email. */
+/** The public pickup board's entry (docs/graphql.md#root-fields): order number, first name and last initial, never an email. */
 import type { PickupBoardEvent } from '../../src/orders/live-service.ts';
 import type { PickupEntry } from '../../src/orders/staff-service.ts';
 import { builder } from '../builder.ts';

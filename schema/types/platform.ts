@@ -1,7 +1,7 @@
 /**
- * GraphQL types of the decision platform (CONTRACT §5): merchants and their 3DS enrollments, accounts with their
+ * GraphQL types of the decision platform (docs/graphql.md#root-fields): merchants and their 3DS enrollments, accounts with their
  * decision history and the rules that fired, item listing requests, staff order decisions. Staff-only through
- * their root fields (resolvers/platform.ts).
+ * their root fields (schema/fields/platform.ts).
  */
 import { ACCOUNT_DECISIONS } from '../../src/notifications/bodies.ts';
 import { VENDOR_DECISIONS } from '../../src/risk/rules/types.ts';
@@ -20,7 +20,7 @@ export const AccountDecisionEnum = builder.enumType('AccountDecision', {
 export const MerchantActionEnum = builder.enumType('MerchantAction', { values: same(['RELEASE', 'CANCEL'] as const) });
 
 export const VendorDecisionEnum = builder.enumType('VendorDecision', {
-  description: 'The decision of an item listing or profile access request (CONTRACT §3).',
+  description: 'The decision of an item listing or profile access request (docs/platform.md#decisions).',
   values: same(VENDOR_DECISIONS),
 });
 

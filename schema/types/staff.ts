@@ -1,5 +1,5 @@
 /**
- * The staff side of the schema (CONTRACT §5): the order list as a connection, the options input, and the Order
+ * The staff side of the schema (docs/graphql.md#root-fields): the order list as a connection, the options input, and the Order
  * fields only staff may read. Every field here requires the `staff` scope; anyone else gets UNAUTHORIZED.
  */
 import type { OrderView, StaffOrderFields } from '../../src/orders/order-view.ts';

@@ -1,6 +1,5 @@
 /** Claim rows to domain claims, and a claim to its document 2 evidence request body: the one place for both. */
-import type { ClaimRow } from './claim-repository.ts';
-import type { ClaimStatus } from './claim-tables.ts';
+import type { ClaimRow, ClaimStatus } from './claim-tables.ts';
 import type { ClaimType, EvidenceRequestBody, ReasonCategory } from '../notifications/bodies.ts';
 
 export interface Claim {

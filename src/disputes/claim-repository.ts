@@ -1,9 +1,9 @@
 /** Kysely queries for claims and their evidence (migration 0006). Rows in, rows out; `db` may be a transaction. */
 import type { Insertable, Selectable } from 'kysely';
-import type { ClaimEvidenceTable, ClaimStatus, ClaimTable } from './claim-tables.ts';
+import type { ClaimRow, ClaimEvidenceTable, ClaimStatus, ClaimTable } from './claim-tables.ts';
 import type { Db } from '../db/database.ts';
 
-export type ClaimRow = Selectable<ClaimTable>;
+export type { ClaimRow };
 export type EvidenceRow = Selectable<ClaimEvidenceTable>;
 
 /** Hands out the next int64 claim id; inside the creating transaction, so the counter's row lock serializes it. */

@@ -1,5 +1,5 @@
 /**
- * Claims (document 2 §2, CONTRACT §4): staff open one, which queues a `/requestforevidencenotification` in the
+ * Claims (document 2 §2, docs/notifications.md#triggers): staff open one, which queues a `/requestforevidencenotification` in the
  * same transaction; while evidence is missing and the due date is ahead, a reminder every EVIDENCE_REMINDER_HOURS
  * lists only the types still missing; past the end of the due date an open claim becomes EXPIRED.
  */

@@ -1,4 +1,5 @@
 /** Claims and evidence (issue 7, document 2 §2 "Request for evidence"): table shapes as kysely sees them (migration 0006). */
+import type { Selectable } from 'kysely';
 
 export type ClaimStatus = 'OPEN' | 'EVIDENCE_SUBMITTED' | 'EXPIRED';
 
@@ -52,3 +53,5 @@ export interface ClaimTables {
   claims: ClaimTable;
   claim_evidence: ClaimEvidenceTable;
 }
+
+export type ClaimRow = Selectable<ClaimTable>;

@@ -1,5 +1,5 @@
 /**
- * Evidence reminders (CONTRACT §4): every EVIDENCE_REMINDER_HOURS while a claim misses evidence and its due date
+ * Evidence reminders (docs/notifications.md#evidence-reminders): every EVIDENCE_REMINDER_HOURS while a claim misses evidence and its due date
  * is ahead, and the move to EXPIRED once it has passed. Due-time work kept as rows (claims.next_reminder_at,
  * claims.due_at): one timer armed for the earliest, a sweep at start for whatever fell due while no instance ran,
  * conditional updates so a second instance never sends a reminder twice. The poll is shorter than the shortest
@@ -12,7 +12,7 @@ import { createDueSweeper } from '../jobs/due-sweeper.ts';
 const POLL_MS = 15 * 60_000;
 
 export const startEvidenceReminders: BackgroundJob = async ({ services, clock, logger }) => {
-  const claims = services.notifications.claims;
+  const claims = services.disputes.claims;
   const sweeper = createDueSweeper({ clock, logger, name: 'evidence reminder', pollMs: POLL_MS, sweepOnce: () => claims.runDue() });
   await sweeper.sweep(); // reminders and expiries that fell due while no instance ran
   return sweeper;

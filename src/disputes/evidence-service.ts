@@ -1,5 +1,5 @@
 /**
- * Evidence for a claim (document 2 §2 evidence rules, CONTRACT §4): a file for any requested type, or data points
+ * Evidence for a claim (document 2 §2 evidence rules, docs/notifications.md#evidence-submission): a file for any requested type, or data points
  * for the types that have a data point group. Either satisfies its type, which is then never requested again;
  * once every requested type is satisfied the claim is EVIDENCE_SUBMITTED and its reminders stop. Only the site
  * that owns the claim may submit (another site's claim is as unknown as a missing one).
@@ -16,7 +16,7 @@ import type { Claim } from './claim-mapping.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import type { Site } from '../sites/site-service.ts';
 
-/** What a file upload may be: documents and images a reviewer can open (CONTRACT §4 leaves the limits to us). */
+/** What a file upload may be: documents and images a reviewer can open (docs/notifications.md#evidence-submission leaves the limits to us). */
 export const EVIDENCE_FILE_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'text/plain'] as const;
 export const EVIDENCE_FILE_MAX_BYTES = 512 * 1024;
 const MAX_ENTRIES_PER_GROUP = 100;

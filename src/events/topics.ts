@@ -2,21 +2,9 @@
  * The typed topic map of domain events. Events carry ids and a version, not whole objects: a subscriber
  * reloads current state, so a late or repeated event can never show something stale.
  */
-import type { OrderStatus } from '../orders/order.ts';
+import type { OptionsChangedEvent, OrderChangedEvent } from '../orders/order-events.ts';
 
-export type OrderChange = 'created' | 'paid' | 'expired' | 'advanced' | 'collected' | 'cancelled';
-
-export interface OrderChangedEvent {
-  orderNumber: string;
-  status: OrderStatus;
-  version: number;
-  change: OrderChange;
-  holdUntil: number;
-}
-
-export interface OptionsChangedEvent {
-  version: number;
-}
+export type { OptionsChangedEvent, OrderChange, OrderChangedEvent } from '../orders/order-events.ts';
 
 export type Topics = {
   /** Every change of every order (staff streams, the hold scheduler). */
@@ -27,6 +15,6 @@ export type Topics = {
   eventInfoChanged: [{ updatedAt: number }];
   /** Outbox rows were committed (src/notifications/outbox-service.ts): dispatchers wake up instead of waiting for a poll. */
   notificationQueued: [{ ids: string[] }];
-  /** A delivery attempt was recorded (src/notifications/record.ts): staff `notificationEvents`, one per attempt. */
+  /** A delivery attempt was recorded (src/notifications/attempt-service.ts): staff `notificationEvents`, one per attempt. */
   notificationAttempted: [{ id: string; attempt: number }];
 };

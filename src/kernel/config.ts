@@ -1,5 +1,5 @@
 /**
- * Configuration from environment variables only (CONTRACT §1). Every variable is optional; a bad value stops
+ * Configuration from environment variables only (docs/running.md#configuration). Every variable is optional; a bad value stops
  * start-up with one line that names it. Secrets left unset are generated and listed in `generated`, so the
  * process can print them once.
  */

@@ -21,7 +21,7 @@ export function emailProblem(email: string): string | null {
   return null;
 }
 
-/** CONTRACT §2: emails compare case-insensitively after trimming. */
+/** docs/ordering.md#one-order-per-email: emails compare case-insensitively after trimming. */
 export function emailKey(email: string): string {
   return email.trim().toLowerCase();
 }

@@ -2,7 +2,7 @@
  * The one error type of the domain core. Services throw a DomainError for every expected failure;
  * each front door maps it once (rest-compat/errors.ts, schema/errors.ts).
  *
- * The registry below is document 1 §7 plus CONTRACT §2 (`retryable` per code, `unauthorized` is 401).
+ * The registry below is document 1 §7 plus docs/ordering.md#retryable-codes (`retryable` per code, `unauthorized` is 401).
  */
 export const ERROR_REGISTRY = {
   bad_request: { status: 400, retryable: false },
@@ -23,7 +23,7 @@ export type ErrorCode = keyof typeof ERROR_REGISTRY;
 export const ERROR_CODES = Object.keys(ERROR_REGISTRY) as ErrorCode[];
 
 export interface DomainErrorDetails {
-  /** The first failing input field (400 and 422, CONTRACT §2). */
+  /** The first failing input field (400 and 422, docs/ordering.md#400-or-422). */
   field?: string;
   /** Document 1: `not paid within 5 minutes` on a hold that ran out. */
   reason?: string;
@@ -31,7 +31,7 @@ export interface DomainErrorDetails {
   retryAfter?: number;
   /** For `duplicate`: the existing order's number, so a door can show its hold fields. */
   orderNumber?: string;
-  /** Every failing field of a platform request (document 3 / CONTRACT §3 `errors: [{ field, message }]`). */
+  /** Every failing field of a platform request (document 3 / docs/platform.md#error-bodies). */
   errors?: FieldError[];
 }
 

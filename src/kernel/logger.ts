@@ -1,5 +1,5 @@
 /**
- * Structured JSON logs, one object a line (CONTRACT §1 LOG_LEVEL). A last line of defence scrubs anything
+ * Structured JSON logs, one object a line (docs/running.md#logs). A last line of defence scrubs anything
  * that looks like a card number, so a mistake elsewhere cannot put one in a log.
  */
 import type { LogLevel } from './config.ts';

@@ -1,5 +1,5 @@
 /**
- * Fixed-window request counting per route group and client address (CONTRACT §2: configurable, generous by
+ * Fixed-window request counting per route group and client address (docs/ordering.md#rate-limits: configurable, generous by
  * default). Both doors use it, so GraphQL operations that do the same work as a REST path share its limit.
  * The whole table is dropped at each window boundary, so memory stays bounded by one window's clients.
  */

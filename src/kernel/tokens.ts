@@ -1,5 +1,5 @@
 /**
- * Randomness, hashing and comparison of secrets in one place (CONTRACT §2: tokens random, ≥128 bits, stored
+ * Randomness, hashing and comparison of secrets in one place (docs/ordering.md#pay-tokens: tokens random, ≥128 bits, stored
  * only as a hash, compared in constant time).
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';

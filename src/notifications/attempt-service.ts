@@ -1,5 +1,5 @@
 /**
- * Recording an attempt (CONTRACT §4): any 2xx is delivered; anything else (another status, a timeout, a refused
+ * Recording an attempt (docs/notifications.md#delivery-and-retries): any 2xx is delivered; anything else (another status, a timeout, a refused
  * connection) waits NOTIFY_RETRY_SCHEDULE[n] after attempt n (or longer, when a 429/503 asked for it with
  * `Retry-After`), and after the last entry the row is FAILED. The attempt and the row's new state are written
  * together, guarded by the lease.

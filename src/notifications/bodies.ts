@@ -8,7 +8,7 @@
 /** Document 2: "renamed here" values of the shared `type` enum. */
 export type NotificationType = 'VENDOR_ORDER_DECISION' | 'ORDER_STATUS_UPDATE' | 'VENDOR_ACCOUNT_STATUS_UPDATE' | 'COMPENSATION_REQUEST_UPDATE';
 
-/** Document 2 `/accountupdatenotification` vendorDecision values (CONTRACT §3 maps request decisions onto them). */
+/** Document 2 `/accountupdatenotification` vendorDecision values (docs/platform.md#accounts maps request decisions onto them). */
 export const ACCOUNT_DECISIONS = ['ACTIVATE', 'DEACTIVATE', 'RESTRICT_POLICY', 'ENABLE_POLICY', 'VERIFICATION_REQUIRED', 'NOT_REVIEWED'] as const;
 export type AccountDecision = (typeof ACCOUNT_DECISIONS)[number];
 

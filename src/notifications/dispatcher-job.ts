@@ -1,5 +1,5 @@
 /**
- * The outbox dispatcher (CONTRACT §4): claims due rows with a lease, signs and POSTs them to MERCHANT_ENDPOINT,
+ * The outbox dispatcher (docs/notifications.md#delivery-and-retries): claims due rows with a lease, signs and POSTs them to MERCHANT_ENDPOINT,
  * records every attempt, retries on NOTIFY_RETRY_SCHEDULE, then marks FAILED.
  *
  * - Claim: one statement leases due rows to this instance (`for update skip locked` on PostgreSQL, a conditional

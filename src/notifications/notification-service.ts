@@ -1,6 +1,6 @@
 /**
- * Notifications for staff (CONTRACT §4 and §5): the deliveries with every attempt, redelivery, and the live stream
- * of attempts; and, composed here, claims, evidence and the processor webhook challenge.
+ * Notifications for staff (docs/notifications.md#staff-view-and-redelivery): the deliveries with every attempt, redelivery, and the live stream
+ * of attempts.
  */
 import { DomainError } from '../kernel/errors.ts';
 import {
@@ -15,11 +15,7 @@ import {
 import type { OutboxStatus } from './outbox-tables.ts';
 import { announceQueued } from './outbox-service.ts';
 import type { NotificationPath } from './notification-paths.ts';
-import { createClaimService, type ClaimService } from '../disputes/claim-service.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
-import { createEvidenceService, type EvidenceService } from '../disputes/evidence-service.ts';
-import type { SiteService } from '../sites/site-service.ts';
-import { createWebhookChallengeService, type WebhookChallengeService } from '../sites/challenge-service.ts';
 
 export const NOTIFICATIONS_PAGE_DEFAULT = 50;
 export const NOTIFICATIONS_PAGE_MAX = 200;
@@ -68,9 +64,6 @@ export interface NotificationService {
   redeliver(id: string): Promise<Notification>;
   /** One event per recorded attempt, on any instance, as it happens. */
   events(): AsyncIterable<Notification>;
-  claims: ClaimService;
-  evidence: EvidenceService;
-  webhook: WebhookChallengeService;
 }
 
 function toAttempt(row: AttemptRow): NotificationAttempt {
@@ -110,7 +103,7 @@ function decodeCursor(cursor: string): { createdAt: number; id: string } {
   return { createdAt: Number(match[1]), id: match[2]! };
 }
 
-export function createNotificationService(deps: ServiceDeps & { sites: SiteService }): NotificationService {
+export function createNotificationService(deps: ServiceDeps): NotificationService {
   const { database, clock, bus } = deps;
 
   async function get(id: string): Promise<Notification | null> {
@@ -158,8 +151,5 @@ export function createNotificationService(deps: ServiceDeps & { sites: SiteServi
       })();
     },
 
-    claims: createClaimService(deps),
-    evidence: createEvidenceService(deps),
-    webhook: createWebhookChallengeService(deps),
   };
 }

@@ -4,7 +4,7 @@ import type { Generated } from 'kysely';
 export type OutboxStatus = 'PENDING' | 'DELIVERED' | 'FAILED';
 
 export interface OutboxNotificationTable {
-  /** Also the Standard Webhooks `webhook-id`: kept across retries and redeliveries (CONTRACT §4). */
+  /** Also the Standard Webhooks `webhook-id`: kept across retries and redeliveries (docs/notifications.md#message-ids). */
   id: string;
   /** The path at MERCHANT_ENDPOINT, e.g. `/token-updated`. */
   path: string;

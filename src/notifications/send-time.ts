@@ -1,6 +1,6 @@
 /**
  * The bytes of a notification as they leave: the stored body plus the fields document 2 defines at send time.
- * `/requestforevidencenotification` gets `uniqueMessageId` (the outbox id, so a redelivery keeps it; CONTRACT §4)
+ * `/requestforevidencenotification` gets `uniqueMessageId` (the outbox id, so a redelivery keeps it; docs/notifications.md#message-ids)
  * and `hoursLeftUntilDisputed` (int32 hours from now to the end of `dueDate`, UTC). Other bodies go out as stored.
  */
 import type { EvidenceRequestBody } from './bodies.ts';

@@ -1,5 +1,5 @@
 /**
- * Notification signatures (CONTRACT §4). `/token-updated` carries `signature`: lowercase hex HMAC-SHA256 of the
+ * Notification signatures (docs/notifications.md#signatures). `/token-updated` carries `signature`: lowercase hex HMAC-SHA256 of the
  * exact body bytes, keyed with MERCHANT_SIGNING_KEY (document 2 §5 leaves the algorithm "not shown"). Every
  * notification also carries the Standard Webhooks headers, which the public `standardwebhooks` library verifies
  * with the secret `whsec_` + base64(MERCHANT_SIGNING_KEY): `v1,` + base64 HMAC-SHA256 of `${id}.${timestamp}.${body}`.

@@ -1,5 +1,5 @@
 /**
- * One HTTP attempt (document 2 §1, CONTRACT §4): POST the body to MERCHANT_ENDPOINT + path with
+ * One HTTP attempt (document 2 §1, docs/notifications.md#delivery-and-retries): POST the body to MERCHANT_ENDPOINT + path with
  * `content-type` and `accept: application/json` and the signature headers, and report what came back. The
  * timeout is a timer on the injected clock, so tests move time instead of waiting 10 s. Never throws.
  */

@@ -1,4 +1,4 @@
-/** The event information text (document 1 §4 /llms-full.txt); staff may replace it (CONTRACT §2). */
+/** The event information text (document 1 §4 /llms-full.txt); staff may replace it (docs/ordering.md#event-information). */
 import { DomainError } from '../kernel/errors.ts';
 import { DEFAULT_EVENT_INFO, EVENT_INFO_MAX_LENGTH } from './event-info.ts';
 import { readSetting, writeSetting } from './settings-repository.ts';

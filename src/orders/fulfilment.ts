@@ -1,5 +1,5 @@
 /**
- * The staff side of an order's life (CONTRACT §2): advance forward, collect with a matching name, cancel with a
+ * The staff side of an order's life (docs/ordering.md#moving-an-order-forward): advance forward, collect with a matching name, cancel with a
  * reason. Pure rules and their refusal texts; the service turns each into one conditional update.
  */
 import { canAdvance, canCancel, ORDER_STATUSES, type OrderStatus } from './order.ts';
@@ -7,7 +7,7 @@ import { collectorMatches, NAME_MAX_LENGTH } from './person-name.ts';
 
 export const CANCEL_REASON_MAX_LENGTH = 300;
 
-/** A refusal: the message for staff and the input field it concerns (CONTRACT §2 `field`). */
+/** A refusal: the message for staff and the input field it concerns (docs/ordering.md#400-or-422). */
 export interface StaffRefusal {
   message: string;
   field?: string;

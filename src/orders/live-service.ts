@@ -1,5 +1,5 @@
 /**
- * The live streams behind the subscriptions (CONTRACT §5). Each stream starts with the current state — so a
+ * The live streams behind the subscriptions (docs/graphql.md#root-fields). Each stream starts with the current state — so a
  * display that reconnects is right again at once — then follows the event bus. Events carry ids and versions;
  * every change is reloaded from the database, so a stale or repeated event never shows stale data.
  */

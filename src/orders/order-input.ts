@@ -1,5 +1,5 @@
 /**
- * OrderInput and PayInput checks of document 1 §2, split as CONTRACT §2 says:
+ * OrderInput and PayInput checks of document 1 §2, split as docs/ordering.md#400-or-422 says:
  * 400 `bad_request` when the body is not an object, a field is missing or of the wrong JSON type, or `method`
  * is unknown; 422 `validation_failed` when everything is present and typed but breaks a rule.
  * Both doors (REST and GraphQL) call these, so the rules live once.
@@ -90,7 +90,7 @@ export function checkOrderInput(input: OrderInput, options: SleeveOptionSet): vo
   }
 }
 
-/** PayInput: all of its rules are of the 400 kind (CONTRACT §2). */
+/** PayInput: all of its rules are of the 400 kind (docs/ordering.md#400-or-422). */
 export function parsePayInput(body: unknown): PayInput {
   if (!isObject(body)) throw badRequest(undefined, 'The request body must be a JSON object.');
   const { t, method, token } = body;

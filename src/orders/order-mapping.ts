@@ -1,7 +1,7 @@
 /** Order rows to domain orders: the one place that knows the column names of an order. */
 import type { Order, OrderStatus, PayMethod } from './order.ts';
 import type { OrderRow } from './order-tables.ts';
-import type { OrderChange, OrderChangedEvent } from '../events/topics.ts';
+import type { OrderChange, OrderChangedEvent } from './order-events.ts';
 
 export function rowToOrder(row: OrderRow): Order {
   return {

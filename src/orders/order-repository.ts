@@ -124,7 +124,7 @@ export async function countOrderPayments(db: Db, orderNumber: number): Promise<n
 }
 
 /**
- * Staff fulfilment (CONTRACT §2): each change is one conditional update, so two staff members acting on one order
+ * Staff fulfilment (docs/ordering.md#moving-an-order-forward): each change is one conditional update, so two staff members acting on one order
  * at once change it once. Each returns the updated row, or undefined when the order was not in an allowed status.
  */
 export async function advanceStatus(
@@ -169,7 +169,7 @@ export async function markCollected(
     .executeTakeFirst();
 }
 
-/** Cancels an order that is neither collected nor cancelled, and frees its email (CONTRACT §2). */
+/** Cancels an order that is neither collected nor cancelled, and frees its email (docs/ordering.md#cancelling-an-order). */
 export async function cancelByStaff(
   db: Db,
   orderNumber: number,

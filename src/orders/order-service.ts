@@ -6,7 +6,7 @@ import { DomainError } from '../kernel/errors.ts';
 import { emailKey } from '../kernel/email.ts';
 import { HOLD_EXPIRED_REASON, STATUS_AFTER_PAYMENT, type Order, type PayMethod } from './order.ts';
 import { checkOrderInput, type OrderInput, type PayInput } from './order-input.ts';
-import { viewOrder, type OrderView, type ViewOptions } from './order-view.ts';
+import { viewOrder, viewPayResult, type OrderView, type PayResultView, type ViewOptions } from './order-view.ts';
 import { isUniqueViolation, type Db } from '../db/database.ts';
 import * as orders from './order-repository.ts';
 import { hashToken, randomId, randomToken, tokenMatchesHash } from '../kernel/tokens.ts';
@@ -25,9 +25,12 @@ export interface PaidOrder {
   alreadyPaid: boolean;
 }
 
-/** The existing order behind a `duplicate`, with a fresh payToken while it is still held. */
+/**
+ * The existing order behind a `duplicate`, with a fresh payToken while it is still held, and then also its view
+ * (document 1 §2 Error.duplicate: the hold fields come along), so no door has to call back for it.
+ */
 export class DuplicateOrderError extends DomainError {
-  constructor(readonly existing: Order, readonly payToken: string | undefined) {
+  constructor(readonly existing: Order, readonly payToken: string | undefined, readonly heldView?: OrderView) {
     super('duplicate', 'An order already exists for this email. Only one order per email is allowed.', {
       orderNumber: existing.orderNumber,
     });
@@ -47,6 +50,8 @@ export interface OrderService {
   nextHoldEnd(): Promise<number | null>;
   /** Document 1's Order resource as both doors show it; see ViewOptions for the two tokens. */
   view(order: Order, tokens?: Pick<ViewOptions, 'payToken' | 'presentedToken'>): OrderView;
+  /** Document 1's PayResult as both doors show it. */
+  viewPayment(paid: PaidOrder): PayResultView;
 }
 
 const NOT_FOUND = 'No order was found with that order number and payToken.';
@@ -100,7 +105,9 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
     }
     const existing = rowToOrder(row);
     const held = existing.status === 'awaiting payment' && existing.holdUntil > clock.now();
-    return new DuplicateOrderError(existing, held ? await issueToken(Number(row.order_number)) : undefined);
+    if (!held) return new DuplicateOrderError(existing, undefined);
+    const payToken = await issueToken(Number(row.order_number));
+    return new DuplicateOrderError(existing, payToken, viewOrder(existing, { now: clock.now(), publicUrl: deps.publicUrl, payToken }));
   }
 
   /** The email belongs to an order: a held order whose hold has just ended is ended and the create tried again. */
@@ -121,7 +128,7 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
       // locked for that statement alone: taken inside the creating transaction, its lock serialized every create
       // across every instance (measured: nearly every backend waiting on it under load). A known duplicate is
       // refused before a number is taken; only a lost race for one email leaves a gap, and numbers still only
-      // increase and are never reused (CONTRACT §2). One connection (SQLite) has no one to block: no gap ever.
+      // increase and are never reused (docs/ordering.md#order-numbers). One connection (SQLite) has no one to block: no gap ever.
       let taken: number | null = null;
       if (database.caps.multipleConnections) {
         if (await orders.findOrderByEmailKey(db, key)) return refuseDuplicate(key, input);
@@ -216,6 +223,10 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
 
     view(order, tokens = {}) {
       return viewOrder(order, { now: clock.now(), publicUrl: deps.publicUrl, ...tokens });
+    },
+
+    viewPayment({ order, alreadyPaid }) {
+      return viewPayResult(viewOrder(order, { now: clock.now(), publicUrl: deps.publicUrl }), alreadyPaid);
     },
   };
 }

@@ -23,7 +23,7 @@ const NY_DAY_KEY = new Intl.DateTimeFormat('en-CA', {
   day: '2-digit',
 });
 
-/** `3:05 PM ET`, with the date in front when the deadline is not today in New York (CONTRACT §2). */
+/** `3:05 PM ET`, with the date in front when the deadline is not today in New York (docs/ordering.md#hold-deadline-text). */
 export function holdUntilText(holdUntil: number, now: number): string {
   // Newer ICU data puts a narrow no-break space before AM/PM; agents and tests expect a plain one.
   const time = `${NY_TIME.format(holdUntil).replace(/[\u202f\u00a0]/gu, ' ')} ET`;

@@ -1,5 +1,5 @@
 /**
- * The sleeve order and its state machine (document 1 §3, CONTRACT §2).
+ * The sleeve order and its state machine (document 1 §3, docs/ordering.md#moving-an-order-forward).
  */
 export const ORDER_STATUSES = [
   'awaiting payment',
@@ -54,7 +54,7 @@ export interface Order {
 /** The staff path through the statuses after payment; steps may be skipped forward, never back. */
 const FULFILMENT_PATH: readonly OrderStatus[] = ['received', 'in progress', 'ready', 'collected'];
 
-/** Whether staff may move an order from `from` to `to` (CONTRACT §2: forward only, `collected` by collectOrder). */
+/** Whether staff may move an order from `from` to `to` (docs/ordering.md#moving-an-order-forward: forward only, `collected` by collectOrder). */
 export function canAdvance(from: OrderStatus, to: OrderStatus): boolean {
   const a = FULFILMENT_PATH.indexOf(from);
   const b = FULFILMENT_PATH.indexOf(to);
@@ -66,10 +66,10 @@ export function canCancel(status: OrderStatus): boolean {
   return status !== 'collected' && status !== 'cancelled';
 }
 
-/** Whole seconds left in the hold, rounded down, never negative (CONTRACT §2). */
+/** Whole seconds left in the hold, rounded down, never negative (docs/ordering.md#seconds-left). */
 export function secondsLeft(holdUntil: number, now: number): number {
   return Math.max(0, Math.floor((holdUntil - now) / 1000));
 }
 
-/** The status a successful payment leads to (CONTRACT §2). */
+/** The status a successful payment leads to (docs/ordering.md#status-after-payment). */
 export const STATUS_AFTER_PAYMENT: OrderStatus = 'received';

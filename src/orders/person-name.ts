@@ -1,5 +1,5 @@
 /**
- * Name rules of document 1 §2 (OrderInput.name) with CONTRACT §2's reading of them, and the pickup match.
+ * Name rules of document 1 §2 (OrderInput.name) with docs/ordering.md#names of them, and the pickup match.
  */
 export const NAME_MAX_LENGTH = 40;
 export const NAME_MAX_WORDS = 5;
@@ -25,7 +25,7 @@ export function nameProblem(name: string): string | null {
   return null;
 }
 
-/** A form of a name for comparison: case, accents and extra spaces ignored (CONTRACT §2). */
+/** A form of a name for comparison: case, accents and extra spaces ignored (docs/ordering.md#collecting-an-order). */
 export function comparableName(name: string): string {
   return words(
     name

@@ -1,5 +1,5 @@
 /**
- * The staff use cases of CONTRACT §2: move an order forward, hand it over at pickup, cancel it, list orders, and the
+ * The staff use cases of docs/ordering.md#moving-an-order-forward: move an order forward, hand it over at pickup, cancel it, list orders, and the
  * public pickup board. Each change is one conditional update in a transaction (never read-then-write); a refused
  * change is explained from a read made after the update found nothing to change. Events are published after commit.
  */
@@ -18,7 +18,7 @@ import { displayName } from './person-name.ts';
 import type { Db } from '../db/database.ts';
 import * as orders from './order-repository.ts';
 import type { OrderRow } from './order-tables.ts';
-import type { OrderChange } from '../events/topics.ts';
+import type { OrderChange } from './order-events.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import { orderEvent, parseOrderNumber, rowToOrder } from './order-mapping.ts';
 
@@ -39,7 +39,7 @@ export interface OrderPage {
   totalCount: number;
 }
 
-/** One line of the public pickup board: never the whole name, never an email (CONTRACT §5). */
+/** One line of the public pickup board: never the whole name, never an email (docs/graphql.md#root-fields). */
 export interface PickupEntry {
   orderNumber: string;
   displayName: string;

@@ -3,7 +3,7 @@
  * the hold countdown, payLabel, and three ways to pay — a card form, the sandbox wallet, the demo card. Static
  * HTML with no secret of its own: the script uses the payToken from the address. The card number goes only to the
  * order's tokenization path (authorized by that payToken, never by a site key), which answers a single-use token
- * bound to this order; the page then pays with it (CONTRACT §3). Style and script: pay-page-style.ts, -script.ts.
+ * bound to this order; the page then pays with it (docs/platform.md#pay-page-tokens). Style and script: pay-page-style.ts, -script.ts.
  */
 import { PAY_PAGE_SCRIPT } from './pay-page-script.ts';
 import { PAY_PAGE_STYLE } from './pay-page-style.ts';

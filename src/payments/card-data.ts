@@ -1,6 +1,6 @@
 /**
  * Card data of document 3 §2 "Tokenization shapes" and its bounds (§8): card number 10 to 19 characters, month
- * 1 to 12, year 2000 to 2125, holder name 1 to 100, bin 6 to 8, last four exactly 4. CONTRACT §3: a Luhn-invalid
+ * 1 to 12, year 2000 to 2125, holder name 1 to 100, bin 6 to 8, last four exactly 4. docs/platform.md#sandbox-processor: a Luhn-invalid
  * number is refused at tokenization. Every message names the field, never the value: a message may be logged.
  */
 import { luhnValid } from '../kernel/card-number.ts';

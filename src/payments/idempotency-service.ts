@@ -1,5 +1,5 @@
 /**
- * `Idempotency-Key` on /api/payments (CONTRACT §3): the same key with the same body replays the first response
+ * `Idempotency-Key` on /api/payments (docs/platform.md#idempotency-keys): the same key with the same body replays the first response
  * (status and body); the same key with another body is 400; concurrent requests with one key make one payment.
  * An insert-first claim on the unique (site, key) decides who runs; the others wait for the stored response.
  * Keys are kept at least 24 hours.
@@ -17,7 +17,7 @@ const WAIT_LIMIT_MS = 15_000;
 /** Old keys are pruned at most once an hour per process, by whichever request comes first. */
 let lastPrune = 0;
 
-/** The body of the first answer to a key (CONTRACT §3's created payment), replayed for every repeat. */
+/** The body of the first answer to a key (docs/platform.md#payments), replayed for every repeat. */
 export type StoredResponse = Record<string, unknown>;
 
 /** The key being run: `paymentId` is set when an earlier attempt reserved a payment whose outcome is unknown. */

@@ -1,5 +1,5 @@
 /**
- * Provisions network tokens that an upgrade with `networkToken.async: true` queued (CONTRACT §3: answers
+ * Provisions network tokens that an upgrade with `networkToken.async: true` queued (docs/platform.md#upgrade-and-network-tokens: answers
  * `created: false`, then sends /token-updated when provisioned). Each is a row with a due time, marked by a
  * conditional update (status = PENDING), so a restart or a second instance never provisions one twice; the timer is
  * armed for the earliest row, sooner when this instance queues an earlier one (due-sweeper.ts).

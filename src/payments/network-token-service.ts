@@ -1,5 +1,5 @@
 /**
- * Upgrade to multi-use with network token provisioning (document 3 upgrade, CONTRACT §3): `async: false` provisions
+ * Upgrade to multi-use with network token provisioning (document 3 upgrade, docs/platform.md#upgrade-and-network-tokens): `async: false` provisions
  * at once (`created: true`); `async: true` answers `created: false` and leaves a row due `NETWORK_TOKEN_DELAY_MS`
  * later, which the sweep provisions once and announces with /token-updated (source NETWORK_TOKEN_PROVISIONING).
  */

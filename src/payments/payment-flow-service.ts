@@ -2,7 +2,7 @@
  * The one pay flow (DESIGN: reserve (tx) → call the processor (no tx) → record (tx)), taken by a sleeve order's card
  * or wallet pay, by POST /api/payments and by the reconciliation sweep. The processor call carries the payment id
  * as its idempotency key, so running the flow again for a payment whose outcome is unknown reconciles it and never
- * charges twice (CONTRACT §3). What a caller must change with the outcome (the order paid, the key's stored
+ * charges twice (docs/platform.md#sandbox-processor). What a caller must change with the outcome (the order paid, the key's stored
  * response) is its `settle`, run inside the record transaction.
  */
 import type { Clock } from '../kernel/clock.ts';
@@ -13,7 +13,7 @@ import * as vault from './vault-repository.ts';
 import type { Logger } from '../kernel/logger.ts';
 import { ProcessorTimeout, type ChargeSource, type Processor } from './processor.ts';
 import type { VaultCrypto } from './vault-crypto.ts';
-import type { SealedCard } from './tokenization-service.ts';
+import type { SealedCard } from './token-view.ts';
 
 /** A `pending` payment older than this lost its caller (a crash mid-call); it is reconciled like `unknown`. */
 export const STALE_PENDING_MS = 60_000;

@@ -1,4 +1,4 @@
-/** Kysely queries for payments and idempotency keys (CONTRACT §3). Rows in, rows out; `db` may be a transaction. */
+/** Kysely queries for payments and idempotency keys (docs/platform.md#idempotency-keys). Rows in, rows out; `db` may be a transaction. */
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { IdempotencyKeyTable, PaymentTable } from './payment-tables.ts';

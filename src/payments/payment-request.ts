@@ -1,5 +1,5 @@
 /**
- * The `/api/payments` request of document 3 §2 "Payment creation request", checked as CONTRACT §3 says: amount in
+ * The `/api/payments` request of document 3 §2 "Payment creation request", checked as docs/platform.md#payments says: amount in
  * minor units (cents), errors as `[{ field, message }]` (every failing field, 400). The document leaves required
  * fields "not shown": orderId, amount, currency and paymentMethod are required here; the rest is checked for type
  * when present. `paymentMethod` is `card` with `card {number, expirationMonth, expirationYear, holderName, cvc}`
@@ -18,7 +18,7 @@ export interface PaymentRequest {
   source: PaymentSource;
 }
 
-/** Sandbox decisions (CONTRACT §3 sandbox emails); anything else is approved. Only DECLINE stops the charge. */
+/** Sandbox decisions (docs/platform.md#sandbox-addresses); anything else is approved. Only DECLINE stops the charge. */
 export type PaymentDecision = 'APPROVE' | 'DECLINE' | 'NOT_REVIEWED' | 'VERIFICATION_REQUIRED';
 
 const SANDBOX_DECISIONS: Record<string, PaymentDecision> = {

@@ -1,6 +1,7 @@
 /**
- * Payments (issue 5, CONTRACT §3): POST /api/payments with idempotency keys, the sandbox processor behind its port,
- * refunds, and card/wallet pay of sleeve orders (order-payment.ts). The vault's use cases are `tokens`.
+ * Payments (docs/platform.md#payments): POST /api/payments with idempotency keys, the sandbox processor behind its
+ * port, refunds, and card/wallet pay of sleeve orders (order-charge-service.ts), all through the one pay flow
+ * (payment-flow-service.ts). The vault's use cases are `tokens`.
  */
 import { DomainError } from '../kernel/errors.ts';
 import { checkPaymentRequest, paymentDecision, type PaymentRequest } from './payment-request.ts';
@@ -9,7 +10,8 @@ import type { Db } from '../db/database.ts';
 import * as payments from './payment-repository.ts';
 import * as vault from './vault-repository.ts';
 import { createSandboxProcessor } from './sandbox-processor.ts';
-import { createVaultCrypto, loadVaultKey } from './vault-crypto.ts';
+import { loadVaultKey } from '../kernel/vault-key.ts';
+import { createVaultCrypto } from './vault-crypto.ts';
 import { hashToken, randomId } from '../kernel/tokens.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import { checkIdempotencyKey, withIdempotency, type Claim, type StoredResponse } from './idempotency-service.ts';
@@ -66,7 +68,7 @@ export function toPaymentView(row: payments.PaymentRow, token?: vault.VaultToken
   };
 }
 
-/** CONTRACT §3's created payment. */
+/** The created payment, as docs/platform.md#payments shapes it. */
 const createdBody = (p: PaymentView): StoredResponse => ({
   id: p.id,
   orderId: p.orderId,

@@ -1,8 +1,10 @@
 /**
  * Payments, the card vault, tokens and idempotency keys (issue 5): table shapes as kysely sees them (migration 0004).
- * Card data never sits here in plaintext (CONTRACT §3): the number, holder name and the token itself are sealed
+ * Card data never sits here in plaintext (docs/platform.md#card-data-at-rest): the number, holder name and the token itself are sealed
  * with AES-256-GCM (src/payments/vault-crypto.ts); a keyed hash finds a card without decrypting it.
  */
+
+import type { Selectable } from 'kysely';
 
 /** A vault token: a card (tokenize, or the pay page) or a sandbox wallet confirmation (`kind = wallet`). */
 export interface VaultTokenTable {
@@ -11,7 +13,7 @@ export interface VaultTokenTable {
   kind: 'card' | 'wallet';
   /** The site that created it; null for a token the pay page created for one order. */
   site_id: string | null;
-  /** The sleeve order a pay-page token is bound to (CONTRACT §3); null otherwise. */
+  /** The sleeve order a pay-page token is bound to (docs/platform.md#pay-page-tokens); null otherwise. */
   order_number: number | null;
   /** Sealed JSON `{ token, cardNumber?, cardHolderName? }`. */
   sealed: string;
@@ -72,7 +74,7 @@ export interface PaymentTable {
   updated_at: number;
 }
 
-/** CONTRACT §3 Idempotency-Key, per site: the first request's fingerprint and, once known, its response. */
+/** docs/platform.md#idempotency-keys, per site: the first request's fingerprint and, once known, its response. */
 export interface IdempotencyKeyTable {
   site_id: string;
   idem_key: string;
@@ -105,3 +107,5 @@ export interface PaymentTables {
   idempotency_keys: IdempotencyKeyTable;
   sandbox_charges: SandboxChargeTable;
 }
+
+export type VaultTokenRow = Selectable<VaultTokenTable>;

@@ -2,7 +2,7 @@
  * The processor port (DESIGN: payments/ holds the port and the sandbox behind it). The gateway calls it outside any
  * transaction: reserve (tx) → charge → record (tx). Every charge carries the gateway's idempotency key (the payment
  * id): calling again with the same key never charges again, it reports the first charge — this is how an unknown
- * outcome is reconciled (CONTRACT §3).
+ * outcome is reconciled (docs/platform.md#sandbox-processor).
  */
 
 export type ChargeSource = { kind: 'card'; cardNumber: string; cvc: string | null } | { kind: 'wallet' };

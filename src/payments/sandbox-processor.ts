@@ -1,5 +1,5 @@
 /**
- * The sandbox processor (CONTRACT §3 test cards): 4000000000000002 is declined; 4000000000000119 answers a processor
+ * The sandbox processor (docs/platform.md#sandbox-processor): 4000000000000002 is declined; 4000000000000119 answers a processor
  * error; 4000000000000259 charges but the call times out (the gateway learns the outcome only by asking again with
  * the same idempotency key); any other number — and every wallet confirmation — succeeds. It plays an outside
  * system, so its ledger is its own table: it survives restarts and is shared by every instance.

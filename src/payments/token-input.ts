@@ -1,6 +1,6 @@
 /**
  * The bodies of the tokenization operations (document 3 §2 "Tokenization shapes"), checked into typed inputs.
- * Failures are 400 with the tokenization body `{ message }` (CONTRACT §3); `errors` carries every failing field.
+ * Failures are 400 with the tokenization body `{ message }` (docs/platform.md#error-bodies); `errors` carries every failing field.
  */
 import { checkCardData, cvcProblem, type CardData } from './card-data.ts';
 import { DomainError, type FieldError } from '../kernel/errors.ts';

@@ -1,8 +1,14 @@
-/** What leaves the vault about a token: masked card info and its state (CONTRACT §3, §5), and the /token-updated body. */
+/** What leaves the vault about a token: masked card info and its state (docs/platform.md#card-data-at-rest), and the /token-updated body. */
 import type { UpdatedField } from '../notifications/bodies.ts';
 import type { TokenUpdatedBody } from '../notifications/bodies.ts';
-import type { VaultTokenRow } from './vault-repository.ts';
-import type { SealedCard } from './tokenization-service.ts';
+import type { VaultTokenRow } from './payment-tables.ts';
+
+/** What a vault token's `sealed` column holds, once opened. */
+export interface SealedCard {
+  token: string;
+  cardNumber?: string;
+  cardHolderName?: string;
+}
 
 export interface TokenView {
   kind: 'card' | 'wallet';

@@ -1,5 +1,5 @@
 /**
- * The card vault's use cases (document 3 tokenization, CONTRACT §3): tokenize, detokenize, card update, the pay
+ * The card vault's use cases (document 3 tokenization, docs/platform.md#tokens): tokenize, detokenize, card update, the pay
  * page's order-bound tokens and sandbox wallet confirmations; upgrade and network tokens are network-tokens.ts. Tokens are random, stored as a hash; card data is sealed.
  */
 import { cardInfo, maskedNumber, type CardData, type CardInfo } from './card-data.ts';
@@ -15,19 +15,12 @@ import { createNetworkTokens, type NetworkTokens } from './network-token-service
 // Other suites read the provisioning delay from here (test/notifications/triggers.test.ts).
 export { NETWORK_TOKEN_DELAY_MS } from './network-token-service.ts';
 import type { Site } from '../sites/site-service.ts';
-import { tokenUpdatedBody, toTokenView, type TokenView } from './token-view.ts';
+import { tokenUpdatedBody, toTokenView, type SealedCard, type TokenView } from './token-view.ts';
 import { parseCard, parseTokenize, parseTokenReference, type TokenReference } from './token-input.ts';
 
 export interface Tokenized {
   token: string;
   cardInfo: CardInfo;
-}
-
-/** What `sealed` holds. */
-export interface SealedCard {
-  token: string;
-  cardNumber?: string;
-  cardHolderName?: string;
 }
 
 export interface TokenizationService extends NetworkTokens {
@@ -184,7 +177,7 @@ export function createTokenizationService(deps: ServiceDeps & { crypto: VaultCry
         return ids;
       });
       announceQueued(bus, queued);
-      // CONTRACT §3: only detokenize returns the full number; the echo masks it.
+      // docs/platform.md#card-data-at-rest: only detokenize returns the full number; the echo masks it.
       return { ...card, cardNumber: maskedNumber(cardInfo(card), card.cardNumber.length) };
     },
 

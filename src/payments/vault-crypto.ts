@@ -1,14 +1,10 @@
 /**
- * The vault's cryptography (CONTRACT §3): card data sealed with AES-256-GCM under VAULT_KEY, and a keyed hash (HMAC)
+ * The vault's cryptography (docs/platform.md#card-data-at-rest): card data sealed with AES-256-GCM under VAULT_KEY, and a keyed hash (HMAC)
  * of the card number so that card update finds every token of a card without decrypting any. Two subkeys are
  * derived from VAULT_KEY with HKDF, so the sealing key is never the hashing key.
- * When VAULT_KEY is unset the key is generated once into `<dataDir>/vault.key` (mode 0600) and reused; with an
- * in-memory database (no data directory) it lives only as long as the process, like the data it protects.
+ * The key itself comes from src/kernel/vault-key.ts.
  */
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Config } from '../kernel/config.ts';
 
 export interface VaultCrypto {
   /** `v1.` + base64url(iv ‖ tag ‖ ciphertext). */
@@ -16,28 +12,6 @@ export interface VaultCrypto {
   open(sealed: string): string;
   /** Hex HMAC-SHA256 of a card number: equal numbers, equal fingerprints; nothing else is learned from it. */
   fingerprint(cardNumber: string): string;
-}
-
-export function loadVaultKey(config: Pick<Config, 'vaultKey' | 'dataDir'>): Buffer {
-  if (config.vaultKey) return config.vaultKey;
-  if (!config.dataDir) return randomBytes(32);
-  const path = join(config.dataDir, 'vault.key');
-  if (existsSync(path)) {
-    const key = Buffer.from(readFileSync(path, 'utf8').trim(), 'base64');
-    if (key.length !== 32) throw new Error(`${path} must hold 32 bytes, base64-encoded`);
-    return key;
-  }
-  mkdirSync(config.dataDir, { recursive: true });
-  const key = randomBytes(32);
-  // `wx`: two processes starting at once cannot both write one; the loser reads the winner's key.
-  try {
-    writeFileSync(path, key.toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
-    chmodSync(path, 0o600);
-  } catch (error) {
-    if ((error as { code?: string }).code === 'EEXIST') return loadVaultKey(config);
-    throw error;
-  }
-  return key;
 }
 
 export function createVaultCrypto(masterKey: Buffer): VaultCrypto {

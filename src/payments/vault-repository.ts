@@ -1,9 +1,9 @@
 /** Kysely queries for vault tokens and their aliases. Rows in, rows out; `db` may be a transaction. */
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import type { VaultTokenTable } from './payment-tables.ts';
+import type { VaultTokenRow, VaultTokenTable } from './payment-tables.ts';
 
-export type VaultTokenRow = Selectable<VaultTokenTable>;
+export type { VaultTokenRow };
 
 export async function insertToken(db: Db, row: Insertable<VaultTokenTable>, aliases: Array<[string, string]>): Promise<void> {
   await db.insertInto('vault_tokens').values(row).execute();
@@ -56,7 +56,7 @@ export async function releaseToken(db: Db, tokenHash: string, paymentId: string)
   await db.updateTable('vault_tokens').set({ used_by_payment: null }).where('token_hash', '=', tokenHash).where('used_by_payment', '=', paymentId).execute();
 }
 
-/** CONTRACT §3: the CVC is kept only until the payment it serves. */
+/** docs/platform.md#card-data-at-rest: the CVC is kept only until the payment it serves. */
 export async function eraseCvc(db: Db, tokenHash: string): Promise<void> {
   await db.updateTable('vault_tokens').set({ cvc_sealed: null }).where('token_hash', '=', tokenHash).where('cvc_sealed', 'is not', null).execute();
 }
@@ -69,7 +69,7 @@ export async function updateToken(db: Db, tokenHash: string, change: Updateable<
   await db.updateTable('vault_tokens').set(change).where('token_hash', '=', tokenHash).execute();
 }
 
-/** Async provisioning that has fallen due (CONTRACT §3 upgrade `async: true`). */
+/** Async provisioning that has fallen due (docs/platform.md#upgrade-and-network-tokens). */
 export async function dueProvisioning(db: Db, now: number, limit: number): Promise<VaultTokenRow[]> {
   return db
     .selectFrom('vault_tokens')

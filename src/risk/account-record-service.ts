@@ -1,5 +1,5 @@
 /**
- * What the decision and review services share: the account status mapping of CONTRACT §3, the account update
+ * What the decision and review services share: the account status mapping of docs/platform.md#accounts, the account update
  * notification of document 2 (queued in the caller's transaction, only when the status changes), and the views of
  * stored rows.
  */
@@ -47,7 +47,7 @@ export interface AccountRequestView {
 /**
  * Applies the account's new status inside `trx`. When it differs from the stored one (or the account is new), the
  * account takes the new reasons and recommendations and the `/accountupdatenotification` body is queued; its
- * outbox id is returned. CONTRACT §3: none when the status stays; the account then keeps the reasons of its last
+ * outbox id is returned. docs/platform.md#accounts: none when the status stays; the account then keeps the reasons of its last
  * change, unless `replaceReasons` (a staff review restating the status with new reasons).
  */
 export async function applyAccountState(trx: Db, next: AccountState, publicUrl: string, { replaceReasons = false } = {}): Promise<string | null> {

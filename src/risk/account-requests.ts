@@ -1,7 +1,7 @@
 /**
  * The bodies of document 3's two risk requests (§2 "Seller item listing request", "Profile access request"):
  * typed where document 3 gives a type, every other field kept as sent. Document 3 leaves required fields "not
- * shown"; the platform requires `accountId` (decisions are recorded against it, CONTRACT §3) and `eventTime` (the
+ * shown"; the platform requires `accountId` (decisions are recorded against it, docs/platform.md#accounts) and `eventTime` (the
  * velocity window ends there, so one input always gives one decision).
  */
 import { DomainError, type FieldError } from '../kernel/errors.ts';
@@ -103,7 +103,7 @@ const SHAPES: Record<RequestKind, ObjectShape> = {
   }),
 };
 
-/** The checked request, or a 400 listing every failing field (CONTRACT §3 error body). */
+/** The checked request, or a 400 listing every failing field (docs/platform.md#error-bodies). */
 export function parseAccountRequest(kind: RequestKind, body: unknown): AccountRequest {
   if (!isRecord(body)) throw new DomainError('bad_request', 'The request body must be a JSON object.', { errors: [] });
   const errors: FieldError[] = [];

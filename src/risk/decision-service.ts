@@ -1,6 +1,6 @@
 /**
- * Item-listing and profile-access decisions (document 3 §4; CONTRACT §3). One transaction reads the account's
- * history up to the request's eventTime, runs the rules engine (pure, src/domain/rules), stores the request with
+ * Item-listing and profile-access decisions (document 3 §4; docs/platform.md#decisions). One transaction reads the account's
+ * history up to the request's eventTime, runs the rules engine (pure, src/risk/rules), stores the request with
  * the rules that fired, moves the account's status and, when it changed, queues the account update notification.
  * The outbox is announced after commit. A repeated event id from the same site replays the stored decision: the
  * unique index refuses its insert (rolling back everything else), so a new request costs no extra lookup.
@@ -19,7 +19,7 @@ import { ACCOUNT_STATUS_OF, applyAccountState } from './account-record-service.t
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import type { Site } from '../sites/site-service.ts';
 
-/** CONTRACT §3: the decision body of both operations. */
+/** docs/platform.md#decisions: the decision body of both operations. */
 export interface DecisionResponse {
   status: 'success';
   vendorDecision: VendorDecision;
@@ -69,7 +69,7 @@ export function createDecisionService({ database, clock, bus, publicUrl }: Servi
             recommendations: JSON.stringify(decision.recommendations),
             fired_rules: JSON.stringify(decision.firedRules),
             correlation_id: randomId('corr_'),
-            // CONTRACT §3: NOT_REVIEWED is queued for staff review.
+            // docs/platform.md#sandbox-addresses: NOT_REVIEWED is queued for staff review.
             review_status: decision.vendorDecision === 'NOT_REVIEWED' ? 'AWAITING_REVIEW' : null,
             reviewed_by: null,
             review_comments: null,

@@ -1,7 +1,7 @@
 /**
  * Document 3 §2 "Merchant creation request" and §8 limits: a four-digit MCC, merchantId up to 50, a name up to 70 of
  * letters, digits, spaces and . _ & , ^ -, and an optional merchantAccountCreation {ip up to 45, timestamp in
- * seconds}. Names are unique per site case-insensitively (CONTRACT §3); `merchantNameKey` is the compared form.
+ * seconds}. Names are unique per site case-insensitively (docs/platform.md#merchant-names); `merchantNameKey` is the compared form.
  */
 import { DomainError, type FieldError } from '../kernel/errors.ts';
 import { isRecord } from '../kernel/json-shape.ts';

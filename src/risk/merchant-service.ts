@@ -1,5 +1,5 @@
 /**
- * Merchants and 3DS enrollment (document 3 §2, §4; CONTRACT §3). A merchant is a new site whose key is shown once;
+ * Merchants and 3DS enrollment (document 3 §2, §4; docs/platform.md#credentials). A merchant is a new site whose key is shown once;
  * it belongs to the site that created it, and only that site (or the merchant's own site) sees it: to anyone else
  * it does not exist (404). An enrollment is a row with a due time that the scheduler completes.
  */
@@ -33,7 +33,7 @@ export interface EnrollmentView {
 }
 
 export interface MerchantService {
-  /** The merchant and its new site's API key (shown once, CONTRACT §3). */
+  /** The merchant and its new site's API key (shown once, docs/platform.md#credentials). */
   createMerchant(site: Site, input: MerchantInput): Promise<{ merchant: MerchantView; apiKey: string }>;
   /** Staff (no site) see every merchant; a site sees its own and itself. */
   findMerchant(id: string, site?: Site): Promise<MerchantView | null>;

@@ -1,5 +1,5 @@
 /**
- * Staff review (CONTRACT §4, §5): set an account's status, decide an item listing, release or cancel an order or a
+ * Staff review (docs/notifications.md#triggers): set an account's status, decide an item listing, release or cancel an order or a
  * payment. Each decision and the document 2 notification it causes are written in one transaction, announced after
  * commit. A CANCEL of a sleeve order goes through the staff service first (which frees the email and refunds a paid
  * order); the decision is recorded once that committed, so a refused cancel records nothing.

@@ -1,13 +1,13 @@
 /** Merchants, 3DS enrollment, accounts and decisions (issue 6): table shapes as kysely sees them (migration 0005). */
 
 export interface MerchantTable {
-  /** The merchant's own site id (CONTRACT §3): its credentials live in `sites`. */
+  /** The merchant's own site id (docs/platform.md#credentials): its credentials live in `sites`. */
   id: string;
   /** The site that created it; only that site (and the merchant itself) sees it. */
   owner_site_id: string;
   merchant_id: string;
   name: string;
-  /** lower-cased name: unique per owner site (CONTRACT §3). */
+  /** lower-cased name: unique per owner site (docs/platform.md#merchant-names). */
   name_key: string;
   mcc: string;
   /** merchantAccountCreation as sent (JSON), or null when absent. */

@@ -1,5 +1,5 @@
 /**
- * Completes pending 3DS enrollment requests when due (CONTRACT §3: PENDING, then COMPLETED or FAILED). Each request
+ * Completes pending 3DS enrollment requests when due (docs/platform.md#3ds-enrollment: PENDING, then COMPLETED or FAILED). Each request
  * is a row with a due time, completed by a conditional update (status = PENDING); the timer is armed for the
  * earliest row, sooner when this instance queues an earlier one, and a sweep runs at start (due-sweeper.ts).
  */

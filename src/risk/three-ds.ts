@@ -1,5 +1,5 @@
 /**
- * 3DS recommendation enrollment (document 3 §2 "3DS recommendation enrollment request"; CONTRACT §3 lifecycle
+ * 3DS recommendation enrollment (document 3 §2 "3DS recommendation enrollment request"; docs/platform.md#3ds-enrollment
  * PENDING → COMPLETED | FAILED with a reason). The request is type-checked when it arrives; whether it makes sense
  * as a whole is decided when the enrollment completes, and an inconsistent one fails with a reason.
  */

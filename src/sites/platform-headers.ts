@@ -1,5 +1,5 @@
 /**
- * Document 3 §2 "Common headers" and §9 versioning, with CONTRACT §3's statuses: `x-vendor-siteid` must be present
+ * Document 3 §2 "Common headers" and §9 versioning, with docs/platform.md#credentials: `x-vendor-siteid` must be present
  * and name the site of the basic-auth credentials (401), `api-version` must be present and supported (400), and a
  * body must be sent as `application/json` (400, CONTRACT's error list has no 415).
  */

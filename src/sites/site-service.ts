@@ -1,5 +1,5 @@
 /**
- * Platform sites and their credentials (CONTRACT §3): a site id and an API key stored only as a hash. Document 3's
+ * Platform sites and their credentials (docs/platform.md#credentials): a site id and an API key stored only as a hash. Document 3's
  * calls present them as HTTP basic auth `siteId:apiKey`; the key is compared in constant time. The bootstrap site
  * comes from VENDOR_SITE_ID/VENDOR_API_KEY; each merchant created by POST /merchants is a new site.
  */

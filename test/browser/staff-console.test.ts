@@ -218,7 +218,7 @@ describe.skipIf(!hasChromium)(`the staff console in headless Chromium ${CHROMIUM
     await page.getByRole('button', { name: `Redeliver ${id}` }).click();
     await expect.poll(() => page.locator('#notifications-state').textContent(), { timeout: 5_000 }).toBe(`Notification ${id} is queued for redelivery.`);
     expect(await page.evaluate(() => document.activeElement?.closest('tr')?.dataset.id)).toBe(id);
-    // The merchant gets it again, with the same webhook-id (CONTRACT §4).
+    // The merchant gets it again, with the same webhook-id (docs/notifications.md#message-ids).
     await expect.poll(() => merchant.received.map((r) => r.webhookId), { timeout: 5_000 }).toEqual([id, id]);
     // The account the notification is about, through its dashboard link.
     await page.evaluate(() => { location.hash = '#/accounts/acct-1'; });

@@ -1,5 +1,5 @@
 /**
- * The pure rules of document 1 §2 (OrderInput, PayInput) and CONTRACT §2 (names, emails, the 400/422 split,
+ * The pure rules of document 1 §2 (OrderInput, PayInput) and docs/ordering.md (names, emails, the 400/422 split,
  * texts per status, holdUntilText), tested without any door.
  */
 import { describe, expect, it } from 'vitest';
@@ -61,7 +61,7 @@ function expectInvalid(change: Partial<OrderInput>, field: keyof OrderInput, opt
   return error;
 }
 
-describe('name rules (document 1 §2, CONTRACT §2)', () => {
+describe('name rules (document 1 §2, docs/ordering.md#names)', () => {
   it('accepts a name of exactly 40 characters and refuses one of 41', () => {
     const forty = 'Alexandria ' + 'B'.repeat(NAME_MAX_LENGTH - 'Alexandria '.length);
     expect(forty).toHaveLength(40);
@@ -267,7 +267,7 @@ describe('stitchText rules (document 1 §2)', () => {
   });
 });
 
-describe('the 400 layer of OrderInput (CONTRACT §2)', () => {
+describe('the 400 layer of OrderInput (docs/ordering.md#400-or-422)', () => {
   function expectBadRequest(body: unknown, field: string | undefined): void {
     const error = domainErrorOf(() => parseOrderInput(body));
     expect(error.code).toBe('bad_request');
@@ -314,7 +314,7 @@ describe('the 400 layer of OrderInput (CONTRACT §2)', () => {
   });
 });
 
-describe('PayInput (document 1 §2, CONTRACT §2)', () => {
+describe('PayInput (document 1 §2, docs/ordering.md#paying)', () => {
   function expectPayBadRequest(body: unknown, field: string | undefined): void {
     const error = domainErrorOf(() => parsePayInput(body));
     expect(error.code).toBe('bad_request');
@@ -371,7 +371,7 @@ describe('PayInput (document 1 §2, CONTRACT §2)', () => {
   });
 });
 
-describe('the error registry (document 1 §7, CONTRACT §2)', () => {
+describe('the error registry (document 1 §7, docs/ordering.md#retryable-codes)', () => {
   it('gives every code its documented status and retryable value', () => {
     expect(ERROR_REGISTRY).toEqual({
       bad_request: { status: 400, retryable: false },
@@ -415,7 +415,7 @@ function order(status: OrderStatus, extra: Partial<Order> = {}): Order {
   };
 }
 
-describe('holdUntilText (CONTRACT §2)', () => {
+describe('holdUntilText (docs/ordering.md#hold-deadline-text)', () => {
   it('shows the deadline in New York time like "10:05 AM ET" when it is today there', () => {
     expect(holdUntilText(NOW + 300_000, NOW)).toBe('10:05 AM ET');
   });
@@ -442,7 +442,7 @@ describe('holdUntilText (CONTRACT §2)', () => {
   });
 });
 
-describe('secondsLeft (CONTRACT §2)', () => {
+describe('secondsLeft (docs/ordering.md#seconds-left)', () => {
   it('counts whole seconds, rounded down', () => {
     expect(secondsLeft(NOW + 300_000, NOW)).toBe(300);
     expect(secondsLeft(NOW + 300_000, NOW + 1)).toBe(299);
@@ -524,7 +524,7 @@ describe('message and nextAction for every status (document 1 §1 rule 3)', () =
   });
 });
 
-describe('the order state machine (CONTRACT §2)', () => {
+describe('the order state machine (docs/ordering.md#moving-an-order-forward)', () => {
   it('moves forward through received → in progress → ready → collected, skipping allowed, never back', () => {
     expect(canAdvance('received', 'in progress')).toBe(true);
     expect(canAdvance('received', 'ready')).toBe(true);

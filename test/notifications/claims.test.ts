@@ -1,5 +1,5 @@
 /**
- * Claims and evidence (document 2 §2, CONTRACT §4): openClaim queues the evidence request; evidence by file and by
+ * Claims and evidence (document 2 §2, docs/notifications.md#evidence-submission): openClaim queues the evidence request; evidence by file and by
  * data points satisfies its types, which then leave the next reminder; reminders every EVIDENCE_REMINDER_HOURS
  * until the due date; EVIDENCE_SUBMITTED and EXPIRED; the evidence operations' auth and limits.
  */

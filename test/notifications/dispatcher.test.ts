@@ -1,5 +1,5 @@
 /**
- * The outbox dispatcher against a real receiver (CONTRACT §4): headers, signatures, retries on the schedule
+ * The outbox dispatcher against a real receiver (docs/notifications.md#delivery-and-retries): headers, signatures, retries on the schedule
  * (moved clock), Retry-After, FAILED after the schedule, redelivery with the same ids, and no delivery at all
  * without MERCHANT_ENDPOINT. Every body the receiver gets is checked against its JSON schema.
  */

@@ -1,4 +1,4 @@
-/** The staff `notificationEvents` subscription (CONTRACT §5): one event per delivery attempt, live, over WebSocket. */
+/** The staff `notificationEvents` subscription (docs/graphql.md#root-fields): one event per delivery attempt, live, over WebSocket. */
 import { describe, expect, it } from 'vitest';
 import { createManualClock } from '../../src/kernel/clock.ts';
 import { liveServer, subscribe } from '../support/live-server.ts';

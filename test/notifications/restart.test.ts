@@ -1,5 +1,5 @@
 /**
- * At-least-once across a crash (CONTRACT §4): a process killed between its POST and the record leaves the row
+ * At-least-once across a crash (docs/notifications.md#message-ids): a process killed between its POST and the record leaves the row
  * leased; the next process delivers it again, with the same ids, once the lease runs out. Real processes, the
  * run's database (a SQLite file, or a PostgreSQL schema in the postgres project).
  */

@@ -1,5 +1,5 @@
 /**
- * Notifications from their real triggers (CONTRACT §4), delivered to a real receiver that checks every body
+ * Notifications from their real triggers (docs/notifications.md#triggers), delivered to a real receiver that checks every body
  * against its JSON schema: `/token-updated` from a card update and from async network token provisioning (with
  * its `signature` recomputed); an account decision changed by the engine and by staff `reviewAccount`; staff
  * `decideOrder`; staff `decideItemListing`. (Evidence requests and reminders: claims.test.ts.)

@@ -1,5 +1,5 @@
 /**
- * The processor's verification webhook (document 2 §4, CONTRACT §4): the published test vector, and 401 for an
+ * The processor's verification webhook (document 2 §4, docs/notifications.md#processor-verification-webhook): the published test vector, and 401 for an
  * unknown site, an unknown account and a challenge that is not 20–32 lowercase hex characters.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * POST /api/payments (document 3 §2, CONTRACT §3): the 201 body, field errors, basic auth, each Idempotency-Key
+ * POST /api/payments (document 3 §2, docs/platform.md#payments): the 201 body, field errors, basic auth, each Idempotency-Key
  * rule (10 concurrent requests with one key make one payment), every sandbox card, sandbox decisions, and an
  * unknown outcome reconciled on retry without a second charge.
  */
@@ -11,7 +11,7 @@ const paymentCount = async (t: TestGateway) =>
   (await t.gateway.database.db.selectFrom('payments').select('id').execute()).length;
 
 describe('POST /api/payments', () => {
-  it('answers 201 with CONTRACT §3 body, amount in cents, and the payment is readable by staff', async () => {
+  it('answers 201 with docs/platform.md#payments, amount in cents, and the payment is readable by staff', async () => {
     const t = await paymentsGateway();
     const res = await siteCalls(t).pay(paymentBody(CARDS.ok, { currency: 'usd' }));
     expect(res.status).toBe(201);
@@ -93,7 +93,7 @@ describe('POST /api/payments', () => {
   });
 });
 
-describe('Idempotency-Key (CONTRACT §3)', () => {
+describe('Idempotency-Key (docs/platform.md#idempotency-keys)', () => {
   it('replays the first response, status and body, for the same key and body — in any key order', async () => {
     const t = await paymentsGateway();
     const api = siteCalls(t);

@@ -1,5 +1,5 @@
 /**
- * Where card data may and may not be (CONTRACT §3): the database file holds no card number in plaintext, no log
+ * Where card data may and may not be (docs/platform.md#card-data-at-rest): the database file holds no card number in plaintext, no log
  * line carries one (nor a CVC), the vault key is generated once with mode 0600 and reused after a restart, and
  * GraphQL shows a token masked.
  */

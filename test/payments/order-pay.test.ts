@@ -1,5 +1,5 @@
 /**
- * Card and wallet pay of a sleeve order (document 1 §3, CONTRACT §2-§3): the pay page's token path authorized by the
+ * Card and wallet pay of a sleeve order (document 1 §3, docs/platform.md#pay-page-tokens): the pay page's token path authorized by the
  * payToken, $1.00 through the payments service, each sandbox card through REST pay and GraphQL payOrder, 402
  * declined (still payable), 502 payment_error / payment_unknown (a retry never charges twice), alreadyPaid,
  * single-use order-bound tokens, and the refund when staff cancel a paid order.

@@ -6,7 +6,7 @@ import { afterAll, expect } from 'vitest';
 import { createLogger } from '../../src/kernel/logger.ts';
 import { testGateway, type TestGateway } from '../support/gateway.ts';
 
-/** CONTRACT §3 sandbox cards, and two ordinary Luhn-valid numbers. */
+/** docs/platform.md#sandbox-processor, and two ordinary Luhn-valid numbers. */
 export const CARDS = {
   ok: '4242424242424242',
   mastercard: '5555555555554444',

@@ -1,5 +1,5 @@
 /**
- * The tokenization operations of document 3 (CONTRACT §3): every bound at its edges, Luhn, basic auth, the
+ * The tokenization operations of document 3 (docs/platform.md#tokens): every bound at its edges, Luhn, basic auth, the
  * `{ message }` error body, detokenize by token and alias, tokens that say nothing of the number.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Upgrade to multi-use with network token provisioning (sync and async) and card update (CONTRACT §3): every token
+ * Upgrade to multi-use with network token provisioning (sync and async) and card update (docs/platform.md#upgrade-and-network-tokens): every token
  * of the card changes and one /token-updated row per token is queued, in document 2's shape.
  */
 import { Ajv } from 'ajv';
@@ -83,7 +83,7 @@ describe('card update', () => {
 
     const res = await api.updateCard(card(CARDS.ok, { expirationMonth: 3, expirationYear: 2031, cardHolderName: 'Ada King' }));
     expect(res.status).toBe(200);
-    // Only detokenize returns the full number (CONTRACT §3): the echo is masked.
+    // Only detokenize returns the full number (docs/platform.md#card-data-at-rest): the echo is masked.
     expect(res.body).toEqual({ cardNumber: '42424242****4242', expirationMonth: 3, expirationYear: 2031, cardHolderName: 'Ada King' });
 
     const rows = await outbox(t);

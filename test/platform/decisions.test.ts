@@ -1,5 +1,5 @@
 /**
- * POST /v2/accounts/item-listing/{id} and /v2/accounts/profile-access/{id} (document 3; CONTRACT §3): the decision
+ * POST /v2/accounts/item-listing/{id} and /v2/accounts/profile-access/{id} (document 3; docs/platform.md#decisions): the decision
  * body, type checks, sandbox addresses, velocity against stored history ending at eventTime, determinism, and the
  * account update notification queued exactly when an account's status changes.
  */
@@ -12,7 +12,7 @@ const storedRequest = async (t: TestGateway, eventId: string) =>
   (await t.gateway.database.db.selectFrom('account_requests').selectAll().where('event_id', '=', eventId).executeTakeFirstOrThrow());
 
 describe('decision operations', () => {
-  it('answer the CONTRACT §3 decision body and keep unknown fields in the stored request', async () => {
+  it('answer the docs/platform.md#decisions and keep unknown fields in the stored request', async () => {
     const t = await testGateway();
     for (const [kind, body] of [['profile-access', profileAccess({ futureField: { a: 1 } })], ['item-listing', itemListing({ futureField: { a: 1 } })]] as const) {
       const res = await call(t, 'POST', `/v2/accounts/${kind}/evt-${kind}`, body);
@@ -52,7 +52,7 @@ describe('decision operations', () => {
     expect(await outbox(t, '/accountupdatenotification')).toEqual([]);
   });
 
-  describe('sandbox addresses (CONTRACT §3)', () => {
+  describe('sandbox addresses (docs/platform.md#sandbox-addresses)', () => {
     it.each([
       ['approve@vendor.test', 'APPROVE', 'ACTIVATE'],
       ['decline@vendor.test', 'DECLINE', 'DEACTIVATE'],
@@ -173,7 +173,7 @@ describe('decision operations', () => {
     });
   });
 
-  describe('account update notifications (CONTRACT §3, §4)', () => {
+  describe('account update notifications (docs/platform.md#accounts)', () => {
     it('are queued when the status changes and only then, with the document 2 body', async () => {
       const t = await testGateway();
       await decide(t, 'profile-access', 'n-1', profileAccess());

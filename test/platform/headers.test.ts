@@ -1,5 +1,5 @@
 /**
- * Document 3 common headers on every risk and merchant operation (CONTRACT §3), checked in order: basic auth and
+ * Document 3 common headers on every risk and merchant operation (docs/platform.md#credentials), checked in order: basic auth and
  * x-vendor-siteid (401), api-version (400), content-type of a body (400); and the platform error bodies.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-/** POST /merchants (document 3 §2, §8; CONTRACT §3): every field rule at its edges, duplicates, the response. */
+/** POST /merchants (document 3 §2, §8; docs/platform.md#merchant-names): every field rule at its edges, duplicates, the response. */
 import { describe, expect, it } from 'vitest';
 import { testGateway, type TestGateway } from '../support/gateway.ts';
 import { call, createMerchant, platformHeaders } from './support.ts';

@@ -1,5 +1,5 @@
 /**
- * Staff review over GraphQL (CONTRACT §4, §5): reviewAccount, decideItemListing, decideOrder and the queries
+ * Staff review over GraphQL (docs/notifications.md#triggers): reviewAccount, decideItemListing, decideOrder and the queries
  * merchant, account, itemListingRequests; each decision queues its document 2 notification with the change.
  */
 import { describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ const DECIDE_ORDER = `mutation($id: ID!, $action: MerchantAction!, $by: String!,
   decideOrder(orderId: $id, action: $action, triggeredBy: $by, comments: $comments) { orderId target action triggeredBy comments }
 }`;
 
-/** Document 3 §2 payment creation request, with a sandbox card that succeeds (CONTRACT §3). */
+/** Document 3 §2 payment creation request, with a sandbox card that succeeds (docs/platform.md#sandbox-processor). */
 const PAYMENT = {
   orderId: 'shop-order-1',
   amount: 4500,

@@ -1,5 +1,5 @@
 /**
- * The rules engine on its own (src/domain/rules): each rule fires and stays silent, the decision follows the
+ * The rules engine on its own (src/risk/rules): each rule fires and stays silent, the decision follows the
  * strongest outcome, sandbox addresses win, and one input always gives one decision.
  */
 import { describe, expect, it } from 'vitest';

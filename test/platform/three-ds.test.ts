@@ -1,5 +1,5 @@
 /**
- * 3DS recommendation enrollment (document 3 §2, §4; CONTRACT §3): PENDING at once, then COMPLETED or FAILED with a
+ * 3DS recommendation enrollment (document 3 §2, §4; docs/platform.md#3ds-enrollment): PENDING at once, then COMPLETED or FAILED with a
  * reason when the scheduler reaches the row's due time (a manual clock moves it), exactly once, also after a restart.
  */
 import { join } from 'node:path';

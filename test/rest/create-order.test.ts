@@ -1,5 +1,5 @@
 /**
- * POST /api/orders on the REST door (document 1 §2-§4, CONTRACT §2): every OrderInput rule at its boundary,
+ * POST /api/orders on the REST door (document 1 §2-§4, docs/ordering.md): every OrderInput rule at its boundary,
  * the 400/422 split, creation, duplicates and one order per email.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -215,7 +215,7 @@ describe('stitchText rules on the REST door', () => {
   });
 });
 
-describe('400 bad_request versus 422 validation_failed (CONTRACT §2)', () => {
+describe('400 bad_request versus 422 validation_failed (docs/ordering.md#400-or-422)', () => {
   async function expect400(body: unknown, field: string | undefined) {
     const res = await t.rest('POST', '/api/orders', body);
     expect(res.status, JSON.stringify(res.body)).toBe(400);
@@ -367,7 +367,7 @@ describe('one order per email (duplicate)', () => {
     }
     const next = Number((await create({ email: 'bob@example.com' })).body.orderNumber);
     // SQLite takes the number inside the creating transaction: a refused create leaves no gap, so the winner is 1001
-    // and the next 1002. PostgreSQL takes it in a statement of its own (src/services/order-service.ts): losers of the
+    // and the next 1002. PostgreSQL takes it in a statement of its own (src/orders/order-service.ts): losers of the
     // race may have taken numbers before the winner did, and none is used again.
     if (BACKEND === 'sqlite') {
       expect([winner, next]).toEqual([1001, 1002]);

@@ -1,5 +1,5 @@
 /**
- * The REST door's edges (document 1 §2, §4, §7; CONTRACT §2): sleeve options and their images, the event text,
+ * The REST door's edges (document 1 §2, §4, §7; docs/ordering.md): sleeve options and their images, the event text,
  * unknown paths and methods, oversized bodies, rate limits, `retryable` and `Retry-After` for every code,
  * and the hold surviving a restart.
  */
@@ -135,7 +135,7 @@ describe('unknown paths, wrong methods and oversized bodies', () => {
   });
 });
 
-describe('retryable and Retry-After for every code (CONTRACT §2)', () => {
+describe('retryable and Retry-After for every code (docs/ordering.md#retryable-codes)', () => {
   // Codes that no input can produce yet on these paths are driven through the services the door calls.
   const cases: Array<[ErrorCode, number, boolean]> = [
     ['declined', 402, false],
@@ -193,7 +193,7 @@ describe('retryable and Retry-After for every code (CONTRACT §2)', () => {
   });
 });
 
-describe('a hold that ends while the server is down (CONTRACT §2)', () => {
+describe('a hold that ends while the server is down (docs/ordering.md#hold-expiry)', () => {
   it('is cancelled when the server starts again, before any request', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sleeve-rest-'));
     afterThisTest(async () => rmSync(dir, { recursive: true, force: true }));

@@ -1,5 +1,5 @@
 /**
- * GET /api/orders/{orderNumber}?t= on the REST door (document 1 §2-§5, CONTRACT §2): the Order while held,
+ * GET /api/orders/{orderNumber}?t= on the REST door (document 1 §2-§5, docs/ordering.md): the Order while held,
  * after payment and after the hold ended by a moved clock; wrong tokens answer exactly like unknown orders.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -124,7 +124,7 @@ describe('looking up a paid order', () => {
   });
 });
 
-describe('wrong tokens answer exactly like unknown orders (CONTRACT §2)', () => {
+describe('wrong tokens answer exactly like unknown orders (docs/ordering.md#pay-tokens)', () => {
   it('answers a wrong t, a missing t, an empty t and another order’s token with the 404 body of an unknown order', async () => {
     const a = await create();
     const b = await create({ email: 'bob@example.com' });

@@ -1,5 +1,5 @@
 /**
- * POST /api/orders/{orderNumber}/pay on the REST door (document 1 §2-§4, CONTRACT §2): the demo card, idempotent
+ * POST /api/orders/{orderNumber}/pay on the REST door (document 1 §2-§4, docs/ordering.md#paying): the demo card, idempotent
  * and concurrent payment, method rules, wrong tokens and paying after the hold ended.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -79,7 +79,7 @@ describe('paying with the demo card (vendor_card)', () => {
   });
 });
 
-describe('method rules (CONTRACT §2)', () => {
+describe('method rules (docs/ordering.md#paying)', () => {
   it('refuses vendor_card with a token: 400 bad_request, field token, and the order stays payable', async () => {
     const { orderNumber, payToken } = await create();
     const res = await pay(orderNumber, { t: payToken, method: 'vendor_card', token: 'tok_123' });
@@ -136,7 +136,7 @@ describe('method rules (CONTRACT §2)', () => {
   });
 });
 
-describe('wrong tokens and unknown orders on pay (CONTRACT §2)', () => {
+describe('wrong tokens and unknown orders on pay (docs/ordering.md#pay-tokens)', () => {
   it('answers a wrong token, another order’s token and an unknown order with the identical 404 body', async () => {
     const a = await create();
     const b = await create({ email: 'bob@example.com' });

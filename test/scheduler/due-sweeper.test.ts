@@ -1,5 +1,5 @@
 /**
- * The timer behind every due-time job (src/scheduler/due-sweeper.ts), on a manual clock: it sweeps at the next
+ * The timer behind every due-time job (src/jobs/due-sweeper.ts), on a manual clock: it sweeps at the next
  * due time the sweep reports, sooner when armed for an earlier one, at the poll otherwise, one sweep at a time,
  * again a second after a failure, and never after dispose.
  */

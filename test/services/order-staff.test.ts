@@ -1,5 +1,5 @@
 /**
- * The staff use cases of CONTRACT §2 at the service level: forward-only moves, collection by a matching name,
+ * The staff use cases of docs/ordering.md#moving-an-order-forward at the service level: forward-only moves, collection by a matching name,
  * cancellation with a reason, the order list, the pickup board, and the events each change publishes after commit.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -58,7 +58,7 @@ async function refusal(promise: Promise<unknown>): Promise<DomainError> {
 
 const row = async (orderNumber: string) => (await findOrder(t.gateway.database.db, Number(orderNumber)))!;
 
-describe('advance (CONTRACT §2: forward only)', () => {
+describe('advance (docs/ordering.md#moving-an-order-forward: forward only)', () => {
   it('moves received → in progress → ready, bumping the version and publishing after each change', async () => {
     const n = await paid();
     const before = await row(n);
@@ -111,7 +111,7 @@ describe('advance (CONTRACT §2: forward only)', () => {
   });
 });
 
-describe('collect (CONTRACT §2: first and last name must match)', () => {
+describe('collect (docs/ordering.md#collecting-an-order: first and last name must match)', () => {
   async function ready(name = 'José Núñez') {
     const n = await paid({ name });
     await staff.advance(n, 'ready');
@@ -154,7 +154,7 @@ describe('collect (CONTRACT §2: first and last name must match)', () => {
   });
 });
 
-describe('cancel (CONTRACT §2: any order not collected, with a reason)', () => {
+describe('cancel (docs/ordering.md#cancelling-an-order: any order not collected, with a reason)', () => {
   it('cancels with the reason, frees the email and publishes', async () => {
     const n = await paid({ email: 'Free@Example.com' });
     await t.clock.advance(2000);

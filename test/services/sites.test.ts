@@ -1,4 +1,4 @@
-/** Platform sites (CONTRACT §3): the bootstrap site from the environment, keys kept only as hashes, merchant sites. */
+/** Platform sites (docs/platform.md#credentials): the bootstrap site from the environment, keys kept only as hashes, merchant sites. */
 import type { AccountUpdateBody } from '../../src/notifications/bodies.ts';
 import { describe, expect, it } from 'vitest';
 import { queueNotification } from '../../src/notifications/outbox-service.ts';

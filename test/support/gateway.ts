@@ -22,7 +22,7 @@ export interface TestGateway {
   gateway: Gateway;
   clock: ManualClock;
   adminToken: string;
-  /** The bootstrap platform site (VENDOR_SITE_ID) and its `Authorization: Basic …` value (CONTRACT §3). */
+  /** The bootstrap platform site (VENDOR_SITE_ID) and its `Authorization: Basic …` value (docs/platform.md#credentials). */
   siteId: string;
   siteAuthorization: string;
   /** Calls a REST path; returns status, headers and the parsed JSON (or text) body. */

@@ -7,7 +7,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('name', 'varchar(64)', (c) => c.primaryKey())
     .addColumn('value', 'bigint', (c) => c.notNull())
     .execute();
-  // Order numbers start at 1001 (CONTRACT §2); the counter holds the last one handed out.
+  // Order numbers start at 1001 (docs/ordering.md#order-numbers); the counter holds the last one handed out.
   await db.insertInto('counters' as never).values({ name: 'order_number', value: 1000 } as never).execute();
 
   await db.schema

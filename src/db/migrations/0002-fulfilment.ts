@@ -1,5 +1,5 @@
 /**
- * Staff fulfilment (CONTRACT §2): when an order became ready (the pickup board's order), when it was collected and
+ * Staff fulfilment (docs/ordering.md#moving-an-order-forward): when an order became ready (the pickup board's order), when it was collected and
  * by whom (the name as the collector gave it). Staff cancellations reuse cancel_reason and cancelled_at.
  * SQLite adds one column per ALTER TABLE. Never edit once shipped.
  */

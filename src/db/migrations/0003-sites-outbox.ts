@@ -1,5 +1,5 @@
 /**
- * Platform sites (document 3 credentials) and the notification outbox (document 2, CONTRACT §4).
+ * Platform sites (document 3 credentials) and the notification outbox (document 2, docs/notifications.md#the-outbox).
  * Never edit once shipped.
  */
 import type { Kysely } from 'kysely';

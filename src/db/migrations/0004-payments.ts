@@ -29,7 +29,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
-  // Card update finds every token of a card by its keyed hash (CONTRACT §3), per site.
+  // Card update finds every token of a card by its keyed hash (docs/platform.md#card-update), per site.
   await db.schema.createIndex('vault_tokens_fingerprint').on('vault_tokens').columns(['site_id', 'fingerprint']).execute();
   // The provisioning sweep: "status = PENDING and due <= now".
   await db.schema.createIndex('vault_tokens_network_due').on('vault_tokens').columns(['network_token_status', 'network_token_due']).execute();

@@ -1,4 +1,4 @@
-/** Claims and evidence (issue 7, document 2 §2 and CONTRACT §4). Never edit once shipped. */
+/** Claims and evidence (issue 7, document 2 §2 and docs/notifications.md#evidence-submission). Never edit once shipped. */
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -15,7 +15,7 @@ class GraphQLRequestError extends Error {
 
 /**
  * @param {{ authorization?: string, onState?: (state: 'live' | 'down') => void }} options
- *   authorization: `Bearer …` for staff (sent as a header and as connectionParams.authorization, CONTRACT §5).
+ *   authorization: `Bearer …` for staff (sent as a header and as connectionParams.authorization, docs/graphql.md#staff-authorization).
  */
 export function connect({ authorization, onState } = {}) {
   const headers = { 'content-type': 'application/json', accept: 'application/json' };

@@ -1,7 +1,7 @@
 /**
  * The order rules of document 1 §2 for the browser, so the ordering page shows them while the user types and the
  * staff console can show a pickup match before asking the server. The server stays the authority; these are
- * copies of src/domain/order-input.ts, email.ts and person-name.ts, kept equal by test/browser/order-page.test.ts
+ * copies of src/orders/order-input.ts, email.ts and person-name.ts, kept equal by test/browser/order-page.test.ts
  * (same inputs, same answers, same sentences).
  */
 
@@ -61,12 +61,12 @@ export function nameProblem(name) {
   return null;
 }
 
-/** CONTRACT §2: case, accents and extra spaces ignored. */
+/** docs/ordering.md#collecting-an-order: case, accents and extra spaces ignored. */
 function comparableName(name) {
   return words(name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/’/gu, "'")).join(' ');
 }
 
-/** The pickup check of CONTRACT §2: the collector's first and last name against the order's. */
+/** The pickup check of docs/ordering.md#collecting-an-order: the collector's first and last name against the order's. */
 export function collectorMatches(orderName, collectorName) {
   const order = comparableName(orderName).split(' ');
   const collector = comparableName(collectorName).split(' ');

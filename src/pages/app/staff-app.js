@@ -1,6 +1,6 @@
 /**
  * The staff console (issue 8). The admin token is kept in sessionStorage only (this tab, until it closes) and sent
- * as `Authorization: Bearer …` over HTTP and as connectionParams.authorization over graphql-ws (CONTRACT §5).
+ * as `Authorization: Bearer …` over HTTP and as connectionParams.authorization over graphql-ws (docs/graphql.md#staff-authorization).
  * Routes are hash links: #/queue, #/options, #/notifications, and the deep links the notification dashboard uses:
  * #/orders/{n}, #/accounts/{id}, #/item-listings/{id} and #/claims/{id} (staff-links.js).
  */

@@ -1,5 +1,5 @@
 /**
- * Notification deliveries (document 2, CONTRACT §4-5): the staff `notifications` connection and
+ * Notification deliveries (document 2, docs/notifications.md#staff-view-and-redelivery): the staff `notifications` connection and
  * `redeliverNotification(id)`. A table on a desktop; on a phone each delivery is a card of labelled lines (staff.css),
  * so nothing scrolls sideways and the redeliver button is always in view.
  */

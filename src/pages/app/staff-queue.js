@@ -10,7 +10,7 @@ export const STAFF_ORDER_FIELDS =
 
 const COLUMNS = ['AWAITING_PAYMENT', 'RECEIVED', 'IN_PROGRESS', 'READY'];
 const DONE = ['COLLECTED', 'CANCELLED'];
-/** The one-click step forward from each status (CONTRACT §2: received → in progress → ready). */
+/** The one-click step forward from each status (docs/ordering.md#moving-an-order-forward: received → in progress → ready). */
 const FORWARD = { RECEIVED: ['IN_PROGRESS', 'Start stitching'], IN_PROGRESS: ['READY', 'Mark ready'] };
 
 /** Every card has the same buttons: a screen reader's list of buttons needs the order number in each name. */

@@ -1,5 +1,5 @@
 /**
- * The rules engine (CONTRACT §3: explainable; the same input gives the same decision). Rules run in the fixed order
+ * The rules engine (docs/platform.md#decisions: explainable; the same input gives the same decision). Rules run in the fixed order
  * of RULES; any DECLINE rule declines, otherwise any VERIFICATION_REQUIRED rule asks for verification with the
  * recommendations of the rules that fired, otherwise the request is approved. A sandbox address wins over all.
  */

@@ -1,5 +1,5 @@
 /**
- * CONTRACT §3 sandbox addresses: a test email forces the decision, whatever the rules say. The email is taken from
+ * docs/platform.md#sandbox-addresses: a test email forces the decision, whatever the rules say. The email is taken from
  * `accountOwner.email`, `newEmail.email` or the first `accountData.emailsInAccount[].email`, in that order.
  */
 import type { AccountRequest } from '../account-requests.ts';

@@ -1,7 +1,7 @@
 /**
  * The vocabulary of the rules engine. A rule is a small pure function over the facts of one request and the
  * account's history before it; it fires with a sentence saying why, or stays silent. Decisions are the values of
- * CONTRACT §3; recommendations are document 2's kinds of extra verification (SMS, email, ID, new-device alert).
+ * docs/platform.md#decisions; recommendations are document 2's kinds of extra verification (SMS, email, ID, new-device alert).
  */
 import type { RequestKind } from '../account-requests.ts';
 

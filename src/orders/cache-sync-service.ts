@@ -4,13 +4,14 @@
  * to be read again from the database on next use.
  */
 import type { EventBus } from '../events/event-bus.ts';
-import type { Services } from '../services.ts';
+import type { EventInfoService } from './event-info-service.ts';
+import type { OptionsService } from './options-service.ts';
 
 export interface CacheSync {
   dispose(): Promise<void>;
 }
 
-export function startCacheSync(bus: EventBus, services: Pick<Services, 'options' | 'eventInfo'>): CacheSync {
+export function startCacheSync(bus: EventBus, services: { options: OptionsService; eventInfo: EventInfoService }): CacheSync {
   const options = bus.subscribe('optionsChanged');
   const eventInfo = bus.subscribe('eventInfoChanged');
   void (async () => {

@@ -1,0 +1,31 @@
+/**
+ * VAULT_KEY, the 32 bytes that encrypt card data at rest (docs/running.md). When the variable is unset the key is
+ * generated once into `<dataDir>/vault.key` (mode 0600) and reused; with an in-memory database (no data directory)
+ * it lives only as long as the process, like the data it protects.
+ */
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Config } from './config.ts';
+
+export function loadVaultKey(config: Pick<Config, 'vaultKey' | 'dataDir'>): Buffer {
+  if (config.vaultKey) return config.vaultKey;
+  if (!config.dataDir) return randomBytes(32);
+  const path = join(config.dataDir, 'vault.key');
+  if (existsSync(path)) {
+    const key = Buffer.from(readFileSync(path, 'utf8').trim(), 'base64');
+    if (key.length !== 32) throw new Error(`${path} must hold 32 bytes, base64-encoded`);
+    return key;
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  const key = randomBytes(32);
+  // `wx`: two processes starting at once cannot both write one; the loser reads the winner's key.
+  try {
+    writeFileSync(path, key.toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
+    chmodSync(path, 0o600);
+  } catch (error) {
+    if ((error as { code?: string }).code === 'EEXIST') return loadVaultKey(config);
+    throw error;
+  }
+  return key;
+}
