@@ -8,8 +8,7 @@ import type { Server } from 'node:http';
 import type { ExecutionArgs } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
-import type { GraphQLDoor } from './graphql-handler.ts';
-import { GRAPHQL_PATH } from './graphql-handler.ts';
+import { GRAPHQL_PATH, type GraphQLYoga } from './yoga-server.ts';
 
 export interface WebSocketTransport {
   /** Closes every client with 1001 "Going away", then the WebSocket server. */
@@ -22,7 +21,7 @@ type EnvelopedRoot = {
   subscribe: (args: ExecutionArgs) => unknown;
 };
 
-export function attachWebSocket(server: Server, door: GraphQLDoor, { keepAliveMs = 12_000 } = {}): WebSocketTransport {
+export function attachWebSocket(server: Server, door: { readonly yoga: GraphQLYoga }, { keepAliveMs = 12_000 } = {}): WebSocketTransport {
   const wsServer = new WebSocketServer({ server, path: GRAPHQL_PATH });
   const graphqlWs = useServer(
     {

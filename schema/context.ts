@@ -1,4 +1,4 @@
-/** What every resolver receives. Built per request (HTTP) or per operation (WebSocket) by graphql-server/context.ts. */
+/** What every resolver receives. Built per request (HTTP) or per operation (WebSocket) by graphql-server/context-factory.ts. */
 import type { Services } from '../src/services.ts';
 
 export interface Viewer {

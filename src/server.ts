@@ -9,7 +9,7 @@ import { createRestApi } from '../rest-compat/api.ts';
 import { fromFetch, toFetch } from '../rest-compat/fetch-adapter.ts';
 import { fromNode, toNode } from '../rest-compat/node-adapter.ts';
 import { notFound } from '../rest-compat/routes.ts';
-import { createGraphQLDoor, GRAPHQL_PATH } from '../graphql-server/graphql-handler.ts';
+import { createGraphQLDoor, GRAPHQL_PATH } from '../graphql-server/graphql-door.ts';
 import { attachWebSocket, type WebSocketTransport } from '../graphql-server/ws-transport.ts';
 import { schema } from '../schema/index.ts';
 import { systemClock, type Clock } from './kernel/clock.ts';

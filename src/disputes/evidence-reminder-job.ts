@@ -7,13 +7,11 @@
  * reminder is due; from then on the timer is armed for it exactly.
  */
 import type { BackgroundJob } from '../jobs/background.ts';
-import { createDueSweeper } from '../jobs/due-sweeper.ts';
+import { startDueJob } from '../jobs/due-sweeper.ts';
 
 const POLL_MS = 15 * 60_000;
 
-export const startEvidenceReminders: BackgroundJob = async ({ services, clock, logger }) => {
+export const startEvidenceReminders: BackgroundJob = ({ services, clock, logger }) => {
   const claims = services.disputes.claims;
-  const sweeper = createDueSweeper({ clock, logger, name: 'evidence reminder', pollMs: POLL_MS, sweepOnce: () => claims.runDue() });
-  await sweeper.sweep(); // reminders and expiries that fell due while no instance ran
-  return sweeper;
+  return startDueJob({ clock, logger, name: 'evidence reminder', pollMs: POLL_MS, sweepOnce: () => claims.runDue() });
 };

@@ -89,3 +89,24 @@ export function createDueSweeper({ clock, logger, name, pollMs, sweepOnce }: Due
     },
   };
 }
+
+export interface DueJobOptions extends DueSweeperOptions {
+  /** Arms the sweeper when this instance learns of a sooner due time; returns how to stop listening. */
+  watch?(arm: (due: number) => void): () => unknown;
+}
+
+/**
+ * Starts a due-time job: its sweeper, the watch that arms it, and a first sweep for whatever fell due while the
+ * process was down. Disposing stops the watch, then the sweeper.
+ */
+export async function startDueJob({ watch, ...options }: DueJobOptions): Promise<{ dispose(): Promise<void> }> {
+  const sweeper = createDueSweeper(options);
+  const unwatch = watch?.(sweeper.arm);
+  await sweeper.sweep();
+  return {
+    async dispose() {
+      await unwatch?.();
+      await sweeper.dispose();
+    },
+  };
+}

@@ -10,7 +10,7 @@ import type { Logger } from '../kernel/logger.ts';
 import type { OrderService } from './order-service.ts';
 
 import type { Disposable } from '../jobs/background.ts';
-import { createDueSweeper } from '../jobs/due-sweeper.ts';
+import { startDueJob } from '../jobs/due-sweeper.ts';
 
 export interface HoldExpiryDeps {
   orders: Pick<OrderService, 'expireDue' | 'nextHoldEnd'>;
@@ -21,8 +21,8 @@ export interface HoldExpiryDeps {
   pollMs?: number;
 }
 
-export async function startHoldExpiry({ orders, clock, bus, logger, pollMs = 30_000 }: HoldExpiryDeps): Promise<Disposable> {
-  const sweeper = createDueSweeper({
+export function startHoldExpiry({ orders, clock, bus, logger, pollMs = 30_000 }: HoldExpiryDeps): Promise<Disposable> {
+  return startDueJob({
     clock,
     logger,
     name: 'hold expiry',
@@ -31,20 +31,13 @@ export async function startHoldExpiry({ orders, clock, bus, logger, pollMs = 30_
       await orders.expireDue();
       return orders.nextHoldEnd();
     },
-  });
-
-  const subscription = bus.subscribe('orderChanged');
-  void (async () => {
-    for await (const event of subscription) {
-      if (event.change === 'created') sweeper.arm(event.holdUntil);
-    }
-  })();
-
-  await sweeper.sweep(); // orders whose hold ended while the process was down
-  return {
-    async dispose() {
-      await subscription.return?.();
-      await sweeper.dispose();
+    // A new hold may end before the one the timer is armed for.
+    watch(arm) {
+      const subscription = bus.subscribe('orderChanged');
+      void (async () => {
+        for await (const event of subscription) if (event.change === 'created') arm(event.holdUntil);
+      })();
+      return () => subscription.return?.();
     },
-  };
+  });
 }

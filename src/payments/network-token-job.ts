@@ -5,14 +5,14 @@
  * armed for the earliest row, sooner when this instance queues an earlier one (due-sweeper.ts).
  */
 import type { BackgroundJob } from '../jobs/background.ts';
-import { createDueSweeper } from '../jobs/due-sweeper.ts';
+import { startDueJob } from '../jobs/due-sweeper.ts';
 
 /** How often rows queued by other instances are looked for. */
 const TOKENS_POLL_MS = 30_000;
 
-export const startNetworkTokenProvisioning: BackgroundJob = async ({ services, clock, logger }) => {
+export const startNetworkTokenProvisioning: BackgroundJob = ({ services, clock, logger }) => {
   const tokens = services.payments.tokens;
-  const sweeper = createDueSweeper({
+  return startDueJob({
     clock,
     logger,
     name: 'network token provisioning',
@@ -21,13 +21,6 @@ export const startNetworkTokenProvisioning: BackgroundJob = async ({ services, c
       await tokens.provisionDue();
       return tokens.nextProvisionDue();
     },
+    watch: (arm) => tokens.onProvisionQueued(arm),
   });
-  const unwatch = tokens.onProvisionQueued(sweeper.arm);
-  await sweeper.sweep(); // provisioning that fell due while the process was down
-  return {
-    async dispose() {
-      unwatch();
-      await sweeper.dispose();
-    },
-  };
 };

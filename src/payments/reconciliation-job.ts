@@ -6,12 +6,12 @@
  * instances sweeping together give back each charge once.
  */
 import type { BackgroundJob } from '../jobs/background.ts';
-import { createDueSweeper } from '../jobs/due-sweeper.ts';
+import { startDueJob } from '../jobs/due-sweeper.ts';
 
 export const PAYMENTS_POLL_MS = 30_000;
 
-export const startPaymentReconciliation: BackgroundJob = async ({ services, clock, logger }) => {
-  const sweeper = createDueSweeper({
+export const startPaymentReconciliation: BackgroundJob = ({ services, clock, logger }) =>
+  startDueJob({
     clock,
     logger,
     name: 'payment reconciliation',
@@ -21,6 +21,3 @@ export const startPaymentReconciliation: BackgroundJob = async ({ services, cloc
       return null; // the poll alone sets the next sweep
     },
   });
-  await sweeper.sweep(); // whatever was left when the process last stopped
-  return sweeper;
-};

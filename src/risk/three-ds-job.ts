@@ -4,13 +4,13 @@
  * earliest row, sooner when this instance queues an earlier one, and a sweep runs at start (due-sweeper.ts).
  */
 import type { BackgroundJob } from '../jobs/background.ts';
-import { createDueSweeper } from '../jobs/due-sweeper.ts';
+import { startDueJob } from '../jobs/due-sweeper.ts';
 
 export const THREE_DS_POLL_MS = 30_000;
 
-export const startThreeDsCompletion: BackgroundJob = async ({ services, clock, logger }) => {
+export const startThreeDsCompletion: BackgroundJob = ({ services, clock, logger }) => {
   const platform = services.platform;
-  const sweeper = createDueSweeper({
+  return startDueJob({
     clock,
     logger,
     name: '3DS enrollment',
@@ -19,13 +19,6 @@ export const startThreeDsCompletion: BackgroundJob = async ({ services, clock, l
       await platform.completeDueEnrollments();
       return platform.nextEnrollmentDue();
     },
+    watch: (arm) => platform.onEnrollmentQueued(arm),
   });
-  const unwatch = platform.onEnrollmentQueued(sweeper.arm);
-  await sweeper.sweep(); // requests that fell due while the process was down
-  return {
-    async dispose() {
-      unwatch();
-      await sweeper.dispose();
-    },
-  };
 };

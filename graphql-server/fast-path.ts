@@ -1,0 +1,225 @@
+/**
+ * The fast JSON path: the one path beside yoga's own. A plain JSON POST of a document yoga has already parsed and
+ * validated runs that operation's graphql-jit plan directly — no Fetch Request or Response, no envelop hook rounds,
+ * which together cost more than a small query (the envelop rounds alone were about 3.7 µs of a small query's ~6 µs,
+ * measured). Everything else goes through yoga's pipeline unchanged (node-handler.ts), the first request of each
+ * document included: that one fills the cache this path reads.
+ *
+ * What it reproduces of yoga, step by step:
+ *  - Request parsing (yoga's POST JSON parser, useCheckGraphQLQueryParams): only a body that is one object of
+ *    `query` (a string), `variables` and `extensions` (objects) and `operationName` (a string). Anything else → yoga.
+ *  - The body limit: the handler reads the body under MAX_BODY_BYTES, yoga's maxRequestBodySize too.
+ *  - Parse and validate, with GraphQL Armor's limits: only a document yoga has parsed and found valid before, from
+ *    the cache its parse and validate hooks read (document-cache.ts).
+ *  - The operation: the document's only one, a query or a mutation, named by its own name or not at all (the jit
+ *    plugin's rule, jitFits). Anything else → yoga, which words the error.
+ *  - The context: the factory yoga's `context` option calls, with the Authorization header and the client address
+ *    (yoga also puts `request` and `params` in it; no resolver reads them).
+ *  - The shared rate limit: useRateLimit's own `rateLimitResult`, before execution; over it, nothing runs.
+ *  - Execution: graphql-jit's `compileQuery` with the options useGraphQlJit is given (none), once per document.
+ *  - Masking: yoga's own mask (maskDomainErrors, "Unexpected error.", yoga's log line for what it hid) over each
+ *    error of a result, as envelop's useMaskedErrors does; a thrown error as yoga's handleError does.
+ *  - The media type: yoga's negotiation with useJsonMediaType (http-messages.ts). None acceptable (406) → yoga.
+ *  - Status codes and headers: 200 and the content type without errors; otherwise yoga's own processRegularResult
+ *    (the status the errors carry: 429 with Retry-After, the 4xx of graphql-response+json, 500).
+ *  - CORS (yoga's default, useCORS without options): for a request with an Origin, that origin allowed, with
+ *    credentials, and `Vary: Origin`. A request with access-control-request-* headers → yoga.
+ *
+ * The guard: a plugin added to yoga that hooks any of these steps would be skipped here. At start the path counts
+ * the plugins that hook execution and those that hook the request around it; unless both counts are the ones below
+ * (and yoga's masking is where it is read), the path stays off and yoga runs every request — and
+ * test/graphql/fast-path.test.ts fails, to say this file needs a look.
+ */
+import { GraphQLError, Kind, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { createGraphQLError, isPromise, processRegularResult } from 'graphql-yoga';
+import type { RateLimiter } from '../src/kernel/rate-limiter.ts';
+import type { ContextFactory } from './context-factory.ts';
+import type { DocumentCache } from './document-cache.ts';
+import { CONTENT_TYPE, jsonMediaType, type Answer, type JsonMediaType, type RequestHeads } from './http-messages.ts';
+import { rateLimitResult } from './use-rate-limit.ts';
+import type { GraphQLYoga } from './yoga-server.ts';
+
+/**
+ * Plugins hooking execution that the path does in place: yoga's engine (execute), the `context` option, graphql-jit,
+ * the shared rate limit, yoga's masking.
+ */
+export const REPRODUCED_EXECUTION_PLUGINS = 5;
+const EXECUTION_HOOKS = ['onExecute', 'onContextBuilding'];
+
+/**
+ * Plugins hooking the request around execution, each done in place or left to yoga by `answer`'s checks: yoga's
+ * engine (parse, validate), health check, CORS, GraphiQL, its five request parsers, its result processors, the
+ * document cache, the four query limits, the body limit, batching, params check, unhandled route, method check,
+ * no mutation over GET, validation errors' status, and useJsonMediaType.
+ */
+export const REPRODUCED_REQUEST_PLUGINS = 23;
+const REQUEST_HOOKS = ['onRequest', 'onRequestParse', 'onParams', 'onParse', 'onValidate', 'onResultProcess', 'onExecutionResult', 'onResponse'];
+
+/** yoga's list holds `false` for a plugin switched off by its options; those hook nothing. */
+export function executionPluginCount(plugins: readonly unknown[]): number {
+  return plugins.filter((p) => hooksAny(p, EXECUTION_HOOKS)).length;
+}
+
+export function requestPluginCount(plugins: readonly unknown[]): number {
+  return plugins.filter((p) => hooksAny(p, REQUEST_HOOKS)).length;
+}
+
+function hooksAny(plugin: unknown, hooks: readonly string[]): boolean {
+  return typeof plugin === 'object' && plugin !== null && hooks.some((hook) => hook in plugin);
+}
+
+/** yoga's masking as yoga built it from `maskedErrors` (its wrapper logs what it hides, and masks an error once). */
+interface YogaMasking {
+  maskError(error: unknown, message: string): Error;
+  errorMessage: string;
+}
+
+/** yoga's resolved plugin list and masking: internal in its typings, so read through a cast. */
+function yogaInternals(yoga: GraphQLYoga): { plugins: readonly unknown[]; masking: YogaMasking | undefined } {
+  const internal = yoga as unknown as { plugins?: readonly unknown[]; maskedErrorsOpts?: YogaMasking | null };
+  const masking = internal.maskedErrorsOpts;
+  return { plugins: internal.plugins ?? [], masking: typeof masking?.maskError === 'function' ? masking : undefined };
+}
+
+export interface FastPathDeps {
+  schema: GraphQLSchema;
+  limiter: RateLimiter;
+  createContext: ContextFactory;
+  documents: DocumentCache;
+}
+
+interface PlainParams {
+  query: string;
+  variables?: Record<string, unknown> | null;
+  operationName?: string | null;
+}
+
+interface CompiledOperation {
+  operationName: string | undefined;
+  query: CompiledQuery['query'];
+  stringify: CompiledQuery['stringify'];
+}
+
+/** A class, not closures: under tsx (esbuild keepNames) every closure made per request costs a `__name` call. */
+export class FastJsonPath {
+  /** False when a plugin hooks a step this path skips: yoga then runs every request. */
+  readonly on: boolean;
+  private readonly masking: YogaMasking;
+  // null: compiled once and found unfit (several operations, a subscription, a compile error).
+  private readonly plans = new WeakMap<DocumentNode, CompiledOperation | null>();
+
+  constructor(
+    private readonly yoga: GraphQLYoga,
+    private readonly deps: FastPathDeps,
+  ) {
+    const { plugins, masking } = yogaInternals(yoga);
+    this.masking = masking ?? { maskError: (error) => error as Error, errorMessage: '' };
+    this.on =
+      masking !== undefined &&
+      executionPluginCount(plugins) === REPRODUCED_EXECUTION_PLUGINS &&
+      requestPluginCount(plugins) === REPRODUCED_REQUEST_PLUGINS;
+    this.maskError = this.maskError.bind(this);
+  }
+
+  /** The answer to a plain JSON POST of this body, or undefined when yoga must answer it (nothing has run then). */
+  answer(heads: RequestHeads, raw: string, client: string): Promise<Answer> | undefined {
+    if (heads.corsRequest) return undefined;
+    const params = plainParams(raw);
+    if (!params) return undefined;
+    const mediaType = jsonMediaType(heads.accept);
+    if (!mediaType) return undefined;
+    const document = this.deps.documents.valid(params.query);
+    if (!document) return undefined;
+    const plan = this.plan(document, params.operationName ?? undefined);
+    if (!plan) return undefined;
+    return this.run(plan, document, params, heads, mediaType, client);
+  }
+
+  private async run(plan: CompiledOperation, document: DocumentNode, params: PlainParams, heads: RequestHeads, mediaType: JsonMediaType, client: string): Promise<Answer> {
+    let result: ExecutionResult | null = rateLimitResult(this.deps.limiter, document, params.operationName, client);
+    if (!result) {
+      const contextValue = this.deps.createContext(heads.authorization, client);
+      try {
+        const executed = plan.query(undefined, contextValue, params.variables ?? {});
+        result = isPromise(executed) ? await executed : executed;
+        if (result.errors) result = { ...result, errors: result.errors.map(this.maskError) };
+      } catch (error) {
+        result = { errors: [this.thrown(error)] };
+      }
+    }
+    if (!result.errors?.length && !result.extensions) {
+      const headers: Record<string, string> = { 'content-type': CONTENT_TYPE[mediaType] };
+      if (heads.origin !== undefined) allowOrigin(headers, heads.origin);
+      return { status: 200, headers, body: plan.stringify(result) };
+    }
+    const response = processRegularResult(result as never, this.yoga.fetchAPI, mediaType) as Response;
+    const headers: Record<string, string> = {};
+    for (const [name, value] of response.headers) headers[name] = value;
+    if (heads.origin !== undefined) allowOrigin(headers, heads.origin);
+    return { status: response.status, headers, body: await response.text() };
+  }
+
+  private maskError(error: GraphQLError): GraphQLError {
+    return this.masking.maskError(error, this.masking.errorMessage) as GraphQLError;
+  }
+
+  /** yoga's handleError for a thrown error: masked (and logged), as a GraphQLError. Never retried: a mutation may have run. */
+  private thrown(error: unknown): GraphQLError {
+    const masked = this.masking.maskError(error, this.masking.errorMessage);
+    if (masked !== error) this.yoga.logger.error(error);
+    return masked instanceof GraphQLError ? masked : createGraphQLError(masked.message, { originalError: masked });
+  }
+
+  /** The plan of the document's only operation, compiled once, or undefined when it must go through yoga. */
+  private plan(document: DocumentNode, operationName: string | undefined): CompiledOperation | undefined {
+    let plan = this.plans.get(document);
+    if (plan === undefined) {
+      plan = compile(this.deps.schema, document);
+      this.plans.set(document, plan);
+    }
+    // A name that is not the operation's is an error yoga words; leave it to yoga.
+    if (!plan || (operationName !== undefined && plan.operationName !== operationName)) return undefined;
+    return plan;
+  }
+}
+
+function compile(schema: GraphQLSchema, document: DocumentNode): CompiledOperation | null {
+  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  if (operations.length !== 1 || operations[0]!.operation === 'subscription') return null;
+  const compiled = compileQuery(schema, document);
+  if (!isCompiledQuery(compiled)) return null;
+  return { operationName: operations[0]!.name?.value, query: compiled.query, stringify: compiled.stringify };
+}
+
+/** yoga's default CORS answer to a request with an Origin (useCORS with no options). */
+function allowOrigin(headers: Record<string, string>, origin: string): void {
+  headers['access-control-allow-origin'] = origin;
+  headers['vary'] = 'Origin';
+  if (origin !== '*') headers['access-control-allow-credentials'] = 'true';
+}
+
+const PARAM_KEYS = new Set(['query', 'variables', 'operationName', 'extensions']);
+
+/**
+ * The GraphQL-over-HTTP params of a body when they are plain — an object with a string `query` and only the
+ * standard keys, well typed — or undefined, so that yoga itself answers anything unusual (and says what is wrong).
+ * The parsed object itself, not a copy.
+ */
+function plainParams(raw: string): PlainParams | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const params = value as Record<string, unknown>;
+  for (const key in params) if (!PARAM_KEYS.has(key)) return undefined;
+  const { query, variables, operationName, extensions } = params;
+  if (typeof query !== 'string') return undefined;
+  if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return undefined;
+  if (operationName != null && typeof operationName !== 'string') return undefined;
+  if (extensions != null && (typeof extensions !== 'object' || Array.isArray(extensions))) return undefined;
+  return params as unknown as PlainParams;
+}

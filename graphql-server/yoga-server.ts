@@ -1,0 +1,102 @@
+/**
+ * yoga's configuration: graphql-yoga over the Pothos schema, everything cross-cutting a plugin — the document cache,
+ * GraphQL Armor's query limits, graphql-jit, the shared rate limits, the JSON media type — and yoga's masking of
+ * unexpected errors (maskDomainErrors). Every yoga feature a client can use stays: GET, GraphiQL, SSE, batching
+ * refusal, CORS, the body-size limit (MAX_BODY_BYTES, for bodies that come without a content-length too).
+ */
+import { useGraphQlJit } from '@envelop/graphql-jit';
+import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
+import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
+import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
+import { Kind, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { createYoga, isAsyncIterable, processRegularResult, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import type { Logger } from '../src/kernel/logger.ts';
+import type { RateLimiter } from '../src/kernel/rate-limiter.ts';
+import type { GraphQLContext } from '../schema/context.ts';
+import { maskDomainErrors } from '../schema/errors.ts';
+import { authorizationOf, type ContextFactory } from './context-factory.ts';
+import type { DocumentCache } from './document-cache.ts';
+import { GRAPHQL_RESPONSE_TYPE, jsonMediaType } from './http-messages.ts';
+import { useRateLimit } from './use-rate-limit.ts';
+
+export const GRAPHQL_PATH = '/graphql';
+
+/** What each transport passes yoga besides the request: the client address, for the shared rate limits. */
+export interface ServerContext {
+  clientAddress: string;
+}
+
+export type GraphQLYoga = YogaServerInstance<ServerContext, GraphQLContext>;
+
+export interface YogaServerDeps {
+  schema: GraphQLSchema;
+  limiter: RateLimiter;
+  logger: Logger;
+  maxBodyBytes: number;
+  createContext: ContextFactory;
+  documents: DocumentCache;
+}
+
+export function createYogaServer(deps: YogaServerDeps): GraphQLYoga {
+  const { logger } = deps;
+  return createYoga<ServerContext, GraphQLContext>({
+    schema: deps.schema,
+    graphqlEndpoint: GRAPHQL_PATH,
+    landingPage: false,
+    graphiql: { title: 'Sleeve Gateway', defaultQuery: '{\n  sleeveOptions {\n    sizes\n    fonts\n    threads\n    charLimit\n  }\n}\n' },
+    // GraphiQL with its assets inside the page (no CDN: the event's network may have no internet). The bundle is
+    // about 9 MB of JavaScript, so it is loaded the first time someone opens GraphiQL, not at start.
+    renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
+    maskedErrors: { maskError: maskDomainErrors },
+    maxRequestBodySize: deps.maxBodyBytes,
+    logging: {
+      debug: (...args) => logger.debug('graphql', { detail: args.map(String).join(' ') }),
+      info: (...args) => logger.info('graphql', { detail: args.map(String).join(' ') }),
+      warn: (...args) => logger.warn('graphql', { detail: args.map(String).join(' ') }),
+      error: (...args) => logger.error('graphql', { detail: args.map(String).join(' ') }),
+    },
+    context: (initial) => deps.createContext(authorizationOf(initial), initial.clientAddress),
+    // Our own document cache, keyed on the document alone (see document-cache.ts).
+    parserAndValidationCache: false,
+    plugins: [
+      deps.documents.plugin,
+      maxTokensPlugin({ n: 2000 }),
+      maxDepthPlugin({ n: 12, ignoreIntrospection: true }),
+      maxAliasesPlugin({ n: 20 }),
+      costLimitPlugin({ maxCost: 5000 }),
+      // @envelop/graphql-jit caches compiled queries by document alone, not by operation name: a document with
+      // two operations would run the first one compiled whatever name is asked for. Such documents (GraphiQL
+      // tabs, mostly) and subscriptions (whose root-field arguments jit drops) run on graphql-js instead.
+      useGraphQlJit({}, { enableIf: (args) => jitFits(args.document) }),
+      useRateLimit(deps.limiter),
+      useJsonMediaType,
+    ],
+  });
+}
+
+const operationCounts = new WeakMap<DocumentNode, boolean>();
+
+/** One operation, and not a subscription (graphql-jit loses the arguments of subscription root fields). */
+function jitFits(document: DocumentNode): boolean {
+  let fits = operationCounts.get(document);
+  if (fits === undefined) {
+    const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
+    fits = operations.length === 1 && operations[0]!.operation !== 'subscription';
+    operationCounts.set(document, fits);
+  }
+  return fits;
+}
+
+/**
+ * A client that names neither JSON type (no Accept header, or only wildcards such as `application/*`) gets
+ * application/graphql-response+json, GraphQL over HTTP's media type, whose status codes say what went wrong;
+ * yoga alone would pick application/json there. Only `application/json` asked for by name gets application/json.
+ * Runs after yoga's own result processors, so it only ever narrows yoga's choice between its two JSON types.
+ */
+const useJsonMediaType: Plugin = {
+  onResultProcess({ request, result, setResultProcessor }) {
+    if (isAsyncIterable(result)) return;
+    if (jsonMediaType(request.headers.get('accept')) === GRAPHQL_RESPONSE_TYPE) setResultProcessor(processRegularResult, GRAPHQL_RESPONSE_TYPE);
+  },
+};

@@ -1,0 +1,80 @@
+/**
+ * The two ways into the gateway that every GraphQL suite runs through: `fetch`, the in-memory gateway
+ * (`gateway.fetch`, yoga's Fetch handler, as frontend teams' tests use it), and `node`, the production entry
+ * (`startServer`: the server's real node:http handler on a real port, with its fast JSON path). A suite is
+ * written once and run over both:
+ *
+ *   describe.each(TRANSPORTS)('over %s', (transport) => {
+ *     it('…', async () => { const t = await gatewayOver(transport); … });
+ *   });
+ *
+ * `gql`, `rest` and `createOrder` behave as the in-memory gateway's helpers (support/gateway.ts) do, over the chosen
+ * transport; `request` sends anything else. Servers are closed after each test.
+ */
+import { expect } from 'vitest';
+import { startServer, type RunningServer } from '../../src/server.ts';
+import { afterThisTest, testGateway, VALID_ORDER, type GqlResult, type RestResult, type TestGateway } from './gateway.ts';
+
+export const TRANSPORTS = ['fetch', 'node'] as const;
+export type Transport = (typeof TRANSPORTS)[number];
+
+export interface TransportGateway extends TestGateway {
+  transport: Transport;
+  /** The running server (node transport only). */
+  server: RunningServer | undefined;
+  /** Sends a request to `path` (with its query) over this transport. */
+  request(path: string, init?: RequestInit): Promise<Response>;
+}
+
+/** Where the in-memory gateway's requests are addressed (its PUBLIC_URL in tests). */
+const IN_MEMORY_ORIGIN = 'http://sleeve.test';
+
+export async function gatewayOver(transport: Transport, options: Parameters<typeof testGateway>[0] = {}): Promise<TransportGateway> {
+  const t = await testGateway(options);
+  let server: RunningServer | undefined;
+  if (transport === 'node') {
+    const running = await startServer(t.gateway, { port: 0, host: '127.0.0.1' });
+    afterThisTest(() => running.close(1_000));
+    server = running;
+  }
+
+  function request(path: string, init: RequestInit = {}): Promise<Response> {
+    if (!server) return t.gateway.fetch(new Request(IN_MEMORY_ORIGIN + path, init));
+    // A deadline, so that a request the server never answers fails the test instead of hanging it.
+    return fetch(server.url + path, { ...init, signal: init.signal ?? AbortSignal.timeout(10_000) });
+  }
+
+  async function rest(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<RestResult> {
+    const init: RequestInit & { headers: Record<string, string> } = { method, headers: { ...headers } };
+    if (body !== undefined) {
+      init.body = typeof body === 'string' ? body : JSON.stringify(body);
+      init.headers['content-type'] ??= 'application/json';
+    }
+    const response = await request(path, init);
+    const text = await response.text();
+    const isJson = response.headers.get('content-type')?.includes('json');
+    return { status: response.status, headers: response.headers, body: isJson && text ? JSON.parse(text) : text };
+  }
+
+  async function gql<T = any>(query: string, variables?: Record<string, unknown>, { token }: { token?: string } = {}): Promise<GqlResult<T>> {
+    const response = await request('/graphql', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/graphql-response+json',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: JSON.stringify({ query, variables }),
+    });
+    const json = (await response.json()) as { data: T; errors?: GqlResult<T>['errors'] };
+    return { status: response.status, ...json };
+  }
+
+  async function createOrder(change: Record<string, unknown> = {}) {
+    const res = await rest('POST', '/api/orders', { ...VALID_ORDER, ...change });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return { orderNumber: res.body.orderNumber as string, payToken: res.body.payToken as string };
+  }
+
+  return { ...t, transport, server, request, rest, gql, createOrder };
+}
