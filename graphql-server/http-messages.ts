@@ -6,7 +6,7 @@ import type { ServerResponse } from 'node:http';
 
 /**
  * The headers the door reads, from node's `rawHeaders` in one pass: node builds `req.headers` lazily, and building
- * it costs about a fifth of a small request (src/http/raw-headers.ts). Duplicates are merged as node merges them:
+ * it costs about a fifth of a small request (src/http/node-request.ts). Duplicates are merged as node merges them:
  * the first value for content-length, content-type and authorization, joined with ", " for accept and origin.
  */
 export class RequestHeads {

@@ -6,7 +6,7 @@
  * the way whatwg-node's node adapter takes a body read by a framework before it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PayloadTooLargeError, readBody } from '../src/http/read-body.ts';
+import { PayloadTooLargeError, readBody } from '../src/http/node-request.ts';
 import type { FastJsonPath } from './fast-path.ts';
 import { RequestHeads, send, tooLarge } from './http-messages.ts';
 import type { GraphQLYoga, ServerContext } from './yoga-server.ts';

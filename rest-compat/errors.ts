@@ -7,7 +7,7 @@ import { DomainError } from '../src/kernel/errors.ts';
 import type { Logger } from '../src/kernel/logger.ts';
 import { DuplicateOrderError } from '../src/orders/order-service.ts';
 import { json, PayloadTooLargeError, type HttpResponse } from './http.ts';
-import { orderBody } from './order-body.ts';
+import { orderBody } from './ordering.ts';
 
 export function errorBody(error: DomainError): Record<string, unknown> {
   const body: Record<string, unknown> = {

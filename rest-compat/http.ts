@@ -23,7 +23,7 @@ export interface HttpResponse {
   body: string | Uint8Array;
 }
 
-export { PayloadTooLargeError } from '../src/http/read-body.ts';
+export { PayloadTooLargeError } from '../src/http/node-request.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 

@@ -1,6 +1,6 @@
 /** node:http ⇄ HttpRequest/HttpResponse. The hot path: no URL object, no Fetch Request, no stream wrappers. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readBody } from '../src/http/read-body.ts';
+import { readBody } from '../src/http/node-request.ts';
 import type { HttpRequest, HttpResponse } from './http.ts';
 
 /**

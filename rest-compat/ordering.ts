@@ -1,11 +1,14 @@
-/** Document 1 §4: the sleeve ordering paths. Route → parse → service call → documented body. */
+/**
+ * Document 1 §4: the sleeve ordering paths. Route → parse → service call → documented body (document 1 §2's Order
+ * and PayResult, field for field, from the domain view).
+ */
 import { DomainError } from '../src/kernel/errors.ts';
 import { parseOrderInput, parsePayInput } from '../src/orders/order-input.ts';
 import { viewOptions } from '../src/orders/options-view.ts';
+import type { OrderView, PayResultView } from '../src/orders/order-view.ts';
 import type { RateGroup, RateLimiter } from '../src/kernel/rate-limiter.ts';
 import type { Services } from '../src/services.ts';
 import { json, rawJson, readJson, text, type HttpRequest, type HttpResponse } from './http.ts';
-import { orderBody, payResultBody } from './order-body.ts';
 
 export interface OrderingDeps {
   services: Services;
@@ -61,5 +64,30 @@ export function createOrderingHandlers({ services, limiter, publicUrl }: Orderin
     async eventInfo(): Promise<HttpResponse> {
       return text(200, await services.eventInfo.text());
     },
+  };
+}
+
+export function orderBody(view: OrderView): Record<string, unknown> {
+  return {
+    ok: true,
+    duplicate: false,
+    orderNumber: view.orderNumber,
+    status: view.status,
+    ...(view.hold ?? {}),
+    ...(view.reason ? { reason: view.reason } : {}),
+    order: view.order,
+    message: view.message,
+    nextAction: view.nextAction,
+  };
+}
+
+export function payResultBody(result: PayResultView): Record<string, unknown> {
+  return {
+    ok: true,
+    orderNumber: result.view.orderNumber,
+    status: result.view.status,
+    alreadyPaid: result.alreadyPaid,
+    message: result.message,
+    nextAction: result.nextAction,
   };
 }

@@ -11,7 +11,7 @@ import { findOrder } from './order-repository.ts';
 import type { HoldTicker } from './hold-ticker.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import type { OptionsService } from './options-service.ts';
-import { rowToOrder } from './order-mapping.ts';
+import { rowToOrder } from './order-repository.ts';
 import type { OrderService } from './order-service.ts';
 import type { OrderStaffService, PickupEntry } from './staff-service.ts';
 

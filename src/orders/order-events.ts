@@ -3,7 +3,7 @@
  * Events carry ids and a version, not whole objects: a subscriber reloads current state, so a late or repeated
  * event can never show something stale.
  */
-import type { OrderStatus } from './order.ts';
+import type { Order, OrderStatus } from './order.ts';
 
 export type OrderChange = 'created' | 'paid' | 'expired' | 'advanced' | 'collected' | 'cancelled';
 
@@ -17,4 +17,15 @@ export interface OrderChangedEvent {
 
 export interface OptionsChangedEvent {
   version: number;
+}
+
+/** The event announcing `change` of an order, after its transaction committed. */
+export function orderEvent(order: Order, change: OrderChange): OrderChangedEvent {
+  return {
+    orderNumber: order.orderNumber,
+    status: order.status,
+    version: order.version,
+    change,
+    holdUntil: order.holdUntil,
+  };
 }

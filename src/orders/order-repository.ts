@@ -1,6 +1,31 @@
-/** Kysely queries for orders and their pay tokens. Rows in, rows out; `db` may be a transaction. */
+/**
+ * Kysely queries for orders and their pay tokens. Rows in, rows out; `db` may be a transaction. `rowToOrder` is the
+ * one place that knows the column names of an order.
+ */
 import type { Db } from '../db/database.ts';
+import type { Order, OrderStatus, PayMethod } from './order.ts';
 import type { NewOrderRow, OrderRow } from './order-tables.ts';
+
+export function rowToOrder(row: OrderRow): Order {
+  return {
+    orderNumber: String(row.order_number),
+    name: row.name,
+    email: row.email,
+    choice: { size: row.size, font: row.font, thread: row.thread, stitchText: row.stitch_text },
+    status: row.status as OrderStatus,
+    createdAt: Number(row.created_at),
+    holdUntil: Number(row.hold_until),
+    paidAt: row.paid_at == null ? null : Number(row.paid_at),
+    paymentMethod: (row.payment_method as PayMethod | null) ?? null,
+    cancelledAt: row.cancelled_at == null ? null : Number(row.cancelled_at),
+    cancelReason: row.cancel_reason,
+    readyAt: row.ready_at == null ? null : Number(row.ready_at),
+    collectedAt: row.collected_at == null ? null : Number(row.collected_at),
+    collectedBy: row.collected_by ?? null,
+    version: Number(row.version),
+    updatedAt: Number(row.updated_at),
+  };
+}
 
 /** Hands out the next order number: one conditional increment of the counter row (its lock serializes callers). */
 export async function nextOrderNumber(db: Db): Promise<number> {

@@ -13,7 +13,9 @@ import { hashToken, randomId, randomToken, tokenMatchesHash } from '../kernel/to
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import type { OptionsService } from './options-service.ts';
 import type { OrderCharges } from '../payments/order-charge-service.ts';
-import { orderEvent, parseOrderNumber, rowToOrder } from './order-mapping.ts';
+import { rowToOrder } from './order-repository.ts';
+import { orderEvent } from './order-events.ts';
+import { parseOrderNumber } from './order.ts';
 
 export interface CreatedOrder {
   order: Order;

@@ -73,3 +73,9 @@ export function secondsLeft(holdUntil: number, now: number): number {
 
 /** The status a successful payment leads to (docs/ordering.md#status-after-payment). */
 export const STATUS_AFTER_PAYMENT: OrderStatus = 'received';
+
+/** Order numbers arrive as strings of digits (document 1 §4: pattern ^[0-9]+$). */
+export function parseOrderNumber(value: string): number | null {
+  if (!/^[0-9]{1,15}$/u.test(value)) return null;
+  return Number(value);
+}

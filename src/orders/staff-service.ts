@@ -20,7 +20,9 @@ import * as orders from './order-repository.ts';
 import type { OrderRow } from './order-tables.ts';
 import type { OrderChange } from './order-events.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
-import { orderEvent, parseOrderNumber, rowToOrder } from './order-mapping.ts';
+import { rowToOrder } from './order-repository.ts';
+import { orderEvent } from './order-events.ts';
+import { parseOrderNumber } from './order.ts';
 
 export const ORDERS_PAGE_DEFAULT = 50;
 export const ORDERS_PAGE_MAX = 200;
