@@ -18,6 +18,11 @@ export function fromFetch(request: Request, clientAddress: string, maxBodyBytes:
       if (Buffer.byteLength(body, 'utf8') > maxBodyBytes) throw new PayloadTooLargeError();
       return body;
     },
+    async bytes() {
+      const body = new Uint8Array(await request.arrayBuffer());
+      if (body.byteLength > maxBodyBytes) throw new PayloadTooLargeError();
+      return body;
+    },
   };
 }
 

@@ -15,6 +15,11 @@ export interface HttpRequest {
   clientAddress: string;
   /** The body as text; rejects with PayloadTooLargeError past the configured limit. */
   text(): Promise<string>;
+  /**
+   * The body as the exact bytes sent, for binary content such as evidence files (docs/notifications.md#evidence-files);
+   * same limit. A body is read once, as text or as bytes.
+   */
+  bytes(): Promise<Uint8Array<ArrayBuffer>>;
 }
 
 export interface HttpResponse {

@@ -1,6 +1,6 @@
 /** node:http ⇄ HttpRequest/HttpResponse. The hot path: no URL object, no Fetch Request, no stream wrappers. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readBody } from '../src/http/node-request.ts';
+import { readBody, readBodyBytes } from '../src/http/node-request.ts';
 import type { HttpRequest, HttpResponse } from './http.ts';
 
 /**
@@ -35,6 +35,10 @@ class NodeHttpRequest implements HttpRequest {
 
   text(): Promise<string> {
     return readBody(this.req, this.maxBodyBytes);
+  }
+
+  bytes(): Promise<Uint8Array<ArrayBuffer>> {
+    return readBodyBytes(this.req, this.maxBodyBytes);
   }
 }
 

@@ -26,14 +26,14 @@ function claimEvidenceBody(claim: Claim): HttpResponse {
 const badRequest = (field: string, message: string) => new DomainError('bad_request', message, { field, errors: [{ field, message }] });
 
 /**
- * Parses a multipart body with the Web platform's own parser (Request.formData). The REST door hands bodies over
- * as text, so a binary file's bytes that are not valid UTF-8 do not survive exactly; its type, name and size
- * limits are still enforced.
+ * Parses a multipart body with the Web platform's own parser (Request.formData), from the body's exact bytes: an
+ * evidence file is binary (PDF, PNG, JPEG), and reading the body as text would replace every byte that is not
+ * UTF-8, so the file stored, its size and its SHA-256 would all be of altered bytes (docs/notifications.md#evidence-files).
  */
 async function readForm(request: HttpRequest): Promise<FormData> {
   const contentType = request.headers['content-type'] ?? '';
   if (!/^multipart\/form-data\s*;/iu.test(contentType)) throw badRequest('body', 'Send multipart/form-data with the fields evidenceType and file.');
-  const body = await request.text();
+  const body = await request.bytes();
   try {
     return await new Request('http://evidence.local/', { method: 'POST', headers: { 'content-type': contentType }, body }).formData();
   } catch {

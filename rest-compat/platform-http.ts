@@ -20,6 +20,9 @@ export function platformErrorResponse(error: unknown, style: ErrorStyle, logger:
   }
   const response = styled(error.status, error.message, style, error.details.errors);
   if (error.status === 401) response.headers['www-authenticate'] = 'Basic realm="vendor", charset="UTF-8"';
+  // A retryable refusal says when to come back, as document 1's paths do (429 and 503).
+  if (error.details.retryAfter !== undefined) response.headers['retry-after'] = String(error.details.retryAfter);
+  else if (error.status === 429 || error.status === 503) response.headers['retry-after'] = '1';
   return response;
 }
 

@@ -131,3 +131,15 @@ export async function claimableOrderExists(db: Db, orderId: string): Promise<boo
     .executeTakeFirst();
   return payment !== undefined;
 }
+
+/** The files stored as a claim's evidence, oldest first (docs/notifications.md#evidence-files). */
+export async function evidenceFiles(db: Db, claimId: number): Promise<EvidenceRow[]> {
+  return db
+    .selectFrom('claim_evidence')
+    .selectAll()
+    .where('claim_id', '=', claimId)
+    .where('kind', '=', 'FILE')
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc')
+    .execute();
+}

@@ -44,6 +44,11 @@ export interface ClaimEvidenceTable {
   size_bytes: number | null;
   /** sha256 of the file, so staff can match a copy the merchant holds. */
   sha256: string | null;
+  /**
+   * The file's bytes exactly as uploaded (migration 0008: BLOB on SQLite, bytea on PostgreSQL); null for data
+   * points and for files stored before 0008 (docs/notifications.md#evidence-files).
+   */
+  content: Uint8Array | null;
   /** JSON of the data point group's entries. */
   data: string | null;
   created_at: number;

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { DomainError } from '../kernel/errors.ts';
 import type { Insertable } from 'kysely';
-import { insertEvidence, updateClaim } from './claim-repository.ts';
+import { evidenceFiles, insertEvidence, updateClaim } from './claim-repository.ts';
 import type { ClaimEvidenceTable } from './claim-tables.ts';
 import { DATA_POINT_GROUPS, type DataPointGroup } from '../notifications/bodies.ts';
 import { randomId } from '../kernel/tokens.ts';
@@ -28,8 +28,17 @@ export interface EvidenceFile {
   bytes: Uint8Array;
 }
 
+/** A stored evidence file: the exact bytes uploaded, with their size and SHA-256 (docs/notifications.md#evidence-files). */
+export interface StoredEvidenceFile extends EvidenceFile {
+  sizeBytes: number;
+  sha256: string;
+  createdAt: number;
+}
+
 export interface EvidenceService {
   submitFile(site: Site, claimId: string, file: EvidenceFile): Promise<Claim>;
+  /** The files a claim holds, oldest first, byte for byte as they were uploaded (for staff review). */
+  storedFiles(claimId: string): Promise<StoredEvidenceFile[]>;
   /** `groups`: the JSON body, keyed by document 2's data point group names. */
   submitDataPoints(site: Site, claimId: string, groups: unknown): Promise<Claim>;
 }
@@ -100,10 +109,26 @@ export function createEvidenceService({ database, clock }: ServiceDeps): Evidenc
           content_type: file.contentType,
           size_bytes: file.bytes.byteLength,
           sha256: createHash('sha256').update(file.bytes).digest('hex'),
+          // The exact bytes, so what staff open is what was sent and matches its size and SHA-256. A Buffer view,
+          // not a copy: both database drivers bind a Buffer as bytes (docs/notifications.md#evidence-files).
+          content: Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength),
           data: null,
           created_at: now,
         },
       ]);
+    },
+
+    async storedFiles(claimId) {
+      const rows = await evidenceFiles(database.db, parseClaimId(claimId));
+      return rows.map((row) => ({
+        evidenceType: row.evidence_type,
+        fileName: row.file_name ?? '',
+        contentType: row.content_type ?? '',
+        bytes: new Uint8Array(row.content ?? new Uint8Array(0)),
+        sizeBytes: Number(row.size_bytes),
+        sha256: row.sha256 ?? '',
+        createdAt: Number(row.created_at),
+      }));
     },
 
     async submitDataPoints(site, claimId, body) {
@@ -118,6 +143,7 @@ export function createEvidenceService({ database, clock }: ServiceDeps): Evidenc
           content_type: null,
           size_bytes: null,
           sha256: null,
+          content: null,
           data: JSON.stringify(entries),
           created_at: now,
         })),

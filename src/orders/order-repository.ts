@@ -4,7 +4,7 @@
  */
 import type { Db } from '../db/database.ts';
 import type { Order, OrderStatus, PayMethod } from './order.ts';
-import type { NewOrderRow, OrderRow } from './order-tables.ts';
+import type { NewOrderRow, OrderRow, PayTokenOrigin } from './order-tables.ts';
 
 export function rowToOrder(row: OrderRow): Order {
   return {
@@ -43,8 +43,40 @@ export async function insertOrder(db: Db, row: NewOrderRow): Promise<OrderRow> {
   return db.insertInto('orders').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function insertPayToken(db: Db, orderNumber: number, tokenHash: string, now: number): Promise<void> {
-  await db.insertInto('order_pay_tokens').values({ token_hash: tokenHash, order_number: orderNumber, created_at: now }).execute();
+export async function insertPayToken(db: Db, orderNumber: number, tokenHash: string, now: number, origin: PayTokenOrigin): Promise<void> {
+  await db.insertInto('order_pay_tokens').values({ token_hash: tokenHash, order_number: orderNumber, created_at: now, origin }).execute();
+}
+
+/**
+ * Takes the order's row lock until the transaction ends (PostgreSQL only: SQLite's one connection already runs
+ * transactions one at a time), so the token issues of one order take turns and each rotation sees the one before.
+ */
+export async function lockOrder(db: Db, orderNumber: number): Promise<void> {
+  await db.selectFrom('orders').select('order_number').where('order_number', '=', orderNumber).forUpdate().execute();
+}
+
+/**
+ * Deletes the order's duplicate tokens except `keep` (the one just issued) and the `others` newest besides it
+ * (docs/ordering.md#pay-tokens-on-a-duplicate). The create's token is never deleted. One statement, one shape.
+ */
+export async function rotateDuplicateTokens(db: Db, orderNumber: number, keep: string, others: number): Promise<void> {
+  await db
+    .deleteFrom('order_pay_tokens')
+    .where('order_number', '=', orderNumber)
+    .where('origin', '=', 'duplicate')
+    .where('token_hash', '<>', keep)
+    .where('token_hash', 'not in', (eb) =>
+      eb
+        .selectFrom('order_pay_tokens')
+        .select('token_hash')
+        .where('order_number', '=', orderNumber)
+        .where('origin', '=', 'duplicate')
+        .where('token_hash', '<>', keep)
+        .orderBy('created_at', 'desc')
+        .orderBy('token_hash', 'desc')
+        .limit(others),
+    )
+    .execute();
 }
 
 export async function findOrder(db: Db, orderNumber: number): Promise<OrderRow | undefined> {

@@ -58,6 +58,9 @@ export interface OrderService {
 
 const NOT_FOUND = 'No order was found with that order number and payToken.';
 
+/** Duplicate tokens an order keeps besides the create's own: five tokens at most (docs/ordering.md#pay-tokens-on-a-duplicate). */
+const KEPT_DUPLICATE_TOKENS = 4;
+
 export function createOrderService(deps: ServiceDeps & { options: OptionsService; payments: Pick<OrderCharges, 'chargeOrder'> }): OrderService {
   const { database, clock, bus, logger, options } = deps;
   const { db } = database;
@@ -70,9 +73,21 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
     }
   }
 
-  async function issueToken(orderNumber: number): Promise<string> {
+  /**
+   * A fresh token for a duplicate's answer (document 1 §2 Error.duplicate). Tokens are stored only as hashes, so an
+   * earlier one cannot be answered again; each duplicate adds one, and in the same transaction the order's
+   * duplicate tokens beyond the latest KEPT_DUPLICATE_TOKENS are deleted, so a retrying client cannot grow the table
+   * without bound. The create's token is never rotated out (docs/ordering.md#pay-tokens-on-a-duplicate).
+   */
+  async function issueDuplicateToken(orderNumber: number): Promise<string> {
     const token = randomToken();
-    await orders.insertPayToken(db, orderNumber, hashToken(token), clock.now());
+    const hash = hashToken(token);
+    await db.transaction().execute(async (trx) => {
+      // Several connections: issues for one order take turns, or each would rotate without seeing the other's token.
+      if (database.caps.multipleConnections) await orders.lockOrder(trx, orderNumber);
+      await orders.insertPayToken(trx, orderNumber, hash, clock.now(), 'duplicate');
+      await orders.rotateDuplicateTokens(trx, orderNumber, hash, KEPT_DUPLICATE_TOKENS - 1);
+    });
     return token;
   }
 
@@ -108,7 +123,7 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
     const existing = rowToOrder(row);
     const held = existing.status === 'awaiting payment' && existing.holdUntil > clock.now();
     if (!held) return new DuplicateOrderError(existing, undefined);
-    const payToken = await issueToken(Number(row.order_number));
+    const payToken = await issueDuplicateToken(Number(row.order_number));
     return new DuplicateOrderError(existing, payToken, viewOrder(existing, { now: clock.now(), publicUrl: deps.publicUrl, payToken }));
   }
 
@@ -158,7 +173,7 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
             cancelled_at: null,
             cancel_reason: null,
           });
-          await orders.insertPayToken(trx, number, hashToken(payToken), now);
+          await orders.insertPayToken(trx, number, hashToken(payToken), now, 'create');
           return rowToOrder(row);
         });
       } catch (error) {

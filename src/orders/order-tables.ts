@@ -52,7 +52,11 @@ export interface OrderPayTokenTable {
   token_hash: string;
   order_number: number;
   created_at: number;
+  /** Answered by the create, or with a duplicate; only duplicate ones rotate out (migration 0008, docs/ordering.md#pay-tokens-on-a-duplicate). */
+  origin: PayTokenOrigin;
 }
+
+export type PayTokenOrigin = 'create' | 'duplicate';
 
 export interface OrderPaymentTable {
   id: string;

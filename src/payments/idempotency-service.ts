@@ -2,6 +2,9 @@
  * `Idempotency-Key` on /api/payments (docs/platform.md#idempotency-keys): the same key with the same body replays the first response
  * (status and body); the same key with another body is 400; concurrent requests with one key make one payment.
  * An insert-first claim on the unique (site, key) decides who runs; the others wait for the stored response.
+ * A key whose holder died (a crash between claim and record) is taken over once its lease has run out: the new
+ * holder finishes the work through the one pay flow, whose processor call is idempotent under the payment's id, and
+ * the old holder, if it was only slow, can no longer reserve a payment under the key (bindIdempotencyKey).
  * Keys are kept at least 24 hours.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -10,10 +13,15 @@ import { DomainError } from '../kernel/errors.ts';
 import { isUniqueViolation, type Db } from '../db/database.ts';
 import * as payments from './payment-repository.ts';
 import { sha256Hex } from '../kernel/tokens.ts';
-import { STALE_PENDING_MS } from './payment-flow-service.ts';
 
 export const IDEMPOTENCY_KEEP_MS = 48 * 3600_000;
-const WAIT_LIMIT_MS = 15_000;
+/**
+ * How long a `processing` key is its holder's alone. Reserve and record are each one short transaction and the
+ * processor call is bounded, so a holder that has not settled by then has died or will find its claim gone.
+ */
+export const KEY_LEASE_MS = 5_000;
+/** How long a repeat waits for the holder's answer before it is told to retry (503, retryable). */
+const WAIT_LIMIT_MS = 3_000;
 /** Old keys are pruned at most once an hour per process, by whichever request comes first. */
 let lastPrune = 0;
 
@@ -25,6 +33,8 @@ export interface Claim {
   siteId: string;
   key: string;
   paymentId: string | null;
+  /** The key's `updated_at` when this caller claimed it: the claim is its own while that still holds. */
+  claimedAt: number;
 }
 
 /** Sorted keys, so the same JSON written in another order is the same request. */
@@ -68,7 +78,7 @@ export async function withIdempotency(
     let claimed: Claim | null = null;
     try {
       await payments.insertIdempotencyKey(db, { site_id: siteId, idem_key: key, fingerprint, state: 'processing', payment_id: null, response_status: null, response_body: null, created_at: now, updated_at: now });
-      claimed = { siteId, key, paymentId: null };
+      claimed = { siteId, key, paymentId: null, claimedAt: now };
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
     }
@@ -80,13 +90,16 @@ export async function withIdempotency(
         throw new DomainError('bad_request', message, { field: 'Idempotency-Key', errors: [{ field: 'Idempotency-Key', message }] });
       }
       if (seen.state === 'done') return JSON.parse(seen.response_body!) as StoredResponse;
-      const stalled = seen.state === 'processing' && now - Number(seen.updated_at) > STALE_PENDING_MS;
-      if ((seen.state === 'retryable' || stalled) && (await payments.reclaimIdempotencyKey(db, seen, now))) {
-        claimed = { siteId, key, paymentId: seen.payment_id };
+      const leaseOver = seen.state === 'processing' && now - Number(seen.updated_at) > KEY_LEASE_MS;
+      if ((seen.state === 'retryable' || leaseOver) && (await payments.reclaimIdempotencyKey(db, seen, now))) {
+        claimed = { siteId, key, paymentId: seen.payment_id, claimedAt: now };
       } else {
-        // Another request holds the key: wait for its response (real time — it is another request's progress).
+        // Another request holds the key: wait for its response (real time — it is another request's progress). Past
+        // the wait the answer is retryable, never final: the work may be done by the time the client asks again.
         if (Date.now() - started > WAIT_LIMIT_MS) {
-          throw new DomainError('duplicate', 'A request with this Idempotency-Key is still being processed. Retry it in a moment.');
+          throw new DomainError('unavailable', 'A request with this Idempotency-Key is still being processed. Retry it with the same key in a moment.', {
+            retryAfter: Math.ceil(KEY_LEASE_MS / 1000),
+          });
         }
         await sleep(10);
         continue;
@@ -95,7 +108,7 @@ export async function withIdempotency(
     try {
       return await run(claimed);
     } catch (error) {
-      await payments.releaseIdempotencyKey(db, siteId, key, clock.now());
+      await payments.releaseIdempotencyKey(db, siteId, key, claimed.claimedAt, clock.now());
       throw error;
     }
   }

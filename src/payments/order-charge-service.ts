@@ -35,19 +35,13 @@ export interface OrderCharges {
    * ended) meanwhile — read it again; a charge that could no longer pay it has been refunded.
    */
   chargeOrder<T>(orderNumber: number, method: 'card' | 'wallet', token: string, settle: SettleOrder<T>): Promise<T | null>;
-  /**
-   * Reconciles the unknown payments of orders no longer held (the hold ended, staff cancelled) and refunds what
-   * they charged: no retry will come for them. Then gives back every charge still owed a refund (one that failed
-   * at the processor, or was cut short by a crash). Returns how many payments it settled or refunded.
-   */
-  reconcileEndedOrders(): Promise<number>;
 }
 
+const beingProcessed = () => new DomainError('unavailable', 'A payment for this order is being processed. Try again in a moment.', { retryAfter: 1 });
 const TOKEN_INVALID = 'That payment token is not valid for this order. Open payUrl to pay by card or wallet.';
 
 export function createOrderCharges(deps: ServiceDeps & { flow: PaymentFlow; refund(paymentId: string): Promise<unknown> }): OrderCharges {
-  const { database, clock, logger, flow } = deps;
-  const { db } = database;
+  const { clock, logger, flow } = deps;
 
   /** Reserve (tx): an earlier payment whose outcome is not known comes first; else the token is spent on a new one. */
   async function reserve(trx: Db, number: number, method: 'card' | 'wallet', token: string): Promise<payments.PaymentRow | null> {
@@ -56,10 +50,12 @@ export function createOrderCharges(deps: ServiceDeps & { flow: PaymentFlow; refu
     if (open.some((p) => p.status === 'succeeded' && p.refunded_at === null)) return null;
     const pending = open.filter((p) => p.status === 'pending' || p.status === 'unknown');
     const stuck = pending.find((p) => p.status === 'unknown' || now - Number(p.updated_at) > STALE_PENDING_MS);
-    if (stuck) return stuck;
-    if (pending.length > 0) {
-      throw new DomainError('unavailable', 'A payment for this order is being processed. Try again in a moment.', { retryAfter: 1 });
-    }
+    // Claimed by a conditional update: of two retries (on any instance) one reconciles the stuck payment, the other
+    // sees it in flight. Returned unclaimed to both, the loser recorded the same charge again and refunded it as one
+    // that "paid no order" — the order's only charge.
+    const claimed = stuck && (await payments.claimPayment(trx, stuck, now));
+    if (claimed) return claimed;
+    if (pending.length > 0) throw beingProcessed();
     const tokenHash = hashToken(token);
     const row = await vault.findToken(trx, tokenHash);
     if (!row || row.kind !== method || row.order_number === null || Number(row.order_number) !== number) {
@@ -94,25 +90,6 @@ export function createOrderCharges(deps: ServiceDeps & { flow: PaymentFlow; refu
       if (row.status === 'declined') throw new DomainError('declined', 'The card was declined. Nothing was charged; try another card or the wallet.');
       if (row.status === 'failed') throw new DomainError('payment_error', 'The payment processor had an error. Nothing was charged; please try again.');
       throw new DomainError('payment_unknown', 'The payment processor did not confirm the payment. Try again: a retry never charges twice.');
-    },
-
-    async reconcileEndedOrders() {
-      const stuck = await payments.unsettledOfEndedOrders(db, clock.now() - STALE_PENDING_MS, 100);
-      let settled = 0;
-      for (const payment of stuck) {
-        const { row } = (await flow.run(async () => payment))!;
-        if (row.status === 'succeeded') await deps.refund(row.id);
-        if (row.status !== 'unknown') settled++;
-      }
-      for (const owed of await payments.owedRefunds(db, 100)) {
-        try {
-          await deps.refund(owed.id);
-          settled++;
-        } catch (error) {
-          logger.error('refund failed; the next sweep tries again', { paymentId: owed.id, error });
-        }
-      }
-      return settled;
     },
   };
 }

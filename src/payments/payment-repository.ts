@@ -1,9 +1,9 @@
 /** Kysely queries for payments and idempotency keys (docs/platform.md#idempotency-keys). Rows in, rows out; `db` may be a transaction. */
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import type { IdempotencyKeyTable, PaymentTable } from './payment-tables.ts';
+import type { IdempotencyKeyTable, PaymentRow, PaymentTable } from './payment-tables.ts';
 
-export type PaymentRow = Selectable<PaymentTable>;
+export type { PaymentRow };
 export type IdempotencyRow = Selectable<IdempotencyKeyTable>;
 
 export async function insertPayment(db: Db, row: Insertable<PaymentTable>): Promise<void> {
@@ -16,6 +16,21 @@ export async function findPayment(db: Db, id: string): Promise<PaymentRow | unde
 
 export async function updatePayment(db: Db, id: string, change: Updateable<PaymentTable>): Promise<PaymentRow | undefined> {
   return db.updateTable('payments').set(change).where('id', '=', id).returningAll().executeTakeFirst();
+}
+
+/**
+ * Claims a payment whose outcome is not known for one caller to reconcile: conditional on the status and time seen,
+ * so of several retries (on any instance) exactly one gets it back; the others see it `pending` and fresh.
+ */
+export async function claimPayment(db: Db, seen: PaymentRow, now: number): Promise<PaymentRow | undefined> {
+  return db
+    .updateTable('payments')
+    .set({ status: 'pending', updated_at: now })
+    .where('id', '=', seen.id)
+    .where('status', '=', seen.status)
+    .where('updated_at', '=', seen.updated_at)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /** The payments of a sleeve order in these statuses, newest first. */
@@ -50,7 +65,7 @@ export async function findIdempotencyKey(db: Db, siteId: string, key: string): P
   return db.selectFrom('idempotency_keys').selectAll().where('site_id', '=', siteId).where('idem_key', '=', key).executeTakeFirst();
 }
 
-/** Takes over a key whose holder left it retryable (or stalled): conditional on the state and time seen. */
+/** Takes over a key whose holder left it retryable (or died holding it): conditional on the state and time seen. */
 export async function reclaimIdempotencyKey(db: Db, seen: IdempotencyRow, now: number): Promise<boolean> {
   const result = await db
     .updateTable('idempotency_keys')
@@ -63,6 +78,28 @@ export async function reclaimIdempotencyKey(db: Db, seen: IdempotencyRow, now: n
   return Number(result.numUpdatedRows) === 1;
 }
 
+/**
+ * In the reserve transaction: the key's claim names its payment. Conditional on the claim still being this caller's
+ * (`claimedAt`) and on no payment named yet, so a caller whose key was taken over meanwhile reserves nothing.
+ */
+export async function bindIdempotencyKey(db: Db, siteId: string, key: string, claimedAt: number, paymentId: string): Promise<boolean> {
+  const result = await db
+    .updateTable('idempotency_keys')
+    .set({ payment_id: paymentId })
+    .where('site_id', '=', siteId)
+    .where('idem_key', '=', key)
+    .where('state', '=', 'processing')
+    .where('updated_at', '=', claimedAt)
+    .where('payment_id', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Settles the key of a payment reconciled without its caller (the sweep): whatever key named it. */
+export async function settleKeyOfPayment(db: Db, paymentId: string, change: Updateable<IdempotencyKeyTable>): Promise<void> {
+  await db.updateTable('idempotency_keys').set(change).where('payment_id', '=', paymentId).where('state', '!=', 'done').execute();
+}
+
 export async function settleIdempotencyKey(db: Db, siteId: string, key: string, change: Updateable<IdempotencyKeyTable>): Promise<void> {
   await db.updateTable('idempotency_keys').set(change).where('site_id', '=', siteId).where('idem_key', '=', key).execute();
 }
@@ -71,8 +108,14 @@ export async function settleIdempotencyKey(db: Db, siteId: string, key: string, 
  * After a failure: a key that reserved no payment is freed (the request may be sent again as new); one that did is
  * left `retryable`, so the retry reconciles that payment instead of making another.
  */
-export async function releaseIdempotencyKey(db: Db, siteId: string, key: string, now: number): Promise<void> {
-  const held = db.deleteFrom('idempotency_keys').where('site_id', '=', siteId).where('idem_key', '=', key).where('state', '=', 'processing');
+export async function releaseIdempotencyKey(db: Db, siteId: string, key: string, claimedAt: number, now: number): Promise<void> {
+  // Only the caller's own claim: a key taken over meanwhile belongs to its new holder.
+  const held = db
+    .deleteFrom('idempotency_keys')
+    .where('site_id', '=', siteId)
+    .where('idem_key', '=', key)
+    .where('state', '=', 'processing')
+    .where('updated_at', '=', claimedAt);
   await held.where('payment_id', 'is', null).execute();
   await db
     .updateTable('idempotency_keys')
@@ -80,6 +123,7 @@ export async function releaseIdempotencyKey(db: Db, siteId: string, key: string,
     .where('site_id', '=', siteId)
     .where('idem_key', '=', key)
     .where('state', '=', 'processing')
+    .where('updated_at', '=', claimedAt)
     .execute();
 }
 
@@ -111,15 +155,16 @@ export async function owedRefunds(db: Db, limit: number): Promise<PaymentRow[]> 
 }
 
 /**
- * Payments whose outcome is not known (unknown, or pending past `staleBefore`) for sleeve orders that are no longer
- * held: nobody will retry them, so the gateway reconciles them itself.
+ * Payments whose outcome is not known — `unknown`, or `pending` past `staleBefore` (its caller died between reserve
+ * and record) — that no retry is owed to: those of POST /api/payments, and those of sleeve orders
+ * that are no longer held (a held order's own retry reconciles its payment). The gateway reconciles them itself.
  */
-export async function unsettledOfEndedOrders(db: Db, staleBefore: number, limit: number): Promise<PaymentRow[]> {
+export async function unsettledPayments(db: Db, staleBefore: number, limit: number): Promise<PaymentRow[]> {
   return db
     .selectFrom('payments')
-    .innerJoin('orders', 'orders.order_number', 'payments.order_number')
+    .leftJoin('orders', 'orders.order_number', 'payments.order_number')
     .selectAll('payments')
-    .where('orders.status', '!=', 'awaiting payment')
+    .where((eb) => eb.or([eb('payments.order_number', 'is', null), eb('orders.status', '!=', 'awaiting payment')]))
     .where((eb) => eb.or([eb('payments.status', '=', 'unknown'), eb.and([eb('payments.status', '=', 'pending'), eb('payments.updated_at', '<', staleBefore)])]))
     .limit(limit)
     .execute();

@@ -16,31 +16,16 @@ import { hashToken, randomId } from '../kernel/tokens.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import { checkIdempotencyKey, withIdempotency, type Claim, type StoredResponse } from './idempotency-service.ts';
 import { createOrderCharges, type OrderCharges } from './order-charge-service.ts';
+import { createReconciliation, type Reconciliation } from './reconciliation-service.ts';
 import { createPaymentFlow } from './payment-flow-service.ts';
 import type { Site, SiteService } from '../sites/site-service.ts';
 import { createTokenizationService, type TokenizationService } from './tokenization-service.ts';
+import { createdBody, toPaymentView, type PaymentView } from './payment-view.ts';
 
-/** What staff and the decision platform see of a payment (no card data). */
-export interface PaymentSummary {
-  id: string;
-  orderId: string;
-  amount: number;
-  currency: string;
-  /** `pending`: the processor's answer is not known yet (a retry reconciles it). */
-  status: 'succeeded' | 'declined' | 'failed' | 'pending';
-  decision: string;
-  createdAt: number;
-}
+export type { PaymentSummary, PaymentView } from './payment-view.ts';
+export { toPaymentView } from './payment-view.ts';
 
-export interface PaymentView extends PaymentSummary {
-  method: 'card' | 'wallet';
-  refundedAt: number | null;
-  orderNumber: string | null;
-  /** The card paid with, masked (bin, last four, brand); null for a wallet. */
-  card: { bin: string; lastFourDigits: string; cardBrand: string } | null;
-}
-
-export interface PaymentService extends OrderCharges {
+export interface PaymentService extends OrderCharges, Reconciliation {
   /** A payment by id; null when unknown. Used by the decision platform's `decideOrder` and the `payment` query. */
   find(id: string): Promise<PaymentView | null>;
   /** POST /api/payments: the created payment (replayed for a repeated Idempotency-Key). */
@@ -51,33 +36,6 @@ export interface PaymentService extends OrderCharges {
   refundCancelledOrder(order: Order): Promise<void>;
   tokens: TokenizationService;
 }
-
-export function toPaymentView(row: payments.PaymentRow, token?: vault.VaultTokenRow): PaymentView {
-  return {
-    id: row.id,
-    orderId: row.order_id,
-    amount: Number(row.amount),
-    currency: row.currency,
-    status: row.status === 'unknown' ? 'pending' : row.status,
-    decision: row.decision,
-    createdAt: Number(row.created_at),
-    method: row.method,
-    refundedAt: row.refunded_at === null ? null : Number(row.refunded_at),
-    orderNumber: row.order_number === null ? null : String(row.order_number),
-    card: token?.bin && token.last_four && token.brand ? { bin: token.bin, lastFourDigits: token.last_four, cardBrand: token.brand } : null,
-  };
-}
-
-/** The created payment, as docs/platform.md#payments shapes it. */
-const createdBody = (p: PaymentView): StoredResponse => ({
-  id: p.id,
-  orderId: p.orderId,
-  amount: p.amount,
-  currency: p.currency,
-  status: p.status,
-  decision: p.decision,
-  createdAt: new Date(p.createdAt).toISOString(),
-});
 
 export function createPaymentService(deps: ServiceDeps & { sites: SiteService }): PaymentService {
   const { database, clock, logger } = deps;
@@ -134,7 +92,10 @@ export function createPaymentService(deps: ServiceDeps & { sites: SiteService })
     }
     const row = { id, site_id: site.siteId, order_id: request.orderId, order_number: null, amount: request.amount, currency: request.currency, method: request.source.type, status, decision, token_hash: token.hash, charge_id: null, refunded_at: null, created_at: now, updated_at: now } as const;
     await payments.insertPayment(trx, row);
-    if (claim) await payments.settleIdempotencyKey(trx, claim.siteId, claim.key, { payment_id: id, updated_at: now });
+    if (claim && !(await payments.bindIdempotencyKey(trx, claim.siteId, claim.key, claim.claimedAt, id))) {
+      // The key was taken over while this request was slow: its new holder does the work; reserve nothing here.
+      throw new DomainError('unavailable', 'A request with this Idempotency-Key is being processed elsewhere. Retry it with the same key in a moment.', { retryAfter: 1 });
+    }
     return (await payments.findPayment(trx, id))!;
   }
 
@@ -146,8 +107,14 @@ export function createPaymentService(deps: ServiceDeps & { sites: SiteService })
 
   /** A key's earlier attempt reserved a payment whose outcome was not known: the flow asks again under its id. */
   async function reconcile(paymentId: string, claim: Claim): Promise<StoredResponse> {
-    const { row } = (await flow.run(async (trx) => (await payments.findPayment(trx, paymentId))!, settleKey(claim)))!;
-    return answer(row);
+    const recorded = await flow.run(async (trx) => {
+      const seen = (await payments.findPayment(trx, paymentId))!;
+      if (seen.status !== 'pending' && seen.status !== 'unknown') return seen;
+      // Claimed like every unsettled payment, so the reconciliation sweep and this retry never both record it.
+      return (await payments.claimPayment(trx, seen, clock.now())) ?? null;
+    }, settleKey(claim));
+    if (!recorded) throw new DomainError('unavailable', 'This payment is being reconciled. Retry it with the same Idempotency-Key in a moment.', { retryAfter: 1 });
+    return answer(recorded.row);
   }
 
   async function refund(paymentId: string): Promise<PaymentView> {
@@ -163,9 +130,11 @@ export function createPaymentService(deps: ServiceDeps & { sites: SiteService })
   }
 
   const orderCharges = createOrderCharges({ ...deps, flow, refund });
+  const reconciliation = createReconciliation({ ...deps, flow, refund });
 
   return {
     ...orderCharges,
+    ...reconciliation,
     tokens,
     refund,
 

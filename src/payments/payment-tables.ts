@@ -109,3 +109,5 @@ export interface PaymentTables {
 }
 
 export type VaultTokenRow = Selectable<VaultTokenTable>;
+
+export type PaymentRow = Selectable<PaymentTable>;

@@ -153,10 +153,14 @@ export function createTokenizationService(deps: ServiceDeps & { crypto: VaultCry
 
     async updateCard(site, body) {
       const card = parseCard(body);
-      const rows = await vault.tokensOfCard(db, site.siteId, crypto.fingerprint(card.cardNumber));
-      if (rows.length === 0) throw new DomainError('bad_request', 'No token holds a card with that number.', { field: 'cardNumber' });
-      const now = clock.now();
+      const fingerprint = crypto.fingerprint(card.cardNumber);
       const queued = await db.transaction().execute(async (trx) => {
+        // Compared inside the transaction, on rows locked for it: read before it, a concurrent update of the same card
+        // could commit in between, and this change would commit with no /token-updated for it. The time is read
+        // once the rows are ours, so notifications of one card are stamped in the order their changes commit.
+        const rows = await vault.tokensOfCard(trx, site.siteId, fingerprint, database.caps.multipleConnections);
+        if (rows.length === 0) throw new DomainError('bad_request', 'No token holds a card with that number.', { field: 'cardNumber' });
+        const now = clock.now();
         const ids: string[] = [];
         for (const row of rows) {
           const sealed = open(row);

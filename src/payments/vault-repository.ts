@@ -61,8 +61,13 @@ export async function eraseCvc(db: Db, tokenHash: string): Promise<void> {
   await db.updateTable('vault_tokens').set({ cvc_sealed: null }).where('token_hash', '=', tokenHash).where('cvc_sealed', 'is not', null).execute();
 }
 
-export async function tokensOfCard(db: Db, siteId: string, fingerprint: string): Promise<VaultTokenRow[]> {
-  return db.selectFrom('vault_tokens').selectAll().where('site_id', '=', siteId).where('fingerprint', '=', fingerprint).execute();
+/**
+ * The tokens of a card. `lock` (PostgreSQL, inside a transaction): `for update`, so a concurrent change of the same
+ * tokens waits and then reads what this one committed; SQLite's one connection already serializes transactions.
+ */
+export async function tokensOfCard(db: Db, siteId: string, fingerprint: string, lock = false): Promise<VaultTokenRow[]> {
+  const query = db.selectFrom('vault_tokens').selectAll().where('site_id', '=', siteId).where('fingerprint', '=', fingerprint).orderBy('token_hash');
+  return (lock ? query.forUpdate() : query).execute();
 }
 
 export async function updateToken(db: Db, tokenHash: string, change: Updateable<VaultTokenTable>): Promise<void> {
