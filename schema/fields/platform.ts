@@ -1,5 +1,5 @@
 /**
- * Staff root fields of the decision platform (docs/graphql.md#root-fields): merchant, account, itemListingRequests,
+ * Staff root fields of the decision platform (docs/graphql.md#root-fields): merchant, account, accounts, itemListingRequests,
  * reviewAccount, decideItemListing, decideOrder. Thin: args → services.platform → view; a DomainError becomes
  * `extensions.code` (schema/errors.ts).
  */
@@ -27,14 +27,30 @@ builder.queryField('merchant', (t) =>
   }),
 );
 
+/** An account id is one site's (docs/platform.md#accounts-per-site): the site is needed once several sites hold the id. */
+const siteIdArg = builder.args((t) => ({
+  siteId: t.string({ description: 'The site the account belongs to; needed only when more than one site holds this account id.' }),
+}));
+
 builder.queryField('account', (t) =>
   t.field({
     type: AccountRef,
     nullable: true,
     authScopes: staffOnly,
-    description: 'Staff: an account, its status and its decision history with the rules that fired; null when unknown.',
+    description:
+      "Staff: a site's account, its status and its decision history with the rules that fired; null when unknown. Without siteId, VALIDATION_FAILED (field siteId) when several sites hold the id.",
+    args: { accountId: t.arg.id({ required: true }), ...siteIdArg },
+    resolve: (_root, { accountId, siteId }, { services }) => services.platform.account({ accountId: String(accountId), siteId: siteId ?? null }),
+  }),
+);
+
+builder.queryField('accounts', (t) =>
+  t.field({
+    type: [AccountRef],
+    authScopes: staffOnly,
+    description: 'Staff: the account of every site that holds this account id, by site id; empty when none does.',
     args: { accountId: t.arg.id({ required: true }) },
-    resolve: (_root, { accountId }, { services }) => services.platform.account(String(accountId)),
+    resolve: (_root, { accountId }, { services }) => services.platform.accounts(String(accountId)),
   }),
 );
 
@@ -55,15 +71,22 @@ builder.mutationField('reviewAccount', (t) =>
   t.field({
     type: AccountRef,
     authScopes: staffOnly,
-    description: "Staff: set an account's status; an account update notification is sent when the status changes.",
+    description:
+      "Staff: set a site's account's status; an account update notification is sent when the status changes. Without siteId, VALIDATION_FAILED (field siteId) when several sites hold the id.",
     args: {
       accountId: t.arg.id({ required: true }),
+      ...siteIdArg,
       decision: t.arg({ type: AccountDecisionEnum, required: true }),
       reasons: t.arg.stringList(),
       recommendations: t.arg.stringList(),
     },
     resolve: (_root, args, { services }) =>
-      services.platform.reviewAccount(String(args.accountId), args.decision, args.reasons ?? [], args.recommendations ?? []),
+      services.platform.reviewAccount(
+        { accountId: String(args.accountId), siteId: args.siteId ?? null },
+        args.decision,
+        args.reasons ?? [],
+        args.recommendations ?? [],
+      ),
   }),
 );
 

@@ -113,7 +113,9 @@ export const ItemListingRequestRef = builder.objectRef<AccountRequestView>('Item
 });
 
 export const AccountRef = builder.objectRef<AccountView>('Account').implement({
+  description: "One site's account: an account id is kept per site (docs/platform.md#accounts-per-site).",
   fields: (t) => ({
+    siteId: t.exposeString('siteId', { description: 'The site whose requests decide this account.' }),
     accountId: t.exposeID('accountId'),
     status: t.field({ type: AccountDecisionEnum, resolve: (a) => a.status }),
     reasons: t.exposeStringList('reasons'),

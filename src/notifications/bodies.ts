@@ -85,10 +85,12 @@ export function numericTimestamp(nowMs: number): string {
 
 /**
  * Dashboard links point at the staff console of this server (PUBLIC_URL/staff), one fragment per kind of subject,
- * so a link in a notification opens the right record for whoever is signed in there.
+ * so a link in a notification opens the right record for whoever is signed in there. An account id is one site's
+ * (docs/platform.md#accounts-per-site), so its link names the site too.
  */
 export const dashboardLinks = {
-  account: (publicUrl: string, accountId: string) => `${publicUrl}/staff#/accounts/${encodeURIComponent(accountId)}`,
+  account: (publicUrl: string, accountId: string, siteId: string) =>
+    `${publicUrl}/staff#/accounts/${encodeURIComponent(accountId)}?site=${encodeURIComponent(siteId)}`,
   order: (publicUrl: string, orderId: string) => `${publicUrl}/staff#/orders/${encodeURIComponent(orderId)}`,
   itemListing: (publicUrl: string, eventId: string) => `${publicUrl}/staff#/item-listings/${encodeURIComponent(eventId)}`,
   claim: (publicUrl: string, claimId: string) => `${publicUrl}/staff#/claims/${encodeURIComponent(claimId)}`,

@@ -57,13 +57,20 @@ export interface StaffCancelRefunds {
   refundCancelledOrder(order: Order): Promise<void>;
 }
 
+/**
+ * Another area's writes that belong to a cancel (the risk area's staff decision and its notification): run inside
+ * the cancel's transaction, after the order's conditional update, so they commit with the cancel or not at all
+ * (docs/notifications.md#the-outbox). A step that throws rolls the cancel back, and the order can be cancelled again.
+ */
+export type CancelStep = (trx: Db, cancelled: Order) => Promise<void>;
+
 export interface OrderStaffService {
   /** Forward only along received → in progress → ready; `collected` only by collect. */
   advance(orderNumber: string, status: OrderStatus): Promise<Order>;
   /** A ready order, handed to someone whose first and last name match the order's. */
   collect(orderNumber: string, collectorName: string): Promise<Order>;
-  /** Any order not collected and not cancelled; frees its email. */
-  cancel(orderNumber: string, reason: string): Promise<Order>;
+  /** Any order not collected and not cancelled; frees its email. `step` commits in the same transaction. */
+  cancel(orderNumber: string, reason: string, step?: CancelStep): Promise<Order>;
   list(query?: OrderListQuery): Promise<OrderPage>;
   /** One order as staff see it, by number; null when there is none. */
   find(orderNumber: string): Promise<Order | null>;
@@ -110,15 +117,21 @@ export function createOrderStaffService(deps: ServiceDeps & { refunds?: StaffCan
 
   /**
    * Runs one conditional update; when it changes nothing, reads the order and asks `explain` why. A null answer
-   * means another request moved the order in between into a status this change accepts: try again.
+   * means another request moved the order in between into a status this change accepts: try again. `step` runs in
+   * the update's transaction only when the update changed the order.
    */
   async function change(
     number: number,
     update: (trx: Db, now: number) => Promise<OrderRow | undefined>,
     explain: (order: Order) => StaffRefusal | null,
+    step?: CancelStep,
   ): Promise<Order> {
     for (let attempt = 1; attempt <= 3; attempt++) {
-      const row = await db.transaction().execute((trx) => update(trx, clock.now()));
+      const row = await db.transaction().execute(async (trx) => {
+        const updated = await update(trx, clock.now());
+        if (updated && step) await step(trx, rowToOrder(updated));
+        return updated;
+      });
       if (row) return rowToOrder(row);
       const refusal = explain(await current(number));
       if (refusal) throw refuse(refusal);
@@ -160,7 +173,7 @@ export function createOrderStaffService(deps: ServiceDeps & { refunds?: StaffCan
       return order;
     },
 
-    async cancel(orderNumber, reason) {
+    async cancel(orderNumber, reason, step) {
       const number = numberOf(orderNumber);
       const reasonRefusal = cancelReasonRefusal(reason);
       if (reasonRefusal) throw refuse(reasonRefusal);
@@ -168,6 +181,7 @@ export function createOrderStaffService(deps: ServiceDeps & { refunds?: StaffCan
         number,
         (trx, now) => orders.cancelByStaff(trx, number, { reason: reason.trim(), now }),
         (found) => cancelRefusal(found.orderNumber, found.status),
+        step,
       );
       logger.info('order cancelled by staff', { orderNumber: order.orderNumber });
       publish(order, 'cancelled');

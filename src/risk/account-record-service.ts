@@ -17,6 +17,8 @@ export const ACCOUNT_STATUS_OF: Record<VendorDecision, AccountDecision> = {
 };
 
 export interface AccountState {
+  /** The site the account belongs to: an account id is one site's (docs/platform.md#accounts-per-site). */
+  siteId: string;
   accountId: string;
   status: AccountDecision;
   reasons: string[];
@@ -52,13 +54,18 @@ export interface AccountRequestView {
  */
 export async function applyAccountState(trx: Db, next: AccountState, publicUrl: string, { replaceReasons = false } = {}): Promise<string | null> {
   const row = {
+    site_id: next.siteId,
     account_id: next.accountId,
     status: next.status,
     reasons: JSON.stringify(next.reasons),
     recommendations: JSON.stringify(next.recommendations),
     updated_at: next.updatedAt,
   };
-  const changed = (await accounts.changeAccountStatus(trx, row)) || (await accounts.insertAccountIfNew(trx, row));
+  // Decided on the row itself: a conditional update, else an insert of a new account. When a concurrent first decision
+  // inserted the account between the two (the insert then finds it and does nothing), the update is tried again on
+  // that committed row, so this change is neither lost nor left without its notification.
+  const changed =
+    (await accounts.changeAccountStatus(trx, row)) || (await accounts.insertAccountIfNew(trx, row)) || (await accounts.changeAccountStatus(trx, row));
   if (!changed) {
     if (replaceReasons) await accounts.updateAccountReasons(trx, row);
     return null;
@@ -70,13 +77,14 @@ export async function applyAccountState(trx: Db, next: AccountState, publicUrl: 
     vendorDecision: next.status,
     reasons: next.reasons,
     recommendations: next.recommendations,
-    linkToAccountInDashboard: dashboardLinks.account(publicUrl, next.accountId),
+    linkToAccountInDashboard: dashboardLinks.account(publicUrl, next.accountId, next.siteId),
   };
   return queueNotification(trx, '/accountupdatenotification', body, { subject: next.accountId, now: next.updatedAt });
 }
 
 export function toAccountState(row: accounts.AccountRow): AccountState {
   return {
+    siteId: row.site_id,
     accountId: row.account_id,
     status: row.status as AccountDecision,
     reasons: JSON.parse(row.reasons) as string[],

@@ -1,4 +1,8 @@
-/** Accounts and the risk requests decided for them (migration 0005). Rows in, rows out; `db` may be a transaction. */
+/**
+ * Accounts and the risk requests decided for them (migrations 0005, 0007). An account is one site's: every lookup,
+ * update and history read is by (site, account id) (docs/platform.md#accounts-per-site). Rows in, rows out; `db` may
+ * be a transaction.
+ */
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { AccountRequestTable, PlatformAccountTable } from './risk-tables.ts';
@@ -6,8 +10,13 @@ import type { AccountRequestTable, PlatformAccountTable } from './risk-tables.ts
 export type AccountRow = Selectable<PlatformAccountTable>;
 export type AccountRequestRow = Selectable<AccountRequestTable>;
 
-export async function findAccount(db: Db, accountId: string): Promise<AccountRow | undefined> {
-  return db.selectFrom('platform_accounts').selectAll().where('account_id', '=', accountId).executeTakeFirst();
+export async function findAccount(db: Db, siteId: string, accountId: string): Promise<AccountRow | undefined> {
+  return db.selectFrom('platform_accounts').selectAll().where('site_id', '=', siteId).where('account_id', '=', accountId).executeTakeFirst();
+}
+
+/** The accounts of every site with this id, by site id (for staff, who see all sites). */
+export async function accountsWithId(db: Db, accountId: string): Promise<AccountRow[]> {
+  return db.selectFrom('platform_accounts').selectAll().where('account_id', '=', accountId).orderBy('site_id').execute();
 }
 
 /**
@@ -19,6 +28,7 @@ export async function changeAccountStatus(db: Db, row: AccountRow): Promise<bool
   const result = await db
     .updateTable('platform_accounts')
     .set({ status: row.status, reasons: row.reasons, recommendations: row.recommendations, updated_at: row.updated_at })
+    .where('site_id', '=', row.site_id)
     .where('account_id', '=', row.account_id)
     .where('status', '<>', row.status)
     .executeTakeFirst();
@@ -30,7 +40,7 @@ export async function insertAccountIfNew(db: Db, row: AccountRow): Promise<boole
   const result = await db
     .insertInto('platform_accounts')
     .values(row)
-    .onConflict((oc) => oc.column('account_id').doNothing())
+    .onConflict((oc) => oc.columns(['site_id', 'account_id']).doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
 }
@@ -39,6 +49,7 @@ export async function updateAccountReasons(db: Db, row: AccountRow): Promise<voi
   await db
     .updateTable('platform_accounts')
     .set({ reasons: row.reasons, recommendations: row.recommendations, updated_at: row.updated_at })
+    .where('site_id', '=', row.site_id)
     .where('account_id', '=', row.account_id)
     .execute();
 }
@@ -76,18 +87,26 @@ export interface StoredHistory {
 }
 
 /**
- * The history the rules read, in one statement: requests of the account and from the IP with
+ * The history the rules read, in one statement: the site's requests of the account and from the IP with
  * from < event_time <= until (velocity), and whether the account, or the account from this IP, came up to `until`.
- * Requests stored earlier with the same eventTime count: they came first.
+ * Requests stored earlier with the same eventTime count: they came first. Only this site's requests count
+ * (docs/platform.md#accounts-per-site): another site's traffic never moves this site's decisions.
  */
-export async function requestHistory(db: Db, accountId: string, ip: string | null, from: number, until: number): Promise<StoredHistory> {
-  // Plain SQL that both dialects run: four index range scans (account_requests_account, account_requests_ip).
+export async function requestHistory(
+  db: Db,
+  siteId: string,
+  accountId: string,
+  ip: string | null,
+  from: number,
+  until: number,
+): Promise<StoredHistory> {
+  // Plain SQL that both dialects run: four index range scans (account_requests_site_account, account_requests_site_ip).
   const { rows } = await sql<{ account_attempts: number; ip_attempts: number; account_seen: number | boolean; ip_used: number | boolean }>`
     select
-      (select count(*) from account_requests where account_id = ${accountId} and event_time > ${from} and event_time <= ${until}) as account_attempts,
-      (select count(*) from account_requests where customer_ip = ${ip ?? ''} and event_time > ${from} and event_time <= ${until}) as ip_attempts,
-      exists (select 1 from account_requests where account_id = ${accountId} and event_time <= ${until}) as account_seen,
-      exists (select 1 from account_requests where account_id = ${accountId} and customer_ip = ${ip ?? ''} and event_time <= ${until}) as ip_used`.execute(db);
+      (select count(*) from account_requests where site_id = ${siteId} and account_id = ${accountId} and event_time > ${from} and event_time <= ${until}) as account_attempts,
+      (select count(*) from account_requests where site_id = ${siteId} and customer_ip = ${ip ?? ''} and event_time > ${from} and event_time <= ${until}) as ip_attempts,
+      exists (select 1 from account_requests where site_id = ${siteId} and account_id = ${accountId} and event_time <= ${until}) as account_seen,
+      exists (select 1 from account_requests where site_id = ${siteId} and account_id = ${accountId} and customer_ip = ${ip ?? ''} and event_time <= ${until}) as ip_used`.execute(db);
   const row = rows[0]!;
   return {
     accountAttempts: Number(row.account_attempts),
@@ -97,11 +116,12 @@ export async function requestHistory(db: Db, accountId: string, ip: string | nul
   };
 }
 
-/** The latest `limit` requests of the account, returned oldest first. */
-export async function requestsOfAccount(db: Db, accountId: string, limit: number): Promise<AccountRequestRow[]> {
+/** The latest `limit` requests of the site's account, returned oldest first. */
+export async function requestsOfAccount(db: Db, siteId: string, accountId: string, limit: number): Promise<AccountRequestRow[]> {
   const rows = await db
     .selectFrom('account_requests')
     .selectAll()
+    .where('site_id', '=', siteId)
     .where('account_id', '=', accountId)
     .orderBy('event_time', 'desc')
     .orderBy('created_at', 'desc')

@@ -1,8 +1,9 @@
 /**
- * Item-listing and profile-access decisions (document 3 §4; docs/platform.md#decisions). One transaction reads the account's
- * history up to the request's eventTime, runs the rules engine (pure, src/risk/rules), stores the request with
- * the rules that fired, moves the account's status and, when it changed, queues the account update notification.
- * The outbox is announced after commit. A repeated event id from the same site replays the stored decision: the
+ * Item-listing and profile-access decisions (document 3 §4; docs/platform.md#decisions). One transaction reads the
+ * account's history up to the request's eventTime, runs the rules engine (pure, src/risk/rules), stores the request
+ * with the rules that fired, moves the account's status and, when it changed, queues the account update
+ * notification. The account and its history are those of the site the credentials authenticated, never another
+ * site's (docs/platform.md#accounts-per-site). The outbox is announced after commit. A repeated event id from the same site replays the stored decision: the
  * unique index refuses its insert (rolling back everything else), so a new request costs no extra lookup.
  */
 import { parseAccountRequest, type RequestKind } from './account-requests.ts';
@@ -53,7 +54,9 @@ export function createDecisionService({ database, clock, bus, publicUrl }: Servi
       try {
         const { row, queued } = await db.transaction().execute(async (trx) => {
           const now = clock.now();
-          const history = await accounts.requestHistory(trx, request.accountId, ip, request.eventTime - VELOCITY_WINDOW_MS, request.eventTime);
+          // The authenticated site's history only: accounts and velocity are per site (docs/platform.md#accounts-per-site).
+          const window = { from: request.eventTime - VELOCITY_WINDOW_MS, until: request.eventTime };
+          const history = await accounts.requestHistory(trx, site.siteId, request.accountId, ip, window.from, window.until);
           const decision = decide(request, history);
           const row: accounts.AccountRequestRow = {
             id: randomId('req_'),
@@ -80,6 +83,7 @@ export function createDecisionService({ database, clock, bus, publicUrl }: Servi
           const queued = await applyAccountState(
             trx,
             {
+              siteId: site.siteId,
               accountId: request.accountId,
               status: ACCOUNT_STATUS_OF[decision.vendorDecision],
               reasons: decision.reasonCodes,

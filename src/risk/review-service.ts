@@ -1,12 +1,13 @@
 /**
  * Staff review (docs/notifications.md#triggers): set an account's status, decide an item listing, release or cancel an order or a
  * payment. Each decision and the document 2 notification it causes are written in one transaction, announced after
- * commit. A CANCEL of a sleeve order goes through the staff service first (which frees the email and refunds a paid
- * order); the decision is recorded once that committed, so a refused cancel records nothing.
+ * commit. A CANCEL of a sleeve order goes through the staff service (which frees the email and refunds a paid order
+ * after commit), which records the decision and queues its notification inside the cancel's own transaction: the
+ * three commit together or not at all (docs/notifications.md#the-outbox), and a refused cancel records nothing.
  */
 import { DomainError } from '../kernel/errors.ts';
 import { checkReviewLabels, checkStaffDecision, type StaffDecisionInput } from './review-rules.ts';
-import { isUniqueViolation } from '../db/database.ts';
+import { isUniqueViolation, type Db } from '../db/database.ts';
 import * as accounts from './account-repository.ts';
 import * as decisions from './order-decision-repository.ts';
 import {
@@ -38,13 +39,25 @@ export interface OrderDecisionView {
   decidedAt: number;
 }
 
+/**
+ * How staff name an account: an account id is one site's (docs/platform.md#accounts-per-site), so the site is needed
+ * once more than one site holds that id; alone, the id names the one account that has it.
+ */
+export interface AccountAddress {
+  accountId: string;
+  siteId?: string | null;
+}
+
 export interface StaffDecision extends StaffDecisionInput {
   action: MerchantAction;
 }
 
 export interface ReviewService {
-  account(accountId: string): Promise<AccountView | null>;
-  reviewAccount(accountId: string, decision: AccountDecision, reasons: string[], recommendations: string[]): Promise<AccountView>;
+  /** null when unknown; VALIDATION_FAILED (field siteId) when no site is given and several sites hold the id. */
+  account(address: AccountAddress): Promise<AccountView | null>;
+  /** The account of every site that holds this id, by site id. */
+  accounts(accountId: string): Promise<AccountView[]>;
+  reviewAccount(address: AccountAddress, decision: AccountDecision, reasons: string[], recommendations: string[]): Promise<AccountView>;
   itemListingRequests(reviewStatus: string, first: number): Promise<AccountRequestView[]>;
   decideItemListing(eventId: string, decision: StaffDecision): Promise<AccountRequestView>;
   decideOrder(orderId: string, decision: StaffDecision): Promise<OrderDecisionView>;
@@ -60,10 +73,19 @@ export function createReviewService(
   const { database, clock, bus, publicUrl, staff, payments } = deps;
   const { db } = database;
 
-  async function account(accountId: string): Promise<AccountView | null> {
-    const row = await accounts.findAccount(db, accountId);
-    if (!row) return null;
-    return { ...toAccountState(row), decisions: (await accounts.requestsOfAccount(db, accountId, HISTORY_MAX)).map(toRequestView) };
+  async function viewOf(row: accounts.AccountRow): Promise<AccountView> {
+    const history = await accounts.requestsOfAccount(db, row.site_id, row.account_id, HISTORY_MAX);
+    return { ...toAccountState(row), decisions: history.map(toRequestView) };
+  }
+
+  /** The account `address` names (read in `on`, which may be a transaction), or undefined. */
+  async function locate(on: Db, { accountId, siteId }: AccountAddress): Promise<accounts.AccountRow | undefined> {
+    if (siteId) return accounts.findAccount(on, siteId, accountId);
+    const rows = await accounts.accountsWithId(on, accountId);
+    if (rows.length > 1) {
+      throw new DomainError('validation_failed', `${rows.length} sites hold an account ${accountId}: give the siteId of the one meant.`, { field: 'siteId' });
+    }
+    return rows[0];
   }
 
   /** Which order `orderId` names: a sleeve order number, else a payment id (services.payments). */
@@ -77,18 +99,26 @@ export function createReviewService(
   }
 
   return {
-    account,
+    async account(address) {
+      const row = await locate(db, address);
+      return row ? viewOf(row) : null;
+    },
 
-    async reviewAccount(accountId, decision, reasonsIn, recommendationsIn) {
+    async accounts(accountId) {
+      return Promise.all((await accounts.accountsWithId(db, accountId)).map(viewOf));
+    },
+
+    async reviewAccount(address, decision, reasonsIn, recommendationsIn) {
       const reasons = checkReviewLabels('reasons', reasonsIn);
       const recommendations = checkReviewLabels('recommendations', recommendationsIn);
-      const queued = await db.transaction().execute(async (trx) => {
-        if (!(await accounts.findAccount(trx, accountId))) throw new DomainError('not_found', 'No account was found with that id.');
-        const next = { accountId, status: decision, reasons, recommendations, updatedAt: clock.now() };
-        return applyAccountState(trx, next, publicUrl, { replaceReasons: true });
+      const { siteId, queued } = await db.transaction().execute(async (trx) => {
+        const found = await locate(trx, address);
+        if (!found) throw new DomainError('not_found', 'No account was found with that id.');
+        const next = { siteId: found.site_id, accountId: found.account_id, status: decision, reasons, recommendations, updatedAt: clock.now() };
+        return { siteId: found.site_id, queued: await applyAccountState(trx, next, publicUrl, { replaceReasons: true }) };
       });
       if (queued) announceQueued(bus, [queued]);
-      return (await account(accountId))!;
+      return viewOf((await accounts.findAccount(db, siteId, address.accountId))!);
     },
 
     async itemListingRequests(reviewStatus, first) {
@@ -133,33 +163,40 @@ export function createReviewService(
       if (kind === 'SLEEVE_ORDER' && decision.action === 'RELEASE' && cancelled) {
         throw new DomainError('validation_failed', 'A cancelled order cannot be released.', { field: 'action' });
       }
-      if (kind === 'SLEEVE_ORDER' && decision.action === 'CANCEL') {
-        await staff.cancel(orderId, comments ?? `Cancelled on review by ${triggeredBy}.`);
-      }
       const view: OrderDecisionView = { orderId, kind, action: decision.action, triggeredBy, comments, decidedAt: clock.now() };
-      try {
-        const queued = await db.transaction().execute(async (trx) => {
-          await decisions.insertOrderDecision(trx, {
-            ref,
-            kind,
-            order_id: orderId,
-            action: view.action,
-            triggered_by: triggeredBy,
-            comments,
-            decided_at: view.decidedAt,
-          });
-          const body: OrderStatusUpdateBody = {
-            timestamp: epochSeconds(view.decidedAt),
-            type: 'ORDER_STATUS_UPDATE',
-            orderId,
-            merchantAction: view.action,
-            triggeredBy,
-            ...(comments ? { agentComments: comments } : {}),
-            linkToOrderInDashboard: dashboardLinks.order(publicUrl, orderId),
-          };
-          return queueNotification(trx, '/orderstatusupdatenotification', body, { subject: orderId, now: view.decidedAt });
+      /** The decision and its notification, written in the caller's transaction; returns the outbox id. */
+      const record = async (trx: Db): Promise<string> => {
+        await decisions.insertOrderDecision(trx, {
+          ref,
+          kind,
+          order_id: orderId,
+          action: view.action,
+          triggered_by: triggeredBy,
+          comments,
+          decided_at: view.decidedAt,
         });
-        announceQueued(bus, [queued]);
+        const body: OrderStatusUpdateBody = {
+          timestamp: epochSeconds(view.decidedAt),
+          type: 'ORDER_STATUS_UPDATE',
+          orderId,
+          merchantAction: view.action,
+          triggeredBy,
+          ...(comments ? { agentComments: comments } : {}),
+          linkToOrderInDashboard: dashboardLinks.order(publicUrl, orderId),
+        };
+        return queueNotification(trx, '/orderstatusupdatenotification', body, { subject: orderId, now: view.decidedAt });
+      };
+      try {
+        let queued: string | undefined;
+        if (kind === 'SLEEVE_ORDER' && decision.action === 'CANCEL') {
+          // One transaction: a failure (or a crash) after the cancel can no longer keep it without its decision.
+          await staff.cancel(orderId, comments ?? `Cancelled on review by ${triggeredBy}.`, async (trx) => {
+            queued = await record(trx);
+          });
+        } else {
+          queued = await db.transaction().execute(record);
+        }
+        if (queued) announceQueued(bus, [queued]);
         return view;
       } catch (error) {
         if (isUniqueViolation(error)) throw alreadyDecided('This order');

@@ -29,6 +29,8 @@ export interface ThreeDsRequestTable {
 }
 
 export interface PlatformAccountTable {
+  /** The site whose requests decide it (migration 0007): (site_id, account_id) is the key (docs/platform.md#accounts-per-site). */
+  site_id: string;
   account_id: string;
   /** Document 2's account vendorDecision values. */
   status: string;

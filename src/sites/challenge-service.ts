@@ -11,7 +11,7 @@ import type { SiteService } from './site-service.ts';
 
 /** What the challenge asks of the areas that hold accounts: the decision platform's accounts, the sleeve orders. */
 export interface KnownAccounts {
-  platform: { account(accountId: string): Promise<unknown> };
+  platform: { account(address: { siteId: string; accountId: string }): Promise<unknown> };
   orders: { holdsEmail(email: string): Promise<boolean> };
 }
 
@@ -23,13 +23,15 @@ export function challengeResponse(challenge: string, publicKey: string, privateK
 }
 
 /**
- * "A known account" (docs/notifications.md#processor-verification-webhook): an account the decision platform holds (decided by its engine or reviewed by
- * staff), or the email of a sleeve order. Platform accounts are not kept per site, so the site is checked
- * separately (it must exist). The one place to change what counts.
+ * "A known account" (docs/notifications.md#processor-verification-webhook) of `siteId`: an account the decision
+ * platform holds for that very site (decided by its engine or reviewed by staff; accounts are per site,
+ * docs/platform.md#accounts-per-site), or, for the bootstrap site alone, the email of a sleeve order (sleeve orders
+ * are the bootstrap site's, docs/merchant-webhooks.md#ownership). Another site can therefore probe neither. The one
+ * place to change what counts.
  */
-export async function isKnownAccount(known: KnownAccounts, _siteId: string, accountId: string): Promise<boolean> {
-  if ((await known.platform.account(accountId)) !== null) return true;
-  return known.orders.holdsEmail(accountId);
+export async function isKnownAccount(known: KnownAccounts, site: { siteId: string; bootstrap: boolean }, accountId: string): Promise<boolean> {
+  if ((await known.platform.account({ siteId: site.siteId, accountId })) !== null) return true;
+  return site.bootstrap && known.orders.holdsEmail(accountId);
 }
 
 export interface WebhookChallengeService {
@@ -41,8 +43,10 @@ export function createWebhookChallengeService(deps: ServiceDeps & KnownAccounts 
   const { config, sites } = deps;
   return {
     async answer(siteId, accountId, challenge) {
-      const known = challenge !== null && CHALLENGE.test(challenge) && (await sites.find(siteId)) !== null && (await isKnownAccount(deps, siteId, accountId));
-      if (!known) throw new DomainError('unauthorized', 'Unauthorized.');
+      const site = challenge !== null && CHALLENGE.test(challenge) ? await sites.find(siteId) : null;
+      // The bootstrap site is the one VENDOR_SITE_ID names now (docs/platform.md#credentials).
+      const known = site !== null && (await isKnownAccount(deps, { siteId, bootstrap: site.kind === 'bootstrap' && siteId === config.vendorSiteId }, accountId));
+      if (!known || challenge === null) throw new DomainError('unauthorized', 'Unauthorized.');
       return challengeResponse(challenge, config.processorPublicKey, config.processorPrivateKey);
     },
   };

@@ -224,6 +224,10 @@ describe.skipIf(!hasChromium)(`the staff console in headless Chromium ${CHROMIUM
     await page.evaluate(() => { location.hash = '#/accounts/acct-1'; });
     await expect.poll(() => page.locator('#route-note').textContent(), { timeout: 5_000 })
       .toBe('Account acct-1: NOT_REVIEWED (SANDBOX_EMAIL). Change it with the GraphQL mutation reviewAccount.');
+    // The notification's own link names the account's site (docs/platform.md#accounts-per-site).
+    await page.evaluate((h) => { location.hash = h; }, `#/accounts/acct-1?site=${encodeURIComponent(SITE_ID)}`);
+    await expect.poll(() => page.locator('#route-note').textContent(), { timeout: 5_000 })
+      .toBe(`Account acct-1 of site ${SITE_ID}: NOT_REVIEWED (SANDBOX_EMAIL). Change it with the GraphQL mutation reviewAccount.`);
     await page.getByRole('link', { name: 'Notifications' }).click();
     await lookAt(page, 'staff-notifications-dark');
     expect(pageErrors).toEqual([]);

@@ -48,7 +48,7 @@ describe('the five notification bodies', () => {
       vendorDecision: 'VERIFICATION_REQUIRED',
       reasons: ['velocity'],
       recommendations: ['SMS_VERIFICATION'],
-      linkToAccountInDashboard: dashboardLinks.account(url, 'acct-1'),
+      linkToAccountInDashboard: dashboardLinks.account(url, 'acct-1', 'site_test'),
     };
     const order: OrderStatusUpdateBody = {
       timestamp: epochSeconds(now),

@@ -187,7 +187,7 @@ describe('decision operations', () => {
         vendorDecision: 'ACTIVATE',
         reasons: [],
         recommendations: [],
-        linkToAccountInDashboard: 'http://sleeve.test/staff#/accounts/acct-1',
+        linkToAccountInDashboard: 'http://sleeve.test/staff#/accounts/acct-1?site=site_test',
       });
 
       await decide(t, 'profile-access', 'n-2', profileAccess({ eventTime: EVENT_TIME + MINUTE }));

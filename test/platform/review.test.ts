@@ -81,7 +81,7 @@ describe('staff review', () => {
         vendorDecision: 'RESTRICT_POLICY',
         reasons: ['manual review'],
         recommendations: ['ID_VERIFICATION'],
-        linkToAccountInDashboard: 'http://sleeve.test/staff#/accounts/acct-1',
+        linkToAccountInDashboard: 'http://sleeve.test/staff#/accounts/acct-1?site=site_test',
       });
 
       const restated = await staff(t, REVIEW, { id: 'acct-1', decision: 'RESTRICT_POLICY', reasons: ['still'] });

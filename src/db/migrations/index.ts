@@ -9,6 +9,7 @@ import * as sitesOutbox from './0003-sites-outbox.ts';
 import * as payments from './0004-payments.ts';
 import * as platform from './0005-platform.ts';
 import * as claims from './0006-claims.ts';
+import * as accountsPerSite from './0007-accounts-per-site.ts';
 import * as exactEvidenceTokenOrigin from './0008-exact-evidence-token-origin.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004-payments': payments,
   '0005-platform': platform,
   '0006-claims': claims,
+  '0007-accounts-per-site': accountsPerSite,
   '0008-exact-evidence-token-origin': exactEvidenceTokenOrigin,
 };
 

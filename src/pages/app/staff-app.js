@@ -2,7 +2,7 @@
  * The staff console (issue 8). The admin token is kept in sessionStorage only (this tab, until it closes) and sent
  * as `Authorization: Bearer …` over HTTP and as connectionParams.authorization over graphql-ws (docs/graphql.md#staff-authorization).
  * Routes are hash links: #/queue, #/options, #/notifications, and the deep links the notification dashboard uses:
- * #/orders/{n}, #/accounts/{id}, #/item-listings/{id} and #/claims/{id} (staff-links.js).
+ * #/orders/{n}, #/accounts/{id}?site={siteId}, #/item-listings/{id} and #/claims/{id} (staff-links.js).
  */
 import { $, showConnection } from './dom.js';
 import { connect } from './graphql.js';
@@ -18,7 +18,9 @@ let queue = null;
 let api = null;
 
 async function route() {
-  const [, kind = 'queue', id] = location.hash.replace(/^#\/?/u, '/').split('/').map(decodeURIComponent);
+  // A deep link may end in a query (#/accounts/{id}?site={siteId}); ids in the path are encoded, so the first ? starts it.
+  const [path, query = ''] = location.hash.split(/\?(.*)/su);
+  const [, kind = 'queue', id] = path.replace(/^#\/?/u, '/').split('/').map(decodeURIComponent);
   const note = $('#route-note');
   note.textContent = '';
   const section = SECTIONS.includes(kind) ? kind : 'queue';
@@ -28,7 +30,7 @@ async function route() {
     else a.removeAttribute('aria-current');
   }
   const hash = location.hash;
-  const text = await describeLink({ api, queue }, kind, id);
+  const text = await describeLink({ api, queue }, kind, id, new URLSearchParams(query));
   // A later link may have been followed while this one was being looked up.
   if (location.hash === hash) note.textContent = text ?? '';
 }

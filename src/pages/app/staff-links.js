@@ -1,7 +1,9 @@
 /**
- * The deep links notification dashboards point at (src/notifications/bodies.ts): #/orders/{n}, #/accounts/{id},
- * #/item-listings/{id}, #/claims/{id}. A sleeve order is focused in the queue; an account is summed up from the
- * staff `account` query; the rest name the item and the GraphQL field that handles it.
+ * The deep links notification dashboards point at (src/notifications/bodies.ts): #/orders/{n},
+ * #/accounts/{id}?site={siteId}, #/item-listings/{id}, #/claims/{id}. A sleeve order is focused in the queue; an
+ * account is summed up from the staff `account` query (by site and id: an account id is one site's,
+ * docs/platform.md#accounts-per-site; a link without a site sums up every site's account with that id); the rest
+ * name the item and the GraphQL field that handles it.
  */
 
 const ELSEWHERE = {
@@ -9,25 +11,34 @@ const ELSEWHERE = {
   claims: (id) => `Claim ${id}: this console has no claim view yet; list claims with the GraphQL query claims.`,
 };
 
-async function account(api, id) {
+const CHANGE = 'Change it with the GraphQL mutation reviewAccount.';
+const summary = ({ status, reasons }) => `${status}${reasons.length ? ` (${reasons.join(', ')})` : ''}`;
+
+async function account(api, id, siteId) {
   try {
-    const { account: found } = await api.request('query($id: ID!) { account(accountId: $id) { status reasons } }', { id });
-    if (!found) return `No account ${id} is known.`;
-    const reasons = found.reasons.length ? ` (${found.reasons.join(', ')})` : '';
-    return `Account ${id}: ${found.status}${reasons}. Change it with the GraphQL mutation reviewAccount.`;
+    if (siteId) {
+      const query = 'query($id: ID!, $site: String) { account(accountId: $id, siteId: $site) { status reasons } }';
+      const { account: found } = await api.request(query, { id, site: siteId });
+      return found ? `Account ${id} of site ${siteId}: ${summary(found)}. ${CHANGE}` : `No account ${id} of site ${siteId} is known.`;
+    }
+    const { accounts } = await api.request('query($id: ID!) { accounts(accountId: $id) { siteId status reasons } }', { id });
+    if (accounts.length === 0) return `No account ${id} is known.`;
+    if (accounts.length === 1) return `Account ${id}: ${summary(accounts[0])}. ${CHANGE}`;
+    const each = accounts.map((a) => `site ${a.siteId}: ${summary(a)}`).join('; ');
+    return `Account ${id} is held by ${accounts.length} sites (${each}). Change one with the GraphQL mutation reviewAccount and its siteId.`;
   } catch {
-    return `Account ${id}: read it with the GraphQL query account(accountId: "${id}").`;
+    return `Account ${id}: read it with the GraphQL query account(accountId: "${id}"${siteId ? `, siteId: "${siteId}"` : ''}).`;
   }
 }
 
 /** The note for a deep link, or null when the link needs none (an order that the queue could focus). */
-export async function describeLink({ api, queue }, kind, id) {
+export async function describeLink({ api, queue }, kind, id, params = new URLSearchParams()) {
   if (!id) return null;
   if (kind === 'orders') {
     // Sleeve order numbers are digits; the order status notification links a platform order id instead.
     if (!/^\d+$/u.test(id)) return `Platform order ${id}: this console has no view of platform orders yet; decide it with the GraphQL mutation decideOrder.`;
     return queue.focusOrder(id) ? null : `Order ${id} is not among the orders this console has seen (it may have been collected or cancelled earlier).`;
   }
-  if (kind === 'accounts') return account(api, id);
+  if (kind === 'accounts') return account(api, id, params.get('site'));
   return ELSEWHERE[kind]?.(id) ?? null;
 }
