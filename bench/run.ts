@@ -8,8 +8,11 @@
  * time (bench/notifications.ts), orders on PostgreSQL with one and two instances (bench/scale.ts), and the
  * subscription fan-out (bench/fanout.ts).
  *
- * Environment: BENCH_SECONDS (default 10), BENCH_ROUNDS (default 3); BENCH_PAYMENTS=0, BENCH_DECISIONS=0,
- * BENCH_NOTIFY=0, BENCH_SCALE=0 and BENCH_FANOUT=0 leave the matching figure out.
+ * The orders and payments figures also compare SQLITE_SYNCHRONOUS=full (the default) with normal in the same run
+ * (bench/orders.ts, bench/payments.ts; docs/running.md#durability-of-the-embedded-database).
+ *
+ * Environment: BENCH_SECONDS (default 10), BENCH_ROUNDS (default 3); BENCH_SYNC=0, BENCH_PAYMENTS=0,
+ * BENCH_DECISIONS=0, BENCH_NOTIFY=0, BENCH_SCALE=0 and BENCH_FANOUT=0 leave the matching figure out.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +21,7 @@ import { spawn } from 'node:child_process';
 import { load, median, ROOT, row, startChild, type LoadResult, type Target } from './lib.ts';
 import { benchDecisions, printDecisionsFigure } from './decisions.ts';
 import { benchNotifications, printNotificationFigures } from './notifications.ts';
-import { ordersPerSecond } from './orders.ts';
+import { ordersBySynchronous, ordersPerSecond, printSynchronousFigure } from './orders.ts';
 import { benchPayments, printPaymentsFigure } from './payments.ts';
 import { benchScale, printScaleFigures } from './scale.ts';
 
@@ -88,6 +91,10 @@ async function main() {
     );
   }
   console.log(`\norders created and paid (vendor_card) on SQLite: ${orders.toFixed(0)} per second`);
+  if (process.env.BENCH_SYNC !== '0') {
+    console.log('');
+    printSynchronousFigure(await ordersBySynchronous(SECONDS, ROUNDS), SECONDS);
+  }
 
   // One figure per area, each measured against its own baseline (an environment variable set to 0 leaves it out).
   if (process.env.BENCH_PAYMENTS !== '0') {

@@ -9,7 +9,7 @@ describe('configuration (docs/running.md#configuration)', () => {
     expect(config.port).toBe(4000);
     expect(config.host).toBe('127.0.0.1');
     expect(config.publicUrl).toBe('http://localhost:4000');
-    expect(config.database).toEqual({ kind: 'sqlite', path: './data/sleeve.db' });
+    expect(config.database).toEqual({ kind: 'sqlite', path: './data/sleeve.db', synchronous: 'full' }); // durable by default
     expect(config.redisUrl).toBeNull();
     expect(config.holdSeconds).toBe(300);
     expect(config.merchantEndpoint).toBeNull();
@@ -49,11 +49,12 @@ describe('configuration (docs/running.md#configuration)', () => {
       PROCESSOR_PUBLIC_KEY: 'pub',
       PROCESSOR_PRIVATE_KEY: 'priv',
       LOG_LEVEL: 'warn',
+      SQLITE_SYNCHRONOUS: 'NORMAL',
     });
     expect(generated).toEqual([]);
     expect(config.port).toBe(0);
     expect(config.publicUrl).toBe('https://sleeves.example.com');
-    expect(config.database).toEqual({ kind: 'sqlite', path: ':memory:' });
+    expect(config.database).toEqual({ kind: 'sqlite', path: ':memory:', synchronous: 'normal' });
     expect(config.holdSeconds).toBe(30);
     expect(config.merchantEndpoint).toBe('http://127.0.0.1:9999/hooks');
     expect(config.notifyRetrySchedule).toEqual([0, 1000, 250, 120_000, 3_600_000]);
@@ -70,6 +71,7 @@ describe('configuration (docs/running.md#configuration)', () => {
     ['NOTIFY_RETRY_SCHEDULE', '0,soon', 'NOTIFY_RETRY_SCHEDULE'],
     ['VAULT_KEY', 'c2hvcnQ=', 'VAULT_KEY'],
     ['LOG_LEVEL', 'loud', 'LOG_LEVEL'],
+    ['SQLITE_SYNCHRONOUS', 'off', 'SQLITE_SYNCHRONOUS'],
   ])('refuses %s=%s with an error naming the variable', (name, value, variable) => {
     let caught: unknown;
     try {
@@ -97,5 +99,18 @@ describe('configuration (docs/running.md#configuration)', () => {
     const lines = result.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('HOLD_SECONDS');
+  });
+
+  it('stops start-up with one line naming SQLITE_SYNCHRONOUS and its choices on a bad value', () => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: resolve(import.meta.dirname, '..'),
+      env: { ...process.env, SQLITE_SYNCHRONOUS: 'fast', DATABASE_URL: ':memory:' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(result.status).toBe(2);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/SQLITE_SYNCHRONOUS: .*full.*normal/u);
   });
 });

@@ -14,8 +14,9 @@ import { PageInfoRef } from './staff.ts';
 const date = (ms: number | null) => (ms === null ? null : new Date(ms));
 
 export const NotificationStatusEnum = builder.enumType('NotificationStatus', {
-  description: 'PENDING: queued or waiting for a retry; DELIVERED: the merchant answered 2xx; FAILED: the retry schedule ran out.',
-  values: { PENDING: { value: 'PENDING' }, DELIVERED: { value: 'DELIVERED' }, FAILED: { value: 'FAILED' } } as const,
+  description:
+    'PENDING: queued or waiting for a retry; DELIVERED: the merchant answered 2xx; FAILED: the retry schedule ran out; DROPPED: not sent, because when it was due it had nothing left to say (lastError says why).',
+  values: { PENDING: { value: 'PENDING' }, DELIVERED: { value: 'DELIVERED' }, FAILED: { value: 'FAILED' }, DROPPED: { value: 'DROPPED' } } as const,
 });
 
 /** Document 2 §4: one value per path at MERCHANT_ENDPOINT. */
@@ -53,9 +54,11 @@ export const NotificationRef = builder.objectRef<Notification>('Notification').i
     id: t.exposeID('id', { description: 'Also its webhook-id, and the uniqueMessageId of an evidence request; kept on redelivery.' }),
     type: t.field({ type: NotificationTypeEnum, resolve: (n) => n.path }),
     path: t.exposeString('path'),
-    body: t.exposeString('body', { description: 'The JSON body as queued; fields computed at send time are added when it is sent.' }),
+    body: t.exposeString('body', {
+      description: 'The JSON body as queued, with vault tokens masked (tok_…abcd); fields computed at send time are added when it is sent.',
+    }),
     status: t.field({ type: NotificationStatusEnum, resolve: (n) => n.status }),
-    subject: t.exposeString('subject', { nullable: true, description: 'What it is about: a token, account, order or claim id.' }),
+    subject: t.exposeString('subject', { nullable: true, description: 'What it is about: a token (masked), account, order or claim id.' }),
     attemptCount: t.exposeInt('attemptCount'),
     nextAttemptAt: t.field({ type: 'DateTime', nullable: true, resolve: (n) => date(n.nextAttemptAt) }),
     createdAt: t.field({ type: 'DateTime', resolve: (n) => new Date(n.createdAt) }),

@@ -7,7 +7,7 @@ import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
 import pg from 'pg';
-import type { DatabaseTarget } from '../kernel/config.ts';
+import type { DatabaseTarget, SqliteSynchronous } from '../kernel/config.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { keepStatements } from './sqlite-statements.ts';
 import type { Database } from './tables.ts';
@@ -30,12 +30,14 @@ export interface AppDatabase {
   destroy(): Promise<void>;
 }
 
-function openSqlite(path: string): SQLite.Database {
+function openSqlite(path: string, synchronous: SqliteSynchronous): SQLite.Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(path);
   // exec, not pragma(): pragma() prepares a statement and drops it (see sqlite-statements.ts for why none may be).
   if (path !== ':memory:') sqlite.exec('PRAGMA journal_mode = WAL');
-  sqlite.exec('PRAGMA synchronous = NORMAL'); // with WAL: durable at checkpoints, never corrupt
+  // FULL by default: with WAL, NORMAL skips the sync at each commit, so an OS crash or power loss could roll back a
+  // committed payment or outbox row after the processor charged (docs/running.md#durability-of-the-embedded-database).
+  sqlite.exec(`PRAGMA synchronous = ${synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
   sqlite.exec('PRAGMA foreign_keys = ON');
   sqlite.exec('PRAGMA busy_timeout = 5000'); // another process (a second instance, a backup) may hold the lock briefly
   return sqlite;
@@ -77,7 +79,7 @@ export async function createDatabase(target: DatabaseTarget): Promise<AppDatabas
       destroy: () => db.destroy(),
     };
   }
-  const sqlite = openSqlite(target.path);
+  const sqlite = openSqlite(target.path, target.synchronous ?? 'full');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: keepStatements(sqlite) }) });
   return {
     db,

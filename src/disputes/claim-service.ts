@@ -39,6 +39,8 @@ export interface ClaimPage {
 export interface ClaimService {
   open(input: OpenClaimInput): Promise<Claim>;
   list(query: { first?: number | null; after?: string | null }): Promise<ClaimPage>;
+  /** One claim as it stands now, with its satisfied and missing types (the dispatcher asks at send time). */
+  find(claimId: number): Promise<Claim | null>;
   /** Sends the reminders that are due and expires claims past their due date; returns when to look again. */
   runDue(): Promise<number | null>;
 }
@@ -120,6 +122,8 @@ export function createClaimService(deps: ServiceDeps & { sites: SiteService }): 
       const edges = page.map((row) => ({ cursor: cursorOf(Number(row.claim_id)), node: rowToClaim(row, satisfied.get(Number(row.claim_id)) ?? []) }));
       return { edges, pageInfo: { hasNextPage: rows.length > limit, endCursor: edges.at(-1)?.cursor ?? null }, totalCount };
     },
+
+    find: (claimId) => loadClaim(database.db, claimId),
 
     async runDue() {
       const now = clock.now();

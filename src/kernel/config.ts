@@ -8,8 +8,17 @@ import { randomToken } from './tokens.ts';
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/**
+ * SQLite's `synchronous` with WAL (SQLITE_SYNCHRONOUS, docs/running.md#durability-of-the-embedded-database): `full`
+ * syncs the WAL on every commit, so a commit survives an OS crash or power loss; `normal` syncs only at
+ * checkpoints, faster, and a power loss may roll back the last commits (never corrupts the file).
+ */
+export const SQLITE_SYNCHRONOUS = ['full', 'normal'] as const;
+export type SqliteSynchronous = (typeof SQLITE_SYNCHRONOUS)[number];
+
 export type DatabaseTarget =
-  | { kind: 'sqlite'; path: string } // path ':memory:' for an in-memory database
+  // path ':memory:' for an in-memory database; synchronous defaults to 'full'
+  | { kind: 'sqlite'; path: string; synchronous?: SqliteSynchronous }
   | { kind: 'postgres'; url: string };
 
 export interface RateLimitConfig {
@@ -100,14 +109,24 @@ export function parseSchedule(name: string, raw: string): number[] {
   });
 }
 
+/** Checked whatever the database, so a typo stops start-up even while DATABASE_URL points at PostgreSQL. */
+function sqliteSynchronous(env: Env): SqliteSynchronous {
+  const raw = env.SQLITE_SYNCHRONOUS?.trim().toLowerCase() || 'full';
+  if (!(SQLITE_SYNCHRONOUS as readonly string[]).includes(raw)) {
+    throw new ConfigError('SQLITE_SYNCHRONOUS', `"${env.SQLITE_SYNCHRONOUS}" must be full (durable, the default) or normal (faster; a power loss may lose the last commits).`);
+  }
+  return raw as SqliteSynchronous;
+}
+
 function database(env: Env): { database: DatabaseTarget; dataDir: string | null } {
   const raw = env.DATABASE_URL?.trim() || 'file:./data/sleeve.db';
-  if (raw === ':memory:' || raw === 'file::memory:') return { database: { kind: 'sqlite', path: ':memory:' }, dataDir: null };
+  const synchronous = sqliteSynchronous(env);
+  if (raw === ':memory:' || raw === 'file::memory:') return { database: { kind: 'sqlite', path: ':memory:', synchronous }, dataDir: null };
   if (raw.startsWith('file:')) {
     const path = raw.slice('file:'.length).split('?')[0]!;
     if (!path) throw new ConfigError('DATABASE_URL', `"${raw}" names no file.`);
     const slash = path.lastIndexOf('/');
-    return { database: { kind: 'sqlite', path }, dataDir: slash >= 0 ? path.slice(0, slash) || '/' : '.' };
+    return { database: { kind: 'sqlite', path, synchronous }, dataDir: slash >= 0 ? path.slice(0, slash) || '/' : '.' };
   }
   if (raw.startsWith('postgres://') || raw.startsWith('postgresql://')) {
     try {

@@ -2,10 +2,12 @@
  * Recording an attempt (docs/notifications.md#delivery-and-retries): any 2xx is delivered; anything else (another status, a timeout, a refused
  * connection) waits NOTIFY_RETRY_SCHEDULE[n] after attempt n (or longer, when a 429/503 asked for it with
  * `Retry-After`), and after the last entry the row is FAILED. The attempt and the row's new state are written
- * together, guarded by the lease.
+ * together, guarded by the lease. A staff redelivery that came while the attempt was in flight wins over its outcome
+ * (docs/notifications.md#redelivery-during-an-attempt): the attempt is recorded, and the row stays due as the
+ * redelivery left it. A notification dropped at send time is recorded here too, under the same guard.
  */
 import type { AppDatabase, Db } from '../db/database.ts';
-import { findLeased, recordAttempt, type OutboxRow } from './outbox-repository.ts';
+import { findLeased, insertAttempt, releaseLease, updateLeased, type OutboxRow, type RowState } from './outbox-repository.ts';
 import type { OutboxStatus } from './outbox-tables.ts';
 import { randomId } from '../kernel/tokens.ts';
 import { ok, type DeliveryResult } from './webhook-client.ts';
@@ -30,33 +32,65 @@ export function nextState(result: DeliveryResult, roundAttempts: number, schedul
 export interface RecordedAttempt {
   id: string;
   attempt: number;
-  /** When the next attempt is due; null once DELIVERED or FAILED. */
+  /** When the next attempt is due; null once DELIVERED, FAILED or DROPPED. */
   nextAttemptAt: number | null;
 }
+
+/** Whether staff redelivered the row since `leased` was read when it was claimed. */
+const redeliveredSince = (leased: OutboxRow, current: OutboxRow) => Number(current.redeliveries) !== Number(leased.redeliveries);
 
 /** Records one attempt inside `trx`; null when the lease was lost (another instance owns the row now). */
 async function recordIn(trx: Db, lock: boolean, { row, owner, result, startedAt, now, schedule }: RecordRequest): Promise<RecordedAttempt | null> {
   const current = await findLeased(trx, row.id, owner, lock);
   if (!current) return null;
   const attempt = current.attempt_count + 1;
-  const { status, nextAttemptAt } = nextState(result, current.round_attempts + 1, schedule, now);
-  const lastError = ok(result) ? null : (result.error ?? `HTTP ${result.statusCode}`);
-  await recordAttempt(
-    trx,
-    current,
-    {
-      id: randomId('att_'),
-      notification_id: row.id,
-      attempt,
-      started_at: startedAt,
-      duration_ms: result.durationMs,
-      status_code: result.statusCode,
-      response_excerpt: result.excerpt,
-      error: result.error,
-    },
-    { status, nextAttemptAt, now, lastError },
-  );
-  return { id: row.id, attempt, nextAttemptAt };
+  const delivered = ok(result);
+  const lastError = delivered ? null : (result.error ?? `HTTP ${result.statusCode}`);
+  const common = { attemptCount: attempt, deliveredAt: delivered ? now : current.delivered_at, lastError, now };
+  // The comparison is made here, on the row locked for this transaction (PostgreSQL) or under SQLite's one writer,
+  // and repeated in the update's condition: a redelivery can never slip between the two.
+  const state: RowState = redeliveredSince(row, current)
+    ? // Asked for during this attempt: it stays PENDING, due when the redelivery said, its new round untouched.
+      { ...common, status: 'PENDING', nextAttemptAt: current.next_attempt_at === null ? now : Number(current.next_attempt_at), roundAttempts: current.round_attempts }
+    : { ...common, ...nextState(result, current.round_attempts + 1, schedule, now), roundAttempts: current.round_attempts + 1 };
+  if (!(await updateLeased(trx, row.id, owner, Number(current.redeliveries), state))) return null;
+  await insertAttempt(trx, {
+    id: randomId('att_'),
+    notification_id: row.id,
+    attempt,
+    started_at: startedAt,
+    duration_ms: result.durationMs,
+    status_code: result.statusCode,
+    response_excerpt: result.excerpt,
+    error: result.error,
+  });
+  return { id: row.id, attempt, nextAttemptAt: state.nextAttemptAt };
+}
+
+/**
+ * Marks a leased row DROPPED, unsent, with `reason` for staff (docs/notifications.md#decided-at-send-time). A
+ * redelivery that came meanwhile is honoured instead: the lease is given back and the row, due, is judged again.
+ * Returns when the row is due again (null once dropped), or undefined when the lease was lost.
+ */
+export async function recordDrop(database: AppDatabase, row: OutboxRow, owner: string, reason: string, now: number): Promise<number | null | undefined> {
+  return database.db.transaction().execute(async (trx) => {
+    const current = await findLeased(trx, row.id, owner, database.caps.skipLocked);
+    if (!current) return undefined;
+    if (redeliveredSince(row, current)) {
+      await releaseLease(trx, row.id, owner);
+      return current.next_attempt_at === null ? now : Number(current.next_attempt_at);
+    }
+    const state: RowState = {
+      status: 'DROPPED',
+      nextAttemptAt: null,
+      roundAttempts: current.round_attempts,
+      attemptCount: current.attempt_count,
+      deliveredAt: current.delivered_at,
+      lastError: reason.slice(0, 500),
+      now,
+    };
+    return (await updateLeased(trx, row.id, owner, Number(current.redeliveries), state)) ? null : undefined;
+  });
 }
 
 /**

@@ -4,10 +4,13 @@
  *
  * - Claim: one statement leases due rows to this instance (`for update skip locked` on PostgreSQL, a conditional
  *   update on SQLite), so several instances never send a row at once; a dead instance's lease runs out.
+ * - Prepare: open a sealed body, and decide what depends on the moment of sending (an evidence request lists what
+ *   its claim still misses, or is DROPPED when nothing is; docs/notifications.md#decided-at-send-time).
  * - Deliver: outside any transaction (DESIGN.md), at most MAX_IN_FLIGHT at a time.
  * - Record: the attempt and the row's new state in one transaction, only while this instance still holds the
- *   lease. A crash between the POST and the record leaves the row leased; when the lease runs out it is sent
- *   again with the same id (at-least-once; receivers drop duplicates by `webhook-id`).
+ *   lease; a staff redelivery asked for meanwhile keeps the row due (docs/notifications.md#redelivery-during-an-attempt).
+ *   A crash between the POST and the record leaves the row leased; when the lease runs out it is sent again with
+ *   the same id (at-least-once; receivers drop duplicates by `webhook-id`).
  * - Wake: on `notificationQueued`, on a timer for the next due row or lease end, and on a slow safety poll.
  * With MERCHANT_ENDPOINT unset nothing is claimed: rows stay PENDING with no attempts.
  */
@@ -16,9 +19,11 @@ import { claimDue, nextWake, releaseLease, type OutboxRow } from './outbox-repos
 import type { BackgroundDeps, BackgroundJob, Disposable } from '../jobs/background.ts';
 import { createDueTimer } from '../jobs/due-sweeper.ts';
 import { randomId } from '../kernel/tokens.ts';
-import { deliver, DELIVERY_TIMEOUT_MS, Shutdown } from './webhook-client.ts';
-import { createRecorder } from './attempt-service.ts';
-import { bodyAtSend } from './send-time.ts';
+import { deliver, DELIVERY_TIMEOUT_MS, Shutdown, type DeliveryResult } from './webhook-client.ts';
+import { createRecorder, recordDrop } from './attempt-service.ts';
+import { sealPlaintextBodies } from './outbox-service.ts';
+import { bodyToSend } from './sealed-body.ts';
+import { bodyAtSend, evidenceClaimId, type AtSend } from './send-time.ts';
 import { bodySignature, standardWebhooksHeaders } from './signing.ts';
 
 /** Longer than one attempt can take, so a live instance never loses a lease mid-delivery. */
@@ -30,13 +35,16 @@ const POLL_MS = 60_000;
 const SHUTDOWN_GRACE_MS = 3_000;
 
 export const startDispatcher: BackgroundJob = async (deps) => {
+  // Before anything is sent, and with or without an endpoint: no body queued in the clear stays so.
+  const sealed = await sealPlaintextBodies(deps.database.db);
+  if (sealed > 0) deps.logger.info('sealed outbox bodies queued with a token in the clear', { count: sealed });
   const endpoint = deps.config.merchantEndpoint;
   if (!endpoint) return { dispose: async () => {} };
   return runDispatcher(deps, endpoint);
 };
 
 async function runDispatcher(deps: BackgroundDeps, endpoint: string): Promise<Disposable> {
-  const { database, config, clock, bus, logger } = deps;
+  const { database, config, clock, bus, logger, services } = deps;
   const owner = randomId('dispatcher_');
   const shutdown = new AbortController();
   const inFlight = new Set<Promise<void>>();
@@ -96,22 +104,55 @@ async function runDispatcher(deps: BackgroundDeps, endpoint: string): Promise<Di
   async function send(row: OutboxRow): Promise<void> {
     try {
       const sentAt = clock.now();
-      const body = bodyAtSend(row.path, row.id, row.body, sentAt);
-      const headers = standardWebhooksHeaders(row.id, sentAt, body, config.merchantSigningKey);
-      if (row.path === '/token-updated') headers.signature = bodySignature(body, config.merchantSigningKey);
-      const result = await deliver({ url: endpoint + row.path, headers, body }, { clock, signal: shutdown.signal });
+      const prepared = await prepare(row, sentAt);
+      if ('drop' in prepared) return await drop(row, prepared.drop);
+      const result = 'unopened' in prepared ? prepared.unopened : await post(row, prepared.send, sentAt);
       if (result.interrupted) {
         await releaseLease(database.db, row.id, owner);
         return;
       }
       const recorded = await record({ row, owner, result, startedAt: sentAt, now: clock.now(), schedule: config.notifyRetrySchedule });
       if (!recorded) return;
-      // After commit: staff streams see every attempt (notificationEvents); a retry arms the timer.
+      // After commit: staff streams see every attempt (notificationEvents); a retry (or a redelivery asked for
+      // during this attempt) arms the timer.
       bus.publish('notificationAttempted', { id: recorded.id, attempt: recorded.attempt });
       if (recorded.nextAttemptAt !== null) arm(recorded.nextAttemptAt);
     } catch (error) {
       logger.error('notification delivery could not be recorded; its lease will run out', { error, id: row.id });
     }
+  }
+
+  /**
+   * What to do with a due row, decided now (docs/notifications.md#decided-at-send-time): its body opened (it may
+   * be sealed; docs/notifications.md#secrets-in-the-outbox), an evidence request narrowed to what its claim still
+   * misses, asked of the disputes area through its service. A body no key of this instance opens is not sent: it
+   * is a failed attempt that staff see.
+   */
+  async function prepare(row: OutboxRow, now: number): Promise<AtSend | { unopened: DeliveryResult }> {
+    let queued: string;
+    try {
+      queued = bodyToSend(row.body);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return { unopened: { statusCode: null, excerpt: null, error: reason, durationMs: 0, retryAfterMs: null, interrupted: false } };
+    }
+    const claimId = evidenceClaimId(row.path, queued);
+    const claim = claimId === null ? null : await services.disputes.claims.find(claimId);
+    return bodyAtSend(row.path, row.id, queued, now, claim);
+  }
+
+  /** Signs the exact bytes and POSTs them. */
+  function post(row: OutboxRow, body: string, sentAt: number): Promise<DeliveryResult> {
+    const headers = standardWebhooksHeaders(row.id, sentAt, body, config.merchantSigningKey);
+    if (row.path === '/token-updated') headers.signature = bodySignature(body, config.merchantSigningKey);
+    return deliver({ url: endpoint + row.path, headers, body }, { clock, signal: shutdown.signal });
+  }
+
+  async function drop(row: OutboxRow, reason: string): Promise<void> {
+    const dueAgain = await recordDrop(database, row, owner, reason, clock.now());
+    if (dueAgain === undefined) return;
+    if (dueAgain === null) bus.publish('notificationAttempted', { id: row.id, attempt: row.attempt_count });
+    else arm(dueAgain);
   }
 
   const subscription = bus.subscribe('notificationQueued');

@@ -16,6 +16,8 @@ import type { OutboxStatus } from './outbox-tables.ts';
 import { announceQueued } from './outbox-service.ts';
 import type { NotificationPath } from './notification-paths.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
+import { loadVaultKey } from '../kernel/vault-key.ts';
+import { bodyForStaff, subjectAtRest, useVaultKey } from './sealed-body.ts';
 
 export const NOTIFICATIONS_PAGE_DEFAULT = 50;
 export const NOTIFICATIONS_PAGE_MAX = 200;
@@ -33,7 +35,7 @@ export interface Notification {
   /** Also the `webhook-id` (and `uniqueMessageId` of evidence requests). */
   id: string;
   path: NotificationPath;
-  /** The body as queued (fields computed at send time are not in it). */
+  /** The body as queued, vault tokens masked (fields computed at send time are not in it). */
   body: string;
   status: OutboxStatus;
   subject: string | null;
@@ -60,7 +62,10 @@ export interface NotificationQuery {
 
 export interface NotificationService {
   list(query: NotificationQuery): Promise<NotificationPage>;
-  /** Due now with its id and body; earlier attempts are kept and new ones append. */
+  /**
+   * Due now with its id and body; earlier attempts are kept and new ones append. Asked for while an attempt is in
+   * flight, it still happens after that attempt (docs/notifications.md#redelivery-during-an-attempt).
+   */
   redeliver(id: string): Promise<Notification>;
   /** One event per recorded attempt, on any instance, as it happens. */
   events(): AsyncIterable<Notification>;
@@ -81,9 +86,10 @@ function toNotification(row: OutboxRow, attempts: AttemptRow[]): Notification {
   return {
     id: row.id,
     path: row.path as NotificationPath,
-    body: row.body,
+    // Staff never see a token: sealed bodies show their masked copy (docs/notifications.md#secrets-in-the-outbox).
+    body: bodyForStaff(row.path, row.body),
     status: row.status,
-    subject: row.subject,
+    subject: subjectAtRest(row.path, row.subject),
     attemptCount: row.attempt_count,
     nextAttemptAt: row.next_attempt_at == null ? null : Number(row.next_attempt_at),
     createdAt: Number(row.created_at),
@@ -105,6 +111,8 @@ function decodeCursor(cursor: string): { createdAt: number; id: string } {
 
 export function createNotificationService(deps: ServiceDeps): NotificationService {
   const { database, clock, bus } = deps;
+  // The key that seals outbox bodies with secrets, for queueNotification and the dispatcher (sealed-body.ts).
+  useVaultKey(loadVaultKey(deps.config));
 
   async function get(id: string): Promise<Notification | null> {
     const row = await findNotification(database.db, id);

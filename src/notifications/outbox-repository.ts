@@ -1,6 +1,7 @@
 /**
- * Kysely queries for the notification outbox (migration 0003): the dispatcher's claim with a lease, the guarded
- * record of an attempt, staff listing and redelivery. Rows in, rows out; `db` may be a transaction.
+ * Kysely queries for the notification outbox (migrations 0003, 0009): the dispatcher's claim with a lease, the
+ * guarded record of an attempt, staff listing and redelivery, sealing bodies kept in the clear before issue 14.
+ * Rows in, rows out; `db` may be a transaction.
  */
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
@@ -75,30 +76,43 @@ export async function findLeased(db: Db, id: string, owner: string, lock: boolea
   return (lock ? query.forUpdate() : query).executeTakeFirst();
 }
 
-export interface AttemptOutcome {
+export interface RowState {
   status: OutboxStatus;
   nextAttemptAt: number | null;
-  now: number;
+  roundAttempts: number;
+  attemptCount: number;
+  deliveredAt: number | null;
   lastError: string | null;
+  now: number;
 }
 
-/** Records one attempt and the row's new state, and frees the lease. Run inside the transaction of findLeased. */
-export async function recordAttempt(db: Db, row: OutboxRow, attempt: AttemptRow, outcome: AttemptOutcome): Promise<void> {
-  await db
+/**
+ * Writes the row's new state and frees the lease, only while `owner` still holds it and no redelivery came since
+ * `redeliveries` was read (docs/notifications.md#redelivery-during-an-attempt); false when it changed. Run inside
+ * the transaction of findLeased.
+ */
+export async function updateLeased(db: Db, id: string, owner: string, redeliveries: number, state: RowState): Promise<boolean> {
+  const result = await db
     .updateTable('outbox_notifications')
     .set({
-      status: outcome.status,
-      attempt_count: row.attempt_count + 1,
-      round_attempts: row.round_attempts + 1,
-      next_attempt_at: outcome.nextAttemptAt,
+      status: state.status,
+      attempt_count: state.attemptCount,
+      round_attempts: state.roundAttempts,
+      next_attempt_at: state.nextAttemptAt,
       lease_owner: null,
       lease_until: null,
-      updated_at: outcome.now,
-      delivered_at: outcome.status === 'DELIVERED' ? outcome.now : row.delivered_at,
-      last_error: outcome.lastError,
+      updated_at: state.now,
+      delivered_at: state.deliveredAt,
+      last_error: state.lastError,
     })
-    .where('id', '=', row.id)
-    .execute();
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .where('redeliveries', '=', redeliveries)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function insertAttempt(db: Db, attempt: AttemptRow): Promise<void> {
   await db.insertInto('outbox_attempts').values(attempt).execute();
 }
 
@@ -107,11 +121,15 @@ export async function releaseLease(db: Db, id: string, owner: string): Promise<v
   await db.updateTable('outbox_notifications').set({ lease_owner: null, lease_until: null }).where('id', '=', id).where('lease_owner', '=', owner).execute();
 }
 
-/** Staff redelivery: due now, a new round of the schedule; id, body and earlier attempts are kept. */
+/**
+ * Staff redelivery: due now, a new round of the schedule; id, body and earlier attempts are kept. It leaves a lease
+ * alone but counts itself in `redeliveries`, so an attempt in flight cannot overwrite it when it is recorded
+ * (docs/notifications.md#redelivery-during-an-attempt).
+ */
 export async function markForRedelivery(db: Db, id: string, now: number): Promise<OutboxRow | undefined> {
   return db
     .updateTable('outbox_notifications')
-    .set({ status: 'PENDING', next_attempt_at: now, round_attempts: 0, updated_at: now })
+    .set((eb) => ({ status: 'PENDING', next_attempt_at: now, round_attempts: 0, updated_at: now, redeliveries: eb('redeliveries', '+', 1) }))
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirst();
@@ -154,4 +172,22 @@ export async function countNotifications(db: Db, filter: NotificationFilter): Pr
 export async function attemptsOf(db: Db, ids: readonly string[]): Promise<AttemptRow[]> {
   if (ids.length === 0) return [];
   return db.selectFrom('outbox_attempts').selectAll().where('notification_id', 'in', ids).orderBy('notification_id').orderBy('attempt').execute();
+}
+
+/** Bodies of these paths not yet sealed (rows queued before issue 14; docs/notifications.md#secrets-in-the-outbox). */
+export async function unsealedBodies(db: Db, paths: readonly string[], sealedPrefix: string, limit: number): Promise<Array<Pick<OutboxRow, 'id' | 'path' | 'body' | 'subject'>>> {
+  if (paths.length === 0) return [];
+  return db
+    .selectFrom('outbox_notifications')
+    .select(['id', 'path', 'body', 'subject'])
+    .where('path', 'in', paths)
+    .where('body', 'not like', `${sealedPrefix}%`)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** Replaces a body (and subject) only if it is still `from`: another instance sealing the same row wins once. */
+export async function replaceBody(db: Db, id: string, from: string, to: { body: string; subject: string | null }): Promise<void> {
+  await db.updateTable('outbox_notifications').set(to).where('id', '=', id).where('body', '=', from).execute();
 }

@@ -2,13 +2,15 @@
  * Writing to the outbox (docs/notifications.md): a notification is a row inserted in the same transaction as the
  * change that causes it, so a crash can never keep one without the other. The dispatcher (dispatcher-job.ts)
  * delivers it later. After the transaction commits, call `announceQueued` so the local and other instances'
- * dispatchers wake at once.
+ * dispatchers wake at once. A body that holds a vault token is sealed here, before it is written, and its subject
+ * masked (docs/notifications.md#secrets-in-the-outbox).
  */
 import type { Db } from '../db/database.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import { randomId } from '../kernel/tokens.ts';
 import type { NotificationBodies, NotificationPath } from './notification-paths.ts';
-import { insertNotification } from './outbox-repository.ts';
+import { insertNotification, replaceBody, unsealedBodies } from './outbox-repository.ts';
+import { bodyAtRest, SEALED_PREFIX, SECRET_PATHS, subjectAtRest } from './sealed-body.ts';
 
 export interface QueueOptions {
   now: number;
@@ -28,9 +30,9 @@ export async function queueNotification<P extends NotificationPath>(trx: Db, pat
   await insertNotification(trx, {
     id,
     path,
-    body: JSON.stringify(body),
+    body: bodyAtRest(path, JSON.stringify(body)),
     status: 'PENDING',
-    subject: options.subject ?? null,
+    subject: subjectAtRest(path, options.subject ?? null),
     attempt_count: 0,
     next_attempt_at: options.dueAt ?? now,
     lease_owner: null,
@@ -46,4 +48,19 @@ export async function queueNotification<P extends NotificationPath>(trx: Db, pat
 /** After commit: tells every dispatcher that work is due (a hint; the dispatcher also polls). */
 export function announceQueued(bus: EventBus, ids: string[]): void {
   if (ids.length > 0) bus.publish('notificationQueued', { ids });
+}
+
+/**
+ * Seals the bodies with secrets that were queued in the clear before issue 14, so an upgraded database keeps no
+ * token either (docs/notifications.md#secrets-in-the-outbox). Run at start; each row is replaced only if it is still
+ * the plaintext read, so instances starting together seal it once.
+ */
+export async function sealPlaintextBodies(db: Db): Promise<number> {
+  let sealed = 0;
+  for (;;) {
+    const rows = await unsealedBodies(db, SECRET_PATHS, SEALED_PREFIX, 100);
+    for (const row of rows) await replaceBody(db, row.id, row.body, { body: bodyAtRest(row.path, row.body), subject: subjectAtRest(row.path, row.subject) });
+    sealed += rows.length;
+    if (rows.length < 100) return sealed;
+  }
 }

@@ -1,6 +1,7 @@
 /**
  * Statements kept by SQL text (src/db/sqlite-statements.ts): prepared once, reused while idle, a fresh one while
- * the kept one is busy, and no more than MAX_KEPT of them; and the pragmas every connection is opened with.
+ * the kept one is busy, and no more than MAX_KEPT of them; and the pragmas every connection is opened with
+ * (synchronous = FULL by default, SQLITE_SYNCHRONOUS=normal to choose NORMAL).
  */
 import SQLite from 'better-sqlite3';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { sql } from 'kysely';
 import { describe, expect, it, vi } from 'vitest';
 import { keepStatements, MAX_KEPT } from '../../src/db/sqlite-statements.ts';
 import { createDatabase } from '../../src/db/database.ts';
+import { loadConfig } from '../../src/kernel/config.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 describe('kept SQLite statements', () => {
@@ -66,9 +68,23 @@ describe('kept SQLite statements', () => {
       expect(await value('journal_mode')).toBe('wal');
       expect(await value('foreign_keys')).toBe(1);
       expect(await value('busy_timeout')).toBe(5000);
-      expect(await value('synchronous')).toBe(1); // NORMAL
     } finally {
       await database.destroy();
     }
+  });
+
+  // Issue 14, defect 7 (docs/running.md#durability-of-the-embedded-database): FULL unless NORMAL is chosen.
+  it('opens the default SQLite file with synchronous = FULL, and NORMAL only when SQLITE_SYNCHRONOUS asks', async () => {
+    const synchronous = async (env: Record<string, string>) => {
+      const database = await createDatabase(loadConfig({ DATABASE_URL: `file:${join(tempDir(), 'sync.db')}`, ...env }).config.database);
+      try {
+        return Object.values((await sql.raw('pragma synchronous').execute(database.db)).rows[0] as object)[0];
+      } finally {
+        await database.destroy();
+      }
+    };
+    expect(await synchronous({})).toBe(2); // FULL
+    expect(await synchronous({ SQLITE_SYNCHRONOUS: 'full' })).toBe(2);
+    expect(await synchronous({ SQLITE_SYNCHRONOUS: 'normal' })).toBe(1); // NORMAL
   });
 });

@@ -4,6 +4,7 @@
  */
 import { afterAll, expect } from 'vitest';
 import { createLogger } from '../../src/kernel/logger.ts';
+import { bodyToSend } from '../../src/notifications/sealed-body.ts';
 import { testGateway, type TestGateway } from '../support/gateway.ts';
 
 /** docs/platform.md#sandbox-processor, and two ordinary Luhn-valid numbers. */
@@ -69,7 +70,8 @@ export async function sandboxCharges(t: TestGateway) {
   return t.gateway.database.db.selectFrom('sandbox_charges').selectAll().execute();
 }
 
+/** Queued notifications: `subject` as stored (a token masked), `body` opened as the dispatcher will send it (docs/notifications.md#secrets-in-the-outbox). */
 export async function outbox(t: TestGateway, path = '/token-updated') {
   const rows = await t.gateway.database.db.selectFrom('outbox_notifications').selectAll().where('path', '=', path).orderBy('created_at').execute();
-  return rows.map((r) => ({ subject: r.subject, body: JSON.parse(r.body) as Record<string, any> }));
+  return rows.map((r) => ({ subject: r.subject, body: JSON.parse(bodyToSend(r.body)) as Record<string, any> }));
 }

@@ -5,6 +5,7 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { NOTIFICATION_SCHEMAS } from '../../src/notifications/schemas.ts';
+import { maskToken } from '../../src/notifications/sealed-body.ts';
 import { NETWORK_TOKEN_DELAY_MS } from '../../src/payments/network-token-service.ts';
 import { card, CARDS, outbox, paymentBody, paymentsGateway, siteCalls } from './support.ts';
 
@@ -52,7 +53,7 @@ describe('upgrade', () => {
     const rows = await outbox(t);
     expect(rows).toHaveLength(1);
     const { subject, body } = rows[0]!;
-    expect(subject).toBe(token);
+    expect(subject).toBe(maskToken(token)); // stored masked; the body is sealed and opened here (support.ts)
     expect(validTokenUpdated(body), JSON.stringify(validTokenUpdated.errors)).toBe(true);
     expect(body).toMatchObject({ token, source: 'NETWORK_TOKEN_PROVISIONING', card: { bin: '42424242', lastFourDigits: '4242', expiration: '1230' } });
     expect(body.updatedFields.networkTokenState).toBe('ACTIVE');
@@ -87,8 +88,8 @@ describe('card update', () => {
     expect(res.body).toEqual({ cardNumber: '42424242****4242', expirationMonth: 3, expirationYear: 2031, cardHolderName: 'Ada King' });
 
     const rows = await outbox(t);
-    expect(rows.map((r) => r.subject).sort()).toEqual([a, b].sort());
-    const bySubject = Object.fromEntries(rows.map((r) => [r.subject, r.body]));
+    expect(rows.map((r) => r.subject).sort()).toEqual([a, b].map(maskToken).sort());
+    const bySubject = Object.fromEntries(rows.map((r) => [r.body.token, r.body]));
     expect(bySubject[a]!.updatedFields).toEqual({ expirationMonth: '3', expirationYear: '2031' });
     expect(bySubject[b]!.updatedFields).toEqual({ expirationMonth: '3' });
     for (const body of Object.values(bySubject)) {

@@ -11,6 +11,7 @@ import * as platform from './0005-platform.ts';
 import * as claims from './0006-claims.ts';
 import * as accountsPerSite from './0007-accounts-per-site.ts';
 import * as exactEvidenceTokenOrigin from './0008-exact-evidence-token-origin.ts';
+import * as outboxRedeliveries from './0009-outbox-redeliveries.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-orders': orders,
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006-claims': claims,
   '0007-accounts-per-site': accountsPerSite,
   '0008-exact-evidence-token-origin': exactEvidenceTokenOrigin,
+  '0009-outbox-redeliveries': outboxRedeliveries,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,97 @@
+/**
+ * Secrets in the outbox (issue 14, docs/notifications.md#secrets-in-the-outbox). A `/token-updated` body carries a
+ * vault token (and a network token) that the merchant must receive in the clear, yet tokens are kept at rest only
+ * as a hash (docs/platform.md#card-data-at-rest). So such a body is stored as an envelope:
+ *
+ *   {"$sealed":"v1.…","$masked":{…}}
+ *
+ * `$sealed` is the exact body, sealed with AES-256-GCM under VAULT_KEY (the vault's own createVaultCrypto), opened
+ * by the dispatcher just before it signs and sends (so the bytes signed are the bytes queued); `$masked` is the body
+ * with every token masked (`tok_…abcd`), which is all staff ever see. Bodies without secrets are stored as they are.
+ *
+ * The key: queueNotification runs inside other areas' transactions and receives no key, so the notifications area
+ * registers VAULT_KEY here once per gateway (notification-service.ts). A process serves one gateway, with one key;
+ * tests build several gateways in one process, each with a key of its own when none is configured, so every key
+ * registered is kept: the newest seals, and opening tries each, newest first (AES-GCM tells a wrong key).
+ */
+import { createHash } from 'node:crypto';
+import { createVaultCrypto, type VaultCrypto } from '../payments/vault-crypto.ts';
+import type { TokenUpdatedBody } from './bodies.ts';
+
+/** How every sealed body starts (JSON.stringify keeps key order), so a query can find the ones not yet sealed. */
+export const SEALED_PREFIX = '{"$sealed":';
+
+interface Envelope {
+  $sealed: string;
+  $masked: unknown;
+}
+
+/** The paths whose bodies hold secrets, each with the body as staff may see it. */
+const MASKERS: Record<string, (body: unknown) => unknown> = {
+  '/token-updated': (body) => {
+    const token = body as TokenUpdatedBody;
+    return {
+      ...token,
+      token: maskToken(token.token),
+      ...(token.networkToken ? { networkToken: { ...token.networkToken, networkToken: maskToken(token.networkToken.networkToken) } } : {}),
+    };
+  },
+};
+
+export const SECRET_PATHS: readonly string[] = Object.keys(MASKERS);
+
+/** Newest first; each known by a digest of its key, so the same key registered again is not kept twice. */
+const keyring: Array<{ id: string; crypto: VaultCrypto }> = [];
+
+/** Registers VAULT_KEY for sealing and opening outbox bodies; the key registered last seals. */
+export function useVaultKey(key: Buffer): void {
+  const id = createHash('sha256').update(key).digest('hex');
+  const at = keyring.findIndex((entry) => entry.id === id);
+  keyring.unshift(at >= 0 ? keyring.splice(at, 1)[0]! : { id, crypto: createVaultCrypto(key) });
+}
+
+/** `tok_…abcd`: the prefix and the last four characters, never enough to use or guess the token. */
+export function maskToken(value: string): string {
+  if (value.includes('…')) return value; // already masked
+  const prefix = /^[a-z]{2,5}_/u.exec(value)?.[0] ?? '';
+  const rest = value.slice(prefix.length);
+  return rest.length > 8 ? `${prefix}…${rest.slice(-4)}` : `${prefix}…`;
+}
+
+const isSealed = (stored: string) => stored.startsWith(SEALED_PREFIX);
+
+/** What the outbox stores for `json` at `path`: sealed with a masked copy when the path carries secrets. */
+export function bodyAtRest(path: string, json: string): string {
+  const mask = MASKERS[path];
+  if (!mask) return json;
+  const sealer = keyring[0]?.crypto;
+  if (!sealer) throw new Error('no VAULT_KEY registered for the outbox (the notification service registers it)');
+  const envelope: Envelope = { $sealed: sealer.seal(json), $masked: mask(JSON.parse(json)) };
+  return JSON.stringify(envelope);
+}
+
+/** The subject as stored: a token subject is masked like the body. */
+export function subjectAtRest(path: string, subject: string | null): string | null {
+  return subject !== null && MASKERS[path] ? maskToken(subject) : subject;
+}
+
+/** The exact body to sign and send; throws when no registered key opens it (another VAULT_KEY sealed it). */
+export function bodyToSend(stored: string): string {
+  if (!isSealed(stored)) return stored;
+  const { $sealed } = JSON.parse(stored) as Envelope;
+  for (const { crypto } of keyring) {
+    try {
+      return crypto.open($sealed);
+    } catch {
+      // sealed under another key: try the next
+    }
+  }
+  throw new Error('the body is sealed under a VAULT_KEY this instance does not hold');
+}
+
+/** The body as staff see it: masked. A body queued in the clear before issue 14 is masked here too. */
+export function bodyForStaff(path: string, stored: string): string {
+  if (isSealed(stored)) return JSON.stringify((JSON.parse(stored) as Envelope).$masked);
+  const mask = MASKERS[path];
+  return mask ? JSON.stringify(mask(JSON.parse(stored))) : stored;
+}

@@ -1,0 +1,68 @@
+/**
+ * A redelivery raced against an attempt on another instance (issue 14, defect 6;
+ * docs/notifications.md#redelivery-during-an-attempt): two real server processes on one PostgreSQL schema and one
+ * Redis. Instance A's dispatcher has leased a notification and its POST is held open by the receiver; staff
+ * redeliver it on instance B; then the receiver answers A. A's record must not overwrite the redelivery: the
+ * notification is sent again, with the same webhook-id. Runs when TEST_DATABASE_URL and TEST_REDIS_URL are set.
+ */
+import { describe, expect, it } from 'vitest';
+import { sharedInstancesEnv } from '../support/databases.ts';
+import { afterThisTest, VALID_ORDER } from '../support/gateway.ts';
+import { startProcess } from '../support/process.ts';
+import { eventually, startReceiver } from '../support/receiver.ts';
+
+const DATABASE = process.env.TEST_DATABASE_URL;
+const REDIS = process.env.TEST_REDIS_URL;
+const ADMIN = 'race-admin';
+
+async function staff(base: string, query: string, variables: Record<string, unknown> = {}) {
+  const response = await fetch(`${base}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN}` },
+    body: JSON.stringify({ query, variables }),
+  });
+  const json = (await response.json()) as any;
+  if (json.errors) throw new Error(JSON.stringify(json.errors));
+  return json.data;
+}
+
+const OPEN = 'mutation ($o: ID!, $d: String!) { openClaim(input: { orderId: $o, claimType: CHARGEBACK, amount: 9.5, currency: "USD", dueDate: $d, requestedEvidenceTypes: ["INVOICE"] }) { claimId } }';
+const LIST = '{ notifications { edges { node { id status attemptCount attempts { attempt statusCode } } } } }';
+
+describe.skipIf(!DATABASE || !REDIS)(
+  `a redelivery on one instance during an attempt on another${!DATABASE || !REDIS ? ' (skipped: set TEST_DATABASE_URL and TEST_REDIS_URL)' : ''}`,
+  () => {
+    it('is honoured: the attempt in flight is recorded and the notification is sent again', { timeout: 60_000 }, async () => {
+      const receiver = await startReceiver();
+      const shared = sharedInstancesEnv('race');
+      afterThisTest(shared.cleanup);
+      const env = { ...shared.env, ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', MERCHANT_ENDPOINT: receiver.url };
+      const a = await startProcess(env);
+      const order = (await (await fetch(`${a.url}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(VALID_ORDER) })).json()) as any;
+
+      receiver.hang(true);
+      await staff(a.url, OPEN, { o: order.orderNumber, d: new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10) });
+      const [held] = await receiver.waitFor(1); // A leased it and its POST is in flight
+      const id = held!.headers['webhook-id'] as string;
+      const b = await startProcess(env); // B's first sweep finds the row leased by A and leaves it
+
+      const redelivered = await staff(b.url, 'mutation ($id: ID!) { redeliverNotification(id: $id) { id status } }', { id });
+      expect(redelivered.redeliverNotification).toEqual({ id, status: 'PENDING' });
+      receiver.hang(false);
+      receiver.release(); // A's attempt is answered 200 after the redelivery
+
+      // Well inside the 15 s lease: a redelivery honoured goes out as soon as A records its attempt.
+      await eventually(() => receiver.requests.length >= 2, 10_000).catch(() => null);
+      const rows = (await staff(b.url, LIST)).notifications.edges.map((e: any) => e.node);
+      expect(receiver.requests.map((r) => r.headers['webhook-id']), `no attempt followed the redelivery: ${JSON.stringify(rows)}`).toEqual([id, id]);
+      const done = await eventually(async () => {
+        const [row] = (await staff(b.url, LIST)).notifications.edges.map((e: any) => e.node);
+        return row.status === 'DELIVERED' && row.attemptCount === 2 ? row : null;
+      }, 10_000);
+      expect(done.attempts).toEqual([
+        { attempt: 1, statusCode: 200 },
+        { attempt: 2, statusCode: 200 },
+      ]);
+    });
+  },
+);
