@@ -176,6 +176,9 @@ export function createLiveService(
           for await (const event of changes) {
             const wasOnBoard = board.some((entry) => entry.orderNumber === event.orderNumber);
             if (event.status !== 'ready' && !wasOnBoard) continue;
+            // A move to ready that the board already shows (it happened before the snapshot, and its event came after
+            // it) changes nothing on the screen: announcing it again would flash an old order as new.
+            if (event.status === 'ready' && wasOnBoard) continue;
             board = await staff.pickupBoard();
             const change: PickupChange =
               event.status === 'ready' ? 'ready' : event.status === 'collected' ? 'collected' : 'removed';

@@ -5,27 +5,20 @@
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { describe, expect, it } from 'vitest';
-import { sharedInstancesEnv } from '../support/databases.ts';
 import { afterThisTest, VALID_ORDER } from '../support/gateway.ts';
-import { startProcess, type ServerProcess } from '../support/process.ts';
+import { postJson, startInstances } from '../support/instances.ts';
+import type { ServerProcess } from '../support/process.ts';
 
 const DATABASE = process.env.TEST_DATABASE_URL;
 const REDIS = process.env.TEST_REDIS_URL;
 const ADMIN = 'scale-admin';
 
 async function twoInstances(extra: Record<string, string> = {}): Promise<[ServerProcess, ServerProcess]> {
-  const shared = sharedInstancesEnv('scale');
-  afterThisTest(shared.cleanup);
-  const env = { ...shared.env, ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', ...extra };
-  const a = await startProcess(env); // migrates first
-  const b = await startProcess(env);
-  return [a, b];
+  const { processes } = await startInstances('scale', { ADMIN_TOKEN: ADMIN, ...extra });
+  return [processes[0]!, processes[1]!];
 }
 
-async function post(base: string, path: string, body: unknown) {
-  const response = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: response.status, body: (await response.json()) as any };
-}
+const post = (base: string, path: string, body: unknown) => postJson(base, path, body);
 
 function ws(base: string, authorization?: string) {
   const client = createClient({

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { LEASE_MS } from '../../src/notifications/dispatcher-job.ts';
 import { sharedInstancesEnv } from '../support/databases.ts';
 import { afterThisTest, VALID_ORDER } from '../support/gateway.ts';
+import { staffQuery } from '../support/instances.ts';
 import { startProcess } from '../support/process.ts';
 import { eventually, startReceiver, type Receiver } from '../support/receiver.ts';
 
@@ -22,16 +23,7 @@ function sharedEnv(receiver: Receiver): Record<string, string> {
   return { ...shared.env, ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', MERCHANT_ENDPOINT: receiver.url };
 }
 
-async function staff(base: string, query: string, variables: Record<string, unknown> = {}) {
-  const response = await fetch(`${base}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN}` },
-    body: JSON.stringify({ query, variables }),
-  });
-  const json = (await response.json()) as any;
-  if (json.errors) throw new Error(JSON.stringify(json.errors));
-  return json.data;
-}
+const staff = (base: string, query: string, variables?: Record<string, unknown>) => staffQuery(base, ADMIN, query, variables);
 
 async function createOrder(base: string): Promise<string> {
   const response = await fetch(`${base}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(VALID_ORDER) });

@@ -8,9 +8,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { createDatabase, type AppDatabase } from '../../src/db/database.ts';
 import { hashToken } from '../../src/kernel/tokens.ts';
-import { sharedInstancesEnv } from '../support/databases.ts';
 import { afterThisTest, VALID_ORDER } from '../support/gateway.ts';
-import { startProcess, type ServerProcess } from '../support/process.ts';
+import { postJson, startInstances } from '../support/instances.ts';
+import type { ServerProcess } from '../support/process.ts';
 import { startReceiver } from '../support/receiver.ts';
 
 const DATABASE = process.env.TEST_DATABASE_URL;
@@ -27,20 +27,13 @@ interface Instances {
 }
 
 async function twoInstances(extra: Record<string, string> = {}): Promise<Instances> {
-  const shared = sharedInstancesEnv('race');
-  afterThisTest(shared.cleanup);
-  const env = { ...shared.env, ...SITE, ADMIN_TOKEN: 'race-admin', LOG_LEVEL: 'warn', RATE_LIMIT_READ: '100000', RATE_LIMIT_WRITE: '100000', ...extra };
-  const a = await startProcess(env); // migrates first
-  const b = await startProcess(env);
-  const database = await createDatabase({ kind: 'postgres', url: shared.env.DATABASE_URL! });
+  const { processes, env } = await startInstances('race', { ...SITE, ADMIN_TOKEN: 'race-admin', RATE_LIMIT_READ: '100000', RATE_LIMIT_WRITE: '100000', ...extra });
+  const database = await createDatabase({ kind: 'postgres', url: env.DATABASE_URL! });
   afterThisTest(() => database.destroy());
-  return { a, b, database };
+  return { a: processes[0]!, b: processes[1]!, database };
 }
 
-async function post(base: string, path: string, body: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  return { status: response.status, body: (await response.json()) as Record<string, any> };
-}
+const post = postJson;
 
 const cardFields = (cardNumber: string, expirationMonth = 12, expirationYear = 2030) => ({ cardNumber, expirationMonth, expirationYear, cardHolderName: 'Ada Lovelace' });
 

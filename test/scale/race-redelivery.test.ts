@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { sharedInstancesEnv } from '../support/databases.ts';
 import { afterThisTest, VALID_ORDER } from '../support/gateway.ts';
+import { staffQuery } from '../support/instances.ts';
 import { startProcess } from '../support/process.ts';
 import { eventually, startReceiver } from '../support/receiver.ts';
 
@@ -15,16 +16,7 @@ const DATABASE = process.env.TEST_DATABASE_URL;
 const REDIS = process.env.TEST_REDIS_URL;
 const ADMIN = 'race-admin';
 
-async function staff(base: string, query: string, variables: Record<string, unknown> = {}) {
-  const response = await fetch(`${base}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN}` },
-    body: JSON.stringify({ query, variables }),
-  });
-  const json = (await response.json()) as any;
-  if (json.errors) throw new Error(JSON.stringify(json.errors));
-  return json.data;
-}
+const staff = (base: string, query: string, variables?: Record<string, unknown>) => staffQuery(base, ADMIN, query, variables);
 
 const OPEN = 'mutation ($o: ID!, $d: String!) { openClaim(input: { orderId: $o, claimType: CHARGEBACK, amount: 9.5, currency: "USD", dueDate: $d, requestedEvidenceTypes: ["INVOICE"] }) { claimId } }';
 const LIST = '{ notifications { edges { node { id status attemptCount attempts { attempt statusCode } } } } }';

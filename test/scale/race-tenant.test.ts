@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { sharedInstancesEnv } from '../support/databases.ts';
 import { afterThisTest } from '../support/gateway.ts';
+import { staffQuery } from '../support/instances.ts';
 import { startProcess } from '../support/process.ts';
 
 const DATABASE = process.env.TEST_DATABASE_URL;
@@ -30,16 +31,7 @@ async function post(url: string, site: { id: string; apiKey: string }, body: unk
   return { status: response.status, body: (await response.json()) as any };
 }
 
-async function staff(base: string, query: string, variables: Record<string, unknown> = {}) {
-  const response = await fetch(`${base}/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN}` },
-    body: JSON.stringify({ query, variables }),
-  });
-  const json = (await response.json()) as any;
-  if (json.errors) throw new Error(JSON.stringify(json.errors));
-  return json.data;
-}
+const staff = (base: string, query: string, variables?: Record<string, unknown>) => staffQuery(base, ADMIN, query, variables);
 
 const profileAccess = (i: number, email: string) => ({
   accountId: 'acct-1',

@@ -1,0 +1,36 @@
+/**
+ * Several real server processes serving one event, for the two-instance suites in test/scale/: one fresh PostgreSQL
+ * schema and Redis prefix shared by all of them (dropped after the test), and small clients for their doors.
+ */
+import { sharedInstancesEnv } from './databases.ts';
+import { afterThisTest } from './gateway.ts';
+import { startProcess, type ServerProcess } from './process.ts';
+
+export interface SharedInstances {
+  processes: ServerProcess[];
+  /** What every process was started with (DATABASE_URL names the shared schema). */
+  env: Record<string, string>;
+}
+
+/** Starts `count` processes one after another (the first applies the migrations) on one schema and Redis prefix. */
+export async function startInstances(label: string, env: Record<string, string> = {}, count = 2): Promise<SharedInstances> {
+  const shared = sharedInstancesEnv(label);
+  afterThisTest(shared.cleanup);
+  const all = { ...shared.env, LOG_LEVEL: 'warn', ...env };
+  const processes: ServerProcess[] = [];
+  for (let i = 0; i < count; i++) processes.push(await startProcess(all));
+  return { processes, env: all };
+}
+
+/** A JSON POST; the answer's status and parsed body. */
+export async function postJson(base: string, path: string, body: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+/** A staff GraphQL operation with the admin token; throws on GraphQL errors. */
+export async function staffQuery(base: string, adminToken: string, query: string, variables: Record<string, unknown> = {}): Promise<any> {
+  const { body } = await postJson(`${base}`, '/graphql', { query, variables }, { authorization: `Bearer ${adminToken}` });
+  if (body.errors) throw new Error(JSON.stringify(body.errors));
+  return body.data;
+}
