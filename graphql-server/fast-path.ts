@@ -8,6 +8,8 @@
  * What it reproduces of yoga, step by step:
  *  - Request parsing (yoga's POST JSON parser, useCheckGraphQLQueryParams): only a body that is one object of
  *    `query` (a string), `variables` and `extensions` (objects) and `operationName` (a string). Anything else → yoga.
+ *  - The JSON depth limit (useJsonDepthLimit, docs/edge.md#bounds): a body nested deeper than 64 levels → yoga,
+ *    whose plugin answers the 400.
  *  - The body limit: the handler reads the body under MAX_BODY_BYTES, yoga's maxRequestBodySize too.
  *  - Parse and validate, with GraphQL Armor's limits: only a document yoga has parsed and found valid before, from
  *    the cache its parse and validate hooks read (document-cache.ts).
@@ -15,15 +17,18 @@
  *    plugin's rule, jitFits). Anything else → yoga, which words the error.
  *  - The context: the factory yoga's `context` option calls, with the Authorization header and the client address
  *    (yoga also puts `request` and `params` in it; no resolver reads them).
- *  - The shared rate limit: useRateLimit's own `rateLimitResult`, before execution; over it, nothing runs.
+ *  - The shared rate limit: useRateLimit's own `chargesOf` (the fields executed, fragments resolved) and
+ *    `rateLimitResult`, before execution; over it, nothing runs (docs/edge.md#rate-limits-at-a-venue).
  *  - Execution: graphql-jit's `compileQuery` with the options useGraphQlJit is given (none), once per document.
  *  - Masking: yoga's own mask (maskDomainErrors, "Unexpected error.", yoga's log line for what it hid) over each
  *    error of a result, as envelop's useMaskedErrors does; a thrown error as yoga's handleError does.
  *  - The media type: yoga's negotiation with useJsonMediaType (http-messages.ts). None acceptable (406) → yoga.
  *  - Status codes and headers: 200 and the content type without errors; otherwise yoga's own processRegularResult
  *    (the status the errors carry: 429 with Retry-After, the 4xx of graphql-response+json, 500).
- *  - CORS (yoga's default, useCORS without options): for a request with an Origin, that origin allowed, with
- *    credentials, and `Vary: Origin`. A request with access-control-request-* headers → yoga.
+ *  - CORS (use-edge-headers.ts, in place of yoga's useCORS): the headers of the same CorsPolicy (CORS_ORIGINS,
+ *    docs/edge.md#cors) for a request with an Origin. A request with access-control-request-* headers → yoga.
+ *  - No cross-site writes (use-csrf-prevention.ts): it refuses only form, multipart and text/plain bodies; this path
+ *    takes only `application/json` (node-handler.ts), so there is nothing to refuse here.
  *
  * The guard: a plugin added to yoga that hooks any of these steps would be skipped here. At start the path counts
  * the plugins that hook execution and those that hook the request around it; unless both counts are the ones below
@@ -34,11 +39,13 @@ import { GraphQLError, Kind, type DocumentNode, type ExecutionResult, type Graph
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { createGraphQLError, isPromise, processRegularResult } from 'graphql-yoga';
 import type { RateLimiter } from '../src/kernel/rate-limiter.ts';
+import type { CorsPolicy } from '../src/kernel/cors.ts';
 import type { ContextFactory } from './context-factory.ts';
 import type { DocumentCache } from './document-cache.ts';
 import { CONTENT_TYPE, jsonMediaType, type Answer, type JsonMediaType, type RequestHeads } from './http-messages.ts';
-import { rateLimitResult } from './use-rate-limit.ts';
+import { chargesOf, rateLimitResult } from './use-rate-limit.ts';
 import type { GraphQLYoga } from './yoga-server.ts';
+import { jsonTextTooDeep } from '../src/kernel/json-depth.ts';
 
 /**
  * Plugins hooking execution that the path does in place: yoga's engine (execute), the `context` option, graphql-jit,
@@ -49,11 +56,13 @@ const EXECUTION_HOOKS = ['onExecute', 'onContextBuilding'];
 
 /**
  * Plugins hooking the request around execution, each done in place or left to yoga by `answer`'s checks: yoga's
- * engine (parse, validate), health check, CORS, GraphiQL, its five request parsers, its result processors, the
- * document cache, the four query limits, the body limit, batching, params check, unhandled route, method check,
- * no mutation over GET, validation errors' status, and useJsonMediaType.
+ * engine (parse, validate), health check, CORS (useEdgeHeaders; yoga's own is off), GraphiQL, its five request
+ * parsers, its result processors, the document cache, the four query limits, the body limit, batching, params
+ * check, unhandled route, method check, no mutation over GET, validation errors' status, useJsonMediaType,
+ * useJsonDepthLimit, and useCsrfPrevention. (useEndStreamsOnShutdown
+ * hooks only `onSubscribe`, which no query or mutation reaches, so neither count includes it.)
  */
-export const REPRODUCED_REQUEST_PLUGINS = 23;
+export const REPRODUCED_REQUEST_PLUGINS = 25;
 const REQUEST_HOOKS = ['onRequest', 'onRequestParse', 'onParams', 'onParse', 'onValidate', 'onResultProcess', 'onExecutionResult', 'onResponse'];
 
 /** yoga's list holds `false` for a plugin switched off by its options; those hook nothing. */
@@ -87,6 +96,7 @@ export interface FastPathDeps {
   limiter: RateLimiter;
   createContext: ContextFactory;
   documents: DocumentCache;
+  cors: CorsPolicy;
 }
 
 interface PlainParams {
@@ -137,7 +147,8 @@ export class FastJsonPath {
   }
 
   private async run(plan: CompiledOperation, document: DocumentNode, params: PlainParams, heads: RequestHeads, mediaType: JsonMediaType, client: string): Promise<Answer> {
-    let result: ExecutionResult | null = rateLimitResult(this.deps.limiter, document, params.operationName, client);
+    const charges = chargesOf(this.deps.schema, document, params.operationName, params.variables);
+    let result: ExecutionResult | null = charges.length === 0 ? null : await rateLimitResult(this.deps.limiter, charges, client);
     if (!result) {
       const contextValue = this.deps.createContext(heads.authorization, client);
       try {
@@ -150,13 +161,13 @@ export class FastJsonPath {
     }
     if (!result.errors?.length && !result.extensions) {
       const headers: Record<string, string> = { 'content-type': CONTENT_TYPE[mediaType] };
-      if (heads.origin !== undefined) allowOrigin(headers, heads.origin);
+      if (heads.origin !== undefined) Object.assign(headers, this.deps.cors.headers(heads.origin));
       return { status: 200, headers, body: plan.stringify(result) };
     }
     const response = processRegularResult(result as never, this.yoga.fetchAPI, mediaType) as Response;
     const headers: Record<string, string> = {};
     for (const [name, value] of response.headers) headers[name] = value;
-    if (heads.origin !== undefined) allowOrigin(headers, heads.origin);
+    if (heads.origin !== undefined) Object.assign(headers, this.deps.cors.headers(heads.origin));
     return { status: response.status, headers, body: await response.text() };
   }
 
@@ -192,13 +203,6 @@ function compile(schema: GraphQLSchema, document: DocumentNode): CompiledOperati
   return { operationName: operations[0]!.name?.value, query: compiled.query, stringify: compiled.stringify };
 }
 
-/** yoga's default CORS answer to a request with an Origin (useCORS with no options). */
-function allowOrigin(headers: Record<string, string>, origin: string): void {
-  headers['access-control-allow-origin'] = origin;
-  headers['vary'] = 'Origin';
-  if (origin !== '*') headers['access-control-allow-credentials'] = 'true';
-}
-
 const PARAM_KEYS = new Set(['query', 'variables', 'operationName', 'extensions']);
 
 /**
@@ -207,6 +211,7 @@ const PARAM_KEYS = new Set(['query', 'variables', 'operationName', 'extensions']
  * The parsed object itself, not a copy.
  */
 function plainParams(raw: string): PlainParams | undefined {
+  if (jsonTextTooDeep(raw)) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(raw);

@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GraphQLSchema } from 'graphql';
+import { CorsPolicy } from '../src/kernel/cors.ts';
 import type { Logger } from '../src/kernel/logger.ts';
 import type { RateLimiter } from '../src/kernel/rate-limiter.ts';
 import type { Services } from '../src/services.ts';
@@ -13,6 +14,7 @@ import { createDocumentCache } from './document-cache.ts';
 import { FastJsonPath } from './fast-path.ts';
 import { tooLarge } from './http-messages.ts';
 import { GraphQLNodeHandler } from './node-handler.ts';
+import { StreamShutdown } from './stream-shutdown.ts';
 import { createYogaServer, type GraphQLYoga, type ServerContext } from './yoga-server.ts';
 
 export { GRAPHQL_PATH, type ServerContext } from './yoga-server.ts';
@@ -25,6 +27,8 @@ export interface GraphQLDoor {
   readonly compiledPathOn: boolean;
   /** node:http handler for requests to /graphql. */
   handleNode(req: IncomingMessage, res: ServerResponse, serverContext: ServerContext): Promise<void>;
+  /** Ends every open SSE stream with its `complete` event (docs/edge.md#shutdown-of-streams). */
+  endStreams(): void;
 }
 
 export interface GraphQLDoorDeps {
@@ -35,14 +39,18 @@ export interface GraphQLDoorDeps {
   adminToken: string;
   publicUrl: string;
   maxBodyBytes: number;
+  /** CORS_ORIGINS (docs/edge.md#cors); null: any origin, without credentials. */
+  corsOrigins: readonly string[] | null;
   now: () => number;
 }
 
 export function createGraphQLDoor(deps: GraphQLDoorDeps): GraphQLDoor {
   const createContext = createContextFactory(deps);
   const documents = createDocumentCache();
-  const yoga = createYogaServer({ schema: deps.schema, limiter: deps.limiter, logger: deps.logger, maxBodyBytes: deps.maxBodyBytes, createContext, documents });
-  const fastPath = new FastJsonPath(yoga, { schema: deps.schema, limiter: deps.limiter, createContext, documents });
+  const cors = new CorsPolicy(deps.corsOrigins);
+  const streams = new StreamShutdown();
+  const yoga = createYogaServer({ schema: deps.schema, limiter: deps.limiter, logger: deps.logger, maxBodyBytes: deps.maxBodyBytes, createContext, documents, cors, streams });
+  const fastPath = new FastJsonPath(yoga, { schema: deps.schema, limiter: deps.limiter, createContext, documents, cors });
   if (!fastPath.on) deps.logger.warn('graphql: a plugin hooks a step the fast JSON path skips; every request runs through yoga');
   const node = new GraphQLNodeHandler(yoga, fastPath, deps.maxBodyBytes);
   return {
@@ -57,5 +65,6 @@ export function createGraphQLDoor(deps: GraphQLDoorDeps): GraphQLDoor {
       return yoga.fetch(request, serverContext);
     },
     handleNode: node.handle.bind(node),
+    endStreams: () => streams.endAll(),
   };
 }

@@ -4,10 +4,11 @@
  * masking and query limits are the same as over HTTP. Staff auth comes from `connectionParams.authorization`;
  * a wrong token gives an anonymous viewer (staff fields then refuse), never a closed socket.
  */
-import type { Server } from 'node:http';
-import type { ExecutionArgs } from 'graphql';
+import type { IncomingMessage, Server } from 'node:http';
+import { GraphQLError, type ExecutionArgs } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
+import { JSON_TOO_DEEP_MESSAGE, jsonValueTooDeep } from '../src/kernel/json-depth.ts';
 import { GRAPHQL_PATH, type GraphQLYoga } from './yoga-server.ts';
 
 export interface WebSocketTransport {
@@ -21,8 +22,22 @@ type EnvelopedRoot = {
   subscribe: (args: ExecutionArgs) => unknown;
 };
 
-export function attachWebSocket(server: Server, door: { readonly yoga: GraphQLYoga }, { keepAliveMs = 12_000 } = {}): WebSocketTransport {
-  const wsServer = new WebSocketServer({ server, path: GRAPHQL_PATH });
+export interface WebSocketOptions {
+  keepAliveMs?: number;
+  /**
+   * The largest message, in bytes (MAX_BODY_BYTES): a larger one closes its socket with 1009 as soon as its frame
+   * header announces the length, before any of it is buffered or parsed, authenticated or not (docs/edge.md#bounds;
+   * ws's own default, 100 MiB, let 20 clients of 50 MB take the process to 1.9 GB).
+   */
+  maxPayload?: number;
+}
+
+export function attachWebSocket(
+  server: Server,
+  door: { readonly yoga: GraphQLYoga; clientAddressOf?: (req: IncomingMessage) => string },
+  { keepAliveMs = 12_000, maxPayload = 1_048_576 }: WebSocketOptions = {},
+): WebSocketTransport {
+  const wsServer = new WebSocketServer({ server, path: GRAPHQL_PATH, maxPayload });
   const graphqlWs = useServer(
     {
       execute: (args) => (args.rootValue as EnvelopedRoot).execute(args) as never,
@@ -30,10 +45,20 @@ export function attachWebSocket(server: Server, door: { readonly yoga: GraphQLYo
       onSubscribe: async (ctx, _id, payload) => {
         const enveloped = door.yoga.getEnveloped({
           connectionParams: ctx.connectionParams,
-          clientAddress: ctx.extra.request.socket.remoteAddress ?? 'unknown',
+          // The server's reading of the upgrade request (docs/edge.md#client-address: TRUST_PROXY).
+          clientAddress: door.clientAddressOf?.(ctx.extra.request) ?? ctx.extra.request.socket.remoteAddress ?? 'unknown',
           params: payload,
         } as never);
-        const document = enveloped.parse(payload.query);
+        // A bad operation fails alone: returning errors answers `error` for this id and keeps the socket and its
+        // other subscriptions; a throw here would close the whole socket with 4500 (docs/edge.md#bounds).
+        if (jsonValueTooDeep(payload.variables)) return [new GraphQLError(JSON_TOO_DEEP_MESSAGE)];
+        let document;
+        try {
+          document = enveloped.parse(payload.query);
+        } catch (error) {
+          if (error instanceof GraphQLError) return [error]; // a syntax error, or a query limit's refusal
+          throw error;
+        }
         const errors = enveloped.validate(enveloped.schema, document);
         if (errors.length > 0) return errors;
         return {

@@ -2,7 +2,9 @@
  * yoga's configuration: graphql-yoga over the Pothos schema, everything cross-cutting a plugin — the document cache,
  * GraphQL Armor's query limits, graphql-jit, the shared rate limits, the JSON media type — and yoga's masking of
  * unexpected errors (maskDomainErrors). Every yoga feature a client can use stays: GET, GraphiQL, SSE, batching
- * refusal, CORS, the body-size limit (MAX_BODY_BYTES, for bodies that come without a content-length too).
+ * refusal, the body-size limit (MAX_BODY_BYTES, for bodies that come without a content-length too). CORS is the
+ * gateway's own policy (use-edge-headers.ts), and a browser's cross-site simple request is refused
+ * (use-csrf-prevention.ts), docs/edge.md.
  */
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
@@ -11,14 +13,20 @@ import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
 import { Kind, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { createYoga, isAsyncIterable, processRegularResult, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import type { CorsPolicy } from '../src/kernel/cors.ts';
 import type { Logger } from '../src/kernel/logger.ts';
 import type { RateLimiter } from '../src/kernel/rate-limiter.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 import { maskDomainErrors } from '../schema/errors.ts';
 import { authorizationOf, type ContextFactory } from './context-factory.ts';
 import type { DocumentCache } from './document-cache.ts';
+import { renderGraphiQLPage } from './graphiql-page.ts';
 import { GRAPHQL_RESPONSE_TYPE, jsonMediaType } from './http-messages.ts';
+import { useCsrfPrevention } from './use-csrf-prevention.ts';
+import { useEdgeHeaders } from './use-edge-headers.ts';
+import { useJsonDepthLimit } from './use-json-depth.ts';
 import { useRateLimit } from './use-rate-limit.ts';
+import type { StreamShutdown } from './stream-shutdown.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -36,6 +44,9 @@ export interface YogaServerDeps {
   maxBodyBytes: number;
   createContext: ContextFactory;
   documents: DocumentCache;
+  cors: CorsPolicy;
+  /** Ends SSE streams cleanly on shutdown (docs/edge.md#shutdown-of-streams). */
+  streams: StreamShutdown;
 }
 
 export function createYogaServer(deps: YogaServerDeps): GraphQLYoga {
@@ -45,9 +56,11 @@ export function createYogaServer(deps: YogaServerDeps): GraphQLYoga {
     graphqlEndpoint: GRAPHQL_PATH,
     landingPage: false,
     graphiql: { title: 'Sleeve Gateway', defaultQuery: '{\n  sleeveOptions {\n    sizes\n    fonts\n    threads\n    charLimit\n  }\n}\n' },
-    // GraphiQL with its assets inside the page (no CDN: the event's network may have no internet). The bundle is
-    // about 9 MB of JavaScript, so it is loaded the first time someone opens GraphiQL, not at start.
-    renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
+    // GraphiQL with its assets inside the page (no CDN: the event's network may have no internet), loaded the
+    // first time someone opens it, with a CSP that allows its one inline script by hash (graphiql-page.ts).
+    renderGraphiQL: renderGraphiQLPage,
+    // The gateway's own CORS policy instead (use-edge-headers.ts says why), docs/edge.md#cors.
+    cors: false,
     maskedErrors: { maskError: maskDomainErrors },
     maxRequestBodySize: deps.maxBodyBytes,
     logging: {
@@ -60,6 +73,8 @@ export function createYogaServer(deps: YogaServerDeps): GraphQLYoga {
     // Our own document cache, keyed on the document alone (see document-cache.ts).
     parserAndValidationCache: false,
     plugins: [
+      useEdgeHeaders(deps.cors),
+      useCsrfPrevention,
       deps.documents.plugin,
       maxTokensPlugin({ n: 2000 }),
       maxDepthPlugin({ n: 12, ignoreIntrospection: true }),
@@ -71,6 +86,8 @@ export function createYogaServer(deps: YogaServerDeps): GraphQLYoga {
       useGraphQlJit({}, { enableIf: (args) => jitFits(args.document) }),
       useRateLimit(deps.limiter),
       useJsonMediaType,
+      useJsonDepthLimit,
+      deps.streams.plugin,
     ],
   });
 }

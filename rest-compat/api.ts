@@ -2,10 +2,12 @@
  * Assembles the REST door: every documented path of documents 1, 2 and 3, plus the pages and the images the
  * responses link to. Each area lists its own routes in its own file.
  */
+import { CorsPolicy } from '../src/kernel/cors.ts';
 import { createAssetHandlers } from './assets.ts';
+import type { HttpRequest, HttpResponse } from './http.ts';
 import { createNotificationsRoutes } from './notifications.ts';
 import { createOrderingHandlers } from './ordering.ts';
-import { pages } from './pages.ts';
+import { createPages } from './pages.ts';
 import { createPaymentsRoutes } from './payments.ts';
 import { createPlatformRoutes } from './platform.ts';
 import type { RestDeps } from './rest-deps.ts';
@@ -16,7 +18,8 @@ export type { RestDeps } from './rest-deps.ts';
 export function createRestApi(deps: RestDeps): Router {
   const ordering = createOrderingHandlers(deps);
   const assets = createAssetHandlers(deps);
-  return createRouter(
+  const pages = createPages(deps.publicUrl);
+  const router = createRouter(
     [
       // Document 1 §4
       { method: 'GET', path: '/api/sleeve-options', handler: ordering.sleeveOptions },
@@ -35,6 +38,7 @@ export function createRestApi(deps: RestDeps): Router {
       { method: 'GET', path: '/display', handler: pages.display },
       { method: 'GET', path: '/assets/graphql-ws.js', handler: pages.graphqlWs },
       { method: 'GET', path: '/assets/app/:file', handler: pages.appAsset },
+      { method: 'GET', path: '/favicon.ico', handler: pages.favicon },
       // Documents 2 and 3, docs/platform.md, docs/notifications.md
       ...createPaymentsRoutes(deps),
       ...createPlatformRoutes(deps),
@@ -42,4 +46,32 @@ export function createRestApi(deps: RestDeps): Router {
     ],
     deps,
   );
+  return new CorsRouter(router, new CorsPolicy(deps.config.corsOrigins));
+}
+
+/**
+ * CORS on every REST answer (docs/edge.md#cors): a preflight (OPTIONS) of a known path answers 204 with the path's
+ * methods and the headers a client may send; every other answer to a request with an Origin gets the policy's
+ * headers. A class: no closures per request (see node-adapter.ts on tsx's __name).
+ */
+class CorsRouter implements Router {
+  constructor(
+    private readonly router: Router,
+    private readonly cors: CorsPolicy,
+  ) {}
+
+  async handle(request: HttpRequest): Promise<HttpResponse | null> {
+    if (request.method === 'OPTIONS') {
+      const methods = this.router.methods(request.path);
+      return methods ? { status: 204, headers: this.cors.preflight(request.origin, methods), body: '' } : null;
+    }
+    const response = await this.router.handle(request);
+    const origin = request.origin;
+    if (response && origin !== undefined) Object.assign(response.headers, this.cors.headers(origin));
+    return response;
+  }
+
+  methods(path: string): string[] | null {
+    return this.router.methods(path);
+  }
 }

@@ -6,7 +6,7 @@
 import { DomainError } from '../src/kernel/errors.ts';
 import type { Logger } from '../src/kernel/logger.ts';
 import { DuplicateOrderError } from '../src/orders/order-service.ts';
-import { json, PayloadTooLargeError, type HttpResponse } from './http.ts';
+import { json, PayloadTooLargeError, UnsupportedMediaTypeError, type HttpResponse } from './http.ts';
 import { orderBody } from './ordering.ts';
 
 export function errorBody(error: DomainError): Record<string, unknown> {
@@ -38,6 +38,10 @@ export function toRestResponse(error: unknown, logger: Logger): HttpResponse {
   }
   if (error instanceof PayloadTooLargeError) {
     return json(413, { ok: false, code: 'bad_request', error: 'The request body is too large.', retryable: false });
+  }
+  if (error instanceof UnsupportedMediaTypeError) {
+    // Document 1's codes have none for 415; like 413, it is a bad request (docs/edge.md#no-cross-site-writes).
+    return json(415, { ok: false, code: 'bad_request', error: error.message, retryable: false });
   }
   logger.error('unexpected error on a REST path', { error });
   return json(500, { ok: false, code: 'internal', error: 'Something went wrong on our side. Please try again.', retryable: true });

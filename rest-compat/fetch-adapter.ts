@@ -12,6 +12,7 @@ export function fromFetch(request: Request, clientAddress: string, maxBodyBytes:
     path: url.pathname,
     query: url.searchParams,
     headers,
+    origin: headers.origin,
     clientAddress,
     async text() {
       const body = await request.text();
@@ -27,6 +28,7 @@ export function fromFetch(request: Request, clientAddress: string, maxBodyBytes:
 }
 
 export function toFetch(response: HttpResponse, headOnly = false): Response {
-  const body = headOnly ? null : typeof response.body === 'string' ? response.body : new Uint8Array(response.body);
+  // A 204 (a preflight) has no body at all: a Fetch Response refuses even an empty one.
+  const body = headOnly || response.status === 204 ? null : typeof response.body === 'string' ? response.body : new Uint8Array(response.body);
   return new Response(body, { status: response.status, headers: response.headers });
 }

@@ -4,6 +4,8 @@
  * depend on a transport.
  */
 import { DomainError } from '../src/kernel/errors.ts';
+import { JSON_TOO_DEEP_MESSAGE, jsonTextTooDeep } from '../src/kernel/json-depth.ts';
+import { isJsonBody, UnsupportedMediaTypeError } from '../src/kernel/media-type.ts';
 
 export interface HttpRequest {
   method: string;
@@ -12,6 +14,8 @@ export interface HttpRequest {
   query: URLSearchParams;
   /** Lower-cased header names. */
   headers: Readonly<Record<string, string | undefined>>;
+  /** The Origin header (docs/edge.md#cors); the node adapter reads it without building `headers`. */
+  readonly origin: string | undefined;
   clientAddress: string;
   /** The body as text; rejects with PayloadTooLargeError past the configured limit. */
   text(): Promise<string>;
@@ -29,6 +33,7 @@ export interface HttpResponse {
 }
 
 export { PayloadTooLargeError } from '../src/http/node-request.ts';
+export { UnsupportedMediaTypeError } from '../src/kernel/media-type.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -45,10 +50,19 @@ export function text(status: number, body: string, contentType = 'text/plain; ch
   return { status, headers: { 'content-type': contentType }, body };
 }
 
-/** Parses a JSON body. Not JSON at all is a 400 (docs/ordering.md#400-or-422); the shape is checked by the domain. */
+/**
+ * Parses a JSON body. Not JSON at all is a 400 (docs/ordering.md#400-or-422); the shape is checked by the domain.
+ * A body sent as another type (a browser's cross-site form or text/plain) is refused unread, 415, before anything
+ * runs (docs/edge.md#no-cross-site-writes); no content type at all is read as JSON, for legacy clients.
+ */
 export async function readJson(request: HttpRequest): Promise<unknown> {
+  const contentType = request.headers['content-type'];
+  if (!isJsonBody(contentType)) throw new UnsupportedMediaTypeError(contentType!);
   const raw = await request.text();
   if (raw.trim() === '') throw new DomainError('bad_request', 'The request body is empty; send a JSON object.');
+  // Deeper than 64 levels: a 400 in the caller's own error shape, never a 500 (docs/edge.md#bounds). Every REST
+  // family (document 1, platform, tokenization, evidence) reads its body here and maps the DomainError its way.
+  if (jsonTextTooDeep(raw)) throw new DomainError('bad_request', JSON_TOO_DEEP_MESSAGE, { field: 'body', errors: [{ field: 'body', message: JSON_TOO_DEEP_MESSAGE }] });
   try {
     return JSON.parse(raw) as unknown;
   } catch {

@@ -10,18 +10,17 @@ import type { HttpRequest, HttpResponse } from './http.ts';
 class NodeHttpRequest implements HttpRequest {
   readonly method: string;
   readonly path: string;
-  readonly clientAddress: string;
   #query: URLSearchParams | undefined;
 
   constructor(
     private readonly req: IncomingMessage,
     private readonly maxBodyBytes: number,
+    readonly clientAddress: string,
     private readonly queryIndex = (req.url ?? '/').indexOf('?'),
   ) {
     const raw = req.url ?? '/';
     this.method = req.method ?? 'GET';
     this.path = queryIndex < 0 ? raw : raw.slice(0, queryIndex);
-    this.clientAddress = req.socket.remoteAddress ?? 'unknown';
   }
 
   get query(): URLSearchParams {
@@ -33,6 +32,13 @@ class NodeHttpRequest implements HttpRequest {
     return this.req.headers as Record<string, string | undefined>;
   }
 
+  /** The Origin header, read from rawHeaders: every answer needs it for CORS (docs/edge.md#cors), most nothing else. */
+  get origin(): string | undefined {
+    const raw = this.req.rawHeaders;
+    for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 6 && raw[i]!.toLowerCase() === 'origin') return raw[i + 1];
+    return undefined;
+  }
+
   text(): Promise<string> {
     return readBody(this.req, this.maxBodyBytes);
   }
@@ -42,8 +48,9 @@ class NodeHttpRequest implements HttpRequest {
   }
 }
 
-export function fromNode(req: IncomingMessage, maxBodyBytes: number): HttpRequest {
-  return new NodeHttpRequest(req, maxBodyBytes);
+/** `clientAddress`: the server's reading of the request (docs/edge.md#client-address: TRUST_PROXY). */
+export function fromNode(req: IncomingMessage, maxBodyBytes: number, clientAddress: string): HttpRequest {
+  return new NodeHttpRequest(req, maxBodyBytes, clientAddress);
 }
 
 export function toNode(response: HttpResponse, res: ServerResponse, headOnly = false): void {

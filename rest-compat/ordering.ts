@@ -6,7 +6,7 @@ import { DomainError } from '../src/kernel/errors.ts';
 import { parseOrderInput, parsePayInput } from '../src/orders/order-input.ts';
 import { viewOptions } from '../src/orders/options-view.ts';
 import type { OrderView, PayResultView } from '../src/orders/order-view.ts';
-import type { RateGroup, RateLimiter } from '../src/kernel/rate-limiter.ts';
+import { emailSubject, enforceRateLimit, type RateGroup, type RateLimiter } from '../src/kernel/rate-limiter.ts';
 import type { Services } from '../src/services.ts';
 import { json, rawJson, readJson, text, type HttpRequest, type HttpResponse } from './http.ts';
 
@@ -20,18 +20,27 @@ export function createOrderingHandlers({ services, limiter, publicUrl }: Orderin
   // The options body changes only when staff publish a new set: build its JSON once per version.
   let optionsCache: { version: number; body: Buffer } | null = null;
 
-  function limit(group: RateGroup, request: HttpRequest): void {
-    const decision = limiter.take(group, request.clientAddress);
-    if (!decision.allowed) {
-      throw new DomainError('rate_limited', 'Too many requests. Wait a moment, then try again.', {
-        retryAfter: decision.retryAfter,
-      });
+  /** docs/edge.md#rate-limits-at-a-venue: per client address and per subject (the order, the email). */
+  function limit(group: RateGroup, request: HttpRequest, subject?: string): Promise<void> {
+    return enforceRateLimit(limiter, group, request.clientAddress, subject);
+  }
+
+  /** The body of a create, counted against the email it names; a body that is not JSON still counts per address. */
+  async function limitedCreateBody(request: HttpRequest): Promise<unknown> {
+    let body: unknown;
+    try {
+      body = await readJson(request);
+    } catch (error) {
+      await limit('create', request);
+      throw error;
     }
+    await limit('create', request, emailSubject(typeof body === 'object' && body !== null ? (body as Record<string, unknown>).email : undefined));
+    return body;
   }
 
   return {
     async sleeveOptions(request: HttpRequest): Promise<HttpResponse> {
-      limit('options', request);
+      await limit('options', request);
       const set = services.options.cached() ?? (await services.options.current());
       if (optionsCache?.version !== set.version) {
         const { version: _version, ...fields } = viewOptions(set, publicUrl);
@@ -41,21 +50,20 @@ export function createOrderingHandlers({ services, limiter, publicUrl }: Orderin
     },
 
     async createOrder(request: HttpRequest): Promise<HttpResponse> {
-      limit('create', request);
-      const input = parseOrderInput(await readJson(request));
+      const input = parseOrderInput(await limitedCreateBody(request));
       const { order, payToken } = await services.orders.create(input);
       return json(201, orderBody(services.orders.view(order, { payToken })));
     },
 
     async payOrder(request: HttpRequest, orderNumber: string): Promise<HttpResponse> {
-      limit('pay', request);
+      await limit('pay', request, orderNumber);
       const input = parsePayInput(await readJson(request));
       const paid = await services.orders.pay(orderNumber, input);
       return json(200, payResultBody(services.orders.viewPayment(paid)));
     },
 
     async lookupOrder(request: HttpRequest, orderNumber: string): Promise<HttpResponse> {
-      limit('lookup', request);
+      await limit('lookup', request, orderNumber);
       const token = request.query.get('t') ?? '';
       const order = await services.orders.lookup(orderNumber, token);
       return json(200, orderBody(services.orders.view(order, { presentedToken: token })));

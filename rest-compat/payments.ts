@@ -5,7 +5,7 @@
  * browser must never hold one — answering document 1's Error body.
  */
 import { DomainError } from '../src/kernel/errors.ts';
-import type { RateGroup } from '../src/kernel/rate-limiter.ts';
+import { enforceRateLimit } from '../src/kernel/rate-limiter.ts';
 import type { Site } from '../src/sites/site-service.ts';
 import type { RestDeps } from './rest-deps.ts';
 import { json, readJson, type HttpRequest, type HttpResponse } from './http.ts';
@@ -23,14 +23,10 @@ export function createPaymentsRoutes({ services, logger, limiter }: RestDeps): R
       return operation(site, await readJson(request), request);
     };
 
-  function limit(group: RateGroup, request: HttpRequest): void {
-    const decision = limiter.take(group, request.clientAddress);
-    if (!decision.allowed) throw new DomainError('rate_limited', 'Too many requests. Wait a moment, then try again.', { retryAfter: decision.retryAfter });
-  }
-
   /** The pay page's order, by the payToken in the body (`t`, as in PayInput; `payToken` is accepted too). */
   async function payPageOrder(request: HttpRequest, orderNumber: string) {
-    limit('pay', request);
+    // A pay step of the order, counted like paying it (docs/edge.md#rate-limits-at-a-venue).
+    await enforceRateLimit(limiter, 'pay', request.clientAddress, orderNumber);
     const body = await readJson(request);
     const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
     const t = fields.t ?? fields.payToken;

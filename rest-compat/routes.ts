@@ -6,7 +6,7 @@ import type { Logger } from '../src/kernel/logger.ts';
 import type { Services } from '../src/services.ts';
 import { toRestResponse } from './errors.ts';
 import type { HttpRequest, HttpResponse } from './http.ts';
-import { json } from './http.ts';
+import { methodNotAllowedResponse, notFoundResponse } from './path-family.ts';
 
 export type Handler = (request: HttpRequest, ...params: string[]) => Promise<HttpResponse>;
 
@@ -32,6 +32,8 @@ function compile(route: Route): CompiledRoute {
 export interface Router {
   /** Answers the request, or null when no route has this path (the caller may try another door). */
   handle(request: HttpRequest): Promise<HttpResponse | null>;
+  /** The methods a path accepts, or null when no route has it: what a CORS preflight allows (docs/edge.md#cors). */
+  methods(path: string): string[] | null;
 }
 
 interface Match {
@@ -84,12 +86,8 @@ export function createRouter(routes: Route[], deps: { logger: Logger; services: 
     const found = match(request.path, method);
     if (!found) return null;
     if (!found.route) {
-      const allow = [...new Set(found.methods)].join(', ');
-      return json(
-        405,
-        { ok: false, code: 'bad_request', error: `${request.method} is not allowed on ${request.path}. Use ${allow}.`, retryable: false },
-        { allow },
-      );
+      // In the path family's own error shape (docs/edge.md#bounds).
+      return methodNotAllowedResponse(request.method, request.path, [...new Set(found.methods)].join(', '));
     }
     try {
       return await found.route.handler(request, ...found.params);
@@ -98,7 +96,12 @@ export function createRouter(routes: Route[], deps: { logger: Logger; services: 
     }
   }
 
-  return { handle };
+  function methods(path: string): string[] | null {
+    const found = match(path, '');
+    return found ? [...new Set(found.methods)] : null;
+  }
+
+  return { handle, methods };
 }
 
 function safeDecode(segment: string): string {
@@ -109,6 +112,7 @@ function safeDecode(segment: string): string {
   }
 }
 
+/** 404 in the path family's own error shape (docs/edge.md#bounds). */
 export function notFound(request: HttpRequest): HttpResponse {
-  return json(404, { ok: false, code: 'not_found', error: `There is nothing at ${request.method} ${request.path}.`, retryable: false });
+  return notFoundResponse(request.method, request.path);
 }

@@ -26,6 +26,7 @@ import { startNetworkTokenProvisioning } from './payments/network-token-job.ts';
 import { startPaymentReconciliation } from './payments/reconciliation-job.ts';
 import { createHoldTicker } from './orders/hold-ticker.ts';
 import { createRateLimiter } from './kernel/rate-limiter.ts';
+import { ClientAddresses } from './kernel/client-address.ts';
 import { startCacheSync } from './orders/cache-sync-service.ts';
 import { createServices, type Services } from './services.ts';
 
@@ -57,6 +58,8 @@ export interface Gateway {
   handleNode(req: IncomingMessage, res: ServerResponse): void;
   /** Serves GraphQL over WebSocket (graphql-ws) on this server's /graphql. */
   attachWebSocket(server: Server): WebSocketTransport;
+  /** Ends every open SSE stream with its `complete` event (docs/edge.md#shutdown-of-streams). */
+  endStreams(): void;
   /** Stops the schedulers and closes the database. */
   dispose(): Promise<void>;
 }
@@ -73,7 +76,8 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const ticker = createHoldTicker(clock);
   const services = createServices({ database, clock, bus, logger, ticker, config, publicUrl: config.publicUrl, holdSeconds: config.holdSeconds });
   await services.sites.ensureBootstrap(config.vendorSiteId, config.vendorApiKey);
-  const limiter = createRateLimiter(config.rateLimits, clock);
+  // Shared by every instance through Redis when REDIS_URL is set (docs/edge.md#rate-limits-at-a-venue).
+  const limiter = createRateLimiter(config.rateLimits, clock, { redisUrl: config.redisUrl, prefix: config.redisPrefix });
   const rest = createRestApi({ services, limiter, logger, config, publicUrl: config.publicUrl });
   const graphql = createGraphQLDoor({
     schema,
@@ -83,6 +87,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     adminToken: config.adminToken,
     publicUrl: config.publicUrl,
     maxBodyBytes: config.maxBodyBytes,
+    corsOrigins: config.corsOrigins,
     now: () => clock.now(),
   });
   const jobDeps: BackgroundDeps = { services, database, config, clock, bus, logger };
@@ -95,15 +100,18 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     await startNetworkTokenProvisioning(jobDeps),
     await startPaymentReconciliation(jobDeps),
   ];
-  const clientOf = options.clientAddress ?? (() => 'local');
+  // docs/edge.md#client-address: computed once where a request enters, then used by every limit of both doors.
+  const addresses = new ClientAddresses(config.trustProxy);
+  const peerOf = options.clientAddress ?? (() => 'local');
+  const clientOf = (request: Request) => addresses.ofFetch(request, peerOf(request));
 
   async function serveNode(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
       if (isGraphQLPath(req.url ?? '/')) {
-        await graphql.handleNode(req, res, { clientAddress: req.socket.remoteAddress ?? 'unknown' });
+        await graphql.handleNode(req, res, { clientAddress: addresses.of(req) });
         return;
       }
-      const request = fromNode(req, config.maxBodyBytes);
+      const request = fromNode(req, config.maxBodyBytes, addresses.of(req));
       toNode((await rest.handle(request)) ?? notFound(request), res, req.method === 'HEAD');
     } catch (error) {
       failNode(req, res, error);
@@ -133,7 +141,9 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
       const req = fromFetch(request, clientOf(request), config.maxBodyBytes);
       return toFetch((await rest.handle(req)) ?? notFound(req), request.method === 'HEAD');
     },
-    attachWebSocket: (server) => attachWebSocket(server, graphql),
+    // A message over MAX_BODY_BYTES closes its socket with 1009 before any work (docs/edge.md#bounds).
+    attachWebSocket: (server) => attachWebSocket(server, { yoga: graphql.yoga, clientAddressOf: (req) => addresses.of(req) }, { maxPayload: config.maxBodyBytes }),
+    endStreams: () => graphql.endStreams(),
     handleNode(req, res) {
       // No closures here: this runs for every request (see rest-compat/node-adapter.ts on tsx's __name).
       void serveNode(req, res);
@@ -142,6 +152,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
       for (const item of background.reverse()) await item.dispose();
       ticker.dispose();
       await events.dispose();
+      await limiter.dispose();
       await database.destroy();
     },
   };
@@ -152,12 +163,23 @@ export interface RunningServer {
   readonly port: number;
   readonly url: string;
   readonly ws: WebSocketTransport;
-  /** Stops accepting, lets requests in flight finish, closes idle and then remaining sockets. */
+  /**
+   * Stops accepting, ends SSE streams with `complete`, closes WebSockets with 1001, lets requests in flight finish,
+   * closes each connection as it goes idle, and destroys what is left after `graceMs` (default 2 s, so that the
+   * process exits within 3 s whatever clients are open: docs/edge.md#shutdown-of-streams).
+   */
   close(graceMs?: number): Promise<void>;
 }
 
 export async function startServer(gateway: Gateway, { port, host }: { port: number; host: string }): Promise<RunningServer> {
-  const server = createServer({ keepAliveTimeout: 5_000 }, gateway.handleNode);
+  // docs/edge.md#bounds: a request (headers and body) not received within REQUEST_TIMEOUT_SECONDS is answered 408
+  // and its connection closed. node checks at connectionsCheckingInterval (30 s by default, which would let a slow
+  // sender hold on for up to twice the timeout), so every second, or twice per timeout when it is shorter.
+  const requestTimeout = gateway.config.requestTimeoutSeconds * 1_000;
+  const server = createServer(
+    { keepAliveTimeout: 5_000, requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.min(1_000, requestTimeout / 2) },
+    gateway.handleNode,
+  );
   const sockets = new Set<Socket>();
   server.on('connection', (socket) => {
     sockets.add(socket);
@@ -174,15 +196,23 @@ export async function startServer(gateway: Gateway, { port, host }: { port: numb
     ws,
     port: actualPort,
     url: `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`,
-    async close(graceMs = 10_000) {
+    async close(graceMs = 2_000) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      await ws.dispose(); // subscribers get 1001 "Going away" and reconnect elsewhere
+      // SSE streams finish: yoga writes `complete` and ends each response (docs/edge.md#shutdown-of-streams).
+      gateway.endStreams();
+      // Subscribers get 1001 "Going away" and reconnect elsewhere; not awaited before the grace timer is set, since
+      // a client that never answers the close handshake would hold it (ws waits 30 s).
+      const wsClosed = ws.dispose();
+      // A response that ends after close() (a stream, a request in flight) leaves a keep-alive connection open:
+      // closed as soon as it is idle, not when the grace runs out.
       server.closeIdleConnections();
+      const idle = setInterval(() => server.closeIdleConnections(), 50);
       const timer = setTimeout(() => {
         for (const socket of sockets) socket.destroy();
       }, graceMs);
       timer.unref();
-      await closed;
+      await Promise.all([closed, wsClosed]);
+      clearInterval(idle);
       clearTimeout(timer);
     },
   };

@@ -72,6 +72,10 @@ describe('configuration (docs/running.md#configuration)', () => {
     ['VAULT_KEY', 'c2hvcnQ=', 'VAULT_KEY'],
     ['LOG_LEVEL', 'loud', 'LOG_LEVEL'],
     ['SQLITE_SYNCHRONOUS', 'off', 'SQLITE_SYNCHRONOUS'],
+    // docs/edge.md#cors: an origin is scheme://host[:port], nothing more.
+    ['CORS_ORIGINS', 'shop.example', 'CORS_ORIGINS'],
+    ['CORS_ORIGINS', 'https://shop.example/app', 'CORS_ORIGINS'],
+    ['CORS_ORIGINS', 'https://shop.example,*', 'CORS_ORIGINS'],
   ])('refuses %s=%s with an error naming the variable', (name, value, variable) => {
     let caught: unknown;
     try {
@@ -112,5 +116,29 @@ describe('configuration (docs/running.md#configuration)', () => {
     const lines = result.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/SQLITE_SYNCHRONOUS: .*full.*normal/u);
+  });
+  it('reads TRUST_PROXY as a hop count or a list, and the venue rate limits (docs/edge.md)', () => {
+    expect(loadConfig({}).config.trustProxy).toBeNull();
+    expect(loadConfig({ TRUST_PROXY: '1' }).config.trustProxy).toBe('1');
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,fc00::/7' }).config.trustProxy).toBe('loopback, 10.0.0.0/8,fc00::/7');
+    for (const bad of ['yes', 'true', '10.0.0.0/33', '10.0.0.1,,', '-1']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/^TRUST_PROXY: /u);
+    }
+    expect(loadConfig({}).config.rateLimits).toEqual({ enabled: true, windowMs: 60_000, read: 6000, write: 2400, subjectRead: 120, subjectWrite: 20 });
+    expect(loadConfig({ RATE_LIMITS: 'off', RATE_LIMIT_SUBJECT_WRITE: '5' }).config.rateLimits).toMatchObject({ enabled: false, subjectWrite: 5 });
+    expect(() => loadConfig({ RATE_LIMITS: 'maybe' })).toThrow(/^RATE_LIMITS: /u);
+  });
+
+  it('stops start-up with one line naming TRUST_PROXY on a bad value', () => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: resolve(import.meta.dirname, '..'),
+      env: { ...process.env, TRUST_PROXY: '10.0.0.300', DATABASE_URL: ':memory:' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(result.status).toBe(2);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/TRUST_PROXY: "10\.0\.0\.300" is not a hop count/u);
   });
 });

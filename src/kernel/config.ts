@@ -3,6 +3,8 @@
  * start-up with one line that names it. Secrets left unset are generated and listed in `generated`, so the
  * process can print them once.
  */
+import { compileTrust } from './client-address.ts';
+import { parseCorsOrigins } from './cors.ts';
 import { randomToken } from './tokens.ts';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
@@ -21,13 +23,20 @@ export type DatabaseTarget =
   | { kind: 'sqlite'; path: string; synchronous?: SqliteSynchronous }
   | { kind: 'postgres'; url: string };
 
+/** docs/edge.md#rate-limits-at-a-venue: per client address (a whole venue may share one) and per subject. */
 export interface RateLimitConfig {
-  /** Window length in milliseconds. */
+  /** RATE_LIMITS=off turns every limit off (a limiting proxy in front; the benchmark's comparison). */
+  enabled: boolean;
+  /** Length of the sliding window in milliseconds. */
   windowMs: number;
-  /** Requests per window and client address for reads (options, lookup, event info). */
+  /** Requests per window and client address, per route group, for reads (options, lookup). */
   read: number;
-  /** Requests per window and client address for writes (create, pay). */
+  /** Requests per window and client address, per route group, for writes (create, pay). */
   write: number;
+  /** Lookups per window of one order. */
+  subjectRead: number;
+  /** Creates per window of one email; pays (and pay-page card or wallet steps) per window of one order. */
+  subjectWrite: number;
 }
 
 export interface Config {
@@ -54,8 +63,20 @@ export interface Config {
   processorPrivateKey: string;
   logLevel: LogLevel;
   rateLimits: RateLimitConfig;
+  /**
+   * TRUST_PROXY as written (docs/edge.md#client-address): null reads the socket's peer and ignores forwarding
+   * headers; a hop count or a list of addresses, CIDRs and names reads X-Forwarded-For as Express does.
+   */
+  trustProxy: string | null;
+  /** CORS_ORIGINS (docs/edge.md#cors): null lets any origin call without credentials; a list allows only those. */
+  corsOrigins: readonly string[] | null;
   /** Largest accepted request body, in bytes (413 above it). */
   maxBodyBytes: number;
+  /**
+   * REQUEST_TIMEOUT_SECONDS (docs/edge.md#bounds): a connection that has not sent its whole request (headers and
+   * body) within this time is closed, so slow senders cannot hold connections open.
+   */
+  requestTimeoutSeconds: number;
 }
 
 export interface LoadedConfig {
@@ -155,6 +176,40 @@ function vaultKey(env: Env): Buffer | null {
   return key;
 }
 
+/** Checked here, so a typo stops start-up with one line instead of trusting nobody (or everybody) silently. */
+function trustProxy(env: Env): string | null {
+  const raw = env.TRUST_PROXY?.trim();
+  if (!raw) return null;
+  try {
+    compileTrust(raw);
+  } catch (error) {
+    throw new ConfigError('TRUST_PROXY', `"${raw}" is not a hop count or a comma-separated list of addresses, CIDRs, loopback, linklocal or uniquelocal (${(error as Error).message}).`);
+  }
+  return raw;
+}
+
+function corsOrigins(env: Env): readonly string[] | null {
+  try {
+    return parseCorsOrigins(env.CORS_ORIGINS);
+  } catch (error) {
+    throw new ConfigError('CORS_ORIGINS', (error as Error).message);
+  }
+}
+
+function rateLimits(env: Env): RateLimitConfig {
+  const switched = env.RATE_LIMITS?.trim().toLowerCase() || 'on';
+  if (switched !== 'on' && switched !== 'off') throw new ConfigError('RATE_LIMITS', `"${env.RATE_LIMITS}" must be on (the default) or off.`);
+  // Defaults sized in docs/edge.md#rate-limits-at-a-venue: 2,000 attendees behind one address in 10 minutes.
+  return {
+    enabled: switched === 'on',
+    windowMs: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 3600) * 1000,
+    read: integer(env, 'RATE_LIMIT_READ', 6000, 1, 10_000_000),
+    write: integer(env, 'RATE_LIMIT_WRITE', 2400, 1, 10_000_000),
+    subjectRead: integer(env, 'RATE_LIMIT_SUBJECT_READ', 120, 1, 10_000_000),
+    subjectWrite: integer(env, 'RATE_LIMIT_SUBJECT_WRITE', 20, 1, 10_000_000),
+  };
+}
+
 export function loadConfig(env: Env = process.env): LoadedConfig {
   const generated: LoadedConfig['generated'] = [];
   const port = integer(env, 'PORT', 4000, 0, 65535);
@@ -185,12 +240,11 @@ export function loadConfig(env: Env = process.env): LoadedConfig {
     processorPublicKey: secret(env, 'PROCESSOR_PUBLIC_KEY', generated, () => `pk_${randomToken(12)}`),
     processorPrivateKey: secret(env, 'PROCESSOR_PRIVATE_KEY', generated, () => randomToken()),
     logLevel,
-    rateLimits: {
-      windowMs: integer(env, 'RATE_LIMIT_WINDOW_SECONDS', 60, 1, 3600) * 1000,
-      read: integer(env, 'RATE_LIMIT_READ', 600, 1, 10_000_000),
-      write: integer(env, 'RATE_LIMIT_WRITE', 60, 1, 10_000_000),
-    },
+    rateLimits: rateLimits(env),
+    trustProxy: trustProxy(env),
+    corsOrigins: corsOrigins(env),
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 1_048_576, 1024, 64 * 1_048_576),
+    requestTimeoutSeconds: integer(env, 'REQUEST_TIMEOUT_SECONDS', 30, 1, 3_600),
   };
   return { config: Object.freeze(config), generated };
 }

@@ -1,10 +1,25 @@
 /**
- * Fixed-window request counting per route group and client address (docs/ordering.md#rate-limits: configurable, generous by
- * default). Both doors use it, so GraphQL operations that do the same work as a REST path share its limit.
- * The whole table is dropped at each window boundary, so memory stays bounded by one window's clients.
+ * Rate limits that fit a venue (docs/edge.md#rate-limits-at-a-venue). Each request of a route group is counted
+ * twice: per client address (the whole venue's NAT shares one, so these limits are generous) and per subject — the
+ * email for creating, the order for paying and looking up — whose small limits stop one client hammering one email
+ * or order within seconds. Both doors call `take` with the same group and subject, so a GraphQL field costs exactly
+ * what the REST path doing the same work costs.
+ *
+ * The window slides (docs/edge.md#rate-limits-at-a-venue: a fixed window lets 2× its limit through at an edge): the
+ * sliding-window counter, the count of the current fixed window plus the previous window's count weighted by the
+ * part of it still inside the sliding window. The counts live in rate-limiter-flexible's stores — in memory, or in
+ * Redis (the gateway's ioredis) when REDIS_URL is set, so every instance counts together. Window numbers come from the
+ * gateway's clock, so a manual clock moves the windows in tests; a store key lives two windows, then expires.
+ *
+ * Only allowed requests count: a refused one is handed back, so a client refused on its email does not use up the
+ * address's budget the rest of the venue shares.
  */
+import { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Clock } from './clock.ts';
 import type { RateLimitConfig } from './config.ts';
+import { emailKey } from './email.ts';
+import { DomainError } from './errors.ts';
 
 export type RateGroup = 'options' | 'lookup' | 'create' | 'pay';
 
@@ -17,32 +32,115 @@ const GROUP_CLASS: Record<RateGroup, 'read' | 'write'> = {
 
 export interface RateDecision {
   allowed: boolean;
-  /** Whole seconds until the window resets (for `Retry-After`). */
+  /** Whole seconds until a request would be allowed again (for `Retry-After`). */
   retryAfter: number;
 }
 
 export interface RateLimiter {
-  take(group: RateGroup, client: string): RateDecision;
+  /**
+   * Counts one request of `group` from `client` about `subject` (a normalized email or an order number; omitted
+   * when the request names none, e.g. a body that is not JSON). Refused when either count is over its limit.
+   */
+  take(group: RateGroup, client: string, subject?: string): Promise<RateDecision>;
+  /** Closes the Redis connection, if any. */
+  dispose(): Promise<void>;
 }
 
-export function createRateLimiter(config: RateLimitConfig, clock: Clock): RateLimiter {
-  let windowStart = 0;
-  // group → client → requests this window. Nested maps, so no key string is built per request.
-  let counts = new Map<RateGroup, Map<string, number>>();
-  const allowedDecision: RateDecision = { allowed: true, retryAfter: 0 };
+export interface RateLimiterOptions {
+  redisUrl?: string | null;
+  /** Prefix of the Redis keys (REDIS_PREFIX), so events sharing one Redis count apart. */
+  prefix?: string;
+}
+
+/** Longest subject kept as a key: an email is at most 254 characters; a longer one is refused later anyway. */
+const SUBJECT_MAX = 256;
+
+const ALLOWED: RateDecision = { allowed: true, retryAfter: 0 };
+const ALLOWED_PROMISE = Promise.resolve(ALLOWED);
+
+export function createRateLimiter(config: RateLimitConfig, clock: Clock, options: RateLimiterOptions = {}): RateLimiter {
+  if (!config.enabled) return { take: () => ALLOWED_PROMISE, dispose: async () => {} };
+  const { windowMs } = config;
+  // Two windows: the current one and the previous one read for the slide.
+  const duration = Math.ceil((2 * windowMs) / 1000);
+  let redis: Redis | null = null;
+  let store: RateLimiterAbstract;
+  if (options.redisUrl) {
+    redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: true });
+    redis.on('error', () => {}); // ioredis reconnects by itself; while it cannot, the memory insurance counts
+    store = new RateLimiterRedis({
+      storeClient: redis,
+      keyPrefix: `${options.prefix ?? ''}rl`,
+      points: Number.MAX_SAFE_INTEGER,
+      duration,
+      // Redis unreachable: count in this process rather than refuse everyone or fail the request.
+      insuranceLimiter: new RateLimiterMemory({ points: Number.MAX_SAFE_INTEGER, duration }),
+    });
+  } else {
+    store = new RateLimiterMemory({ points: Number.MAX_SAFE_INTEGER, duration });
+  }
+
+  /** One sliding count: counts this request and answers whether it is within `limit`. */
+  async function count(key: string, limit: number, now: number): Promise<SlideCount> {
+    const window = Math.floor(now / windowMs);
+    const [current, previous] = await Promise.all([store.penalty(`${key}:${window}`, 1), store.get(`${key}:${window - 1}`)]);
+    return slide(current.consumedPoints, previous?.consumedPoints ?? 0, limit, now - window * windowMs, windowMs, `${key}:${window}`);
+  }
+
   return {
-    take(group, client) {
+    async take(group, client, subject) {
       const now = clock.now();
-      if (now - windowStart >= config.windowMs) {
-        windowStart = now - (now % config.windowMs);
-        counts = new Map();
+      const kind = GROUP_CLASS[group];
+      const counts = [count(`${group}:a:${client}`, config[kind], now)];
+      if (subject !== undefined) {
+        counts.push(count(`${group}:s:${subject.slice(0, SUBJECT_MAX)}`, kind === 'read' ? config.subjectRead : config.subjectWrite, now));
       }
-      let clients = counts.get(group);
-      if (!clients) counts.set(group, (clients = new Map()));
-      const used = (clients.get(client) ?? 0) + 1;
-      clients.set(client, used);
-      if (used <= config[GROUP_CLASS[group]]) return allowedDecision;
-      return { allowed: false, retryAfter: Math.max(1, Math.ceil((windowStart + config.windowMs - now) / 1000)) };
+      const results = await Promise.all(counts);
+      if (results.every((r) => r.allowed)) return ALLOWED;
+      // Refused: hand every count back, so only allowed requests use up a budget.
+      await Promise.all(results.map((r) => store.reward(r.key, 1).catch(() => undefined)));
+      return { allowed: false, retryAfter: Math.max(...results.map((r) => r.retryAfter)) };
+    },
+    async dispose() {
+      if (redis) await redis.quit().catch(() => undefined);
     },
   };
+}
+
+/** The subject of creating: the email as "one order per email" compares it; none when it is not a string. */
+export function emailSubject(email: unknown): string | undefined {
+  return typeof email === 'string' ? emailKey(email) : undefined;
+}
+
+/** The REST doors' check: over a limit, the documented 429 `rate_limited` with Retry-After. */
+export async function enforceRateLimit(limiter: RateLimiter, group: RateGroup, client: string, subject?: string): Promise<void> {
+  const decision = await limiter.take(group, client, subject);
+  if (!decision.allowed) {
+    throw new DomainError('rate_limited', 'Too many requests. Wait a moment, then try again.', { retryAfter: decision.retryAfter });
+  }
+}
+
+interface SlideCount extends RateDecision {
+  /** The store key counted, to hand the request back when it is refused. */
+  key: string;
+}
+
+/**
+ * The sliding-window estimate: `current` requests in this fixed window (this one included), `previous` in the one
+ * before, `elapsed` ms into this window. Over `limit`, the seconds until one more request would fit, assuming none
+ * come meanwhile.
+ */
+export function slide(current: number, previous: number, limit: number, elapsed: number, windowMs: number, key = ''): SlideCount {
+  const estimate = current + (previous * (windowMs - elapsed)) / windowMs;
+  if (estimate <= limit) return { allowed: true, retryAfter: 0, key };
+  const kept = current - 1; // this request is handed back when refused
+  let waitMs: number;
+  if (kept + 1 <= limit && previous > 0) {
+    // Within this window, once enough of the previous one has slid out.
+    waitMs = windowMs * (1 - (limit - kept - 1) / previous) - elapsed;
+  } else {
+    // In the next window, once enough of this one has slid out.
+    waitMs = windowMs - elapsed + windowMs * Math.max(0, 1 - (limit - 1) / Math.max(kept, 1));
+  }
+  return { allowed: false, retryAfter: Math.max(1, Math.ceil(waitMs / 1000)), key };
 }

@@ -3,18 +3,19 @@
  * the hold countdown, payLabel, and three ways to pay — a card form, the sandbox wallet, the demo card. Static
  * HTML with no secret of its own: the script uses the payToken from the address. The card number goes only to the
  * order's tokenization path (authorized by that payToken, never by a site key), which answers a single-use token
- * bound to this order; the page then pays with it (docs/platform.md#pay-page-tokens). Style and script: pay-page-style.ts, -script.ts.
+ * bound to this order; the page then pays with it (docs/platform.md#pay-page-tokens). Style and script are files
+ * (app/pay.css, app/pay.js): the page's Content-Security-Policy allows no inline script or style
+ * (docs/edge.md#page-headers), so the order number reaches the script as a data attribute.
  */
-import { PAY_PAGE_SCRIPT } from './pay-page-script.ts';
-import { PAY_PAGE_STYLE } from './pay-page-style.ts';
+import { APP_ASSETS, FAVICON_LINK } from './page-shell.ts';
 
 export function renderPayPage(orderNumber: string): string {
-  // Inside <script>: JSON with `<` escaped, so no value can close the element.
-  const n = JSON.stringify(orderNumber).replace(/</gu, '\\u003c');
+  // Digits only (the route checks it too): nothing from the address can become markup.
+  const n = orderNumber.replace(/[^0-9]/gu, '');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>Pay for sleeve order ${orderNumber.replace(/[^0-9]/gu, '')}</title><style>${PAY_PAGE_STYLE}</style></head>
-<body><main>
+<title>Pay for sleeve order ${n}</title>${FAVICON_LINK}<link rel="stylesheet" href="${APP_ASSETS}/pay.css"></head>
+<body data-order-number="${n}"><main>
 <h1>Sleeve order <span id="number"></span></h1>
 <section class="card" aria-labelledby="summary-title"><h2 id="summary-title">Your sleeve</h2>
 <dl><dt>Size</dt><dd id="size">…</dd><dt>Font</dt><dd id="font">…</dd><dt>Thread</dt><dd id="thread">…</dd>
@@ -41,8 +42,5 @@ export function renderPayPage(orderNumber: string): string {
 <p id="result" role="status" aria-live="assertive"></p>
 </main>
 <script src="/assets/graphql-ws.js"></script>
-<script type="module">
-const orderNumber = ${n};
-${PAY_PAGE_SCRIPT}
-</script></body></html>`;
+<script type="module" src="${APP_ASSETS}/pay.js"></script></body></html>`;
 }

@@ -1,9 +1,11 @@
 /**
  * Document 3 §2 "Common headers" and §9 versioning, with docs/platform.md#credentials: `x-vendor-siteid` must be present
  * and name the site of the basic-auth credentials (401), `api-version` must be present and supported (400), and a
- * body must be sent as `application/json` (400, CONTRACT's error list has no 415).
+ * body must be sent as `application/json`: 400 without a content type (document 3 requires the header), 415 with
+ * another one (docs/edge.md#no-cross-site-writes: a browser's simple request must not reach a platform operation).
  */
 import { DomainError } from '../kernel/errors.ts';
+import { UnsupportedMediaTypeError } from '../kernel/media-type.ts';
 
 export const SUPPORTED_API_VERSIONS: readonly string[] = ['10.3'];
 
@@ -25,6 +27,7 @@ export function checkPlatformHeaders(headers: PlatformHeaders, authenticatedSite
   if (!SUPPORTED_API_VERSIONS.includes(headers.apiVersion.trim())) {
     throw headerError('api-version', `api-version ${headers.apiVersion} is not supported; use one of ${SUPPORTED_API_VERSIONS.join(', ')}.`);
   }
+  if (hasBody && headers.contentType && !isJson(headers.contentType)) throw new UnsupportedMediaTypeError(headers.contentType);
   if (hasBody && !isJson(headers.contentType)) {
     throw headerError('content-type', 'Send the body as JSON with content-type: application/json.');
   }

@@ -191,22 +191,32 @@ describe('the compiled path (a document seen before)', () => {
     expect({ status: second.status, body: second.body, type: second.headers['content-type'] }).toEqual({ status: full.status, body: full.body, type: full.headers['content-type'] });
   });
 
-  it('answers a request from a web page (Origin) with yoga\'s CORS headers, on success and on error', async () => {
+  // docs/edge.md#cors: both paths answer with the one CorsPolicy, CORS_ORIGINS unset (`*`) or a list (echoed, or none).
+  it.each([
+    ['unset', {}, 'http://shop.example', '*'],
+    ['a list, a listed origin', { CORS_ORIGINS: 'http://shop.example' }, 'http://shop.example', 'http://shop.example'],
+    ['a list, another origin', { CORS_ORIGINS: 'http://shop.example' }, 'http://evil.example', null],
+  ])('answers a request from a web page (Origin) with the same CORS headers as yoga, on success and on error (CORS_ORIGINS %s)', async (_name, env, origin, allowed) => {
     const cases = [
       { query: '{ sleeveOptions { charLimit } }' },
       // A variable of the wrong type: an answer with errors, through yoga's result processor.
       { query: 'query($n: ID!, $t: String!) { order(orderNumber: $n, payToken: $t) { status } }', variables: { n: '1', t: 2 } },
     ];
     for (const body of cases) {
-      const s = await served();
-      const init = { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', origin: 'http://shop.example' }, body: JSON.stringify(body) };
+      const s = await served(env);
+      const init = { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', origin }, body: JSON.stringify(body) };
       const first = await fetch(s.url, init);
       const runs = s.yogaRuns();
       const second = await fetch(s.url, init);
       expect(s.yogaRuns()).toBe(runs);
       expect(headersOf(second)).toEqual(headersOf(first));
       expect(await second.text()).toBe(await first.text());
-      expect(second.headers.get('access-control-allow-origin')).toBe('http://shop.example');
+      expect(second.headers.get('access-control-allow-origin')).toBe(allowed);
+      expect(second.headers.get('access-control-allow-credentials')).toBeNull();
+      // And yoga's Fetch handler, in memory: the same CORS headers.
+      const full = await s.t.gateway.fetch(new Request('http://sleeve.test/graphql', init));
+      const cors = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).filter(([k]) => k.startsWith('access-control-') || k === 'vary'));
+      expect(cors(headersOf(full))).toEqual(cors(headersOf(second)));
     }
   });
 });
@@ -229,6 +239,7 @@ describe('the compiled path and the plugins it stands in for', () => {
       adminToken: gateway.config.adminToken,
       publicUrl: gateway.config.publicUrl,
       maxBodyBytes: gateway.config.maxBodyBytes,
+      corsOrigins: gateway.config.corsOrigins,
       now: () => gateway.clock.now(),
     });
     // Fails when a plugin that hooks execution, or the request around it, is added to the door: the compiled path

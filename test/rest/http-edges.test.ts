@@ -69,8 +69,10 @@ describe('GET /api/sleeve-options', () => {
     expect(limited.body.error.length).toBeGreaterThan(0);
     const retryAfter = limited.headers.get('retry-after');
     expect(retryAfter).toMatch(/^[1-9]\d*$/u);
-    expect(Number(retryAfter)).toBeLessThanOrEqual(60);
-    await t.clock.advance(60_000);
+    // The window slides (docs/edge.md#rate-limits-at-a-venue): a burst is forgotten within two windows, and
+    // Retry-After says when exactly.
+    expect(Number(retryAfter)).toBeLessThanOrEqual(120);
+    await t.clock.advance(Number(retryAfter) * 1000);
     expect((await t.rest('GET', '/api/sleeve-options')).status).toBe(200);
   });
 });

@@ -1,12 +1,13 @@
 /**
- * The pay page's script (runs in the browser; `orderNumber` is defined before it). It reads the order, follows its
+ * The pay page's script (/assets/app/pay.js; the order number is the page's `data-order-number`, checked digits). It reads the order, follows its
  * status changes live (orderUpdates over graphql-ws), and pays through the public API with the payToken from the
  * address; the countdown runs locally from the server's secondsLeft. The card form sends the card to
  * /api/orders/{n}/card-token (authorized by the payToken) and pays with the single-use token it gets back; after a
  * 502 the same token is sent again, so a retry reconciles the first attempt and never charges twice.
  */
-export const PAY_PAGE_SCRIPT = String.raw`
-import { connect } from '/assets/app/graphql.js';
+import { connect } from './graphql.js';
+
+const orderNumber = document.body.dataset.orderNumber;
 const token = new URLSearchParams(location.search).get('t') ?? '';
 const $ = (id) => document.getElementById(id);
 const gql = async (query, variables) => {
@@ -140,4 +141,3 @@ $('demo').addEventListener('click', async () => {
   try { await pay('VENDOR_CARD', null); } finally { busy(false); }
 });
 load();
-`;

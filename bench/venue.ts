@@ -1,0 +1,166 @@
+/**
+ * The venue figure (docs/edge.md#rate-limits-at-a-venue, issue 15): 2,000 attendees each read the options, create an
+ * order, look it up and pay it within a 10-minute event, all behind one address (the venue's NAT), then all behind a
+ * trusted proxy that passes each one's own X-Forwarded-For (TRUST_PROXY=loopback). The event is compressed into
+ * BENCH_VENUE_SECONDS (default 30): attendees start at uniformly random moments of it, and the limiter's window is
+ * shrunk by the same factor (RATE_LIMIT_WINDOW_SECONDS), so every limit meets the same traffic per window as at the
+ * real event. Reported: wrong 429s (there should be none), p50/p99 of each step.
+ *
+ * Then the limiter's cost: attendees unpaced (64 at a time) for BENCH_SECONDS, the limiter on (address and subject
+ * limits counted, the address limits out of reach) against RATE_LIMITS=off, a fresh server per run, alternated over
+ * BENCH_ROUNDS rounds; the ratio of the medians of attendees served per second (target ≥ 0.95). SQLITE_SYNCHRONOUS=normal, so the disk's fsync does not hide it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { median, row, startChild } from './lib.ts';
+
+const ATTENDEES = Number(process.env.BENCH_VENUE_ATTENDEES ?? 2000);
+const EVENT_SECONDS = 600;
+const STEPS = ['options', 'create', 'lookup', 'pay'] as const;
+type Step = (typeof STEPS)[number];
+
+export interface VenueRun {
+  label: string;
+  attendees: number;
+  completed: number;
+  limited: number;
+  /** Answers other than the expected 200/201 and other than 429. */
+  failed: number;
+  latencies: Record<Step, number[]>;
+  seconds: number;
+}
+
+export interface VenueFigures {
+  paced: VenueRun[];
+  limiterOn: number[];
+  limiterOff: number[];
+  eventSeconds: number;
+  windowSeconds: number;
+}
+
+const ORDER = { name: 'Ada Lovelace', size: '13-inch', font: 'Block', thread: 'Gold', stitchText: 'ADA 1815' };
+
+async function attendee(base: string, i: number, run: string, forwardedFor: string | undefined, into: VenueRun): Promise<void> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}) };
+  const timed = async (step: Step, path: string, init: RequestInit = {}): Promise<any> => {
+    const started = performance.now();
+    const response = await fetch(base + path, { ...init, headers });
+    const body = await response.json();
+    into.latencies[step].push(performance.now() - started);
+    if (response.status === 429) into.limited++;
+    else if (response.status >= 300) into.failed++;
+    return response.status < 300 ? body : null;
+  };
+  if (!(await timed('options', '/api/sleeve-options'))) return;
+  const created = await timed('create', '/api/orders', { method: 'POST', body: JSON.stringify({ ...ORDER, email: `a${i}.${run}@example.com` }) });
+  if (!created) return;
+  const { orderNumber, payToken } = created;
+  if (!(await timed('lookup', `/api/orders/${orderNumber}?t=${payToken}`))) return;
+  if (!(await timed('pay', `/api/orders/${orderNumber}/pay`, { method: 'POST', body: JSON.stringify({ t: payToken, method: 'vendor_card' }) }))) return;
+  into.completed++;
+}
+
+function emptyRun(label: string): VenueRun {
+  return { label, attendees: ATTENDEES, completed: 0, limited: 0, failed: 0, latencies: { options: [], create: [], lookup: [], pay: [] }, seconds: 0 };
+}
+
+async function withServer<T>(env: Record<string, string>, body: (url: string) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), 'sleeve-venue-'));
+  const child = await startChild('src/main.ts', { DATABASE_URL: `file:${join(dir, 'venue.db')}`, SQLITE_SYNCHRONOUS: 'normal', ...env });
+  try {
+    return await body(child.url);
+  } finally {
+    await child.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The event, compressed: each attendee starts at a random moment of `seconds`, then runs its four steps. */
+async function paced(label: string, seconds: number, env: Record<string, string>, proxied: boolean): Promise<VenueRun> {
+  const run = emptyRun(label);
+  await withServer(env, async (url) => {
+    const started = performance.now();
+    const id = Date.now().toString(36);
+    await Promise.all(
+      Array.from({ length: ATTENDEES }, (_, i) =>
+        new Promise((resolve) => setTimeout(resolve, Math.random() * seconds * 1000)).then(() =>
+          attendee(url, i, id, proxied ? `198.51.${(i >> 8) & 255}.${i & 255}` : undefined, run),
+        ),
+      ),
+    );
+    run.seconds = (performance.now() - started) / 1000;
+  });
+  return run;
+}
+
+/**
+ * Unpaced: `concurrency` attendees at a time for `seconds` (after a 2 s warm-up); attendees served per second. The
+ * address limits are set out of reach (as in bench/run.ts): the limiter does all its work, no request is refused.
+ */
+async function unpaced(env: Record<string, string>, seconds: number, concurrency = 64): Promise<number> {
+  return withServer(env, async (url) => {
+    const id = Date.now().toString(36);
+    let next = 0;
+    const flows = async (run: VenueRun, until: number) => {
+      await Promise.all(
+        Array.from({ length: concurrency }, async () => {
+          while (performance.now() < until) await attendee(url, next++, id, undefined, run);
+        }),
+      );
+      if (run.limited > 0 || run.failed > 0) throw new Error(`unpaced run: ${run.limited} × 429, ${run.failed} other failures`);
+    };
+    await flows(emptyRun('warm-up'), performance.now() + 2_000);
+    const run = emptyRun('unpaced');
+    const started = performance.now();
+    await flows(run, started + seconds * 1000);
+    return run.completed / ((performance.now() - started) / 1000);
+  });
+}
+
+export async function benchVenue(
+  seconds = Number(process.env.BENCH_VENUE_SECONDS ?? 30),
+  rounds = Number(process.env.BENCH_ROUNDS ?? 3),
+  unpacedSeconds = Number(process.env.BENCH_SECONDS ?? 10),
+): Promise<VenueFigures> {
+  // The same traffic per window as the real event: shrink the window by the compression factor.
+  const windowSeconds = Math.max(1, Math.round((60 * seconds) / EVENT_SECONDS));
+  const eventSeconds = (EVENT_SECONDS * windowSeconds) / 60;
+  const compressed = { RATE_LIMIT_WINDOW_SECONDS: String(windowSeconds) };
+  console.log(`venue: ${ATTENDEES} attendees, a 10-minute event in ${eventSeconds} s (window ${windowSeconds} s)…`);
+  const paced1 = await paced('behind one address (NAT)', eventSeconds, compressed, false);
+  const paced2 = await paced('behind a trusted proxy (X-Forwarded-For)', eventSeconds, { ...compressed, TRUST_PROXY: 'loopback' }, true);
+  const limiterOn: number[] = [];
+  const limiterOff: number[] = [];
+  const on = { RATE_LIMIT_READ: '10000000', RATE_LIMIT_WRITE: '10000000' };
+  const off = { RATE_LIMITS: 'off' };
+  for (let round = 1; round <= rounds; round++) {
+    // Alternate which goes first, so a drift of the shared cores does not favour one.
+    if (round % 2) limiterOn.push(await unpaced(on, unpacedSeconds));
+    limiterOff.push(await unpaced(off, unpacedSeconds));
+    if (!(round % 2)) limiterOn.push(await unpaced(on, unpacedSeconds));
+    console.log(`round ${round} venue unpaced: limiter on ${limiterOn.at(-1)!.toFixed(0)}, off ${limiterOff.at(-1)!.toFixed(0)} attendees/s`);
+  }
+  return { paced: [paced1, paced2], limiterOn, limiterOff, eventSeconds, windowSeconds };
+}
+
+function percentile(values: number[], p: number): string {
+  if (values.length === 0) return '-';
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!.toFixed(1);
+}
+
+export function printVenueFigure(figures: VenueFigures): void {
+  console.log(`venue: ${ATTENDEES} attendees, each options → create → lookup → pay, a 10-minute event compressed into ${figures.eventSeconds} s (RATE_LIMIT_WINDOW_SECONDS=${figures.windowSeconds}, default limits)`);
+  const widths = [44, 10, 8, 8, 16, 16, 16, 16];
+  console.log(row(['run', 'completed', '429s', 'other', 'options p50/p99', 'create p50/p99', 'lookup p50/p99', 'pay p50/p99'], widths));
+  for (const run of figures.paced) {
+    const steps = STEPS.map((step) => `${percentile(run.latencies[step], 50)}/${percentile(run.latencies[step], 99)} ms`);
+    console.log(row([run.label, `${run.completed}/${run.attendees}`, run.limited, run.failed, ...steps], widths));
+  }
+  const on = median(figures.limiterOn);
+  const off = median(figures.limiterOff);
+  console.log(
+    `limiter's cost, unpaced (64 attendees at a time, medians of ${figures.limiterOn.length} runs): on ${on.toFixed(0)} attendees/s, off ${off.toFixed(0)} attendees/s, ratio ${(on / off).toFixed(3)} (target ≥ 0.95)`,
+  );
+}

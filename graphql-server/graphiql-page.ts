@@ -1,0 +1,46 @@
+/**
+ * GraphiQL at GET /graphql: yoga's page, whose assets are all inside it (render-graphiql: no CDN, the event's
+ * network may have no internet), and its Content-Security-Policy (docs/edge.md#page-headers). The page is one
+ * inline script of about 9 MB, so the policy allows exactly that script by its SHA-256 — never 'unsafe-inline' for
+ * scripts — and no other origin. Its editor (Monaco) sets inline styles and runs workers from blob: URLs, which
+ * the policy allows; styles cannot run code.
+ *
+ * The page and its hash are computed once per set of options (they never change while the process runs): the
+ * bundle is loaded the first time someone opens GraphiQL, not at start.
+ */
+import { createHash } from 'node:crypto';
+import type { GraphiQLOptions } from 'graphql-yoga';
+
+let rendered: { key: string; html: string; headers: Record<string, string> } | undefined;
+
+export async function renderGraphiQLPage(options: GraphiQLOptions | undefined): Promise<string> {
+  const withIcon = { ...options, favicon: '/favicon.ico' };
+  const key = JSON.stringify(withIcon);
+  if (rendered?.key !== key) {
+    const html = (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(withIcon);
+    rendered = { key, html, headers: headersFor(html) };
+  }
+  return rendered.html;
+}
+
+/** The headers of the GraphiQL page last rendered (before any: a policy that allows no inline script). */
+export function graphiqlHeaders(): Record<string, string> {
+  return rendered?.headers ?? headersFor('');
+}
+
+function headersFor(html: string): Record<string, string> {
+  const hashes = [...html.matchAll(/<script>([\s\S]*?)<\/script>/gu)].map((m) => `'sha256-${createHash('sha256').update(m[1]!).digest('base64')}'`);
+  const directives = [
+    "default-src 'self'",
+    `script-src 'self' ${hashes.join(' ')}`.trim(),
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "worker-src 'self' blob:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+  ];
+  return { 'content-security-policy': directives.join('; '), 'x-content-type-options': 'nosniff', 'referrer-policy': 'same-origin' };
+}

@@ -1,0 +1,37 @@
+/**
+ * Which error shape a path answers in when no handler runs — an unknown path (404) or a wrong method (405) —
+ * by the family the path belongs to (docs/edge.md#bounds, docs/platform.md#error-bodies): document 1's Error body
+ * on its paths, document 3's `{ status: "error", message }` on the platform paths (payments, merchants, decisions,
+ * claims), `{ message }` on the tokenization paths. A client of one family then reads every answer the same way.
+ */
+import { json, type HttpResponse } from './http.ts';
+
+export type PathFamily = 'ordering' | 'platform' | 'tokenization';
+
+/** By prefix, so an unknown path under a family's prefix (a typo, an operation not offered) answers in its shape. */
+export function familyOf(path: string): PathFamily {
+  if (path.startsWith('/v1/')) return 'tokenization';
+  if (path === '/api/payments' || path.startsWith('/api/payments/')) return 'platform';
+  if (path === '/merchants' || path.startsWith('/merchants/') || path.startsWith('/v2/')) return 'platform';
+  return 'ordering';
+}
+
+function inFamily(path: string, status: number, code: string, message: string, headers: Record<string, string> = {}): HttpResponse {
+  switch (familyOf(path)) {
+    case 'tokenization':
+      return json(status, { message }, headers);
+    case 'platform':
+      return json(status, { status: 'error', message }, headers);
+    default:
+      return json(status, { ok: false, code, error: message, retryable: false }, headers);
+  }
+}
+
+export function notFoundResponse(method: string, path: string): HttpResponse {
+  return inFamily(path, 404, 'not_found', `There is nothing at ${method} ${path}.`);
+}
+
+/** 405 with `Allow` (RFC 9110 §15.5.6). Document 1 has no code of its own for it: `bad_request`, as before. */
+export function methodNotAllowedResponse(method: string, path: string, allow: string): HttpResponse {
+  return inFamily(path, 405, 'bad_request', `${method} is not allowed on ${path}. Use ${allow}.`, { allow });
+}

@@ -1,0 +1,86 @@
+/**
+ * CORS per CORS_ORIGINS (docs/edge.md#cors), decided once here and used by every door: the REST router
+ * (rest-compat/api.ts), yoga's path (graphql-server/use-cors.ts) and the fast JSON path (graphql-server/fast-path.ts),
+ * so that the two GraphQL paths can never answer one request with different headers.
+ *
+ * - Unset: any origin, without credentials: `Access-Control-Allow-Origin: *`. No cookie is ever used, so an open
+ *   origin exposes nothing a browser holds; and `*` (unlike an echoed origin) can never carry credentials.
+ * - A list: only those origins, each echoed back with `Vary: Origin`; any other gets no allow header at all, so the
+ *   browser refuses to hand it the answer (and refuses to send a preflighted write).
+ *
+ * Only a request with an Origin gets CORS headers: same-origin GETs and non-browser clients get none.
+ */
+
+/** What a browser may send on a cross-origin request here, besides the CORS-safelisted headers. */
+export const ALLOWED_HEADERS = [
+  'accept',
+  'authorization',
+  'content-type',
+  'idempotency-key',
+  'api-version',
+  'x-vendor-siteid',
+  'traceparent',
+  'tracestate',
+].join(', ');
+
+/** Response headers a page may read besides the safelisted ones: when to retry after a 429 or 503. */
+export const EXPOSED_HEADERS = 'retry-after';
+
+/** Preflights are cached by the browser this long (seconds); Chromium caps it at 7200. */
+const MAX_AGE = '600';
+
+export class CorsPolicy {
+  /** null: any origin (`*`). */
+  private readonly allowed: ReadonlySet<string> | null;
+
+  constructor(origins: readonly string[] | null) {
+    this.allowed = origins === null ? null : new Set(origins);
+  }
+
+  /**
+   * The CORS headers of an actual answer to a request with this Origin header (none without one), to add to that
+   * answer. A fresh object each time: callers may add to it.
+   */
+  headers(origin: string | null | undefined): Record<string, string> | null {
+    if (origin === undefined || origin === null) return null;
+    if (this.allowed === null) return { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSED_HEADERS };
+    if (!this.allowed.has(origin)) return { vary: 'Origin' };
+    return { 'access-control-allow-origin': origin, vary: 'Origin', 'access-control-expose-headers': EXPOSED_HEADERS };
+  }
+
+  /** The headers of the 204 that answers a preflight (OPTIONS) of a path accepting `methods`. */
+  preflight(origin: string | null | undefined, methods: readonly string[]): Record<string, string> {
+    const allow = [...new Set([...methods, 'OPTIONS'])].join(', ');
+    const headers: Record<string, string> = { allow, 'content-length': '0' };
+    const cors = this.headers(origin);
+    if (cors) Object.assign(headers, cors);
+    if (cors?.['access-control-allow-origin'] !== undefined) {
+      headers['access-control-allow-methods'] = allow;
+      headers['access-control-allow-headers'] = ALLOWED_HEADERS;
+      headers['access-control-max-age'] = MAX_AGE;
+    }
+    return headers;
+  }
+}
+
+/**
+ * CORS_ORIGINS → the origins, or null when unset. Each entry must be an origin exactly as a browser sends it
+ * (`scheme://host[:port]`, no path, no trailing slash), else the line naming it stops start-up: a near miss would
+ * otherwise never match and fail only in a browser, far from the cause.
+ */
+export function parseCorsOrigins(raw: string | undefined): string[] | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  return raw.split(',').map((entry) => {
+    const origin = entry.trim();
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin) {
+      throw new Error(`"${origin}" is not an origin like https://shop.example or http://localhost:5173 (scheme, host and port only, no path or trailing slash).`);
+    }
+    return origin;
+  });
+}

@@ -1,0 +1,68 @@
+/**
+ * The client address the limits are kept by (docs/edge.md#client-address, issue 15): the socket's peer unless
+ * TRUST_PROXY says which proxies to believe, and then X-Forwarded-For as Express's `trust proxy` reads it. Over the
+ * production node:http entry (the peer is 127.0.0.1) and, for GraphQL, its fast JSON path too.
+ */
+import { describe, expect, it } from 'vitest';
+import { VALID_ORDER } from '../support/gateway.ts';
+import { gatewayOver, type TransportGateway } from '../support/graphql-transports.ts';
+
+const LIMITS = { RATE_LIMIT_WRITE: '2' };
+
+async function create(t: TransportGateway, i: number, forwardedFor?: string): Promise<number> {
+  const headers: Record<string, string> = forwardedFor === undefined ? {} : { 'x-forwarded-for': forwardedFor, 'x-real-ip': forwardedFor, forwarded: `for=${forwardedFor}` };
+  return (await t.rest('POST', '/api/orders', { ...VALID_ORDER, email: `c${i}@example.com` }, headers)).status;
+}
+
+async function createGql(t: TransportGateway, i: number, forwardedFor: string): Promise<number> {
+  const response = await t.request('/graphql', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': forwardedFor },
+    body: JSON.stringify({ query: 'mutation ($i: OrderInput!) { createOrder(input: $i) { __typename } }', variables: { i: { ...VALID_ORDER, email: `g${i}@example.com` } } }),
+  });
+  return response.status;
+}
+
+describe('TRUST_PROXY unset (the default)', () => {
+  it('ignores X-Forwarded-For, X-Real-IP and Forwarded: a client cannot pick a new bucket per request', async () => {
+    const t = await gatewayOver('node', { env: LIMITS });
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push(await create(t, i, `198.51.100.${i}`));
+    expect(statuses).toEqual([201, 201, 429, 429]);
+    for (let i = 0; i < 2; i++) expect(await createGql(t, i, `198.51.100.${50 + i}`)).toBe(429);
+  });
+});
+
+describe('TRUST_PROXY set', () => {
+  it('loopback: each address a trusted proxy forwards is its own client, over REST and GraphQL', async () => {
+    const t = await gatewayOver('node', { env: { ...LIMITS, TRUST_PROXY: 'loopback' } });
+    for (let i = 0; i < 4; i++) expect(await create(t, i, `198.51.100.${i}`)).toBe(201);
+    // Twice per address over GraphQL (the second runs the fast JSON path), then that address is over its limit.
+    for (let i = 0; i < 2; i++) expect(await createGql(t, i, '198.51.100.77')).toBe(200);
+    expect(await createGql(t, 2, '198.51.100.77')).toBe(429);
+    // One forwarded client is limited on its own.
+    expect(await create(t, 10, '198.51.100.0')).toBe(201);
+    expect(await create(t, 11, '198.51.100.0')).toBe(429);
+  });
+
+  it('refuses spoofing: addresses a client prepends to X-Forwarded-For are not believed', async () => {
+    const t = await gatewayOver('node', { env: { ...LIMITS, TRUST_PROXY: '127.0.0.1' } });
+    // The proxy (127.0.0.1) appended the real client 203.0.113.9; the client wrote the rest itself.
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push(await create(t, i, `10.9.9.${i}, 203.0.113.9`));
+    expect(statuses).toEqual([201, 201, 429, 429]);
+  });
+
+  it('a hop count: trusts that many proxies nearest the server', async () => {
+    const t = await gatewayOver('node', { env: { ...LIMITS, TRUST_PROXY: '1' } });
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push(await create(t, i, `10.9.9.${i}, 203.0.113.9`));
+    expect(statuses).toEqual([201, 201, 429, 429]);
+    expect(await create(t, 5, '203.0.113.10')).toBe(201);
+  });
+
+  it('is read by the in-memory gateway too, over its clientAddress option', async () => {
+    const t = await gatewayOver('fetch', { env: { ...LIMITS, TRUST_PROXY: '10.0.0.0/8' }, clientAddress: () => '10.1.2.3' });
+    for (let i = 0; i < 4; i++) expect(await create(t, i, `198.51.100.${i}`)).toBe(201);
+  });
+});
