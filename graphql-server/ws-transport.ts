@@ -34,10 +34,18 @@ export interface WebSocketOptions {
 
 export function attachWebSocket(
   server: Server,
-  door: { readonly yoga: GraphQLYoga; clientAddressOf?: (req: IncomingMessage) => string },
+  door: { readonly yoga: GraphQLYoga; clientAddressOf?: (req: IncomingMessage) => string; allowsOrigin?: (origin: string | undefined) => boolean },
   { keepAliveMs = 12_000, maxPayload = 1_048_576 }: WebSocketOptions = {},
 ): WebSocketTransport {
-  const wsServer = new WebSocketServer({ server, path: GRAPHQL_PATH, maxPayload });
+  const wsServer = new WebSocketServer({
+    server,
+    path: GRAPHQL_PATH,
+    maxPayload,
+    // CORS_ORIGINS holds for sockets too: an unlisted page's upgrade is refused (403) before any work (docs/edge.md#cors).
+    ...(door.allowsOrigin
+      ? { verifyClient: ({ origin }: { origin?: string }, done: (ok: boolean, code?: number) => void) => done(door.allowsOrigin!(origin), 403) }
+      : {}),
+  });
   const graphqlWs = useServer(
     {
       execute: (args) => (args.rootValue as EnvelopedRoot).execute(args) as never,

@@ -27,6 +27,7 @@ import { startPaymentReconciliation } from './payments/reconciliation-job.ts';
 import { createHoldTicker } from './orders/hold-ticker.ts';
 import { createRateLimiter } from './kernel/rate-limiter.ts';
 import { ClientAddresses } from './kernel/client-address.ts';
+import { CorsPolicy } from './kernel/cors.ts';
 import { startCacheSync } from './orders/cache-sync-service.ts';
 import { createServices, type Services } from './services.ts';
 
@@ -90,6 +91,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     corsOrigins: config.corsOrigins,
     now: () => clock.now(),
   });
+  const socketCors = new CorsPolicy(config.corsOrigins);
   const jobDeps: BackgroundDeps = { services, database, config, clock, bus, logger };
   const background: Disposable[] = [
     startCacheSync(bus, services),
@@ -142,7 +144,12 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
       return toFetch((await rest.handle(req)) ?? notFound(req), request.method === 'HEAD');
     },
     // A message over MAX_BODY_BYTES closes its socket with 1009 before any work (docs/edge.md#bounds).
-    attachWebSocket: (server) => attachWebSocket(server, { yoga: graphql.yoga, clientAddressOf: (req) => addresses.of(req) }, { maxPayload: config.maxBodyBytes }),
+    attachWebSocket: (server) =>
+      attachWebSocket(
+        server,
+        { yoga: graphql.yoga, clientAddressOf: (req) => addresses.of(req), allowsOrigin: (origin) => socketCors.allowsSocket(origin) },
+        { maxPayload: config.maxBodyBytes },
+      ),
     endStreams: () => graphql.endStreams(),
     handleNode(req, res) {
       // No closures here: this runs for every request (see rest-compat/node-adapter.ts on tsx's __name).

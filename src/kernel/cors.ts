@@ -48,6 +48,15 @@ export class CorsPolicy {
     return { 'access-control-allow-origin': origin, vary: 'Origin', 'access-control-expose-headers': EXPOSED_HEADERS };
   }
 
+  /**
+   * Whether a WebSocket upgrade with this Origin may open. CORS does not cover WebSocket (the browser sends Origin
+   * but enforces nothing), so the server refuses an unlisted browser origin itself; a request with no Origin is not
+   * a browser page's and is let through, as for HTTP.
+   */
+  allowsSocket(origin: string | null | undefined): boolean {
+    return origin === undefined || origin === null || this.allowed === null || this.allowed.has(origin);
+  }
+
   /** The headers of the 204 that answers a preflight (OPTIONS) of a path accepting `methods`. */
   preflight(origin: string | null | undefined, methods: readonly string[]): Record<string, string> {
     const allow = [...new Set([...methods, 'OPTIONS'])].join(', ');
