@@ -59,10 +59,10 @@ const EXECUTION_HOOKS = ['onExecute', 'onContextBuilding'];
  * engine (parse, validate), health check, CORS (useEdgeHeaders; yoga's own is off), GraphiQL, its five request
  * parsers, its result processors, the document cache, the four query limits, the body limit, batching, params
  * check, unhandled route, method check, no mutation over GET, validation errors' status, useJsonMediaType,
- * useJsonDepthLimit, and useCsrfPrevention. (useEndStreamsOnShutdown
+ * useJsonDepthLimit, useCsrfPrevention, and useSingleConnectionRefusal (a PUT, never a POST). (useEndStreamsOnShutdown
  * hooks only `onSubscribe`, which no query or mutation reaches, so neither count includes it.)
  */
-export const REPRODUCED_REQUEST_PLUGINS = 25;
+export const REPRODUCED_REQUEST_PLUGINS = 26;
 const REQUEST_HOOKS = ['onRequest', 'onRequestParse', 'onParams', 'onParse', 'onValidate', 'onResultProcess', 'onExecutionResult', 'onResponse'];
 
 /** yoga's list holds `false` for a plugin switched off by its options; those hook nothing. */

@@ -26,6 +26,7 @@ import { useCsrfPrevention } from './use-csrf-prevention.ts';
 import { useEdgeHeaders } from './use-edge-headers.ts';
 import { useJsonDepthLimit } from './use-json-depth.ts';
 import { useRateLimit } from './use-rate-limit.ts';
+import { useSingleConnectionRefusal } from './use-single-connection-refusal.ts';
 import type { StreamShutdown } from './stream-shutdown.ts';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -75,6 +76,7 @@ export function createYogaServer(deps: YogaServerDeps): GraphQLYoga {
     plugins: [
       useEdgeHeaders(deps.cors),
       useCsrfPrevention,
+      useSingleConnectionRefusal,
       deps.documents.plugin,
       maxTokensPlugin({ n: 2000 }),
       maxDepthPlugin({ n: 12, ignoreIntrospection: true }),
