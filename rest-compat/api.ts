@@ -13,8 +13,6 @@ import { createPlatformRoutes } from './platform.ts';
 import type { RestDeps } from './rest-deps.ts';
 import { createRouter, type Router } from './routes.ts';
 
-export type { RestDeps } from './rest-deps.ts';
-
 export function createRestApi(deps: RestDeps): Router {
   const ordering = createOrderingHandlers(deps);
   const assets = createAssetHandlers(deps);

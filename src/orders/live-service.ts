@@ -7,11 +7,10 @@ import { LatestStream } from '../events/latest-stream.ts';
 import { Repeater } from '@repeaterjs/repeater';
 import type { Order } from './order.ts';
 import type { SleeveOptionSet } from './sleeve-options.ts';
-import { findOrder } from './order-repository.ts';
+import { findOrder, rowToOrder } from './order-repository.ts';
 import type { HoldTicker } from './hold-ticker.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import type { OptionsService } from './options-service.ts';
-import { rowToOrder } from './order-repository.ts';
 import type { OrderService } from './order-service.ts';
 import type { OrderStaffService, PickupEntry } from './staff-service.ts';
 

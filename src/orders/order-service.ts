@@ -13,7 +13,6 @@ import { hashToken, randomId, randomToken, tokenMatchesHash } from '../kernel/to
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import type { OptionsService } from './options-service.ts';
 import type { OrderCharges } from '../payments/order-charge-service.ts';
-import { rowToOrder } from './order-repository.ts';
 import { orderEvent } from './order-events.ts';
 import { parseOrderNumber } from './order.ts';
 
@@ -100,16 +99,16 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
     let match = false;
     for (const hash of hashes) match = tokenMatchesHash(payToken, hash) || match;
     if (!row || !match) throw new DomainError('not_found', NOT_FOUND);
-    const order = rowToOrder(row);
+    const order = orders.rowToOrder(row);
     if (order.status === 'awaiting payment' && order.holdUntil <= clock.now()) {
-      return (await expireOne(number)) ?? rowToOrder((await orders.findOrder(db, number))!);
+      return (await expireOne(number)) ?? orders.rowToOrder((await orders.findOrder(db, number))!);
     }
     return order;
   }
 
   async function expireOne(number: number): Promise<Order | undefined> {
     const rows = await orders.expireHolds(db, clock.now(), HOLD_EXPIRED_REASON, number);
-    const expired = rows.map(rowToOrder);
+    const expired = rows.map(orders.rowToOrder);
     publish(expired, 'expired');
     return expired[0];
   }
@@ -120,7 +119,7 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
       // The other order was cancelled between our insert and this read: the email is free again.
       throw new DomainError('unavailable', 'The order could not be placed just now. Please try again.', { retryAfter: 1 });
     }
-    const existing = rowToOrder(row);
+    const existing = orders.rowToOrder(row);
     const held = existing.status === 'awaiting payment' && existing.holdUntil > clock.now();
     if (!held) return new DuplicateOrderError(existing, undefined);
     const payToken = await issueDuplicateToken(Number(row.order_number));
@@ -131,7 +130,7 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
   async function refuseDuplicate(key: string, input: OrderInput): Promise<CreatedOrder> {
     // It still owns the email until the sweep runs; end it now.
     const expired = await orders.expireHolds(db, clock.now(), HOLD_EXPIRED_REASON);
-    publish(expired.map(rowToOrder), 'expired');
+    publish(expired.map(orders.rowToOrder), 'expired');
     if (expired.some((r) => emailKey(r.email) === key)) return create(input);
     throw await duplicateOf(key);
   }
@@ -174,7 +173,7 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
             cancel_reason: null,
           });
           await orders.insertPayToken(trx, number, hashToken(payToken), now, 'create');
-          return rowToOrder(row);
+          return orders.rowToOrder(row);
         });
       } catch (error) {
         if (isUniqueViolation(error, { index: 'orders_email_key_unique', column: 'orders.email_key' })) return refuseDuplicate(key, input);
@@ -190,7 +189,7 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
     const row = await orders.markPaid(trx, number, { status: STATUS_AFTER_PAYMENT, method: payment.method, now });
     if (!row) return undefined;
     await orders.insertOrderPayment(trx, { id: payment.id, orderNumber: number, method: payment.method, amountCents: payment.amountCents, now });
-    return rowToOrder(row);
+    return orders.rowToOrder(row);
   }
 
   async function pay(orderNumber: string, input: PayInput, attempt = 1): Promise<PaidOrder> {
@@ -226,7 +225,7 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
     pay,
     async expireDue() {
       const rows = await orders.expireHolds(db, clock.now(), HOLD_EXPIRED_REASON);
-      const expired = rows.map(rowToOrder);
+      const expired = rows.map(orders.rowToOrder);
       if (expired.length > 0) logger.info('holds ended', { orders: expired.map((o) => o.orderNumber) });
       publish(expired, 'expired');
       return expired;

@@ -20,7 +20,6 @@ import * as orders from './order-repository.ts';
 import type { OrderRow } from './order-tables.ts';
 import type { OrderChange } from './order-events.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
-import { rowToOrder } from './order-repository.ts';
 import { orderEvent } from './order-events.ts';
 import { parseOrderNumber } from './order.ts';
 
@@ -112,7 +111,7 @@ export function createOrderStaffService(deps: ServiceDeps & { refunds?: StaffCan
   async function current(number: number): Promise<Order> {
     const row = await orders.findOrder(db, number);
     if (!row) throw new DomainError('not_found', NOT_FOUND);
-    return rowToOrder(row);
+    return orders.rowToOrder(row);
   }
 
   /**
@@ -129,10 +128,10 @@ export function createOrderStaffService(deps: ServiceDeps & { refunds?: StaffCan
     for (let attempt = 1; attempt <= 3; attempt++) {
       const row = await db.transaction().execute(async (trx) => {
         const updated = await update(trx, clock.now());
-        if (updated && step) await step(trx, rowToOrder(updated));
+        if (updated && step) await step(trx, orders.rowToOrder(updated));
         return updated;
       });
-      if (row) return rowToOrder(row);
+      if (row) return orders.rowToOrder(row);
       const refusal = explain(await current(number));
       if (refusal) throw refuse(refusal);
     }
@@ -192,7 +191,7 @@ export function createOrderStaffService(deps: ServiceDeps & { refunds?: StaffCan
     async find(orderNumber) {
       const number = parseOrderNumber(orderNumber);
       const row = number === null ? undefined : await orders.findOrder(db, number);
-      return row ? rowToOrder(row) : null;
+      return row ? orders.rowToOrder(row) : null;
     },
 
     async list({ statuses, first, after } = {}) {
@@ -208,7 +207,7 @@ export function createOrderStaffService(deps: ServiceDeps & { refunds?: StaffCan
         orders.countOrders(db, filter),
       ]);
       const edges = rows.slice(0, limit).map((row) => {
-        const node = rowToOrder(row);
+        const node = orders.rowToOrder(row);
         return { cursor: encodeCursor(node.orderNumber), node };
       });
       return {

@@ -80,31 +80,39 @@ export async function testGateway(
     await backend?.cleanup();
   });
 
-  async function rest(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-    const init: RequestInit = { method, headers: { ...headers } };
+  const { rest, gql, createOrder } = doorHelpers((path, init) => gateway.fetch(new Request(`http://sleeve.test${path}`, init)));
+  const siteAuthorization = basicAuth(siteId, apiKey);
+  return { gateway, clock, adminToken, siteId, siteAuthorization, rest, gql, createOrder };
+}
+
+/**
+ * `rest`, `gql` and `createOrder` over any way of sending a request (the in-memory gateway's fetch here; a real port in
+ * support/graphql-transports.ts), so every suite's helpers behave alike whatever the transport.
+ */
+export function doorHelpers(send: (path: string, init: RequestInit) => Promise<Response>): Pick<TestGateway, 'rest' | 'gql' | 'createOrder'> {
+  async function rest(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<RestResult> {
+    const init: RequestInit & { headers: Record<string, string> } = { method, headers: { ...headers } };
     if (body !== undefined) {
       init.body = typeof body === 'string' ? body : JSON.stringify(body);
-      (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
+      init.headers['content-type'] ??= 'application/json';
     }
-    const response = await gateway.fetch(new Request(`http://sleeve.test${path}`, init));
+    const response = await send(path, init);
     const text = await response.text();
     const isJson = response.headers.get('content-type')?.includes('json');
     return { status: response.status, headers: response.headers, body: isJson && text ? JSON.parse(text) : text };
   }
 
-  async function gql(query: string, variables?: Record<string, unknown>, { token }: { token?: string } = {}) {
-    const response = await gateway.fetch(
-      new Request('http://sleeve.test/graphql', {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/graphql-response+json',
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-        body: JSON.stringify({ query, variables }),
-      }),
-    );
-    const json = (await response.json()) as { data: any; errors?: any };
+  async function gql<T = any>(query: string, variables?: Record<string, unknown>, { token }: { token?: string } = {}): Promise<GqlResult<T>> {
+    const response = await send('/graphql', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/graphql-response+json',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: JSON.stringify({ query, variables }),
+    });
+    const json = (await response.json()) as { data: T; errors?: GqlResult<T>['errors'] };
     return { status: response.status, ...json };
   }
 
@@ -114,8 +122,7 @@ export async function testGateway(
     return { orderNumber: res.body.orderNumber as string, payToken: res.body.payToken as string };
   }
 
-  const siteAuthorization = basicAuth(siteId, apiKey);
-  return { gateway, clock, adminToken, siteId, siteAuthorization, rest, gql, createOrder };
+  return { rest, gql, createOrder };
 }
 
 export const TEST_SITE_ID = 'site_test';

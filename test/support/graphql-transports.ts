@@ -11,9 +11,8 @@
  * `gql`, `rest` and `createOrder` behave as the in-memory gateway's helpers (support/gateway.ts) do, over the chosen
  * transport; `request` sends anything else. Servers are closed after each test.
  */
-import { expect } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server.ts';
-import { afterThisTest, testGateway, VALID_ORDER, type GqlResult, type RestResult, type TestGateway } from './gateway.ts';
+import { afterThisTest, doorHelpers, testGateway, type TestGateway } from './gateway.ts';
 
 export const TRANSPORTS = ['fetch', 'node'] as const;
 export type Transport = (typeof TRANSPORTS)[number];
@@ -44,37 +43,5 @@ export async function gatewayOver(transport: Transport, options: Parameters<type
     return fetch(server.url + path, { ...init, signal: init.signal ?? AbortSignal.timeout(10_000) });
   }
 
-  async function rest(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<RestResult> {
-    const init: RequestInit & { headers: Record<string, string> } = { method, headers: { ...headers } };
-    if (body !== undefined) {
-      init.body = typeof body === 'string' ? body : JSON.stringify(body);
-      init.headers['content-type'] ??= 'application/json';
-    }
-    const response = await request(path, init);
-    const text = await response.text();
-    const isJson = response.headers.get('content-type')?.includes('json');
-    return { status: response.status, headers: response.headers, body: isJson && text ? JSON.parse(text) : text };
-  }
-
-  async function gql<T = any>(query: string, variables?: Record<string, unknown>, { token }: { token?: string } = {}): Promise<GqlResult<T>> {
-    const response = await request('/graphql', {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/graphql-response+json',
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
-      body: JSON.stringify({ query, variables }),
-    });
-    const json = (await response.json()) as { data: T; errors?: GqlResult<T>['errors'] };
-    return { status: response.status, ...json };
-  }
-
-  async function createOrder(change: Record<string, unknown> = {}) {
-    const res = await rest('POST', '/api/orders', { ...VALID_ORDER, ...change });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    return { orderNumber: res.body.orderNumber as string, payToken: res.body.payToken as string };
-  }
-
-  return { ...t, transport, server, request, rest, gql, createOrder };
+  return { ...t, transport, server, request, ...doorHelpers(request) };
 }
