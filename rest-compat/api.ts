@@ -11,9 +11,14 @@ import { createPages } from './pages.ts';
 import { createPaymentsRoutes } from './payments.ts';
 import { createPlatformRoutes } from './platform.ts';
 import type { RestDeps } from './rest-deps.ts';
-import { createRouter, type Router } from './routes.ts';
+import { createRouter, notFound, type Router } from './routes.ts';
 
-export function createRestApi(deps: RestDeps): Router {
+/** The REST door: answers every request that is not GraphQL's, a path no route has with its family's 404. */
+export interface RestApi extends Router {
+  handle(request: HttpRequest): Promise<HttpResponse>;
+}
+
+export function createRestApi(deps: RestDeps): RestApi {
   const ordering = createOrderingHandlers(deps);
   const assets = createAssetHandlers(deps);
   const pages = createPages(deps.publicUrl);
@@ -50,22 +55,22 @@ export function createRestApi(deps: RestDeps): Router {
 /**
  * CORS on every REST answer (docs/edge.md#cors): a preflight (OPTIONS) of a known path answers 204 with the path's
  * methods and the headers a client may send; every other answer to a request with an Origin gets the policy's
- * headers. A class: no closures per request (see node-adapter.ts on tsx's __name).
+ * headers, the 404 of a path no route has included (so a page on another origin can read it). A class: no closures per request (see node-adapter.ts on tsx's __name).
  */
-class CorsRouter implements Router {
+class CorsRouter implements RestApi {
   constructor(
     private readonly router: Router,
     private readonly cors: CorsPolicy,
   ) {}
 
-  async handle(request: HttpRequest): Promise<HttpResponse | null> {
+  async handle(request: HttpRequest): Promise<HttpResponse> {
     if (request.method === 'OPTIONS') {
       const methods = this.router.methods(request.path);
-      return methods ? { status: 204, headers: this.cors.preflight(request.origin, methods), body: '' } : null;
+      if (methods) return { status: 204, headers: this.cors.preflight(request.origin, methods), body: '' };
     }
-    const response = await this.router.handle(request);
+    const response = (request.method !== 'OPTIONS' && (await this.router.handle(request))) || notFound(request);
     const origin = request.origin;
-    if (response && origin !== undefined) Object.assign(response.headers, this.cors.headers(origin));
+    if (origin !== undefined) Object.assign(response.headers, this.cors.headers(origin));
     return response;
   }
 

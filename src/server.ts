@@ -8,7 +8,6 @@ import type { GraphQLSchema } from 'graphql';
 import { createRestApi } from '../rest-compat/api.ts';
 import { fromFetch, toFetch } from '../rest-compat/fetch-adapter.ts';
 import { fromNode, toNode } from '../rest-compat/node-adapter.ts';
-import { notFound } from '../rest-compat/routes.ts';
 import { createGraphQLDoor, GRAPHQL_PATH } from '../graphql-server/graphql-door.ts';
 import { attachWebSocket, type WebSocketTransport } from '../graphql-server/ws-transport.ts';
 import { schema } from '../schema/index.ts';
@@ -114,7 +113,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
         return;
       }
       const request = fromNode(req, config.maxBodyBytes, addresses.of(req));
-      toNode((await rest.handle(request)) ?? notFound(request), res, req.method === 'HEAD');
+      toNode(await rest.handle(request), res, req.method === 'HEAD');
     } catch (error) {
       failNode(req, res, error);
     }
@@ -141,7 +140,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
       const url = new URL(request.url);
       if (url.pathname === GRAPHQL_PATH) return graphql.fetch(request, { clientAddress: clientOf(request) });
       const req = fromFetch(request, clientOf(request), config.maxBodyBytes);
-      return toFetch((await rest.handle(req)) ?? notFound(req), request.method === 'HEAD');
+      return toFetch(await rest.handle(req), request.method === 'HEAD');
     },
     // A message over MAX_BODY_BYTES closes its socket with 1009 before any work (docs/edge.md#bounds).
     attachWebSocket: (server) =>

@@ -22,6 +22,10 @@ describe('CORS on REST paths (docs/edge.md#cors)', () => {
     const refused = await rest('POST', '/api/orders', VALID_ORDER, { origin: SHOP });
     expect(refused.status).toBe(409);
     expect(refused.headers.get('access-control-allow-origin')).toBe('*');
+    // So does a path that does not exist: a page from another origin can read its 404.
+    const missing = await rest('GET', '/api/nowhere', undefined, { origin: SHOP });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('access-control-allow-origin')).toBe('*');
   });
 
   it('answers a preflight with 204, the methods of the path and the headers a client may send', async () => {
