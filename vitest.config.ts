@@ -7,6 +7,11 @@ const require = createRequire(import.meta.url);
 // TEST_DATABASE_URL (and TEST_REDIS_URL) are set; see test/support/databases.ts.
 const DATABASE_FACING = ['test/rest/**/*.test.ts', 'test/graphql/**/*.test.ts', 'test/live/**/*.test.ts', 'test/services/**/*.test.ts', 'test/scheduler/**/*.test.ts', 'test/payments/**/*.test.ts', 'test/platform/**/*.test.ts', 'test/notifications/**/*.test.ts'];
 
+// The suites whose GraphQL goes through test/support/gateway.ts's `gql`: run again over the production entry, the
+// node:http handler on a real port with its fast JSON path (SLEEVE_TEST_ENTRY=node), so that path passes every
+// suite yoga's Fetch handler passes.
+const GRAPHQL_SUITES = ['test/graphql/**/*.test.ts', 'test/live/**/*.test.ts', 'test/notifications/**/*.test.ts', 'test/payments/**/*.test.ts', 'test/platform/**/*.test.ts'];
+
 export default defineConfig({
   resolve: {
     // One graphql instance for everyone: the packages that `require` it (Pothos, yoga's tools) get the CommonJS
@@ -20,6 +25,7 @@ export default defineConfig({
     pool: 'forks',
     projects: [
       { extends: true as const, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
+      { extends: true as const, test: { name: 'production-entry', include: GRAPHQL_SUITES, env: { SLEEVE_TEST_ENTRY: 'node' } } },
       ...(process.env.TEST_DATABASE_URL
         ? [{ extends: true as const, test: { name: 'postgres', include: DATABASE_FACING, env: { SLEEVE_TEST_BACKEND: 'postgres' } } }]
         : []),

@@ -4,7 +4,7 @@
  */
 import { afterEach, expect } from 'vitest';
 import { createManualClock, type ManualClock } from '../../src/kernel/clock.ts';
-import { createGateway, type Gateway, type GatewayOptions } from '../../src/server.ts';
+import { createGateway, startServer, type Gateway, type GatewayOptions } from '../../src/server.ts';
 import { backendEnv } from './databases.ts';
 
 const leftovers: Array<() => Promise<void>> = [];
@@ -80,9 +80,41 @@ export async function testGateway(
     await backend?.cleanup();
   });
 
-  const { rest, gql, createOrder } = doorHelpers((path, init) => gateway.fetch(new Request(`http://sleeve.test${path}`, init)));
+  const send = PRODUCTION_ENTRY ? overProductionEntry(gateway) : (path: string, init: RequestInit) => gateway.fetch(new Request(`http://sleeve.test${path}`, init));
+  const { rest, gql, createOrder } = doorHelpers(send);
   const siteAuthorization = basicAuth(siteId, apiKey);
   return { gateway, clock, adminToken, siteId, siteAuthorization, rest, gql, createOrder };
+}
+
+/**
+ * SLEEVE_TEST_ENTRY=node (vitest's `production-entry` project): the GraphQL suites run again with `gql` sent through
+ * the production entry — the server's node:http handler on a real port — and each document primed first, so that
+ * the fast JSON path (graphql-server/fast-path.ts), not yoga, answers what the test asserts on. Priming sends the
+ * document under an operation name it does not hold: yoga parses and validates it (filling the cache the fast path
+ * reads) and runs nothing. REST stays in memory here; test/rest covers its node adapter.
+ */
+const PRODUCTION_ENTRY = process.env.SLEEVE_TEST_ENTRY === 'node';
+const PRIMING_NAME = '__primeTheFastPath';
+
+function overProductionEntry(gateway: Gateway): (path: string, init: RequestInit) => Promise<Response> {
+  let server: Promise<string> | undefined;
+  const primed = new Set<string>();
+  const inMemory = (path: string, init: RequestInit) => gateway.fetch(new Request(`http://sleeve.test${path}`, init));
+  return async (path, init) => {
+    if (path !== '/graphql' || init.method !== 'POST') return inMemory(path, init);
+    server ??= startServer(gateway, { port: 0, host: '127.0.0.1' }).then((running) => {
+      afterThisTest(() => running.close(1_000));
+      return running.url;
+    });
+    const url = `${await server}/graphql`;
+    const { query } = JSON.parse(String(init.body)) as { query: string };
+    if (!primed.has(query)) {
+      primed.add(query);
+      const priming = JSON.stringify({ query, operationName: PRIMING_NAME });
+      await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: priming })).text();
+    }
+    return fetch(url, { ...init, signal: AbortSignal.timeout(10_000) });
+  };
 }
 
 /**
