@@ -33,6 +33,8 @@ interface Row {
   env?: Record<string, string>;
   /** The status both answers must have. */
   status: number;
+  /** Run before the requests: the database closed, so that resolvers throw an unexpected error yoga masks. */
+  databaseGone?: boolean;
 }
 
 const ROWS: Row[] = [
@@ -45,6 +47,7 @@ const ROWS: Row[] = [
   { name: 'a staff field without the token (an error in the result)', second: 'fast', headers: JSON_TYPE, body: { query: '{ orders { totalCount } }' }, status: 200 },
   { name: 'a staff field with the token', second: 'fast', headers: { ...JSON_TYPE, ...STAFF }, body: { query: '{ orders { totalCount } }' }, status: 200 },
   { name: 'a domain error of a staff mutation', second: 'fast', headers: { ...JSON_TYPE, ...STAFF }, body: { query: 'mutation { advanceOrder(orderNumber: "999", status: READY) { status } }' }, status: 200 },
+  { name: 'an unexpected error, masked', second: 'fast', headers: { ...JSON_TYPE, accept: 'application/json' }, body: { query: ORDER_QUERY, variables: { n: '1001', t: 'x' } }, databaseGone: true, status: 200 },
   { name: 'a validation error', second: 'yoga', headers: { ...JSON_TYPE, accept: 'application/graphql-response+json' }, body: { query: '{ sleeveOptions { nope } }' }, status: 400 },
   { name: 'a syntax error', second: 'yoga', headers: JSON_TYPE, body: { query: '{ sleeveOptions { ' }, status: 400 },
   { name: 'the alias limit', second: 'yoga', headers: JSON_TYPE, body: { query: `{ ${Array.from({ length: 25 }, (_, i) => `a${i}: eventInfo`).join(' ')} }` }, status: 200 },
@@ -97,6 +100,7 @@ describe('the production entry answers exactly as yoga does (one pipeline, prove
   it.each(ROWS.map((row) => [row.name, row] as const))('%s', async (_name, row) => {
     const { t, yogaRuns } = await served(row.env);
     const init = requestOf(row);
+    if (row.databaseGone) await t.gateway.database.destroy();
     const path = `/graphql${row.search ?? ''}`;
     const inMemory = [await whole(await t.gateway.fetch(new Request(`http://sleeve.test${path}`, init)))];
     inMemory.push(await whole(await t.gateway.fetch(new Request(`http://sleeve.test${path}`, init))));
@@ -108,5 +112,6 @@ describe('the production entry answers exactly as yoga does (one pipeline, prove
     expect(overSocket[0]).toEqual(inMemory[0]);
     expect(overSocket[1]).toEqual(inMemory[1]);
     expect(overSocket[1]!.status).toBe(row.status);
+    if (row.databaseGone) expect(JSON.parse(overSocket[1]!.body).errors[0].message).toBe('Unexpected error.');
   });
 });
