@@ -1,6 +1,7 @@
 /**
- * The README example: the whole gateway in memory (no port, no files), a clock you move by hand, and GraphQL
- * through `gateway.fetch`. Copy it into your frontend's tests.
+ * The README example ("Testing against it"), as it is there but for the import: the whole gateway in memory (no
+ * port, no files), a clock you move by hand, and GraphQL through `gateway.fetch`. test/package/readme-example.test.ts
+ * holds the two to each other; test/package/pack-install.test.ts runs the README's copy against the packed package.
  */
 import { afterEach, expect, it } from 'vitest';
 import { createGateway, createManualClock, type Gateway } from '../src/index.ts';
@@ -30,9 +31,7 @@ it('an unpaid order is cancelled when its 5-minute hold runs out', async () => {
         ... on ApiError { code error }
       }
     }`,
-    {
-      input: { email: 'ada@example.com', name: 'Ada Lovelace', size: '13-inch', font: 'Block', thread: 'Gold', stitchText: 'ADA' },
-    },
+    { input: { email: 'ada@example.com', name: 'Ada Lovelace', size: '13-inch', font: 'Block', thread: 'Gold', stitchText: 'ADA' } },
   );
   const { orderNumber, payToken } = created.createOrder;
   expect(created.createOrder.status).toBe('AWAITING_PAYMENT');
@@ -41,16 +40,12 @@ it('an unpaid order is cancelled when its 5-minute hold runs out', async () => {
     order(orderNumber: $orderNumber, payToken: $payToken) { status secondsLeft reason }
   }`;
   expect((await graphql(lookup, { orderNumber, payToken })).data.order).toEqual({
-    status: 'AWAITING_PAYMENT',
-    secondsLeft: 300,
-    reason: null,
+    status: 'AWAITING_PAYMENT', secondsLeft: 300, reason: null,
   });
 
-  await clock.advance(5 * 60 * 1000);
+  await clock.advance(5 * 60 * 1000); // fires the hold-expiry timer, as real time would
 
   expect((await graphql(lookup, { orderNumber, payToken })).data.order).toEqual({
-    status: 'CANCELLED',
-    secondsLeft: null,
-    reason: 'not paid within 5 minutes',
+    status: 'CANCELLED', secondsLeft: null, reason: 'not paid within 5 minutes',
   });
 });

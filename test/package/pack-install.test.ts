@@ -1,0 +1,116 @@
+/**
+ * The package as another project gets it (CONTRACT §7, issue 16): `npm pack`, install the tarball with graphql and
+ * vitest into a fresh project, write the README's example test there byte for byte, and run that project's own
+ * vitest; plain `node` imports the package too, and the example type-checks against the shipped declarations.
+ *
+ * It packs a copy of this checkout (node_modules linked in, no dist/): `prepare` then builds from scratch as on a
+ * fresh clone, and never rewrites this checkout's dist/ while another suite runs `npm start` from it.
+ * Slow (minutes): npm installs the tarball's dependencies and builds better-sqlite3 as a consumer's install would;
+ * it uses npm's cache first (--prefer-offline) and the registry only for what the cache lacks.
+ */
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, relative } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { readmeExample, ROOT } from './readme-example.ts';
+
+const work = mkdtempSync(join(tmpdir(), 'sleeve-pack-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** What a fresh clone would not have (besides every node_modules), or what is not ours to copy. */
+const NOT_COPIED = new Set(['.git', 'dist', 'data', 'coverage', 'test-output', join('bench', 'results')]);
+
+// Under `npm test`, npm_execpath names the npm that runs the suite; otherwise the one on PATH.
+const NPM = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ['npm'];
+
+/**
+ * The children's environment: ours without what the running `npm test` and vitest set for this project (npm's
+ * package and lifecycle variables, its local prefix, vitest's worker variables), which would leak into theirs.
+ */
+const childEnv: NodeJS.ProcessEnv = {
+  ...Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !/^(npm_package_|npm_lifecycle_|npm_command$|npm_config_local_prefix$|npm_config_call$|vitest)/iu.test(key)),
+  ),
+  NO_COLOR: '1',
+};
+
+interface Ran {
+  stdout: string;
+  stderr: string;
+  seconds: number;
+}
+
+/** Runs a command to its end; rejects with everything it printed when it fails. */
+function run(command: string[], cwd: string, timeoutMs: number): Promise<Ran> {
+  const started = performance.now();
+  return new Promise((resolveRun, reject) => {
+    execFile(command[0]!, command.slice(1), { cwd, env: childEnv, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${command.join(' ')} (in ${cwd}) failed: ${error.message}\n${stdout}\n${stderr}`));
+      else resolveRun({ stdout, stderr, seconds: Math.round((performance.now() - started) / 100) / 10 });
+    });
+  });
+}
+
+/** `npm pack` of a fresh copy of this checkout: the tarball's path and the paths it holds. */
+async function pack(): Promise<{ tarball: string; files: string[]; seconds: number }> {
+  const source = join(work, 'source');
+  cpSync(ROOT, source, { recursive: true, filter: (path) => basename(path) !== 'node_modules' && !NOT_COPIED.has(relative(ROOT, path)) });
+  // tsc and the @types the build needs; nothing writes here (the build writes dist/ in the copy).
+  symlinkSync(join(ROOT, 'node_modules'), join(source, 'node_modules'), 'dir');
+  const destination = join(work, 'pack');
+  mkdirSync(destination);
+  const { stdout, seconds } = await run([...NPM, 'pack', '--json', '--pack-destination', destination], source, 180_000);
+  const [packed] = JSON.parse(stdout) as [{ filename: string; files: { path: string }[] }];
+  return { tarball: join(destination, packed.filename), files: packed.files.map((f) => f.path), seconds };
+}
+
+it('packs, installs into a fresh project, and the README example passes there unchanged', async () => {
+  const ours = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+  const timings: Record<string, number> = {};
+
+  const { tarball, files, seconds: packSeconds } = await pack();
+  timings.pack = packSeconds;
+  // The build, its declarations, the pages' files it reads at run time, the schema for codegen; no sources or tests.
+  expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'schema/schema.graphql', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/main.js', 'dist/src/pages/app/order-app.js']));
+  expect(files.filter((path) => !path.startsWith('dist/') && !['package.json', 'README.md', 'schema/schema.graphql'].includes(path))).toEqual([]);
+  expect(files.filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts'))).toEqual([]);
+
+  // A fresh project, installing what the README says to install (vitest at the version this project tests with).
+  const consumer = join(work, 'consumer');
+  mkdirSync(consumer);
+  const manifest = { name: 'sleeve-gateway-consumer', private: true, type: 'module', scripts: { test: 'vitest run' } };
+  writeFileSync(join(consumer, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  const vitest = `vitest@${ours.devDependencies.vitest}`;
+  const install = [...NPM, 'install', '-D', '--prefer-offline', '--no-audit', '--no-fund', tarball, 'graphql', vitest];
+  timings.install = (await run(install, consumer, 480_000)).seconds;
+
+  // The README's example, byte for byte, where it says it lives; run by that project's own `npm test` (vitest).
+  const example = readmeExample();
+  mkdirSync(dirname(join(consumer, example.file)), { recursive: true });
+  writeFileSync(join(consumer, example.file), example.source);
+  const tested = await run([...NPM, 'test'], consumer, 120_000);
+  timings.vitest = tested.seconds;
+  expect(tested.stdout).toMatch(/Tests\s+1 passed \(1\)/u);
+
+  // Plain node, no loader: the package's JavaScript, its graphql (the consumer's), and the pages' files from dist/.
+  const script = `import('sleeve-gateway').then(async ({ createGateway, createManualClock }) => {
+    const gateway = await createGateway({ clock: createManualClock() });
+    const graphql = await gateway.fetch(new Request('http://localhost/graphql', {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ sleeveOptions { sizes } }' }),
+    }));
+    const asset = await gateway.fetch(new Request('http://localhost/assets/app/order-app.js'));
+    console.log(JSON.stringify({ graphql: await graphql.json(), asset: asset.status }));
+    await gateway.dispose();
+  })`;
+  const plain = await run([process.execPath, '-e', script], consumer, 60_000);
+  timings.node = plain.seconds;
+  expect(JSON.parse(plain.stdout)).toEqual({ graphql: { data: { sleeveOptions: { sizes: expect.arrayContaining(['13-inch']) } } }, asset: 200 });
+
+  // The example against the package's declarations (`exports` → `types`), with this project's TypeScript.
+  const tsconfig = { compilerOptions: { module: 'NodeNext', target: 'ES2022', lib: ['ES2023', 'DOM'], strict: true, noEmit: true, skipLibCheck: true, types: [] } };
+  writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({ ...tsconfig, include: [example.file] }));
+  timings.tsc = (await run([process.execPath, join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', consumer], consumer, 120_000)).seconds;
+
+  console.log(`pack-install, seconds: ${JSON.stringify(timings)}`);
+}, 900_000);
