@@ -188,6 +188,49 @@ export async function unsealedBodies(db: Db, paths: readonly string[], sealedPre
 }
 
 /** Replaces a body (and subject) only if it is still `from`: another instance sealing the same row wins once. */
-export async function replaceBody(db: Db, id: string, from: string, to: { body: string; subject: string | null }): Promise<void> {
-  await db.updateTable('outbox_notifications').set(to).where('id', '=', id).where('body', '=', from).execute();
+export async function replaceBody(db: Db, id: string, from: string, to: { body: string; subject?: string | null }): Promise<boolean> {
+  const result = await db.updateTable('outbox_notifications').set(to).where('id', '=', id).where('body', '=', from).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Sealed bodies (`sealedPrefix`) not sealed under the current vault key (`currentPrefix`), in id order after `after`,
+ * whatever their status (a failed one may be redelivered): one batch of a VAULT_KEY rotation (scripts/vault-rotate.ts).
+ */
+export async function bodiesToReseal(db: Db, sealedPrefix: string, currentPrefix: string, after: string, limit: number): Promise<Array<Pick<OutboxRow, 'id' | 'body'>>> {
+  return db
+    .selectFrom('outbox_notifications')
+    .select(['id', 'body'])
+    .where('id', '>', after)
+    .where('body', 'like', `${sealedPrefix}%`)
+    .where('body', 'not like', `${currentPrefix}%`)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+export async function countBodiesToReseal(db: Db, sealedPrefix: string, currentPrefix: string): Promise<number> {
+  const row = await db
+    .selectFrom('outbox_notifications')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('body', 'like', `${sealedPrefix}%`)
+    .where('body', 'not like', `${currentPrefix}%`)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * The outbox's backlog now: PENDING and FAILED rows, and when the oldest PENDING one was queued (null when none
+ * is): the outbox gauges, read at scrape (docs/operations.md#metrics).
+ */
+export async function outboxBacklog(db: Db): Promise<{ pending: number; failed: number; oldestPendingAt: number | null }> {
+  const rows = await db
+    .selectFrom('outbox_notifications')
+    .select(['status', (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.min<number>('created_at').as('oldest')])
+    .where('status', 'in', ['PENDING', 'FAILED'])
+    .groupBy('status')
+    .execute();
+  const pending = rows.find((row) => row.status === 'PENDING');
+  const failed = rows.find((row) => row.status === 'FAILED');
+  return { pending: Number(pending?.n ?? 0), failed: Number(failed?.n ?? 0), oldestPendingAt: pending?.oldest == null ? null : Number(pending.oldest) };
 }

@@ -10,12 +10,13 @@
  * with every token masked (`tok_…abcd`), which is all staff ever see. Bodies without secrets are stored as they are.
  *
  * The key: queueNotification runs inside other areas' transactions and receives no key, so the notifications area
- * registers VAULT_KEY here once per gateway (notification-service.ts). A process serves one gateway, with one key;
- * tests build several gateways in one process, each with a key of its own when none is configured, so every key
- * registered is kept: the newest seals, and opening tries each, newest first (AES-GCM tells a wrong key).
+ * registers VAULT_KEY (with VAULT_PREVIOUS_KEYS) here once per gateway (notification-service.ts). A process serves
+ * one gateway, with one key; tests build several gateways in one process, each with a key of its own when none is
+ * configured, so every key registered is kept: the newest VAULT_KEY seals, and any of them opens (the sealed value
+ * names its key, vault-crypto.ts). scripts/vault-rotate.ts re-seals stored bodies under a new key (resealBody).
  */
-import { createHash } from 'node:crypto';
-import { createVaultCrypto, type VaultCrypto } from '../payments/vault-crypto.ts';
+import type { VaultKeys } from '../kernel/vault-key.ts';
+import { createVaultCrypto, vaultKeyId, type VaultCrypto } from '../payments/vault-crypto.ts';
 import type { TokenUpdatedBody } from './bodies.ts';
 
 /** How every sealed body starts (JSON.stringify keeps key order), so a query can find the ones not yet sealed. */
@@ -40,14 +41,23 @@ const MASKERS: Record<string, (body: unknown) => unknown> = {
 
 export const SECRET_PATHS: readonly string[] = Object.keys(MASKERS);
 
-/** Newest first; each known by a digest of its key, so the same key registered again is not kept twice. */
-const keyring: Array<{ id: string; crypto: VaultCrypto }> = [];
+/** Newest VAULT_KEY first; each known by its key id, so the same key registered again is not kept twice. */
+const keyring: Array<{ id: string; key: Buffer }> = [];
+let crypto: VaultCrypto | null = null;
 
-/** Registers VAULT_KEY for sealing and opening outbox bodies; the key registered last seals. */
-export function useVaultKey(key: Buffer): void {
-  const id = createHash('sha256').update(key).digest('hex');
-  const at = keyring.findIndex((entry) => entry.id === id);
-  keyring.unshift(at >= 0 ? keyring.splice(at, 1)[0]! : { id, crypto: createVaultCrypto(key) });
+/** Registers VAULT_KEY for sealing and opening outbox bodies, and its previous keys for opening only. */
+export function useVaultKey(keys: VaultKeys): void {
+  const add = (key: Buffer, seals: boolean) => {
+    const id = vaultKeyId(key);
+    const at = keyring.findIndex((entry) => entry.id === id);
+    if (at >= 0 && !seals) return;
+    if (at >= 0) keyring.splice(at, 1);
+    if (seals) keyring.unshift({ id, key });
+    else keyring.push({ id, key });
+  };
+  for (const key of keys.previous) add(key, false);
+  add(keys.current, true);
+  crypto = createVaultCrypto({ current: keyring[0]!.key, previous: keyring.slice(1).map((entry) => entry.key) });
 }
 
 /** `tok_…abcd`: the prefix and the last four characters, never enough to use or guess the token. */
@@ -64,9 +74,8 @@ const isSealed = (stored: string) => stored.startsWith(SEALED_PREFIX);
 export function bodyAtRest(path: string, json: string): string {
   const mask = MASKERS[path];
   if (!mask) return json;
-  const sealer = keyring[0]?.crypto;
-  if (!sealer) throw new Error('no VAULT_KEY registered for the outbox (the notification service registers it)');
-  const envelope: Envelope = { $sealed: sealer.seal(json), $masked: mask(JSON.parse(json)) };
+  if (!crypto) throw new Error('no VAULT_KEY registered for the outbox (the notification service registers it)');
+  const envelope: Envelope = { $sealed: crypto.seal(json), $masked: mask(JSON.parse(json)) };
   return JSON.stringify(envelope);
 }
 
@@ -75,18 +84,31 @@ export function subjectAtRest(path: string, subject: string | null): string | nu
   return subject !== null && MASKERS[path] ? maskToken(subject) : subject;
 }
 
-/** The exact body to sign and send; throws when no registered key opens it (another VAULT_KEY sealed it). */
+/** The exact body to sign and send; a VaultKeyError when no registered key opens it (another VAULT_KEY sealed it). */
 export function bodyToSend(stored: string): string {
   if (!isSealed(stored)) return stored;
-  const { $sealed } = JSON.parse(stored) as Envelope;
-  for (const { crypto } of keyring) {
-    try {
-      return crypto.open($sealed);
-    } catch {
-      // sealed under another key: try the next
-    }
-  }
-  throw new Error('the body is sealed under a VAULT_KEY this instance does not hold');
+  if (!crypto) throw new Error('no VAULT_KEY registered for the outbox (the notification service registers it)');
+  return crypto.open((JSON.parse(stored) as Envelope).$sealed);
+}
+
+/** The `$sealed` value of a stored body; null for a body kept in the clear. */
+export function sealedValueOf(stored: string): string | null {
+  return isSealed(stored) ? (JSON.parse(stored) as Envelope).$sealed : null;
+}
+
+/** How a body sealed under `under`'s current key starts, so a query finds the bodies a rotation still has to re-seal. */
+export const currentBodyPrefix = (under: VaultCrypto): string => `${SEALED_PREFIX}${JSON.stringify(under.currentPrefix).slice(0, -1)}`;
+
+/**
+ * A stored body re-sealed under `under`'s current key, the masked copy kept as it is; null when there is nothing to
+ * do (kept in the clear, or sealed under that key already). The exact bytes sealed are kept, so the body later
+ * signed and sent is the one queued.
+ */
+export function resealBody(stored: string, under: VaultCrypto): string | null {
+  const sealed = sealedValueOf(stored);
+  if (sealed === null || sealed.startsWith(under.currentPrefix)) return null;
+  const envelope = JSON.parse(stored) as Envelope;
+  return JSON.stringify({ $sealed: under.seal(under.open(sealed)), $masked: envelope.$masked } satisfies Envelope);
 }
 
 /** The body as staff see it: masked. A body queued in the clear before issue 14 is masked here too. */

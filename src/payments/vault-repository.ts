@@ -62,11 +62,12 @@ export async function eraseCvc(db: Db, tokenHash: string): Promise<void> {
 }
 
 /**
- * The tokens of a card. `lock` (PostgreSQL, inside a transaction): `for update`, so a concurrent change of the same
- * tokens waits and then reads what this one committed; SQLite's one connection already serializes transactions.
+ * The tokens of a card, by its fingerprint under each vault key (more than one while a rotation is under way).
+ * `lock` (PostgreSQL, inside a transaction): `for update`, so a concurrent change of the same tokens waits and then
+ * reads what this one committed; SQLite's one connection already serializes transactions.
  */
-export async function tokensOfCard(db: Db, siteId: string, fingerprint: string, lock = false): Promise<VaultTokenRow[]> {
-  const query = db.selectFrom('vault_tokens').selectAll().where('site_id', '=', siteId).where('fingerprint', '=', fingerprint).orderBy('token_hash');
+export async function tokensOfCard(db: Db, siteId: string, fingerprints: readonly string[], lock = false): Promise<VaultTokenRow[]> {
+  const query = db.selectFrom('vault_tokens').selectAll().where('site_id', '=', siteId).where('fingerprint', 'in', fingerprints).orderBy('token_hash');
   return (lock ? query.forUpdate() : query).execute();
 }
 
@@ -102,6 +103,49 @@ export async function markProvisioned(db: Db, tokenHash: string, change: Updatea
     .set({ ...change, network_token_status: 'ACTIVE', network_token_due: null })
     .where('token_hash', '=', tokenHash)
     .where('network_token_status', '=', 'PENDING')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** The columns a VAULT_KEY rotation rewrites (scripts/vault-rotate.ts): both sealed values and the fingerprint. */
+export type SealedColumns = Pick<VaultTokenRow, 'sealed' | 'cvc_sealed' | 'fingerprint'>;
+
+/**
+ * Tokens holding a value not sealed under the current key (`currentPrefix`, `v2.<key id>.`), in token_hash order
+ * after `after`: one batch of a rotation pass. A token's fingerprint follows the key of its `sealed`.
+ */
+export async function tokensToReseal(db: Db, currentPrefix: string, after: string, limit: number): Promise<Array<SealedColumns & { token_hash: string }>> {
+  return db
+    .selectFrom('vault_tokens')
+    .select(['token_hash', 'sealed', 'cvc_sealed', 'fingerprint'])
+    .where('token_hash', '>', after)
+    .where((w) => w.or([w('sealed', 'not like', `${currentPrefix}%`), w.and([w('cvc_sealed', 'is not', null), w('cvc_sealed', 'not like', `${currentPrefix}%`)])]))
+    .orderBy('token_hash')
+    .limit(limit)
+    .execute();
+}
+
+export async function countTokensToReseal(db: Db, currentPrefix: string): Promise<number> {
+  const row = await db
+    .selectFrom('vault_tokens')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where((w) => w.or([w('sealed', 'not like', `${currentPrefix}%`), w.and([w('cvc_sealed', 'is not', null), w('cvc_sealed', 'not like', `${currentPrefix}%`)])]))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Writes a token's re-sealed columns only while they are still exactly what the rotation read: a token changed
+ * meanwhile (card update, CVC erased, another rotation) is left alone and found again by the next pass.
+ */
+export async function resealToken(db: Db, tokenHash: string, from: SealedColumns, to: SealedColumns): Promise<boolean> {
+  const result = await db
+    .updateTable('vault_tokens')
+    .set(to)
+    .where('token_hash', '=', tokenHash)
+    .where('sealed', '=', from.sealed)
+    .where('cvc_sealed', from.cvc_sealed === null ? 'is' : '=', from.cvc_sealed)
+    .where('fingerprint', from.fingerprint === null ? 'is' : '=', from.fingerprint)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

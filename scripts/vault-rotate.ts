@@ -1,0 +1,192 @@
+/**
+ * `npm run vault:rotate` (npx tsx scripts/vault-rotate.ts): re-seals every value sealed under a previous vault key
+ * — card tokens (card data, CVC, the card's lookup fingerprint) and queued `/token-updated` bodies — under VAULT_KEY,
+ * so the keys in VAULT_PREVIOUS_KEYS can be removed (docs/operations.md#rotating-vault_key).
+ *
+ *   VAULT_KEY=<new> VAULT_PREVIOUS_KEYS=<old> DATABASE_URL=… npm run vault:rotate
+ *
+ * Run it once every instance serves with the same two variables, so whatever they write meanwhile is sealed under
+ * the new key already. Safe beside them and beside another copy of itself: each batch is one transaction of
+ * compare-and-swap updates (a row is rewritten only while it still holds exactly what was read), so a crash or a
+ * kill loses nothing and re-seals nothing twice; run it again to finish. Before changing anything it opens every
+ * value it would re-seal, and stops (exit 1, nothing changed) when a key is missing. It prints key ids, never keys.
+ *
+ * VAULT_ROTATE_BATCH (default 500) rows per transaction; VAULT_ROTATE_PAUSE_MS (default 0) between batches, to
+ * spare a busy database. Exit 0 done, 1 failed (the line says why), 2 bad configuration.
+ */
+import { existsSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createDatabase, type Db } from '../src/db/database.ts';
+import { ConfigError, loadConfig, type Config } from '../src/kernel/config.ts';
+import { bodiesToReseal, countBodiesToReseal, replaceBody } from '../src/notifications/outbox-repository.ts';
+import { currentBodyPrefix, resealBody, SEALED_PREFIX, sealedValueOf } from '../src/notifications/sealed-body.ts';
+import type { SealedCard } from '../src/payments/token-view.ts';
+import { createVaultCrypto, sealedKeyId, vaultKeyId, type VaultCrypto } from '../src/payments/vault-crypto.ts';
+import { countTokensToReseal, resealToken, tokensToReseal, type SealedColumns } from '../src/payments/vault-repository.ts';
+
+const say = (line: string) => process.stdout.write(`vault-rotate: ${line}\n`);
+
+/** One kind of stored value to re-seal: how to find what is left, and how to rewrite one row. */
+interface SealedStore<Row> {
+  name: string;
+  pending(db: Db, after: string, limit: number): Promise<Row[]>;
+  count(db: Db): Promise<number>;
+  keyOf(row: Row): string;
+  /** The sealed values of a row (to open before anything changes). */
+  values(row: Row): string[];
+  /** The row re-sealed, computed before the batch's transaction opens; it throws when a value does not open. */
+  reseal(row: Row): (trx: Db) => Promise<boolean>;
+}
+
+type TokenRow = SealedColumns & { token_hash: string };
+
+function cardTokens(crypto: VaultCrypto): SealedStore<TokenRow> {
+  const resealValue = (value: string) => (value.startsWith(crypto.currentPrefix) ? value : crypto.seal(crypto.open(value)));
+  return {
+    name: 'card tokens',
+    pending: (db, after, limit) => tokensToReseal(db, crypto.currentPrefix, after, limit),
+    count: (db) => countTokensToReseal(db, crypto.currentPrefix),
+    keyOf: (row) => row.token_hash,
+    values: (row) => (row.cvc_sealed === null ? [row.sealed] : [row.sealed, row.cvc_sealed]),
+    reseal(row) {
+      const { cardNumber } = JSON.parse(crypto.open(row.sealed)) as SealedCard;
+      // The lookup fingerprint moves with the card data: card update matches every known key's fingerprint meanwhile.
+      const to: SealedColumns = {
+        sealed: resealValue(row.sealed),
+        cvc_sealed: row.cvc_sealed === null ? null : resealValue(row.cvc_sealed),
+        fingerprint: row.fingerprint !== null && cardNumber ? crypto.fingerprint(cardNumber) : row.fingerprint,
+      };
+      return (trx) => resealToken(trx, row.token_hash, row, to);
+    },
+  };
+}
+
+function notificationBodies(crypto: VaultCrypto): SealedStore<{ id: string; body: string }> {
+  const current = currentBodyPrefix(crypto);
+  return {
+    name: 'notification bodies',
+    pending: (db, after, limit) => bodiesToReseal(db, SEALED_PREFIX, current, after, limit),
+    count: (db) => countBodiesToReseal(db, SEALED_PREFIX, current),
+    keyOf: (row) => row.id,
+    values: (row) => [sealedValueOf(row.body)].filter((value) => value !== null),
+    reseal(row) {
+      const body = resealBody(row.body, crypto);
+      return async (trx) => body !== null && (await replaceBody(trx, row.id, row.body, { body }));
+    },
+  };
+}
+
+/** A value's key id as a message may name it. */
+function keyIdOf(value: string): string {
+  try {
+    return sealedKeyId(value) ?? 'none (sealed before key ids)';
+  } catch {
+    return 'unknown format';
+  }
+}
+
+/** Every pending row of every store, opened: the key ids of the values that do not open, with their counts. */
+async function unopenable(db: Db, stores: ReadonlyArray<SealedStore<unknown>>, crypto: VaultCrypto, batch: number): Promise<Map<string, number>> {
+  const missing = new Map<string, number>();
+  for (const store of stores) {
+    for (let after = '', rows = await store.pending(db, after, batch); rows.length > 0; rows = await store.pending(db, after, batch)) {
+      for (const value of rows.flatMap((row) => store.values(row))) {
+        try {
+          crypto.open(value);
+        } catch {
+          const id = keyIdOf(value);
+          missing.set(id, (missing.get(id) ?? 0) + 1);
+        }
+      }
+      after = store.keyOf(rows.at(-1)!);
+    }
+  }
+  return missing;
+}
+
+/** One pass over a store in batches; returns how many rows it rewrote. */
+async function pass<Row>(db: Db, store: SealedStore<Row>, batch: number, pauseMs: number): Promise<number> {
+  const total = await store.count(db);
+  let rewritten = 0;
+  let after = '';
+  for (let rows = await store.pending(db, after, batch); rows.length > 0; rows = await store.pending(db, after, batch)) {
+    const writes = rows.map((row) => store.reseal(row));
+    rewritten += await db.transaction().execute(async (trx) => {
+      let written = 0;
+      for (const write of writes) if (await write(trx)) written++;
+      return written;
+    });
+    after = store.keyOf(rows.at(-1)!);
+    say(`${store.name}: ${rewritten} of ${total} re-sealed`);
+    if (pauseMs > 0) await sleep(pauseMs);
+  }
+  return rewritten;
+}
+
+function whole(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  if (!/^\d+$/u.test(raw) || Number(raw) < min || Number(raw) > max) throw new ConfigError(name, `"${raw}" must be a whole number in ${min}..${max}.`);
+  return Number(raw);
+}
+
+function settings(env: NodeJS.ProcessEnv): { config: Config; batch: number; pauseMs: number } {
+  const { config } = loadConfig(env);
+  if (!config.vaultKey) throw new ConfigError('VAULT_KEY', 'must be set to the new key: every value is re-sealed under it.');
+  // Opening a SQLite path creates the file: a mistyped path would "rotate" a new, empty database and say done.
+  if (config.database.kind === 'sqlite' && (config.database.path === ':memory:' || !existsSync(config.database.path))) {
+    throw new ConfigError('DATABASE_URL', `names no existing database (${config.database.path}): nothing is stored there to rotate.`);
+  }
+  return { config, batch: whole(env, 'VAULT_ROTATE_BATCH', 500, 1, 10_000), pauseMs: whole(env, 'VAULT_ROTATE_PAUSE_MS', 0, 0, 60_000) };
+}
+
+async function main(): Promise<number> {
+  let loaded;
+  try {
+    loaded = settings(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`vault-rotate: bad configuration: ${error.message}\n`);
+    return 2;
+  }
+  const { config, batch, pauseMs } = loaded;
+  const crypto = createVaultCrypto({ current: config.vaultKey!, previous: config.vaultPreviousKeys });
+  // Methods are bivariant in their parameters, so each store passes as one of unknown rows.
+  const stores: ReadonlyArray<SealedStore<unknown>> = [cardTokens(crypto), notificationBodies(crypto)];
+  const database = await createDatabase(config.database);
+  try {
+    await database.migrate();
+    const { db } = database;
+    say(`re-sealing under key id ${crypto.keyId} (VAULT_KEY); also opening ${crypto.keyIds.slice(1).join(', ') || 'no other key'} (VAULT_PREVIOUS_KEYS)`);
+    const missing = await unopenable(db, stores, crypto, batch);
+    if (missing.size > 0) {
+      const ids = [...missing].map(([id, n]) => `${id}: ${n}`).join(', ');
+      process.stderr.write(`vault-rotate: no key given opens some values (key id: count — ${ids}); add the key that sealed them to VAULT_PREVIOUS_KEYS. Nothing was changed.\n`);
+      return 1;
+    }
+    // A second pass takes the rows a concurrent change made this one skip; what is still left after three was
+    // written under an old key meanwhile: an instance still runs with it.
+    for (let round = 1; round <= 3; round++) {
+      for (const store of stores) await pass(db, store, batch, pauseMs);
+      const left = (await Promise.all(stores.map((store) => store.count(db)))).reduce((a, b) => a + b, 0);
+      if (left === 0) {
+        const old = config.vaultPreviousKeys.map(vaultKeyId).filter((id) => id !== crypto.keyId);
+        say(`done: every card token and notification body is sealed under key id ${crypto.keyId}.`);
+        say(`no value needs ${old.length > 0 ? `key id ${old.join(', ')}` : 'an older key'} any more: remove VAULT_PREVIOUS_KEYS from every instance and restart them.`);
+        return 0;
+      }
+    }
+    process.stderr.write('vault-rotate: values are still being sealed under an old key: does an instance run without the new VAULT_KEY? Restart every instance with it, then run this again.\n');
+    return 1;
+  } finally {
+    await database.destroy();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`vault-rotate: failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);
