@@ -8,6 +8,7 @@ import './types/pickup.ts';
 import './types/payments.ts';
 import './types/platform.ts';
 import './types/notifications.ts';
+import './types/nodes.ts';
 import './fields/orders.ts';
 import './fields/staff.ts';
 import './fields/pickup.ts';
@@ -15,6 +16,7 @@ import './fields/subscriptions.ts';
 import './fields/payments.ts';
 import './fields/platform.ts';
 import './fields/notifications.ts';
+import './fields/nodes.ts';
 import { lexicographicSortSchema } from 'graphql';
 import { builder } from './builder.ts';
 

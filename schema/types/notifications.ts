@@ -9,7 +9,7 @@ import { hoursLeftUntil } from '../../src/notifications/send-time.ts';
 import { CLAIM_TYPES, REASON_CATEGORIES } from '../../src/notifications/bodies.ts';
 import type { NotificationPath } from '../../src/notifications/notification-paths.ts';
 import { builder } from '../builder.ts';
-import { PageInfoRef } from './staff.ts';
+import { PageInfoRef, relayPageInfo } from './staff.ts';
 
 const date = (ms: number | null) => (ms === null ? null : new Date(ms));
 
@@ -50,8 +50,8 @@ const NotificationAttemptRef = builder.objectRef<NotificationAttempt>('Notificat
 
 export const NotificationRef = builder.objectRef<Notification>('Notification').implement({
   description: 'A document 2 notification in the outbox, with every delivery attempt.',
+  // `id` (its own msg_… id, also its global id) comes with the Node interface: schema/types/nodes.ts.
   fields: (t) => ({
-    id: t.exposeID('id', { description: 'Also its webhook-id, and the uniqueMessageId of an evidence request; kept on redelivery.' }),
     type: t.field({ type: NotificationTypeEnum, resolve: (n) => n.path }),
     path: t.exposeString('path'),
     body: t.exposeString('body', {
@@ -76,7 +76,7 @@ export const NotificationConnectionRef = builder.objectRef<NotificationPage>('No
   description: 'Notifications, oldest first.',
   fields: (t) => ({
     edges: t.field({ type: [NotificationEdgeRef], resolve: (c) => c.edges }),
-    pageInfo: t.field({ type: PageInfoRef, resolve: (c) => c.pageInfo }),
+    pageInfo: t.field({ type: PageInfoRef, resolve: relayPageInfo }),
     totalCount: t.exposeInt('totalCount', { description: 'Notifications matching the filters, on every page.' }),
   }),
 });
@@ -123,7 +123,7 @@ export const ClaimConnectionRef = builder.objectRef<ClaimPage>('ClaimConnection'
   description: 'Claims by claim id, oldest first.',
   fields: (t) => ({
     edges: t.field({ type: [ClaimEdgeRef], resolve: (c) => c.edges }),
-    pageInfo: t.field({ type: PageInfoRef, resolve: (c) => c.pageInfo }),
+    pageInfo: t.field({ type: PageInfoRef, resolve: relayPageInfo }),
     totalCount: t.exposeInt('totalCount'),
   }),
 });

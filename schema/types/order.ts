@@ -52,6 +52,12 @@ export const OrderRef = builder.objectRef<OrderView>('Order');
 OrderRef.implement({
   description: "One sleeve order (document 1's Order). Relay `message` to the user and follow `nextAction`.",
   fields: (t) => ({
+    ok: t.boolean({ description: "Always true: document 1's success marker.", resolve: () => true }),
+    duplicate: t.boolean({
+      description:
+        "Always false, as document 1's Order says. A duplicate create answers the ApiError with code DUPLICATE; its `order` is the existing order, false here too (a cache merges it with that order's other answers).",
+      resolve: () => false,
+    }),
     orderNumber: t.exposeID('orderNumber'),
     status: t.field({ type: OrderStatusEnum, resolve: (o) => o.status }),
     holdUntil: t.field({ type: 'DateTime', nullable: true, description: 'Only while awaiting payment.', resolve: (o) => o.hold?.holdUntil ?? null }),

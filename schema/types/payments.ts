@@ -28,8 +28,8 @@ const PaymentCardRef = builder.objectRef<NonNullable<PaymentView['card']>>('Paym
 
 export const PaymentRef = builder.objectRef<PaymentView>('Payment').implement({
   description: 'A payment made through /api/payments or a sleeve order paid by card or wallet. Amounts in minor units (cents).',
+  // `id` (its own pay_… id, also its global id) comes with the Node interface: schema/types/nodes.ts.
   fields: (t) => ({
-    id: t.exposeID('id'),
     orderId: t.exposeString('orderId'),
     orderNumber: t.exposeID('orderNumber', { nullable: true, description: 'The sleeve order it paid, if any.' }),
     amount: t.exposeInt('amount'),
@@ -49,6 +49,7 @@ const TokenAliasRef = builder.objectRef<TokenView['aliases'][number]>('TokenAlia
 
 export const TokenInfoRef = builder.objectRef<TokenView>('TokenInfo').implement({
   description: 'What the vault shows of a token: masked card info only (docs/platform.md#card-data-at-rest).',
+  // `id` (from the hash the vault keeps of the token, never the token) comes with the Node interface: schema/types/nodes.ts.
   fields: (t) => ({
     kind: t.field({ type: PaymentMethodKindEnum, resolve: (v) => v.kind }),
     bin: t.exposeString('bin', { nullable: true }),

@@ -39,7 +39,7 @@ const OrderDecisionTargetEnum = builder.enumType('OrderDecisionTarget', { values
 
 const date = (ms: number | null) => (ms === null ? null : new Date(ms));
 
-const ThreeDsEnrollmentRef = builder.objectRef<EnrollmentView>('ThreeDsEnrollment').implement({
+export const ThreeDsEnrollmentRef = builder.objectRef<EnrollmentView>('ThreeDsEnrollment').implement({
   fields: (t) => ({
     requestId: t.exposeID('requestId'),
     status: t.field({ type: EnrollmentStatusEnum, resolve: (e) => e.status }),
@@ -52,8 +52,8 @@ const ThreeDsEnrollmentRef = builder.objectRef<EnrollmentView>('ThreeDsEnrollmen
 
 export const MerchantRef = builder.objectRef<MerchantView>('Merchant').implement({
   description: 'A merchant created by POST /merchants; its id is its own site id.',
+  // `id` (its site id, also its global id) comes with the Node interface: schema/types/nodes.ts.
   fields: (t) => ({
-    id: t.exposeID('id'),
     ownerSiteId: t.exposeString('ownerSiteId', { description: 'The site that created it.' }),
     merchantId: t.exposeString('merchantId'),
     name: t.exposeString('name'),
@@ -72,7 +72,11 @@ export const MerchantRef = builder.objectRef<MerchantView>('Merchant').implement
 const FiredRuleRef = builder.objectRef<AccountRequestView['firedRules'][number]>('FiredRule').implement({
   description: 'A rule of the engine that fired for a request, and why (README "Decision platform" lists them).',
   fields: (t) => ({
-    id: t.exposeString('id'),
+    id: t.exposeString('id', {
+      deprecationReason:
+        "Not an object's identity (one rule fires for many requests): caches that key on id would merge them. Read ruleId.",
+    }),
+    ruleId: t.string({ description: 'The rule that fired (README "Decision platform" lists them).', resolve: (r) => r.id }),
     reasonCode: t.exposeString('reasonCode'),
     outcome: t.exposeString('outcome', { description: 'DECLINE, VERIFICATION_REQUIRED, or SANDBOX for a sandbox address.' }),
     description: t.exposeString('description'),
@@ -126,6 +130,7 @@ export const AccountRef = builder.objectRef<AccountView>('Account').implement({
 });
 
 export const OrderDecisionRef = builder.objectRef<OrderDecisionView>('OrderDecision').implement({
+  // `id` (from the orderId: one decision per order or payment) comes with the Node interface: schema/types/nodes.ts.
   fields: (t) => ({
     orderId: t.exposeID('orderId'),
     target: t.field({ type: OrderDecisionTargetEnum, resolve: (d) => d.kind }),

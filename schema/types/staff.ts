@@ -20,13 +20,26 @@ export interface OrderConnectionShape {
 export interface PageInfoShape {
   hasNextPage: boolean;
   endCursor: string | null;
+  /** The first edge's cursor; added by relayPageInfo, since the services page forward and leave it out. */
+  startCursor?: string | null;
 }
+
+/** A page's PageInfo with all four fields of the Relay connection spec (docs/graphql.md#object-identity). */
+export const relayPageInfo = (page: { edges: ReadonlyArray<{ cursor: string }>; pageInfo: PageInfoShape }): PageInfoShape => ({
+  ...page.pageInfo,
+  startCursor: page.edges[0]?.cursor ?? null,
+});
 
 export const PageInfoRef = builder.objectRef<PageInfoShape>('PageInfo').implement({
   description: 'Where a page ends: pass endCursor as `after` to read the next one while hasNextPage is true.',
   fields: (t) => ({
     hasNextPage: t.exposeBoolean('hasNextPage'),
     endCursor: t.exposeString('endCursor', { nullable: true, description: 'Opaque; null on an empty page.' }),
+    hasPreviousPage: t.boolean({
+      description: 'Always false: these connections page forward only (first, after), where the Relay connection spec allows false.',
+      resolve: () => false,
+    }),
+    startCursor: t.string({ nullable: true, description: "The first edge's cursor; null on an empty page.", resolve: (p) => p.startCursor ?? null }),
   }),
 });
 
@@ -41,7 +54,7 @@ export const OrderConnectionRef = builder.objectRef<OrderConnectionShape>('Order
   description: 'Orders by order number, oldest first.',
   fields: (t) => ({
     edges: t.field({ type: [OrderEdgeRef], resolve: (c) => c.edges }),
-    pageInfo: t.field({ type: PageInfoRef, resolve: (c) => c.pageInfo }),
+    pageInfo: t.field({ type: PageInfoRef, resolve: relayPageInfo }),
     totalCount: t.exposeInt('totalCount', { description: 'Orders matching the status filter, on every page.' }),
   }),
 });

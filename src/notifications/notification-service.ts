@@ -62,6 +62,8 @@ export interface NotificationQuery {
 
 export interface NotificationService {
   list(query: NotificationQuery): Promise<NotificationPage>;
+  /** One notification by its own id (msg_…), with every attempt; null when unknown. */
+  find(id: string): Promise<Notification | null>;
   /**
    * Due now with its id and body; earlier attempts are kept and new ones append. Asked for while an attempt is in
    * flight, it still happens after that attempt (docs/notifications.md#redelivery-during-an-attempt).
@@ -132,6 +134,8 @@ export function createNotificationService(deps: ServiceDeps): NotificationServic
       const edges = page.map((row) => ({ cursor: cursorOf(row), node: toNotification(row, attempts) }));
       return { edges, pageInfo: { hasNextPage: rows.length > limit, endCursor: edges.at(-1)?.cursor ?? null }, totalCount };
     },
+
+    find: get,
 
     async redeliver(id) {
       const row = await markForRedelivery(database.db, id, clock.now());

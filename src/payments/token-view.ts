@@ -11,6 +11,11 @@ export interface SealedCard {
 }
 
 export interface TokenView {
+  /**
+   * The vault's key for the token (sha256 of it, payment-tables.ts): names the token for GraphQL's TokenInfo.id
+   * without revealing it (docs/graphql.md#object-identity).
+   */
+  tokenHash: string;
   kind: 'card' | 'wallet';
   bin: string | null;
   lastFourDigits: string | null;
@@ -31,6 +36,7 @@ const num = (v: number | null) => (v === null ? null : Number(v));
 
 export function toTokenView(row: VaultTokenRow, sealed: SealedCard, aliases: TokenView['aliases']): TokenView {
   return {
+    tokenHash: row.token_hash,
     kind: row.kind,
     bin: row.bin,
     lastFourDigits: row.last_four,

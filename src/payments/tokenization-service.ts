@@ -35,7 +35,12 @@ export interface TokenizationService extends NetworkTokens {
   walletConfirmation(scope: { order: Order } | { siteId: string }): Promise<string>;
   /** Staff: masked card info, network token status, aliases; null when unknown. */
   info(token: string): Promise<TokenView | null>;
+  /** As info, from the hash the vault keeps of the token (TokenView.tokenHash); null when unknown or not a hash. */
+  infoByHash(hash: string): Promise<TokenView | null>;
 }
+
+/** The shape of hashToken's output (a SHA-256 in lowercase hex): anything else names no token. */
+export const TOKEN_HASH = /^[0-9a-f]{64}$/u;
 
 export function createTokenizationService(deps: ServiceDeps & { crypto: VaultCrypto }): TokenizationService {
   const { database, clock, bus, crypto } = deps;
@@ -100,6 +105,13 @@ export function createTokenizationService(deps: ServiceDeps & { crypto: VaultCry
     return Number(order.orderNumber);
   }
 
+  /** What staff see of the token with this hash: never the token itself, which only the sealed column holds. */
+  async function viewByHash(hash: string): Promise<TokenView | null> {
+    const row = await vault.findToken(db, hash);
+    if (!row) return null;
+    return toTokenView(row, open(row), await vault.aliasesOf(db, row.token_hash));
+  }
+
   const network = createNetworkTokens({ db, clock, bus, resolve, tokenOf: (row) => open(row).token });
 
   return {
@@ -153,12 +165,15 @@ export function createTokenizationService(deps: ServiceDeps & { crypto: VaultCry
 
     async updateCard(site, body) {
       const card = parseCard(body);
-      const fingerprint = crypto.fingerprint(card.cardNumber);
+      // Matched under every known key: while a VAULT_KEY rotation is under way, a token not yet re-hashed carries the
+      // previous key's fingerprint (docs/operations.md#rotating-vault_key). Each token updated is re-hashed and
+      // re-sealed under the current key together, so its fingerprint always belongs to the key that sealed it.
+      const fingerprints = crypto.fingerprints(card.cardNumber);
       const queued = await db.transaction().execute(async (trx) => {
         // Compared inside the transaction, on rows locked for it: read before it, a concurrent update of the same card
         // could commit in between, and this change would commit with no /token-updated for it. The time is read
         // once the rows are ours, so notifications of one card are stamped in the order their changes commit.
-        const rows = await vault.tokensOfCard(trx, site.siteId, fingerprint, database.caps.multipleConnections);
+        const rows = await vault.tokensOfCard(trx, site.siteId, fingerprints, database.caps.multipleConnections);
         if (rows.length === 0) throw new DomainError('bad_request', 'No token holds a card with that number.', { field: 'cardNumber' });
         const now = clock.now();
         const ids: string[] = [];
@@ -168,6 +183,7 @@ export function createTokenizationService(deps: ServiceDeps & { crypto: VaultCry
             exp_month: card.expirationMonth,
             exp_year: card.expirationYear,
             sealed: crypto.seal(JSON.stringify({ ...sealed, cardHolderName: card.cardHolderName })),
+            fingerprint: crypto.fingerprint(card.cardNumber),
             updated_at: now,
           });
           const updatedFields: Record<string, string> = {};
@@ -185,10 +201,8 @@ export function createTokenizationService(deps: ServiceDeps & { crypto: VaultCry
       return { ...card, cardNumber: maskedNumber(cardInfo(card), card.cardNumber.length) };
     },
 
-    async info(token) {
-      const row = await vault.findToken(db, hashToken(token));
-      if (!row) return null;
-      return toTokenView(row, open(row), await vault.aliasesOf(db, row.token_hash));
-    },
+    info: (token) => viewByHash(hashToken(token)),
+
+    infoByHash: (hash) => (TOKEN_HASH.test(hash) ? viewByHash(hash) : Promise.resolve(null)),
   };
 }

@@ -61,6 +61,8 @@ export interface ReviewService {
   itemListingRequests(reviewStatus: string, first: number): Promise<AccountRequestView[]>;
   decideItemListing(eventId: string, decision: StaffDecision): Promise<AccountRequestView>;
   decideOrder(orderId: string, decision: StaffDecision): Promise<OrderDecisionView>;
+  /** The staff decision on an order or payment, by the orderId decideOrder was given; null when none. */
+  orderDecision(orderId: string): Promise<OrderDecisionView | null>;
 }
 
 const LIST_MAX = 200;
@@ -153,6 +155,21 @@ export function createReviewService(
       });
       announceQueued(bus, [queued]);
       return toRequestView((await accounts.findRequestByEvent(db, open.site_id, 'item-listing', eventId))!);
+    },
+
+    async orderDecision(orderId) {
+      // A sleeve order number is digits; a payment id never is (pay_…), as target() tells them apart.
+      const kind = /^[0-9]{1,15}$/u.test(orderId) ? 'order' : 'payment';
+      const row = await decisions.findOrderDecision(db, `${kind}:${orderId}`);
+      if (!row) return null;
+      return {
+        orderId: row.order_id,
+        kind: row.kind as OrderDecisionView['kind'],
+        action: row.action as MerchantAction,
+        triggeredBy: row.triggered_by,
+        comments: row.comments,
+        decidedAt: Number(row.decided_at),
+      };
     },
 
     async decideOrder(orderId, decision) {
