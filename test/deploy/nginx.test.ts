@@ -1,0 +1,137 @@
+/**
+ * deploy/nginx/sleeve-gateway.conf, tested for real (issue 17, point 5): nginx with that file (only ports,
+ * certificate paths and upstream addresses made local: nginx-server.ts) in front of two gateway processes sharing
+ * one PostgreSQL schema and one Redis, everything driven over TLS: orders through both doors, graphql-ws
+ * subscriptions on both instances, a Server-Sent Events stream that must arrive event by event, and the client
+ * address nginx forwards being the one the gateway's limits count. Skipped, saying why, without nginx (.ci/run
+ * installs it from Debian), openssl, TEST_DATABASE_URL or TEST_REDIS_URL.
+ */
+import { createClient, type Client } from 'graphql-ws';
+import { describe, expect, it } from 'vitest';
+import { afterThisTest, VALID_ORDER } from '../support/gateway.ts';
+import { startInstances } from '../support/instances.ts';
+import { findExecutable, startNginx } from './nginx-server.ts';
+import { tlsClient } from './tls-client.ts';
+
+const NGINX = findExecutable('nginx', ['/usr/sbin', '/usr/local/sbin']);
+const SKIPPED = !NGINX
+  ? 'nginx is not installed (.ci/run installs it from Debian)'
+  : !findExecutable('openssl')
+    ? 'openssl is not installed'
+    : !process.env.TEST_DATABASE_URL || !process.env.TEST_REDIS_URL
+      ? 'set TEST_DATABASE_URL and TEST_REDIS_URL'
+      : null;
+
+const PUBLIC_URL = 'https://sleeve.example.org';
+const ORDER_UPDATES = 'subscription ($n: ID!, $t: String!) { orderUpdates(orderNumber: $n, payToken: $t) { orderNumber status } }';
+
+/** Two instances behind nginx; TRUST_PROXY names nginx's address as the instances see it. */
+async function behindNginx(env: Record<string, string> = {}) {
+  const { processes } = await startInstances('nginx', { ADMIN_TOKEN: 'nginx-admin', TRUST_PROXY: '127.0.0.1', PUBLIC_URL, ...env });
+  const upstreams = processes.map((p) => new URL(p.url).host);
+  const nginx = await startNginx(NGINX!, upstreams);
+  return { nginx, upstreams, client: tlsClient(nginx.ca, nginx.https) };
+}
+
+describe.skipIf(SKIPPED)(`deploy/nginx/sleeve-gateway.conf in front of two instances${SKIPPED ? ` (skipped: ${SKIPPED})` : ''}`, () => {
+  it('serves orders through both doors over TLS, passes /ready, redirects plain HTTP and keeps metrics and large bodies out', { timeout: 60_000 }, async () => {
+    const { nginx, client } = await behindNginx();
+
+    const created = await client.post('/api/orders', VALID_ORDER);
+    expect(created.status).toBe(201);
+    expect(created.body.payUrl).toMatch(new RegExp(`^${PUBLIC_URL}/pay/${created.body.orderNumber}\\?t=`, 'u'));
+    const paid = await client.post(`/api/orders/${created.body.orderNumber}/pay`, { t: created.body.payToken, method: 'vendor_card' });
+    expect(paid).toMatchObject({ status: 200, body: { status: 'received', alreadyPaid: false } });
+    const looked = await client.request(`/api/orders/${created.body.orderNumber}?t=${created.body.payToken}`);
+    expect(looked.json().status).toBe('received');
+
+    const gql = async (query: string) => (await client.post('/graphql', { query })).body;
+    const order = await gql(`mutation { createOrder(input: { email: "grace@example.com", name: "Grace Hopper", size: "13-inch", font: "Block", thread: "Gold", stitchText: "GRACE" }) { ... on Order { orderNumber payToken } } }`);
+    const { orderNumber, payToken } = order.data.createOrder;
+    const pay = await gql(`mutation { payOrder(orderNumber: "${orderNumber}", input: { t: "${payToken}", method: VENDOR_CARD }) { ... on PayResult { status alreadyPaid } } }`);
+    expect(pay.data.payOrder).toEqual({ status: 'RECEIVED', alreadyPaid: false });
+    expect((await gql(`{ order(orderNumber: "${orderNumber}", payToken: "${payToken}") { status } }`)).data.order.status).toBe('RECEIVED');
+
+    const plain = await fetch(`${nginx.http}/api/sleeve-options`, { redirect: 'manual' });
+    expect(plain.status).toBe(301);
+    expect(plain.headers.get('location')).toBe('https://sleeve.example.org/api/sleeve-options');
+
+    const options = await client.request('/api/sleeve-options');
+    expect(options.status).toBe(200);
+    expect(options.headers['strict-transport-security']).toContain('max-age=');
+    expect((await client.request('/metrics')).status).toBe(403);
+    // client_max_body_size equals MAX_BODY_BYTES (1 MiB): a body of exactly that size reaches the gateway (which
+    // answers in its own shape), one byte more is refused by nginx.
+    const body = (bytes: number) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: `"${'x'.repeat(bytes - 2)}"` });
+    const atLimit = await client.request('/api/orders', body(1_048_576));
+    expect([atLimit.status, atLimit.json().code]).toEqual([400, 'bad_request']);
+    const overLimit = await client.request('/api/orders', body(1_048_577));
+    expect([overLimit.status, overLimit.text]).toEqual([413, expect.stringContaining('nginx')]);
+    // What a load balancer or orchestrator would probe (on each instance; here through nginx, to show it passes).
+    const ready = await client.request('/ready');
+    expect([ready.status, ready.json().status]).toEqual([200, 'ready']);
+  });
+
+  it('carries graphql-ws subscriptions to both instances, each seeing a pay made through nginx', { timeout: 60_000 }, async () => {
+    const { nginx, upstreams, client } = await behindNginx();
+    const created = (await client.post('/api/orders', VALID_ORDER)).body;
+    const statuses: string[][] = [[], []];
+    const clients: Client[] = [];
+    // One after the other, each seen to be subscribed: least_conn sends the second WebSocket to the instance that
+    // does not hold the first.
+    for (const seen of statuses) {
+      const ws = createClient({ url: `${nginx.https.replace('https', 'wss')}/graphql`, webSocketImpl: client.WebSocket, retryAttempts: 0 });
+      afterThisTest(async () => ws.dispose());
+      clients.push(ws);
+      await new Promise<void>((first, failed) => {
+        ws.subscribe<any>({ query: ORDER_UPDATES, variables: { n: created.orderNumber, t: created.payToken } }, {
+          next: ({ data }) => (seen.push(data.orderUpdates.status), first()),
+          error: failed,
+          complete: () => {},
+        });
+      });
+    }
+    const paid = await client.post(`/api/orders/${created.orderNumber}/pay`, { t: created.payToken, method: 'vendor_card' });
+    expect(paid.body.status).toBe('received');
+    const until = Date.now() + 3_000;
+    while (!statuses.every((seen) => seen.includes('RECEIVED')) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    expect(statuses).toEqual([['AWAITING_PAYMENT', 'RECEIVED'], ['AWAITING_PAYMENT', 'RECEIVED']]);
+
+    // nginx logs a WebSocket when it closes: the two upgrades went to the two instances, so whichever took the pay,
+    // one subscriber saw it through Redis from the other.
+    await Promise.all(clients.map((ws) => ws.dispose()));
+    let upgrades: string[] = [];
+    for (const stop = Date.now() + 3_000; upgrades.length < 2 && Date.now() < stop; await new Promise((r) => setTimeout(r, 50))) {
+      upgrades = nginx.accessLog().filter((line) => line.startsWith('GET /graphql 101 '));
+    }
+    expect(upgrades.map((line) => line.split(' ')[3]).sort()).toEqual([...upstreams].sort());
+  });
+
+  it('streams Server-Sent Events one by one: the first event arrives while nothing else happens', { timeout: 60_000 }, async () => {
+    const { client } = await behindNginx();
+    const created = (await client.post('/api/orders', VALID_ORDER)).body;
+    const stream = await client.eventStream(ORDER_UPDATES, { n: created.orderNumber, t: created.payToken });
+    expect(stream.status).toBe(200);
+    expect(stream.headers['content-type']).toContain('text/event-stream');
+    // Buffered, this event would wait in nginx until a buffer filled or the stream ended: it must come now.
+    expect((await stream.next(3_000)).data.orderUpdates.status).toBe('AWAITING_PAYMENT');
+    expect(stream.ended()).toBe(false);
+    await client.post(`/api/orders/${created.orderNumber}/pay`, { t: created.payToken, method: 'vendor_card' });
+    expect((await stream.next(3_000)).data.orderUpdates.status).toBe('RECEIVED');
+    expect(stream.ended()).toBe(false);
+    stream.close();
+  });
+
+  it("counts each client address nginx saw, never nginx's own or one a client wrote", { timeout: 60_000 }, async () => {
+    // Three reads of the options per address and window, counted for both instances together (Redis).
+    const { client } = await behindNginx({ RATE_LIMIT_READ: '3' });
+    const options = (from: string, headers: Record<string, string> = {}) => client.request('/api/sleeve-options', { from, headers }).then((a) => a.status);
+    for (let i = 0; i < 3; i++) expect(await options('127.0.0.2')).toBe(200);
+    expect(await options('127.0.0.2')).toBe(429);
+    // A client cannot buy a fresh budget by writing its own X-Forwarded-For: nginx appends the address it saw, and
+    // the gateway trusts only nginx (TRUST_PROXY), so it reads that one.
+    expect(await options('127.0.0.2', { 'x-forwarded-for': '198.51.100.7' })).toBe(429);
+    // Another attendee, through the same nginx, has a budget of its own.
+    expect(await options('127.0.0.3')).toBe(200);
+  });
+});
