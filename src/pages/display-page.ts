@@ -18,6 +18,6 @@ export function renderDisplayPage(): string {
 <p id="empty">No orders are ready yet. Paid orders appear here as soon as they are ready.</p></main>
 <footer>Bring your order number and give the first and last name on the order.</footer>
 <script src="/assets/graphql-ws.js"></script>
-<script src="${APP_ASSETS}/display.js"></script>
+<script type="module" src="${APP_ASSETS}/display.js"></script>
 </body></html>`;
 }

@@ -102,7 +102,8 @@ describe.skipIf(!hasChromium)(`paying on the pay page by card and wallet ${CHROM
     await page.goto(`${base}${new URL(created.payUrl).pathname}${new URL(created.payUrl).search}`);
     await page.locator('#pay').waitFor({ state: 'visible', timeout: 5_000 });
     // Once the page has subscribed, a change made elsewhere must reach it without a reload.
-    await expect.poll(() => sent.some((payload) => payload.includes('orderUpdates')), { timeout: 5_000 }).toBe(true);
+    // (The page subscribes by its trusted document's name and hash: operations/PayPageUpdates.graphql, orderUpdates.)
+    await expect.poll(() => sent.some((payload) => payload.includes('"operationName":"PayPageUpdates"')), { timeout: 5_000 }).toBe(true);
     await api.staff(`mutation { cancelOrder(orderNumber: "${created.orderNumber}", reason: "Out of gold thread") { status } }`);
     await page.locator('#pay').waitFor({ state: 'hidden', timeout: 3_000 });
     expect(await page.locator('#status').textContent()).toMatch(/cancelled/u);

@@ -1,7 +1,10 @@
 /**
- * The pickup display's script (/assets/app/display.js, a classic script after graphql-ws's browser build, which
- * defines the global `graphqlWs`): follows pickupBoard over graphql-ws and reconnects by itself.
+ * The pickup display's script (/assets/app/display.js, a module after graphql-ws's browser build, a classic script
+ * that defines the global `graphqlWs`): follows pickupBoard over graphql-ws and reconnects by itself. It sends the
+ * trusted document's hash (graphql.js), never its text.
  */
+import { subscription } from './graphql.js';
+
 const board = document.getElementById('board');
 const empty = document.getElementById('empty');
 const state = document.getElementById('state');
@@ -18,7 +21,7 @@ function render(entries) {
 }
 function status(text, down) { state.textContent = text; state.className = down ? 'down' : ''; }
 const url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/graphql';
-const client = graphqlWs.createClient({
+const client = globalThis.graphqlWs.createClient({
   url,
   lazy: false,
   keepAlive: 10000,
@@ -33,7 +36,7 @@ const client = graphqlWs.createClient({
   },
 });
 function follow() {
-  client.subscribe({ query: 'subscription { pickupBoard { board { orderNumber displayName } } }' }, {
+  client.subscribe(subscription('PickupBoard'), {
     next: (message) => { if (message.data) render(message.data.pickupBoard.board); },
     error: () => { status('Reconnecting…', true); setTimeout(follow, 1000 + Math.random() * 1000); },
     complete: () => setTimeout(follow, 1000),

@@ -2,7 +2,25 @@
  * The pages' only way to the server: GraphQL over HTTP POST /graphql and over graphql-ws on the same path
  * (no private endpoints). graphql-ws's browser build is loaded first as a classic script (/assets/graphql-ws.js,
  * from node_modules), which defines the global `graphqlWs`.
+ *
+ * Trusted documents (docs/graphql.md#trusted-documents): a page names one of its operations
+ * (src/pages/operations/*.graphql) and sends that document's hash, never its text, so a server that accepts only
+ * trusted documents (GRAPHQL_TRUSTED_DOCUMENTS=only) serves the pages as before. The hashes come from
+ * operations.js, which the server makes from the same manifest it accepts.
  */
+import { OPERATIONS } from './operations.js';
+
+/** The GraphQL-over-HTTP params of the trusted operation `name`: its hash in extensions.persistedQuery (APQ's shape). */
+export function operation(name, variables = {}) {
+  const sha256Hash = OPERATIONS[name];
+  if (!sha256Hash) throw new Error(`No trusted document is named ${name}: add src/pages/operations/${name}.graphql and run scripts/trusted-documents.ts.`);
+  return { operationName: name, variables, extensions: { persistedQuery: { version: 1, sha256Hash } } };
+}
+
+/** The same over graphql-ws, whose Subscribe message must carry a string `query`: empty, the hash says which. */
+export function subscription(name, variables = {}) {
+  return { query: '', ...operation(name, variables) };
+}
 
 /** A GraphQL answer with errors: `message` is the first error's, relayable as is (server texts are sentences). */
 class GraphQLRequestError extends Error {
@@ -21,10 +39,12 @@ export function connect({ authorization, onState } = {}) {
   const headers = { 'content-type': 'application/json', accept: 'application/json' };
   if (authorization) headers.authorization = authorization;
 
-  async function request(query, variables = {}) {
+  /** Runs the trusted operation `name` (a query or a mutation); resolves to its data, rejects with its errors. */
+  async function request(name, variables = {}) {
+    const sent = JSON.stringify(operation(name, variables));
     let response;
     try {
-      response = await fetch('/graphql', { method: 'POST', headers, body: JSON.stringify({ query, variables }) });
+      response = await fetch('/graphql', { method: 'POST', headers, body: sent });
     } catch {
       throw new GraphQLRequestError([{ message: 'The server cannot be reached. Check the connection and try again.' }]);
     }
@@ -45,15 +65,16 @@ export function connect({ authorization, onState } = {}) {
   });
 
   /**
-   * Follows a subscription: `next` gets each payload's data. A GraphQL error (not a lost socket, which the client
+   * Follows the trusted subscription `name`: `next` gets each payload's data. A GraphQL error (not a lost socket, which the client
    * retries by itself) resubscribes after a second unless `error` handles it; `complete` is called when the server
    * ends the stream. Returns a function that stops following.
    */
-  function follow(query, variables, { next, error, complete }) {
+  function follow(name, variables, { next, error, complete }) {
+    const payload = subscription(name, variables);
     let stop = () => {};
     let stopped = false;
     const start = () => {
-      stop = ws.subscribe({ query, variables }, {
+      stop = ws.subscribe(payload, {
         next: (message) => {
           if (message.errors?.length) return error?.(new GraphQLRequestError(message.errors));
           if (message.data) next(message.data);

@@ -7,11 +7,10 @@
 import { $, showConnection } from './dom.js';
 import { connect } from './graphql.js';
 import { createOrderForm } from './order-form.js';
-import { createOrderStatus, ORDER_FIELDS } from './order-status.js';
+import { createOrderStatus } from './order-status.js';
 import { spell } from './rules.js';
 
 const STORAGE_KEY = 'sleeve.order';
-const OPTIONS = 'charLimit sizeChoices { value image } fontChoices { value image } threadChoices { value image }';
 
 const api = connect({ onState: showConnection });
 
@@ -63,12 +62,7 @@ async function createOrder() {
   button.disabled = true;
   $('#confirm-error').textContent = '';
   try {
-    const data = await api.request(
-      `mutation($input: OrderInput!) { createOrder(input: $input) {
-        ... on Order { payToken ${ORDER_FIELDS} }
-        ... on ApiError { code error field existing: order { payToken ${ORDER_FIELDS} } } } }`,
-      { input: draft },
-    );
+    const data = await api.request('CreateOrder', { input: draft });
     const result = data.createOrder;
     // A duplicate still held comes back with its payToken: that is this visitor's order, show it. (`existing`:
     // ApiError's `order` would clash with Order's `order` field in one selection.)
@@ -90,21 +84,18 @@ $('#confirm-yes').addEventListener('click', createOrder);
 $('#confirm-edit').addEventListener('click', () => { showStep('form'); $('#stitchText').focus(); });
 
 /** The options at once and whenever staff change them; a withdrawn choice sends the user back to choose again. */
-api.follow(`subscription { sleeveOptionsChanged { ${OPTIONS} } }`, {}, {
+api.follow('OrderPageOptionsChanged', {}, {
   next: ({ sleeveOptionsChanged: options }) => {
     if (form.setOptions(options) && !$('#confirm').hidden) showStep('form');
   },
 });
 
 async function start() {
-  const { sleeveOptions } = await api.request(`{ sleeveOptions { ${OPTIONS} } }`);
+  const { sleeveOptions } = await api.request('OrderPageOptions');
   form.setOptions(sleeveOptions);
   const mine = stored.read();
   if (!mine?.orderNumber || !mine?.payToken) return showStep('form');
-  const { order } = await api.request(
-    `query($n: ID!, $t: String!) { order(orderNumber: $n, payToken: $t) { ${ORDER_FIELDS} } }`,
-    { n: mine.orderNumber, t: mine.payToken },
-  );
+  const { order } = await api.request('OrderPageOrder', { n: mine.orderNumber, t: mine.payToken });
   if (!order) {
     stored.clear();
     return showStep('form');

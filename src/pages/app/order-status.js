@@ -1,13 +1,10 @@
 /**
  * One order after it was created: the hold deadline and a live countdown (holdCountdown), both ways to pay side
  * by side (the pay page, or the demo card) without choosing for the user, then the status live (orderUpdates)
- * until it is ready, with the pickup instructions.
+ * until it is ready, with the pickup instructions. The order's fields are operations/OrderFields.graphql.
  */
 import { $, h, minutesAndSeconds } from './dom.js';
 import { spell } from './rules.js';
-
-export const ORDER_FIELDS =
-  'orderNumber status message holdUntilText secondsLeft payUrl payLabel order { size font thread stitchText }';
 
 const STEPS = [
   ['AWAITING_PAYMENT', 'Reserved'],
@@ -75,10 +72,10 @@ export function createOrderStatus({ api, onFinished }) {
 
   function follow() {
     const vars = { n: mine.orderNumber, t: mine.payToken };
-    stops.push(api.follow(`subscription($n: ID!, $t: String!) { orderUpdates(orderNumber: $n, payToken: $t) { ${ORDER_FIELDS} } }`, vars, {
+    stops.push(api.follow('OrderPageUpdates', vars, {
       next: (data) => render(data.orderUpdates),
     }));
-    stops.push(api.follow(`subscription($n: ID!, $t: String!) { holdCountdown(orderNumber: $n, payToken: $t) { secondsLeft final } }`, vars, {
+    stops.push(api.follow('OrderPageCountdown', vars, {
       // The final tick (paid or cancelled) is left to orderUpdates, which brings the new status and texts. An
       // order no longer held may be refused a countdown: nothing to retry then.
       next: ({ holdCountdown: tick }) => { if (!tick.final) showCountdown(tick.secondsLeft); },
@@ -91,11 +88,7 @@ export function createOrderStatus({ api, onFinished }) {
     button.disabled = true;
     $('#pay-result').textContent = 'Paying with the demo card…';
     try {
-      const data = await api.request(
-        `mutation($n: ID!, $t: String!) { payOrder(orderNumber: $n, input: { t: $t, method: VENDOR_CARD }) {
-          ... on PayResult { message order { ${ORDER_FIELDS} } } ... on ApiError { error } } }`,
-        { n: mine.orderNumber, t: mine.payToken },
-      );
+      const data = await api.request('PayWithDemoCard', { n: mine.orderNumber, t: mine.payToken });
       const result = data.payOrder;
       $('#pay-result').textContent = result.message ?? result.error;
       $('#pay-result').className = result.message ? 'ok' : 'error';

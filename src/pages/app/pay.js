@@ -5,20 +5,20 @@
  * /api/orders/{n}/card-token (authorized by the payToken) and pays with the single-use token it gets back; after a
  * 502 the same token is sent again, so a retry reconciles the first attempt and never charges twice.
  */
-import { connect } from './graphql.js';
+import { connect, operation } from './graphql.js';
 
 const orderNumber = document.body.dataset.orderNumber;
 const token = new URLSearchParams(location.search).get('t') ?? '';
 const $ = (id) => document.getElementById(id);
-const gql = async (query, variables) => {
-  const res = await fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ query, variables }) });
+/** Runs a trusted operation by name (its hash, graphql.js); the whole answer, errors included. */
+const gql = async (name, variables) => {
+  const res = await fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(operation(name, variables)) });
   return res.json();
 };
 const post = async (path, body) => {
   const res = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { status: res.status, body: await res.json().catch(() => ({})) };
 };
-const FIELDS = 'orderNumber status secondsLeft holdUntil holdUntilText payLabel payButtonLabel message order { size font thread stitchText }';
 let deadline = 0, timer = 0; // deadline 0: no countdown running
 function show(order) {
   $('number').textContent = order.orderNumber;
@@ -50,7 +50,7 @@ function tick() {
   timer = left > 0 ? setTimeout(tick, (ms % 1000) + 10) : setTimeout(load, 1000);
 }
 async function load() {
-  const { data } = await gql('query($n: ID!, $t: String!) { order(orderNumber: $n, payToken: $t) { ' + FIELDS + ' } }', { n: orderNumber, t: token });
+  const { data } = await gql('PayPageOrder', { n: orderNumber, t: token });
   if (!data || !data.order) { $('status').textContent = 'This payment link is not valid. Check the link you were given.'; $('status').className = 'bad'; return; }
   show(data.order);
   follow();
@@ -60,7 +60,7 @@ let following = false;
 function follow() {
   if (following) return;
   following = true;
-  connect().follow('subscription($n: ID!, $t: String!) { orderUpdates(orderNumber: $n, payToken: $t) { ' + FIELDS + ' } }', { n: orderNumber, t: token }, {
+  connect().follow('PayPageUpdates', { n: orderNumber, t: token }, {
     next: (data) => show(data.orderUpdates),
     error: () => {},
   });
@@ -79,8 +79,7 @@ function busy(on) { for (const id of ['card-pay', 'wallet-pay', 'demo']) $(id).d
 
 /** Pays with a method and (for card and wallet) a token; returns the error code, or null when paid. */
 async function pay(method, payWith) {
-  const { data } = await gql('mutation($n: ID!, $i: PayInput!) { payOrder(orderNumber: $n, input: $i) { ... on PayResult { message } ... on ApiError { code error } } }',
-    { n: orderNumber, i: { t: token, method, ...(payWith ? { token: payWith } : {}) } });
+  const { data } = await gql('PayPagePay', { n: orderNumber, i: { t: token, method, ...(payWith ? { token: payWith } : {}) } });
   const r = data && data.payOrder;
   if (r && r.message) { result(r.message, true); await load(); return null; }
   const code = r && r.code ? r.code.toLowerCase() : 'internal';

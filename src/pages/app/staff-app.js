@@ -10,7 +10,7 @@ import { createDialogs } from './staff-dialogs.js';
 import { describeLink } from './staff-links.js';
 import { createNotificationsPanel } from './staff-notifications.js';
 import { createOptionsEditor } from './staff-options.js';
-import { createQueue, STAFF_ORDER_FIELDS } from './staff-queue.js';
+import { createQueue } from './staff-queue.js';
 
 const TOKEN_KEY = 'sleeve.staffToken';
 const SECTIONS = ['queue', 'options', 'notifications'];
@@ -49,13 +49,13 @@ async function open(token) {
   });
   try {
     // Checks the token before anything is shown: a staff field answers UNAUTHORIZED to a wrong one.
-    await api.request('{ orders(first: 1) { totalCount } }');
+    await api.request('StaffSignIn');
   } catch (error) {
     api.dispose();
     throw error;
   }
   sessionStorage.setItem(TOKEN_KEY, token);
-  const dialogs = createDialogs({ api, fields: STAFF_ORDER_FIELDS, onChanged: (order) => queue.upsert(order) });
+  const dialogs = createDialogs({ api, onChanged: (order) => queue.upsert(order) });
   queue = createQueue({ api, dialogs });
   $('#sign-in').hidden = true;
   for (const id of ['#console', '#nav', '#sign-out']) $(id).hidden = false;

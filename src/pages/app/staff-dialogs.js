@@ -6,7 +6,7 @@
 import { $ } from './dom.js';
 import { collectorMatches } from './rules.js';
 
-export function createDialogs({ api, fields, onChanged }) {
+export function createDialogs({ api, onChanged }) {
   let current = null;
 
   function open(dialog, order, first) {
@@ -17,11 +17,12 @@ export function createDialogs({ api, fields, onChanged }) {
     first.focus();
   }
 
-  async function submit(dialog, errorBox, mutation, variables) {
+  /** Runs the trusted mutation `name` (CollectOrder, CancelOrder: each answers the order's StaffOrderFields). */
+  async function submit(dialog, errorBox, name, variables) {
     const button = dialog.querySelector('button[type=submit]');
     button.disabled = true;
     try {
-      const data = await api.request(mutation, variables);
+      const data = await api.request(name, variables);
       onChanged(Object.values(data)[0]);
       dialog.close();
       // The card that opened the dialog was drawn anew: keep the keyboard user on it, or on the queue when the
@@ -51,9 +52,7 @@ export function createDialogs({ api, fields, onChanged }) {
   $('#pickup-form').addEventListener('submit', (event) => {
     event.preventDefault();
     $('#pickup-error').textContent = '';
-    submit($('#pickup-dialog'), $('#pickup-error'),
-      `mutation($n: ID!, $c: String!) { collectOrder(orderNumber: $n, collectorName: $c) { ${fields} } }`,
-      { n: current.orderNumber, c: $('#collector').value });
+    submit($('#pickup-dialog'), $('#pickup-error'), 'CollectOrder', { n: current.orderNumber, c: $('#collector').value });
   });
 
   $('#cancel-form').addEventListener('submit', (event) => {
@@ -63,9 +62,7 @@ export function createDialogs({ api, fields, onChanged }) {
       $('#cancel-error').textContent = 'Give a reason: it is told to the attendee.';
       return $('#cancel-reason').focus();
     }
-    submit($('#cancel-dialog'), $('#cancel-error'),
-      `mutation($n: ID!, $r: String!) { cancelOrder(orderNumber: $n, reason: $r) { ${fields} } }`,
-      { n: current.orderNumber, r: reason });
+    submit($('#cancel-dialog'), $('#cancel-error'), 'CancelOrder', { n: current.orderNumber, r: reason });
   });
 
   for (const close of document.querySelectorAll('dialog [data-close]')) {

@@ -17,11 +17,10 @@ const summary = ({ status, reasons }) => `${status}${reasons.length ? ` (${reaso
 async function account(api, id, siteId) {
   try {
     if (siteId) {
-      const query = 'query($id: ID!, $site: String) { account(accountId: $id, siteId: $site) { status reasons } }';
-      const { account: found } = await api.request(query, { id, site: siteId });
+      const { account: found } = await api.request('StaffAccount', { id, site: siteId });
       return found ? `Account ${id} of site ${siteId}: ${summary(found)}. ${CHANGE}` : `No account ${id} of site ${siteId} is known.`;
     }
-    const { accounts } = await api.request('query($id: ID!) { accounts(accountId: $id) { siteId status reasons } }', { id });
+    const { accounts } = await api.request('StaffAccounts', { id });
     if (accounts.length === 0) return `No account ${id} is known.`;
     if (accounts.length === 1) return `Account ${id}: ${summary(accounts[0])}. ${CHANGE}`;
     const each = accounts.map((a) => `site ${a.siteId}: ${summary(a)}`).join('; ');

@@ -6,7 +6,6 @@
 import { $, h } from './dom.js';
 
 const PAGE = 50;
-const FIELDS = 'id type path status subject attemptCount createdAt nextAttemptAt deliveredAt lastError';
 
 /** "Nov 22, 5:19:40 PM": short enough that the table fits a laptop screen. */
 const when = (iso) => new Date(iso).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', second: '2-digit' });
@@ -42,7 +41,7 @@ export function createNotificationsPanel({ api }) {
 
   async function redeliver(id) {
     try {
-      await api.request('mutation($id: ID!) { redeliverNotification(id: $id) { id } }', { id });
+      await api.request('RedeliverNotification', { id });
       await load(true);
       $('#notifications-state').textContent = `Notification ${id} is queued for redelivery.`;
       $('#notifications-state').className = 'ok';
@@ -58,10 +57,7 @@ export function createNotificationsPanel({ api }) {
   async function load(fresh) {
     try {
       if (fresh) after = null;
-      const data = await api.request(
-        `query($first: Int, $after: String) { notifications(first: $first, after: $after) { edges { node { ${FIELDS} } } pageInfo { endCursor hasNextPage } } }`,
-        { first: PAGE, after },
-      );
+      const data = await api.request('StaffNotifications', { first: PAGE, after });
       const { edges, pageInfo } = data.notifications;
       const rows = edges.map((e) => row(e.node));
       if (fresh || !$('#notifications-table tbody')) {
@@ -94,7 +90,7 @@ export function createNotificationsPanel({ api }) {
       if (!(await load(true))) return;
       // Live: each delivery change reloads the first page, at most twice a second.
       let pending = 0;
-      api.follow('subscription { notificationEvents { id } }', {}, {
+      api.follow('StaffNotificationEvents', {}, {
         next: () => { pending ||= setTimeout(() => { pending = 0; load(true); }, 500); },
         error: () => {},
       });

@@ -5,8 +5,6 @@
  */
 import { $ } from './dom.js';
 
-const OPTIONS = 'version charLimit sizes fonts threadChoices { value image }';
-
 const lines = (text) => text.split('\n').map((l) => l.trim()).filter(Boolean);
 
 /**
@@ -53,7 +51,7 @@ export function createOptionsEditor({ api }) {
       charLimit: Number($('#opt-charlimit').value),
     };
     try {
-      const data = await api.request(`mutation($input: SleeveOptionsInput!) { updateSleeveOptions(input: $input) { ${OPTIONS} } }`, { input });
+      const data = await api.request('UpdateSleeveOptions', { input });
       editing = false;
       await fill(data.updateSleeveOptions);
       result.textContent = `Published: version ${data.updateSleeveOptions.version} is offered now.`;
@@ -68,7 +66,7 @@ export function createOptionsEditor({ api }) {
     event.preventDefault();
     const result = $('#info-result');
     try {
-      await api.request('mutation($text: String!) { setEventInfo(text: $text) }', { text: $('#info').value });
+      await api.request('SetEventInfo', { text: $('#info').value });
       result.textContent = 'Saved: attendees and agents see the new text now.';
       result.className = 'ok';
     } catch (error) {
@@ -79,10 +77,10 @@ export function createOptionsEditor({ api }) {
 
   return {
     async start() {
-      const data = await api.request(`{ sleeveOptions { ${OPTIONS} } eventInfo }`);
+      const data = await api.request('StaffOptions');
       await fill(data.sleeveOptions);
       $('#info').value = data.eventInfo;
-      api.follow(`subscription { sleeveOptionsChanged { ${OPTIONS} } }`, {}, { next: (d) => fill(d.sleeveOptionsChanged) });
+      api.follow('StaffOptionsChanged', {}, { next: (d) => fill(d.sleeveOptionsChanged) });
     },
   };
 }

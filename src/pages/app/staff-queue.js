@@ -5,9 +5,7 @@
  */
 import { $, h, statusLabel } from './dom.js';
 
-export const STAFF_ORDER_FIELDS =
-  'orderNumber status version name email holdUntilText cancelReason collectedBy order { size font thread stitchText }';
-
+/** The columns, in order: operations/StaffQueue.graphql reads these statuses. */
 const COLUMNS = ['AWAITING_PAYMENT', 'RECEIVED', 'IN_PROGRESS', 'READY'];
 const DONE = ['COLLECTED', 'CANCELLED'];
 /** The one-click step forward from each status (docs/ordering.md#moving-an-order-forward: received → in progress → ready). */
@@ -56,7 +54,7 @@ export function createQueue({ api, dialogs }) {
   async function advance(order, status) {
     $('#queue-error').textContent = '';
     try {
-      const data = await api.request(`mutation($n: ID!, $s: OrderStatus!) { advanceOrder(orderNumber: $n, status: $s) { ${STAFF_ORDER_FIELDS} } }`, { n: order.orderNumber, s: status });
+      const data = await api.request('AdvanceOrder', { n: order.orderNumber, s: status });
       upsert(data.advanceOrder);
     } catch (error) {
       $('#queue-error').textContent = error.message;
@@ -70,14 +68,11 @@ export function createQueue({ api, dialogs }) {
     render();
   }
 
-  /** Pages of 50: the query cost limit refuses 200 orders with these fields in one answer. */
+  /** Pages of 50 (StaffQueue.graphql): the query cost limit refuses 200 orders with these fields in one answer. */
   async function load() {
     let after = null;
     do {
-      const data = await api.request(
-        `query($after: String) { orders(status: [${COLUMNS.join(', ')}], first: 50, after: $after) { edges { node { ${STAFF_ORDER_FIELDS} } } pageInfo { endCursor hasNextPage } } }`,
-        { after },
-      );
+      const data = await api.request('StaffQueue', { after });
       for (const { node } of data.orders.edges) if (!orders.has(node.orderNumber) || orders.get(node.orderNumber).version < node.version) orders.set(node.orderNumber, node);
       after = data.orders.pageInfo.hasNextPage ? data.orders.pageInfo.endCursor : null;
     } while (after);
@@ -99,7 +94,7 @@ export function createQueue({ api, dialogs }) {
   return {
     /** Subscribes first, then reads the queue, so no change between the two is missed. */
     async start() {
-      api.follow(`subscription { orderEvents { ${STAFF_ORDER_FIELDS} } }`, {}, { next: (data) => upsert(data.orderEvents) });
+      api.follow('StaffOrderEvents', {}, { next: (data) => upsert(data.orderEvents) });
       await load();
     },
     upsert,
