@@ -3,15 +3,13 @@
  * (what frontend teams' tests call) and twice through the production entry, the node:http handler on a real port.
  * There the first of the two is yoga's node pipeline (it fills the document cache) and the second is answered by
  * the fast JSON path whenever the path takes it. Each pair must match whole: status, every header but those node
- * adds to any answer on a socket (date, connection, keep-alive), and the body byte for byte. Each row also says
+ * adds to any answer on a socket (date, connection, keep-alive) and the request id, and the body byte for byte. Each row also says
  * which path must answer the second request, read from yoga itself: it logs "Parsing request to extract GraphQL
  * parameters" for every request it processes, and the fast path never goes near it.
  */
 import { describe, expect, it } from 'vitest';
-import type { Logger } from '../../src/kernel/logger.ts';
-import { gatewayOver, type TransportGateway } from '../support/graphql-transports.ts';
+import { gatewayCountingYoga } from '../support/graphql-transports.ts';
 
-const YOGA_PARSES = 'Parsing request to extract GraphQL parameters';
 const JSON_TYPE = { 'content-type': 'application/json' };
 const STAFF = { authorization: 'Bearer test-admin-token' };
 const ORIGIN = { origin: 'http://shop.example' };
@@ -73,23 +71,10 @@ interface Whole {
 
 async function whole(response: Response): Promise<Whole> {
   const headers: Record<string, string> = {};
-  for (const [name, value] of response.headers) if (!['date', 'connection', 'keep-alive'].includes(name.toLowerCase())) headers[name.toLowerCase()] = value;
+  for (const [name, value] of response.headers) if (!['date', 'connection', 'keep-alive', 'x-request-id'].includes(name.toLowerCase())) headers[name.toLowerCase()] = value;
   return { status: response.status, headers, body: await response.text() };
 }
 
-async function served(env: Record<string, string> = {}): Promise<{ t: TransportGateway; yogaRuns(): number }> {
-  let yogaRuns = 0;
-  const logger: Logger = {
-    debug: (_message, fields) => {
-      if (fields?.detail === YOGA_PARSES) yogaRuns++;
-    },
-    info: () => {},
-    warn: () => {},
-    error: () => {},
-  };
-  const t = await gatewayOver('node', { env, logger });
-  return { t, yogaRuns: () => yogaRuns };
-}
 
 function requestOf(row: Row): RequestInit {
   const body = row.body === undefined ? undefined : typeof row.body === 'string' ? row.body : JSON.stringify(row.body);
@@ -98,7 +83,8 @@ function requestOf(row: Row): RequestInit {
 
 describe('the production entry answers exactly as yoga does (one pipeline, proven)', () => {
   it.each(ROWS.map((row) => [row.name, row] as const))('%s', async (_name, row) => {
-    const { t, yogaRuns } = await served(row.env);
+    const t = await gatewayCountingYoga('node', row.env);
+    const { yogaRuns } = t;
     const init = requestOf(row);
     if (row.databaseGone) await t.gateway.database.destroy();
     const path = `/graphql${row.search ?? ''}`;

@@ -6,12 +6,8 @@
 import { createClient, type Client, type SubscribePayload } from 'graphql-ws';
 import WebSocket from 'ws';
 import { startServer } from '../../src/server.ts';
-import type { Logger } from '../../src/kernel/logger.ts';
 import { afterThisTest, testGateway } from '../support/gateway.ts';
-import { gatewayOver, type Transport, type TransportGateway } from '../support/graphql-transports.ts';
-
-/** yoga logs this (debug) for every request its pipeline processes; the fast path never does (fast-path.test.ts). */
-const YOGA_PARSES = 'Parsing request to extract GraphQL parameters';
+import { gatewayCountingYoga, type Transport, type TransportGateway } from '../support/graphql-transports.ts';
 
 export const STAFF = 'Bearer test-admin-token';
 
@@ -30,20 +26,11 @@ export interface PolicyGateway extends TransportGateway {
 }
 
 export async function policyGateway(transport: Transport, env: Record<string, string> = {}): Promise<PolicyGateway> {
-  let yogaRuns = 0;
-  const logger: Logger = {
-    debug: (_msg, fields) => {
-      if (fields?.detail === YOGA_PARSES) yogaRuns++;
-    },
-    info: () => {},
-    warn: () => {},
-    error: () => {},
-  };
-  const t = await gatewayOver(transport, { env, logger });
+  const t = await gatewayCountingYoga(transport, env);
   async function answered(send: () => Promise<Response>): Promise<Answered> {
-    const before = yogaRuns;
+    const before = t.yogaRuns();
     const response = await send();
-    return { status: response.status, body: await response.json(), path: yogaRuns === before ? 'fast' : 'yoga' };
+    return { status: response.status, body: await response.json(), path: t.yogaRuns() === before ? 'fast' : 'yoga' };
   }
   return {
     ...t,

@@ -9,38 +9,21 @@ import { describe, expect, it } from 'vitest';
 import { createGraphQLDoor } from '../../graphql-server/graphql-door.ts';
 import { executionPluginCount, requestPluginCount } from '../../graphql-server/fast-path.ts';
 import { countOrderPayments } from '../../src/orders/order-repository.ts';
-import { createLogger, type Logger } from '../../src/kernel/logger.ts';
+import { createLogger } from '../../src/kernel/logger.ts';
 import { createRateLimiter } from '../../src/kernel/rate-limiter.ts';
 import { testGateway, VALID_ORDER } from '../support/gateway.ts';
-import { gatewayOver, TRANSPORTS, type TransportGateway } from '../support/graphql-transports.ts';
+import { gatewayCountingYoga, gatewayOver, TRANSPORTS, type CountingGateway } from '../support/graphql-transports.ts';
 
-const YOGA_PARSES = 'Parsing request to extract GraphQL parameters';
 
-interface Served {
-  t: TransportGateway;
+interface Served extends CountingGateway {
+  t: CountingGateway;
   url: string;
-  /** Requests yoga's own pipeline has processed so far (over the socket and in memory alike). */
-  yogaRuns(): number;
-  /** Error lines logged so far (yoga logs each error it masks). */
-  errorLines(): number;
 }
 
 /** A gateway behind the production node:http entry, with a logger that counts what yoga does. */
 async function served(env: Record<string, string> = {}): Promise<Served> {
-  let yogaRuns = 0;
-  let errorLines = 0;
-  const logger: Logger = {
-    debug: (_msg, fields) => {
-      if (fields?.detail === YOGA_PARSES) yogaRuns++;
-    },
-    info: () => {},
-    warn: () => {},
-    error: () => {
-      errorLines++;
-    },
-  };
-  const t = await gatewayOver('node', { env, logger });
-  return { t, url: `${t.server!.url}/graphql`, yogaRuns: () => yogaRuns, errorLines: () => errorLines };
+  const t = await gatewayCountingYoga('node', env);
+  return { ...t, t, url: `${t.server!.url}/graphql` };
 }
 
 interface Answered {
@@ -224,7 +207,7 @@ describe('the compiled path (a document seen before)', () => {
 /** Response headers by lower-case name (yoga's in-memory Headers keep the case they were set in), less those node:http adds to every answer. */
 function headersOf(response: Response): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const [name, value] of response.headers) if (!['date', 'connection', 'keep-alive'].includes(name.toLowerCase())) headers[name.toLowerCase()] = value;
+  for (const [name, value] of response.headers) if (!['date', 'connection', 'keep-alive', 'x-request-id'].includes(name.toLowerCase())) headers[name.toLowerCase()] = value;
   return headers;
 }
 

@@ -12,6 +12,7 @@
  * transport; `request` sends anything else. Servers are closed after each test.
  */
 import { startServer, type RunningServer } from '../../src/server.ts';
+import type { Logger } from '../../src/kernel/logger.ts';
 import { afterThisTest, doorHelpers, testGateway, type TestGateway } from './gateway.ts';
 
 export const TRANSPORTS = ['fetch', 'node'] as const;
@@ -44,4 +45,32 @@ export async function gatewayOver(transport: Transport, options: Parameters<type
   }
 
   return { ...t, transport, server, request, ...doorHelpers(request) };
+}
+
+/** yoga logs this (debug) for every request its pipeline processes; the fast JSON path never goes near it. */
+const YOGA_PARSES = 'Parsing request to extract GraphQL parameters';
+
+export interface CountingGateway extends TransportGateway {
+  /** Requests yoga's own pipeline has processed so far (over the socket and in memory alike). */
+  yogaRuns(): number;
+  /** Error lines logged so far (yoga logs each error it masks). */
+  errorLines(): number;
+}
+
+/** A gateway over `transport` whose logger counts what yoga does: which path answered a request is read from it. */
+export async function gatewayCountingYoga(transport: Transport, env: Record<string, string> = {}): Promise<CountingGateway> {
+  let yogaRuns = 0;
+  let errorLines = 0;
+  const logger: Logger = {
+    debug: (_message, fields) => {
+      if (fields?.detail === YOGA_PARSES) yogaRuns++;
+    },
+    info: () => {},
+    warn: () => {},
+    error: () => {
+      errorLines++;
+    },
+  };
+  const t = await gatewayOver(transport, { env, logger });
+  return { ...t, yogaRuns: () => yogaRuns, errorLines: () => errorLines };
 }

@@ -1,0 +1,60 @@
+/**
+ * Tracing (docs/operations.md#tracing, CONTRACT §7): OpenTelemetry spans for every HTTP request, GraphQL operation,
+ * database transaction, processor call and webhook delivery. The code here uses only `@opentelemetry/api`; the SDK
+ * (tracing-sdk.ts) is imported only when OTEL_EXPORTER_OTLP_ENDPOINT is set, and until then every helper below is a
+ * plain call — not even a no-op span is made, so a laptop run pays one boolean test per helper.
+ */
+import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
+
+const tracer = trace.getTracer('sleeve-gateway');
+let on = false;
+
+/** Set once the SDK is registered (tracing-sdk.ts); read when each gateway is built and on every traced call. */
+export function markTracingOn(value = true): void {
+  on = value;
+}
+
+export function tracingOn(): boolean {
+  return on;
+}
+
+/** The context a request carries (W3C `traceparent`/`tracestate`), for its server span's parent. */
+export function contextFromHeaders(headers: Record<string, string | string[] | undefined>): Context {
+  return propagation.extract(context.active(), headers);
+}
+
+/** Runs `work` inside a new active span; ends it with an error status when `work` throws, and rethrows. */
+export async function inSpan<T>(name: string, kind: SpanKind, attributes: Attributes, work: (span: Span) => Promise<T>, parent?: Context): Promise<T> {
+  if (!on) return work(NO_SPAN);
+  return tracer.startActiveSpan(name, { kind, attributes }, parent ?? context.active(), async (span) => {
+    try {
+      return await work(span);
+    } catch (error) {
+      failed(span, error);
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+/** A span started now and ended by the caller (a transaction's begin and commit are separate calls). */
+export function startSpan(name: string, kind: SpanKind, attributes: Attributes): Span | undefined {
+  return on ? tracer.startSpan(name, { kind, attributes }) : undefined;
+}
+
+export function failed(span: Span, error: unknown): void {
+  span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.name : 'error' });
+}
+
+/** The active trace's id, for log lines; undefined when tracing is off or no span is active. */
+export function activeTraceId(): string | undefined {
+  if (!on) return undefined;
+  const span = trace.getActiveSpan();
+  return span?.spanContext().traceId;
+}
+
+export { SpanKind, SpanStatusCode };
+
+/** Handed to `work` while tracing is off: every call on it does nothing. */
+const NO_SPAN = trace.wrapSpanContext({ traceId: '0'.repeat(32), spanId: '0'.repeat(16), traceFlags: 0 });

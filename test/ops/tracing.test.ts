@@ -1,0 +1,105 @@
+/**
+ * Tracing (docs/operations.md#tracing): with the SDK registered — here with the in-memory span exporter instead of
+ * OTLP — a REST pay, a payment through the processor and a GraphQL createOrder each come out as one tree of spans
+ * under their HTTP server span, whose parent is the caller's `traceparent`. Requests go through a real port.
+ */
+import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startServer } from '../../src/server.ts';
+import { startTracing, type TracingHandle } from '../../src/operations/tracing-sdk.ts';
+import { tracingOn } from '../../src/operations/tracing.ts';
+import { testGateway, VALID_ORDER, afterThisTest } from '../support/gateway.ts';
+import { CARDS, paymentBody } from '../payments/support.ts';
+
+const exporter = new InMemorySpanExporter();
+let tracing: TracingHandle;
+beforeAll(() => {
+  tracing = startTracing({ exporter });
+});
+afterAll(() => tracing.shutdown());
+beforeEach(() => exporter.reset());
+
+const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
+const CALLER_SPAN = '00f067aa0ba902b7';
+const TRACEPARENT = `00-${TRACE_ID}-${CALLER_SPAN}-01`;
+
+async function served() {
+  const t = await testGateway();
+  const server = await startServer(t.gateway, { port: 0, host: '127.0.0.1' });
+  afterThisTest(() => server.close(1_000));
+  const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
+    const response = await fetch(server.url + path, { method: 'POST', headers: { 'content-type': 'application/json', traceparent: TRACEPARENT, ...headers }, body: JSON.stringify(body) });
+    return { status: response.status, body: (await response.json()) as any };
+  };
+  return { t, post };
+}
+
+/** The spans of the caller's trace, as a tree printed one line per span: indentation is depth. */
+function tree(): string[] {
+  const spans = exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === TRACE_ID);
+  const byParent = new Map<string, ReadableSpan[]>();
+  for (const span of spans) {
+    const parent = span.parentSpanContext?.spanId ?? '';
+    byParent.set(parent, [...(byParent.get(parent) ?? []), span]);
+  }
+  const lines: string[] = [];
+  const walk = (parent: string, depth: number) => {
+    for (const span of (byParent.get(parent) ?? []).sort((a, b) => a.startTime[0] - b.startTime[0] || a.startTime[1] - b.startTime[1])) {
+      lines.push(`${'  '.repeat(depth)}${span.name}`);
+      walk(span.spanContext().spanId, depth + 1);
+    }
+  };
+  walk(CALLER_SPAN, 0);
+  expect(lines.length, 'every span of the trace hangs from the caller').toBe(spans.length);
+  return lines;
+}
+
+describe('tracing', () => {
+  it('is on', () => {
+    expect(tracingOn()).toBe(true);
+  });
+
+  it('a REST pay is one tree: the HTTP span, then its transactions', async () => {
+    const { post } = await served();
+    const created = await post('/api/orders', VALID_ORDER, { traceparent: '' });
+    exporter.reset();
+    const paid = await post(`/api/orders/${created.body.orderNumber}/pay`, { t: created.body.payToken, method: 'vendor_card' });
+    expect(paid.status).toBe(200);
+    const lines = tree();
+    expect(lines[0]).toBe('POST /api/orders/:orderNumber/pay');
+    expect(lines.slice(1).every((line) => line === '  db.transaction')).toBe(true);
+    expect(lines.length).toBeGreaterThan(1);
+  });
+
+  it('a payment through the processor: the charge between its reserve and record transactions', async () => {
+    const { t, post } = await served();
+    const paid = await post('/api/payments', paymentBody(CARDS.ok), { authorization: t.siteAuthorization, 'idempotency-key': 'trace-1' });
+    expect(paid.status).toBe(201);
+    const lines = tree();
+    expect(lines[0]).toBe('POST /api/payments');
+    const children = lines.slice(1).map((line) => line.trim());
+    const charge = children.indexOf('processor.charge');
+    expect(charge).toBeGreaterThan(0);
+    expect(children.slice(0, charge)).toContain('db.transaction');
+    expect(children.slice(charge + 1)).toContain('db.transaction');
+    // Nothing about the card in any span.
+    const attributes = JSON.stringify(exporter.getFinishedSpans().map((s) => s.attributes));
+    expect(attributes).not.toContain(CARDS.ok);
+    expect(attributes).not.toContain('4242');
+  });
+
+  it('a GraphQL createOrder is one tree: the HTTP span, the operation, its transaction', async () => {
+    const { post } = await served();
+    const created = await post('/graphql', {
+      query: 'mutation Create($input: OrderInput!) { createOrder(input: $input) { ... on Order { orderNumber } } }',
+      variables: { input: VALID_ORDER },
+    });
+    expect(created.body.data.createOrder.orderNumber).toBe('1001');
+    const lines = tree();
+    expect(lines[0]).toBe('POST /graphql');
+    expect(lines[1]).toBe('  graphql.mutation Create');
+    expect(lines.slice(2)).toContain('    db.transaction');
+    const operation = exporter.getFinishedSpans().find((s) => s.name === 'graphql.mutation Create')!;
+    expect(operation.attributes).toMatchObject({ 'graphql.operation.type': 'mutation', 'graphql.operation.name': 'Create' });
+  });
+});
