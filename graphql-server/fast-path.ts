@@ -7,12 +7,21 @@
  *
  * What it reproduces of yoga, step by step:
  *  - Request parsing (yoga's POST JSON parser, useCheckGraphQLQueryParams): only a body that is one object of
- *    `query` (a string), `variables` and `extensions` (objects) and `operationName` (a string). Anything else → yoga.
+ *    `query` (a string), `variables` and `extensions` (objects) and `operationName` (a string), or the same with a
+ *    persisted query's hash (extensions.persistedQuery) in place of `query`. Anything else → yoga.
+ *  - Trusted documents (use-trusted-documents.ts: our APQ registration and yoga's persisted-operations plugin,
+ *    docs/graphql.md#trusted-documents): a hash is read from the same TrustedDocuments that plugin reads; an
+ *    unknown hash → yoga, which answers PersistedQueryNotFound. Text with a hash (APQ's registration) → yoga.
+ *    Text from a caller who may not send text (GRAPHQL_TRUSTED_DOCUMENTS=only, no staff token) → yoga, which
+ *    refuses it: the document cache below may hold that text from a staff request, so this check comes first.
  *  - The JSON depth limit (useJsonDepthLimit, docs/edge.md#bounds): a body nested deeper than 64 levels → yoga,
  *    whose plugin answers the 400.
  *  - The body limit: the handler reads the body under MAX_BODY_BYTES, yoga's maxRequestBodySize too.
  *  - Parse and validate, with GraphQL Armor's limits: only a document yoga has parsed and found valid before, from
  *    the cache its parse and validate hooks read (document-cache.ts).
+ *  - Production (use-production-hardening.ts, GRAPHQL_PRODUCTION): a document the cache holds as valid but whose
+ *    introspection this caller may not read → yoga, which refuses it; suggestions are cut from execution errors
+ *    as its onExecutionResult does (after masking, as there).
  *  - The operation: the document's only one, a query or a mutation, named by its own name or not at all (the jit
  *    plugin's rule, jitFits). Anything else → yoga, which words the error.
  *  - The context: the factory yoga's `context` option calls, with the Authorization header and the client address
@@ -22,6 +31,10 @@
  *  - Execution: graphql-jit's `compileQuery` with the options useGraphQlJit is given (none), once per document.
  *  - Masking: yoga's own mask (maskDomainErrors, "Unexpected error.", yoga's log line for what it hid) over each
  *    error of a result, as envelop's useMaskedErrors does; a thrown error as yoga's handleError does.
+ *  - Metrics (use-metrics.ts): the operation counted by its name, type and outcome once the result is known, a
+ *    rate-limit refusal included, as that plugin's onExecuteDone does (docs/operations.md#metrics).
+ *  - The request id (docs/operations.md#request-logs): a mutation runs inside the request scope, as yoga's path
+ *    does (node-handler.ts); a query outside it, its masked errors logged with the id named.
  *  - The media type: yoga's negotiation with useJsonMediaType (http-messages.ts). None acceptable (406) → yoga.
  *  - Status codes and headers: 200 and the content type without errors; otherwise yoga's own processRegularResult
  *    (the status the errors carry: 429 with Retry-After, the 4xx of graphql-response+json, 500).
@@ -46,12 +59,16 @@ import { CONTENT_TYPE, jsonMediaType, type Answer, type JsonMediaType, type Requ
 import { chargesOf, rateLimitResult } from './use-rate-limit.ts';
 import type { GraphQLYoga } from './yoga-server.ts';
 import { jsonTextTooDeep } from '../src/kernel/json-depth.ts';
+import { persistedHashOf, type TrustedDocuments } from './trusted-documents.ts';
+import type { ProductionHardening } from './use-production-hardening.ts';
+import type { GatewayMetrics } from '../src/operations/metrics.ts';
+import { runInRequestScope, withRequestId } from '../src/kernel/logger.ts';
 
 /**
  * Plugins hooking execution that the path does in place: yoga's engine (execute), the `context` option, graphql-jit,
- * the shared rate limit, yoga's masking.
+ * the shared rate limit, yoga's masking, the metrics (useMetrics, listed whether METRICS is on or off).
  */
-export const REPRODUCED_EXECUTION_PLUGINS = 5;
+export const REPRODUCED_EXECUTION_PLUGINS = 6;
 const EXECUTION_HOOKS = ['onExecute', 'onContextBuilding'];
 
 /**
@@ -59,10 +76,11 @@ const EXECUTION_HOOKS = ['onExecute', 'onContextBuilding'];
  * engine (parse, validate), health check, CORS (useEdgeHeaders; yoga's own is off), GraphiQL, its five request
  * parsers, its result processors, the document cache, the four query limits, the body limit, batching, params
  * check, unhandled route, method check, no mutation over GET, validation errors' status, useJsonMediaType,
- * useJsonDepthLimit, useCsrfPrevention, and useSingleConnectionRefusal (a PUT, never a POST). (useEndStreamsOnShutdown
+ * useJsonDepthLimit, useCsrfPrevention, useSingleConnectionRefusal (a PUT, never a POST), the APQ registration,
+ * the persisted-operations plugin and useProductionHardening. (useEndStreamsOnShutdown
  * hooks only `onSubscribe`, which no query or mutation reaches, so neither count includes it.)
  */
-export const REPRODUCED_REQUEST_PLUGINS = 26;
+export const REPRODUCED_REQUEST_PLUGINS = 29;
 const REQUEST_HOOKS = ['onRequest', 'onRequestParse', 'onParams', 'onParse', 'onValidate', 'onResultProcess', 'onExecutionResult', 'onResponse'];
 
 /** yoga's list holds `false` for a plugin switched off by its options; those hook nothing. */
@@ -97,16 +115,25 @@ export interface FastPathDeps {
   createContext: ContextFactory;
   documents: DocumentCache;
   cors: CorsPolicy;
+  trusted: TrustedDocuments;
+  hardening: ProductionHardening;
+  /** Where the operation is counted (useMetrics' twin; docs/operations.md#metrics). */
+  metrics: GatewayMetrics;
+  /** LOG_REQUEST_SCOPE on (and something is logged): mutations run inside the request scope. */
+  scoped?: boolean;
 }
 
 interface PlainParams {
-  query: string;
+  /** Absent or empty: the document is named by extensions.persistedQuery's hash. */
+  query?: string | null;
+  extensions?: Record<string, unknown> | null;
   variables?: Record<string, unknown> | null;
   operationName?: string | null;
 }
 
 interface CompiledOperation {
   operationName: string | undefined;
+  type: 'query' | 'mutation';
   query: CompiledQuery['query'];
   stringify: CompiledQuery['stringify'];
 }
@@ -130,23 +157,44 @@ export class FastJsonPath {
       executionPluginCount(plugins) === REPRODUCED_EXECUTION_PLUGINS &&
       requestPluginCount(plugins) === REPRODUCED_REQUEST_PLUGINS;
     this.maskError = this.maskError.bind(this);
+    this.thrown = this.thrown.bind(this);
+    this.masked = this.masked.bind(this);
+    this.run = this.run.bind(this);
   }
 
   /** The answer to a plain JSON POST of this body, or undefined when yoga must answer it (nothing has run then). */
-  answer(heads: RequestHeads, raw: string, client: string): Promise<Answer> | undefined {
+  answer(heads: RequestHeads, raw: string, client: string, requestId?: string): Promise<Answer> | undefined {
     if (heads.corsRequest) return undefined;
     const params = plainParams(raw);
     if (!params) return undefined;
     const mediaType = jsonMediaType(heads.accept);
     if (!mediaType) return undefined;
-    const document = this.deps.documents.valid(params.query);
+    const source = this.source(params, heads.authorization);
+    if (source === undefined) return undefined;
+    const document = this.deps.documents.valid(source);
     if (!document) return undefined;
+    if (this.deps.hardening.on && this.deps.hardening.introspectionRefusal(this.deps.schema, document, heads.authorization).length > 0) return undefined;
     const plan = this.plan(document, params.operationName ?? undefined);
     if (!plan) return undefined;
-    return this.run(plan, document, params, heads, mediaType, client);
+    if (requestId !== undefined && plan.type === 'mutation' && this.deps.scoped) {
+      return runInRequestScope(requestId, this.run, plan, document, params, heads, mediaType, client, requestId);
+    }
+    return this.run(plan, document, params, heads, mediaType, client, requestId);
   }
 
-  private async run(plan: CompiledOperation, document: DocumentNode, params: PlainParams, heads: RequestHeads, mediaType: JsonMediaType, client: string): Promise<Answer> {
+  /** The document's text as the trusted-documents plugins would settle it, or undefined to leave it to yoga. */
+  private source(params: PlainParams, authorization: string | undefined): string | undefined {
+    const { query, extensions } = params;
+    const trusted = this.deps.trusted;
+    if (typeof query === 'string' && query !== '') {
+      if (extensions != null && persistedHashOf(extensions) !== undefined) return undefined;
+      return trusted.allowsText(authorization) ? query : undefined;
+    }
+    const hash = persistedHashOf(extensions);
+    return hash === undefined ? undefined : trusted.lookup(hash, authorization);
+  }
+
+  private async run(plan: CompiledOperation, document: DocumentNode, params: PlainParams, heads: RequestHeads, mediaType: JsonMediaType, client: string, requestId: string | undefined): Promise<Answer> {
     const charges = chargesOf(this.deps.schema, document, params.operationName, params.variables);
     let result: ExecutionResult | null = charges.length === 0 ? null : await rateLimitResult(this.deps.limiter, charges, client);
     if (!result) {
@@ -154,11 +202,13 @@ export class FastJsonPath {
       try {
         const executed = plan.query(undefined, contextValue, params.variables ?? {});
         result = isPromise(executed) ? await executed : executed;
-        if (result.errors) result = { ...result, errors: result.errors.map(this.maskError) };
+        // Masking logs what it hides: at once, with this request's id (it may run outside the request scope).
+        if (result.errors) result = withRequestId(requestId, this.masked, result);
       } catch (error) {
-        result = { errors: [this.thrown(error)] };
+        result = { errors: [withRequestId(requestId, this.thrown, error)] };
       }
     }
+    this.deps.metrics.operation(plan.operationName, plan.type, result.errors?.length ? 'error' : 'ok');
     if (!result.errors?.length && !result.extensions) {
       const headers: Record<string, string> = { 'content-type': CONTENT_TYPE[mediaType] };
       if (heads.origin !== undefined) Object.assign(headers, this.deps.cors.headers(heads.origin));
@@ -169,6 +219,12 @@ export class FastJsonPath {
     for (const [name, value] of response.headers) headers[name] = value;
     if (heads.origin !== undefined) Object.assign(headers, this.deps.cors.headers(heads.origin));
     return { status: response.status, headers, body: await response.text() };
+  }
+
+  private masked(result: ExecutionResult): ExecutionResult {
+    const masked = { ...result, errors: result.errors!.map(this.maskError) };
+    this.deps.hardening.hideSuggestions(masked.errors);
+    return masked;
   }
 
   private maskError(error: GraphQLError): GraphQLError {
@@ -197,18 +253,19 @@ export class FastJsonPath {
 
 function compile(schema: GraphQLSchema, document: DocumentNode): CompiledOperation | null {
   const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  if (operations.length !== 1 || operations[0]!.operation === 'subscription') return null;
+  const operation = operations[0];
+  if (operations.length !== 1 || operation!.operation === 'subscription') return null;
   const compiled = compileQuery(schema, document);
   if (!isCompiledQuery(compiled)) return null;
-  return { operationName: operations[0]!.name?.value, query: compiled.query, stringify: compiled.stringify };
+  return { operationName: operation!.name?.value, type: operation!.operation as 'query' | 'mutation', query: compiled.query, stringify: compiled.stringify };
 }
 
 const PARAM_KEYS = new Set(['query', 'variables', 'operationName', 'extensions']);
 
 /**
- * The GraphQL-over-HTTP params of a body when they are plain — an object with a string `query` and only the
- * standard keys, well typed — or undefined, so that yoga itself answers anything unusual (and says what is wrong).
- * The parsed object itself, not a copy.
+ * The GraphQL-over-HTTP params of a body when they are plain — an object with a string `query` (or none, for a
+ * persisted query's hash) and only the standard keys, well typed — or undefined, so that yoga itself answers
+ * anything unusual (and says what is wrong). The parsed object itself, not a copy.
  */
 function plainParams(raw: string): PlainParams | undefined {
   if (jsonTextTooDeep(raw)) return undefined;
@@ -222,7 +279,8 @@ function plainParams(raw: string): PlainParams | undefined {
   const params = value as Record<string, unknown>;
   for (const key in params) if (!PARAM_KEYS.has(key)) return undefined;
   const { query, variables, operationName, extensions } = params;
-  if (typeof query !== 'string') return undefined;
+  // No text: a persisted query's hash names the document (checked by the caller); any other type → yoga's words.
+  if (query != null && typeof query !== 'string') return undefined;
   if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return undefined;
   if (operationName != null && typeof operationName !== 'string') return undefined;
   if (extensions != null && (typeof extensions !== 'object' || Array.isArray(extensions))) return undefined;

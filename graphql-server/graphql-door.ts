@@ -1,7 +1,8 @@
 /**
  * The GraphQL door, put together: yoga (yoga-server.ts) with the per-request context (context-factory.ts) and the
  * document cache, the fast JSON path beside it (fast-path.ts), and the two ways in — a Fetch handler (the in-memory
- * gateway) and a node:http handler (node-handler.ts). WebSocket comes in through ws-transport.ts.
+ * gateway) and a node:http handler (node-handler.ts). WebSocket comes in through ws-transport.ts. The trusted
+ * documents and the production policy are one object each, shared by yoga, the fast path and WebSocket.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { GraphQLSchema } from 'graphql';
@@ -9,13 +10,18 @@ import { CorsPolicy } from '../src/kernel/cors.ts';
 import type { Logger } from '../src/kernel/logger.ts';
 import type { RateLimiter } from '../src/kernel/rate-limiter.ts';
 import type { Services } from '../src/services.ts';
-import { createContextFactory } from './context-factory.ts';
+import { NO_METRICS, type GatewayMetrics } from '../src/operations/metrics.ts';
+import { TRUSTED_OPERATIONS } from '../src/pages/trusted-operations.ts';
+import { createContextFactory, viewerFromAuthorization } from './context-factory.ts';
 import { createDocumentCache } from './document-cache.ts';
 import { FastJsonPath } from './fast-path.ts';
 import { tooLarge } from './http-messages.ts';
 import { GraphQLNodeHandler } from './node-handler.ts';
 import { StreamShutdown } from './stream-shutdown.ts';
+import { TrustedDocuments, type TrustedDocumentsMode } from './trusted-documents.ts';
+import { ProductionHardening } from './use-production-hardening.ts';
 import { createYogaServer, type GraphQLYoga, type ServerContext } from './yoga-server.ts';
+import { tracingOn } from '../src/operations/tracing.ts';
 
 export { GRAPHQL_PATH, type ServerContext } from './yoga-server.ts';
 
@@ -29,6 +35,9 @@ export interface GraphQLDoor {
   handleNode(req: IncomingMessage, res: ServerResponse, serverContext: ServerContext): Promise<void>;
   /** Ends every open SSE stream with its `complete` event (docs/edge.md#shutdown-of-streams). */
   endStreams(): void;
+  /** For graphql-ws (ws-transport.ts): the same trusted documents and production policy as over HTTP. */
+  readonly trusted: TrustedDocuments;
+  readonly hardening: ProductionHardening;
 }
 
 export interface GraphQLDoorDeps {
@@ -42,6 +51,14 @@ export interface GraphQLDoorDeps {
   /** CORS_ORIGINS (docs/edge.md#cors); null: any origin, without credentials. */
   corsOrigins: readonly string[] | null;
   now: () => number;
+  /** GRAPHQL_TRUSTED_DOCUMENTS (docs/graphql.md#trusted-documents). @default 'allow' */
+  trustedDocuments?: TrustedDocumentsMode;
+  /** GRAPHQL_PRODUCTION (docs/graphql.md#production). @default false */
+  production?: boolean;
+  /** Where operations and open subscriptions are counted (docs/operations.md#metrics). @default NO_METRICS */
+  metrics?: GatewayMetrics;
+  /** LOG_REQUEST_SCOPE (docs/operations.md#request-logs): what runs here runs inside the request scope. @default false */
+  requestScope?: boolean;
 }
 
 export function createGraphQLDoor(deps: GraphQLDoorDeps): GraphQLDoor {
@@ -49,10 +66,15 @@ export function createGraphQLDoor(deps: GraphQLDoorDeps): GraphQLDoor {
   const documents = createDocumentCache();
   const cors = new CorsPolicy(deps.corsOrigins);
   const streams = new StreamShutdown();
-  const yoga = createYogaServer({ schema: deps.schema, limiter: deps.limiter, logger: deps.logger, maxBodyBytes: deps.maxBodyBytes, createContext, documents, cors, streams });
-  const fastPath = new FastJsonPath(yoga, { schema: deps.schema, limiter: deps.limiter, createContext, documents, cors });
-  if (!fastPath.on) deps.logger.warn('graphql: a plugin hooks a step the fast JSON path skips; every request runs through yoga');
-  const node = new GraphQLNodeHandler(yoga, fastPath, deps.maxBodyBytes);
+  const isStaff = (authorization: string | null | undefined) => viewerFromAuthorization(authorization, deps.adminToken).isStaff;
+  const trusted = new TrustedDocuments({ mode: deps.trustedDocuments ?? 'allow', operations: TRUSTED_OPERATIONS, isStaff });
+  const hardening = new ProductionHardening({ on: deps.production ?? false, isStaff });
+  const metrics = deps.metrics ?? NO_METRICS;
+  const yoga = createYogaServer({ schema: deps.schema, limiter: deps.limiter, logger: deps.logger, maxBodyBytes: deps.maxBodyBytes, createContext, documents, cors, streams, trusted, hardening, metrics });
+  const fastPath = new FastJsonPath(yoga, { schema: deps.schema, limiter: deps.limiter, createContext, documents, cors, trusted, hardening, metrics, scoped: deps.requestScope ?? false });
+  // With tracing on the path steps aside on purpose (yoga-server.ts); otherwise its guard found a plugin it skips.
+  if (!fastPath.on && !tracingOn()) deps.logger.warn('graphql: a plugin hooks a step the fast JSON path skips; every request runs through yoga');
+  const node = new GraphQLNodeHandler(yoga, fastPath, deps.maxBodyBytes, deps.requestScope ?? false);
   return {
     yoga,
     compiledPathOn: fastPath.on,
@@ -66,5 +88,7 @@ export function createGraphQLDoor(deps: GraphQLDoorDeps): GraphQLDoor {
     },
     handleNode: node.handle.bind(node),
     endStreams: () => streams.endAll(),
+    trusted,
+    hardening,
   };
 }

@@ -4,11 +4,16 @@
  * that path does not take — every other request, and every request while the path is off — goes to yoga's own
  * node:http pipeline (`yoga.handle`), unchanged. A body the handler has read already reaches yoga as `req.body`,
  * the way whatwg-node's node adapter takes a body read by a framework before it.
+ *
+ * Every answer carries the request's `x-request-id` (docs/operations.md#request-logs). What yoga runs runs inside the
+ * request scope (LOG_REQUEST_SCOPE), but for a stream: it stays open for minutes, and while any request is in the
+ * scope every promise of the process is slower (src/kernel/logger.ts). The fast path scopes its mutations itself.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PayloadTooLargeError, readBody } from '../src/http/node-request.ts';
+import { runInRequestScope } from '../src/kernel/logger.ts';
 import type { FastJsonPath } from './fast-path.ts';
-import { RequestHeads, send, tooLarge } from './http-messages.ts';
+import { RequestHeads, send, tooLarge, type Answer } from './http-messages.ts';
 import type { GraphQLYoga, ServerContext } from './yoga-server.ts';
 
 /** Accept headers that ask for a stream (SSE, incremental delivery): yoga's. */
@@ -16,21 +21,31 @@ const STREAMING = /text\/event-stream|multipart\/mixed/iu;
 
 /** A class, not closures: under tsx (esbuild keepNames) every closure made per request costs a `__name` call. */
 export class GraphQLNodeHandler {
+  /** yoga's handler as a function that always returns a promise, made once (runInRequestScope waits on it). */
+  private readonly yogaHandle: (req: IncomingMessage, res: ServerResponse, serverContext: ServerContext) => Promise<void>;
+
   constructor(
     private readonly yoga: GraphQLYoga,
     private readonly fastPath: FastJsonPath,
     private readonly maxBodyBytes: number,
-  ) {}
+    /** LOG_REQUEST_SCOPE on (and something is logged). */
+    private readonly scoped = false,
+  ) {
+    this.yogaHandle = async (req, res, serverContext) => {
+      await this.yoga.handle(req, res, serverContext);
+    };
+  }
 
   async handle(req: IncomingMessage, res: ServerResponse, serverContext: ServerContext): Promise<void> {
     const heads = new RequestHeads(req.rawHeaders);
+    const { requestId } = serverContext;
     if (Number(heads.contentLength ?? 0) > this.maxBodyBytes) {
       req.resume();
-      send(res, tooLarge(heads.accept));
+      send(res, identified(tooLarge(heads.accept), requestId));
       return;
     }
     if (!this.fastPath.on || !isPlainJsonPost(req.method, heads)) {
-      await this.yoga.handle(req, res, serverContext);
+      await this.viaYoga(req, res, serverContext, heads);
       return;
     }
     let raw: string;
@@ -38,17 +53,31 @@ export class GraphQLNodeHandler {
       raw = await readBody(req, this.maxBodyBytes);
     } catch (error) {
       if (!(error instanceof PayloadTooLargeError)) throw error;
-      send(res, tooLarge(heads.accept));
+      send(res, identified(tooLarge(heads.accept), requestId));
       return;
     }
-    const answer = this.fastPath.answer(heads, raw, serverContext.clientAddress);
+    const answer = this.fastPath.answer(heads, raw, serverContext.clientAddress, requestId);
     if (answer) {
-      send(res, await answer);
+      send(res, identified(await answer, requestId));
       return;
     }
     (req as IncomingMessage & { body?: string }).body = raw;
-    await this.yoga.handle(req, res, serverContext);
+    await this.viaYoga(req, res, serverContext, heads);
   }
+
+  private viaYoga(req: IncomingMessage, res: ServerResponse, serverContext: ServerContext, heads: RequestHeads): Promise<void> {
+    const { requestId } = serverContext;
+    if (requestId === undefined) return this.yogaHandle(req, res, serverContext);
+    res.setHeader('x-request-id', requestId);
+    const stream = heads.accept !== undefined && STREAMING.test(heads.accept);
+    return this.scoped && !stream ? runInRequestScope(requestId, this.yogaHandle, req, res, serverContext) : this.yogaHandle(req, res, serverContext);
+  }
+}
+
+/** The answer with the request's id among its headers (written with them: a separate setHeader costs more). */
+function identified(answer: Answer, requestId: string | undefined): Answer {
+  if (requestId !== undefined) answer.headers['x-request-id'] = requestId;
+  return answer;
 }
 
 /**

@@ -3,12 +3,21 @@
  * Every operation goes through yoga's envelop pipeline (`getEnveloped`), so the plugins, context factory,
  * masking and query limits are the same as over HTTP. Staff auth comes from `connectionParams.authorization`;
  * a wrong token gives an anonymous viewer (staff fields then refuse), never a closed socket.
+ *
+ * graphql-ws has no params step, so yoga's trusted-documents plugins never see a Subscribe message: the same
+ * TrustedDocuments settles it here first (a hash in extensions.persistedQuery with an empty `query`, which the
+ * protocol requires to be a string; or text, when this caller may send text), with the same errors as over HTTP
+ * (docs/graphql.md#trusted-documents). With GRAPHQL_PRODUCTION, validation refuses introspection as over HTTP
+ * (the plugin runs inside `validate`), and suggestions are cut from results here (docs/graphql.md#production).
  */
 import type { IncomingMessage, Server } from 'node:http';
 import { GraphQLError, type ExecutionArgs } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { JSON_TOO_DEEP_MESSAGE, jsonValueTooDeep } from '../src/kernel/json-depth.ts';
+import { authorizationOf } from './context-factory.ts';
+import type { TrustedDocuments } from './trusted-documents.ts';
+import type { ProductionHardening } from './use-production-hardening.ts';
 import { GRAPHQL_PATH, type GraphQLYoga } from './yoga-server.ts';
 
 export interface WebSocketTransport {
@@ -34,7 +43,13 @@ export interface WebSocketOptions {
 
 export function attachWebSocket(
   server: Server,
-  door: { readonly yoga: GraphQLYoga; clientAddressOf?: (req: IncomingMessage) => string; allowsOrigin?: (origin: string | undefined) => boolean },
+  door: {
+    readonly yoga: GraphQLYoga;
+    readonly trusted: TrustedDocuments;
+    readonly hardening: ProductionHardening;
+    clientAddressOf?: (req: IncomingMessage) => string;
+    allowsOrigin?: (origin: string | undefined) => boolean;
+  },
   { keepAliveMs = 12_000, maxPayload = 1_048_576 }: WebSocketOptions = {},
 ): WebSocketTransport {
   const wsServer = new WebSocketServer({
@@ -51,24 +66,28 @@ export function attachWebSocket(
       execute: (args) => (args.rootValue as EnvelopedRoot).execute(args) as never,
       subscribe: (args) => (args.rootValue as EnvelopedRoot).subscribe(args) as never,
       onSubscribe: async (ctx, _id, payload) => {
+        // A bad operation fails alone: returning errors answers `error` for this id and keeps the socket and its
+        // other subscriptions; a throw here would close the whole socket with 4500 (docs/edge.md#bounds).
+        const source = door.trusted.resolve(payload.query, payload.extensions, authorizationOf({ connectionParams: ctx.connectionParams }));
+        if (typeof source !== 'string') return [source];
         const enveloped = door.yoga.getEnveloped({
           connectionParams: ctx.connectionParams,
           // The server's reading of the upgrade request (docs/edge.md#client-address: TRUST_PROXY).
           clientAddress: door.clientAddressOf?.(ctx.extra.request) ?? ctx.extra.request.socket.remoteAddress ?? 'unknown',
-          params: payload,
+          params: { ...payload, query: source },
         } as never);
-        // A bad operation fails alone: returning errors answers `error` for this id and keeps the socket and its
-        // other subscriptions; a throw here would close the whole socket with 4500 (docs/edge.md#bounds).
         if (jsonValueTooDeep(payload.variables)) return [new GraphQLError(JSON_TOO_DEEP_MESSAGE)];
         let document;
+        let errors: readonly GraphQLError[];
         try {
-          document = enveloped.parse(payload.query);
+          document = enveloped.parse(source);
+          // GraphQL Armor's alias, depth and cost rules throw their refusal rather than report it.
+          errors = enveloped.validate(enveloped.schema, document);
         } catch (error) {
           if (error instanceof GraphQLError) return [error]; // a syntax error, or a query limit's refusal
           throw error;
         }
-        const errors = enveloped.validate(enveloped.schema, document);
-        if (errors.length > 0) return errors;
+        if (errors.length > 0) return [...errors];
         return {
           schema: enveloped.schema,
           document,
@@ -78,6 +97,12 @@ export function attachWebSocket(
           rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
         };
       },
+      // A variable's coercion error (graphql-js runs subscriptions) may suggest names: cut when in production.
+      onNext: door.hardening.on
+        ? (_ctx, _id, _payload, _args, result) => {
+            door.hardening.hideSuggestions(result.errors);
+          }
+        : undefined,
     },
     wsServer,
     keepAliveMs,

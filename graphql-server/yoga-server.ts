@@ -4,7 +4,9 @@
  * unexpected errors (maskDomainErrors). Every yoga feature a client can use stays: GET, GraphiQL, SSE, batching
  * refusal, the body-size limit (MAX_BODY_BYTES, for bodies that come without a content-length too). CORS is the
  * gateway's own policy (use-edge-headers.ts), and a browser's cross-site simple request is refused
- * (use-csrf-prevention.ts), docs/edge.md.
+ * (use-csrf-prevention.ts), docs/edge.md. Trusted documents and APQ (use-trusted-documents.ts) and, with
+ * GRAPHQL_PRODUCTION, no introspection for strangers and no suggestions (use-production-hardening.ts):
+ * docs/graphql.md#trusted-documents and #production.
  */
 import { useGraphQlJit } from '@envelop/graphql-jit';
 import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
@@ -28,12 +30,22 @@ import { useJsonDepthLimit } from './use-json-depth.ts';
 import { useRateLimit } from './use-rate-limit.ts';
 import { useSingleConnectionRefusal } from './use-single-connection-refusal.ts';
 import type { StreamShutdown } from './stream-shutdown.ts';
+import type { TrustedDocuments } from './trusted-documents.ts';
+import { useProductionHardening, type ProductionHardening } from './use-production-hardening.ts';
+import { useTrustedDocuments } from './use-trusted-documents.ts';
+import { useMetrics } from './use-metrics.ts';
+import { yogaLogging } from './yoga-logging.ts';
+import type { GatewayMetrics } from '../src/operations/metrics.ts';
+import { useTracing } from './use-tracing.ts';
+import { tracingOn } from '../src/operations/tracing.ts';
 
 export const GRAPHQL_PATH = '/graphql';
 
 /** What each transport passes yoga besides the request: the client address, for the shared rate limits. */
 export interface ServerContext {
   clientAddress: string;
+  /** The request's id (docs/operations.md#request-logs): echoed in x-request-id, named on the lines it causes. */
+  requestId?: string;
 }
 
 export type GraphQLYoga = YogaServerInstance<ServerContext, GraphQLContext>;
@@ -48,6 +60,12 @@ export interface YogaServerDeps {
   cors: CorsPolicy;
   /** Ends SSE streams cleanly on shutdown (docs/edge.md#shutdown-of-streams). */
   streams: StreamShutdown;
+  /** GRAPHQL_TRUSTED_DOCUMENTS: the manifest, APQ, and who may send text (docs/graphql.md#trusted-documents). */
+  trusted: TrustedDocuments;
+  /** GRAPHQL_PRODUCTION: introspection for staff only, no suggestions (docs/graphql.md#production). */
+  hardening: ProductionHardening;
+  /** Operations and open subscriptions, counted (docs/operations.md#metrics); NO_METRICS counts nothing. */
+  metrics: GatewayMetrics;
 }
 
 export function createYogaServer(deps: YogaServerDeps): GraphQLYoga {
@@ -64,24 +82,30 @@ export function createYogaServer(deps: YogaServerDeps): GraphQLYoga {
     cors: false,
     maskedErrors: { maskError: maskDomainErrors },
     maxRequestBodySize: deps.maxBodyBytes,
-    logging: {
-      debug: (...args) => logger.debug('graphql', { detail: args.map(String).join(' ') }),
-      info: (...args) => logger.info('graphql', { detail: args.map(String).join(' ') }),
-      warn: (...args) => logger.warn('graphql', { detail: args.map(String).join(' ') }),
-      error: (...args) => logger.error('graphql', { detail: args.map(String).join(' ') }),
-    },
+    // Errors as their fields, never their printed form, which quotes the document (yoga-logging.ts).
+    logging: yogaLogging(logger),
     context: (initial) => deps.createContext(authorizationOf(initial), initial.clientAddress),
     // Our own document cache, keyed on the document alone (see document-cache.ts).
     parserAndValidationCache: false,
     plugins: [
+      // First: it must see a result that useRateLimit stops execution with (use-metrics.ts). Always listed, so the
+      // fast JSON path's plugin count does not depend on METRICS.
+      useMetrics(deps.metrics),
       useEdgeHeaders(deps.cors),
       useCsrfPrevention,
       useSingleConnectionRefusal,
+      // Before the document cache: a hash becomes its document's text here (onParams), and the cache keys on text.
+      ...useTrustedDocuments(deps.trusted),
       deps.documents.plugin,
       maxTokensPlugin({ n: 2000 }),
       maxDepthPlugin({ n: 12, ignoreIntrospection: true }),
-      maxAliasesPlugin({ n: 20 }),
-      costLimitPlugin({ maxCost: 5000 }),
+      // Aliases of __typename count too (GraphQL Armor lets them pass by default: `{ a1: __typename … a9999: … }`
+      // is cheap to send and costs a field each to answer).
+      maxAliasesPlugin({ n: 20, allowList: [] }),
+      // A fragment is no level of nesting: spread or inline, it costs what its fields would cost written out. Without
+      // this a fragment counted as one more nested object, and the staff queue's trusted document (StaffQueue, its
+      // fields in a shared fragment) cost 7,600 where the same fields inline are within the 5,000.
+      costLimitPlugin({ maxCost: 5000, flattenFragments: true }),
       // @envelop/graphql-jit caches compiled queries by document alone, not by operation name: a document with
       // two operations would run the first one compiled whatever name is asked for. Such documents (GraphiQL
       // tabs, mostly) and subscriptions (whose root-field arguments jit drops) run on graphql-js instead.
@@ -89,7 +113,12 @@ export function createYogaServer(deps: YogaServerDeps): GraphQLYoga {
       useRateLimit(deps.limiter),
       useJsonMediaType,
       useJsonDepthLimit,
+      // After the document cache, which keeps the plain validation result; this one adds per caller.
+      useProductionHardening(deps.hardening),
       deps.streams.plugin,
+      // docs/operations.md#tracing: only while tracing is on. It hooks execution, so the fast JSON path's guard
+      // counts it and steps aside: every operation then runs, and is traced, on this one pipeline.
+      ...(tracingOn() ? [useTracing] : []),
     ],
   });
 }

@@ -6,19 +6,21 @@ import { CorsPolicy } from '../src/kernel/cors.ts';
 import { createAssetHandlers } from './assets.ts';
 import type { HttpRequest, HttpResponse } from './http.ts';
 import { createNotificationsRoutes } from './notifications.ts';
+import { createOperationsRoutes, type MetricsEndpoint } from './operations.ts';
 import { createOrderingHandlers } from './ordering.ts';
 import { createPages } from './pages.ts';
 import { createPaymentsRoutes } from './payments.ts';
 import { createPlatformRoutes } from './platform.ts';
 import type { RestDeps } from './rest-deps.ts';
-import { createRouter, notFound, type Router } from './routes.ts';
+import { createRouter, notFound, type RoutedRequest, type Router } from './routes.ts';
 
 /** The REST door: answers every request that is not GraphQL's, a path no route has with its family's 404. */
 export interface RestApi extends Router {
   handle(request: HttpRequest): Promise<HttpResponse>;
 }
 
-export function createRestApi(deps: RestDeps): RestApi {
+/** `metrics`: what `/metrics` serves; absent (METRICS=off), the path is not served. */
+export function createRestApi(deps: RestDeps & { metrics?: MetricsEndpoint }): RestApi {
   const ordering = createOrderingHandlers(deps);
   const assets = createAssetHandlers(deps);
   const pages = createPages(deps.publicUrl);
@@ -46,6 +48,8 @@ export function createRestApi(deps: RestDeps): RestApi {
       ...createPaymentsRoutes(deps),
       ...createPlatformRoutes(deps),
       ...createNotificationsRoutes(deps),
+      // The operator's (docs/operations.md)
+      ...createOperationsRoutes(deps.readiness, deps.metrics),
     ],
     deps,
   );
@@ -66,7 +70,10 @@ class CorsRouter implements RestApi {
   async handle(request: HttpRequest): Promise<HttpResponse> {
     if (request.method === 'OPTIONS') {
       const methods = this.router.methods(request.path);
-      if (methods) return { status: 204, headers: this.cors.preflight(request.origin, methods), body: '' };
+      if (methods) {
+        (request as RoutedRequest).route = this.router.template(request.path) ?? undefined;
+        return { status: 204, headers: this.cors.preflight(request.origin, methods), body: '' };
+      }
     }
     const response = (request.method !== 'OPTIONS' && (await this.router.handle(request))) || notFound(request);
     const origin = request.origin;
@@ -76,5 +83,9 @@ class CorsRouter implements RestApi {
 
   methods(path: string): string[] | null {
     return this.router.methods(path);
+  }
+
+  template(path: string): string | null {
+    return this.router.template(path);
   }
 }

@@ -10,6 +10,9 @@ import type { HttpRequest, HttpResponse } from './http.ts';
 class NodeHttpRequest implements HttpRequest {
   readonly method: string;
   readonly path: string;
+  /** Set by the router and the server (RoutedRequest): declared here so every request object has one shape. */
+  route: string | undefined = undefined;
+  requestId: string | undefined = undefined;
   #query: URLSearchParams | undefined;
 
   constructor(
@@ -49,7 +52,7 @@ class NodeHttpRequest implements HttpRequest {
 }
 
 /** `clientAddress`: the server's reading of the request (docs/edge.md#client-address: TRUST_PROXY). */
-export function fromNode(req: IncomingMessage, maxBodyBytes: number, clientAddress: string): HttpRequest {
+export function fromNode(req: IncomingMessage, maxBodyBytes: number, clientAddress: string): HttpRequest & { route: string | undefined; requestId: string | undefined } {
   return new NodeHttpRequest(req, maxBodyBytes, clientAddress);
 }
 

@@ -2,7 +2,7 @@
  * The route table: method + exact path → handler. Greppable against the spec documents; every path here is one
  * a document lists (or CONTRACT adds). Unknown paths answer a JSON 404, a known path with the wrong method 405.
  */
-import type { Logger } from '../src/kernel/logger.ts';
+import { withRequestId, type Logger } from '../src/kernel/logger.ts';
 import type { Services } from '../src/services.ts';
 import { toRestResponse } from './errors.ts';
 import type { HttpRequest, HttpResponse } from './http.ts';
@@ -30,10 +30,24 @@ function compile(route: Route): CompiledRoute {
 }
 
 export interface Router {
-  /** Answers the request, or null when no route has this path (the caller may try another door). */
+  /**
+   * Answers the request, or null when no route has this path (the caller may try another door). A path some route
+   * has gets its template written on the request as `route` (RoutedRequest), for the request line and metrics.
+   */
   handle(request: HttpRequest): Promise<HttpResponse | null>;
   /** The methods a path accepts, or null when no route has it: what a CORS preflight allows (docs/edge.md#cors). */
   methods(path: string): string[] | null;
+  /** The template of the routes that have this path (`/api/orders/:orderNumber`), or null when none has it. */
+  template(path: string): string | null;
+}
+
+/**
+ * A request as the router leaves it: `route` is its path's template (docs/operations.md#request-logs);
+ * `requestId`, set by the server, names the request on the router's own error line.
+ */
+export interface RoutedRequest extends HttpRequest {
+  route?: string;
+  requestId?: string;
 }
 
 interface Match {
@@ -41,6 +55,8 @@ interface Match {
   params: string[];
   /** Methods the path accepts, for a 405's `Allow`. */
   methods: string[];
+  /** The path's template, whichever method: a 405 and a preflight are labelled with it too. */
+  template: string;
 }
 
 const NO_PARAMS: string[] = [];
@@ -66,12 +82,12 @@ export function createRouter(routes: Route[], deps: { logger: Logger; services: 
 
   function match(path: string, method: string): Match | null {
     const byMethod = exact.get(path);
-    if (byMethod) return { route: byMethod.get(method), params: NO_PARAMS, methods: [...byMethod.keys()] };
+    if (byMethod) return { route: byMethod.get(method), params: NO_PARAMS, methods: [...byMethod.keys()], template: path };
     let found: Match | null = null;
     for (const route of patterned) {
       const m = route.pattern.exec(path);
       if (!m) continue;
-      found ??= { route: undefined, params: NO_PARAMS, methods: [] };
+      found ??= { route: undefined, params: NO_PARAMS, methods: [], template: route.path };
       found.methods.push(route.method);
       if (!found.route && route.method === method) {
         found.route = route;
@@ -85,6 +101,7 @@ export function createRouter(routes: Route[], deps: { logger: Logger; services: 
     const method = request.method === 'HEAD' ? 'GET' : request.method;
     const found = match(request.path, method);
     if (!found) return null;
+    (request as RoutedRequest).route = found.route?.path ?? found.template;
     if (!found.route) {
       // In the path family's own error shape (docs/edge.md#bounds).
       return methodNotAllowedResponse(request.method, request.path, [...new Set(found.methods)].join(', '));
@@ -92,7 +109,8 @@ export function createRouter(routes: Route[], deps: { logger: Logger; services: 
     try {
       return await found.route.handler(request, ...found.params);
     } catch (error) {
-      return toRestResponse(error, deps.logger);
+      // Logged at once, for a request that may run outside the request scope (src/server.ts): the id named here.
+      return withRequestId((request as RoutedRequest).requestId, toRestResponse, error, deps.logger);
     }
   }
 
@@ -101,7 +119,11 @@ export function createRouter(routes: Route[], deps: { logger: Logger; services: 
     return found ? [...new Set(found.methods)] : null;
   }
 
-  return { handle, methods };
+  function template(path: string): string | null {
+    return match(path, '')?.template ?? null;
+  }
+
+  return { handle, methods, template };
 }
 
 function safeDecode(segment: string): string {

@@ -19,6 +19,8 @@ async function main(): Promise<void> {
   }
   const { config, generated } = loaded;
   const logger = createLogger(config.logLevel);
+  // docs/operations.md#tracing: the SDK is loaded only when an OTLP endpoint is set, before anything is built.
+  const tracing = process.env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() ? (await import('./operations/tracing-sdk.ts')).startTracing() : undefined;
   const gateway = await createGateway({ config, logger });
   const server = await startServer(gateway, { port: config.port, host: config.host });
 
@@ -27,9 +29,13 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info('stopping', { signal });
+    logger.info('stopping', { signal, drainSeconds: config.drainSeconds });
+    // docs/operations.md#readiness: /ready says 503 at once; the listener closes after DRAIN_SECONDS.
+    gateway.drain();
+    if (config.drainSeconds > 0) await new Promise((resolve) => setTimeout(resolve, config.drainSeconds * 1_000));
     await server.close();
     await gateway.dispose();
+    await tracing?.shutdown().catch(() => undefined); // a collector that is down must not hold the exit
     logger.info('stopped');
     process.exit(0);
   };

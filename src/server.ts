@@ -2,12 +2,13 @@
  * The composition root: the only file in src/ that imports a front door. It wires config, database, services,
  * schedulers and the two doors into one gateway, usable in memory (fetch) or on a node:http server.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { GraphQLSchema } from 'graphql';
 import { createRestApi } from '../rest-compat/api.ts';
 import { fromFetch, toFetch } from '../rest-compat/fetch-adapter.ts';
 import { fromNode, toNode } from '../rest-compat/node-adapter.ts';
+import type { RoutedRequest } from '../rest-compat/routes.ts';
+import { familyOf } from '../rest-compat/path-family.ts';
 import { createGraphQLDoor, GRAPHQL_PATH } from '../graphql-server/graphql-door.ts';
 import { attachWebSocket, type WebSocketTransport } from '../graphql-server/ws-transport.ts';
 import { schema } from '../schema/index.ts';
@@ -15,7 +16,8 @@ import { systemClock, type Clock } from './kernel/clock.ts';
 import { loadConfig, type Config } from './kernel/config.ts';
 import { createDatabase, type AppDatabase } from './db/database.ts';
 import { createEventBus, type EventBus } from './events/event-bus.ts';
-import { createLogger, type Logger } from './kernel/logger.ts';
+import { createLogger, runInRequestScope, type Logger } from './kernel/logger.ts';
+import { rawHeader } from './http/node-request.ts';
 import { startDispatcher } from './notifications/dispatcher-job.ts';
 import type { BackgroundDeps, Disposable } from './jobs/background.ts';
 import { startEvidenceReminders } from './disputes/evidence-reminder-job.ts';
@@ -29,6 +31,12 @@ import { ClientAddresses } from './kernel/client-address.ts';
 import { CorsPolicy } from './kernel/cors.ts';
 import { startCacheSync } from './orders/cache-sync-service.ts';
 import { createServices, type Services } from './services.ts';
+import { Readiness } from './operations/readiness.ts';
+import { createMetrics, NO_METRICS } from './operations/metrics.ts';
+import { registerDatabaseGauges } from './operations/metrics-gauges.ts';
+import { RequestLog, requestIdOf, UNMATCHED_ROUTE } from './operations/request-log.ts';
+import { TRUSTED_OPERATIONS } from './pages/trusted-operations.ts';
+import { contextFromHeaders, inSpan, SpanKind, SpanStatusCode, tracingOn } from './operations/tracing.ts';
 
 export interface GatewayOptions {
   /**
@@ -60,6 +68,8 @@ export interface Gateway {
   attachWebSocket(server: Server): WebSocketTransport;
   /** Ends every open SSE stream with its `complete` event (docs/edge.md#shutdown-of-streams). */
   endStreams(): void;
+  /** From now on `/ready` answers 503 (SIGTERM: docs/operations.md#readiness); everything else is served as before. */
+  drain(): void;
   /** Stops the schedulers and closes the database. */
   dispose(): Promise<void>;
 }
@@ -76,9 +86,20 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const ticker = createHoldTicker(clock);
   const services = createServices({ database, clock, bus, logger, ticker, config, publicUrl: config.publicUrl, holdSeconds: config.holdSeconds });
   await services.sites.ensureBootstrap(config.vendorSiteId, config.vendorApiKey);
+  // docs/operations.md#metrics: this gateway's own registry (METRICS=off: nothing counted, no /metrics).
+  const metrics = config.metricsEnabled ? createMetrics({ knownOperations: TRUSTED_OPERATIONS.map((o) => o.name) }) : NO_METRICS;
+  if (metrics.registry) registerDatabaseGauges(metrics.registry, database.db, clock);
   // Shared by every instance through Redis when REDIS_URL is set (docs/edge.md#rate-limits-at-a-venue).
-  const limiter = createRateLimiter(config.rateLimits, clock, { redisUrl: config.redisUrl, prefix: config.redisPrefix });
-  const rest = createRestApi({ services, limiter, logger, config, publicUrl: config.publicUrl });
+  const limiter = createRateLimiter(config.rateLimits, clock, { redisUrl: config.redisUrl, prefix: config.redisPrefix, onRefusal: (group) => metrics.rateLimited(group) });
+  // docs/operations.md#readiness: the database (migrations applied), and Redis for events and limits when set.
+  const readiness = new Readiness([
+    { name: 'database', check: () => database.check() },
+    ...(config.redisUrl ? [{ name: 'redis', check: () => Promise.all([events.check(), limiter.check()]).then(() => undefined) }] : []),
+  ]);
+  // LOG_REQUEST_SCOPE=on: every other line a request causes carries its id too (no point when nothing is logged).
+  const scoped = config.logRequestScope && (options.logger !== undefined || config.logLevel !== 'silent');
+  const metricsEndpoint = metrics.registry ? { registry: metrics.registry, token: config.metricsToken } : undefined;
+  const rest = createRestApi({ services, limiter, logger, config, publicUrl: config.publicUrl, readiness, metrics: metricsEndpoint });
   const graphql = createGraphQLDoor({
     schema,
     services,
@@ -89,13 +110,17 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     maxBodyBytes: config.maxBodyBytes,
     corsOrigins: config.corsOrigins,
     now: () => clock.now(),
+    trustedDocuments: config.graphqlTrustedDocuments,
+    production: config.graphqlProduction,
+    metrics,
+    requestScope: scoped,
   });
   const socketCors = new CorsPolicy(config.corsOrigins);
   const jobDeps: BackgroundDeps = { services, database, config, clock, bus, logger };
   const background: Disposable[] = [
     startCacheSync(bus, services),
     await startHoldExpiry({ orders: services.orders, clock, bus, logger }),
-    await startDispatcher(jobDeps),
+    await startDispatcher({ ...jobDeps, metrics }),
     await startThreeDsCompletion(jobDeps),
     await startEvidenceReminders(jobDeps),
     await startNetworkTokenProvisioning(jobDeps),
@@ -106,22 +131,86 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const peerOf = options.clientAddress ?? (() => 'local');
   const clientOf = (request: Request) => addresses.ofFetch(request, peerOf(request));
 
-  async function serveNode(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    try {
-      if (isGraphQLPath(req.url ?? '/')) {
-        await graphql.handleNode(req, res, { clientAddress: addresses.of(req) });
-        return;
-      }
-      const request = fromNode(req, config.maxBodyBytes, addresses.of(req));
-      toNode(await rest.handle(request), res, req.method === 'HEAD');
-    } catch (error) {
-      failNode(req, res, error);
-    }
+  // docs/operations.md#request-logs: a request line (and the HTTP histogram) for every request.
+  const requests = new RequestLog(logger, metrics);
+
+  /**
+   * Writes run inside the request scope (src/kernel/logger.ts says what it costs); reads of document 1's paths
+   * (options, lookups, pages, images, /health, /ready, /metrics) log nothing but their request line and, on a
+   * failure, the router's own line, which names the id. /graphql is left to its door, which scopes what it runs.
+   */
+  function serveNodeScoped(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<string> {
+    const url = req.url ?? '/';
+    const method = req.method;
+    const write = method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS';
+    const query = url.indexOf('?');
+    const scope = scoped && !isGraphQLPath(url) && (write || familyOf(query < 0 ? url : url.slice(0, query)) !== 'ordering');
+    return scope ? runInRequestScope(requestId, serveNode, req, res, requestId) : serveNode(req, res, requestId);
   }
 
-  function failNode(req: IncomingMessage, res: ServerResponse, error: unknown): void {
-    logger.error('request failed', { error, path: req.url });
-    if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+  /** Serves one request; answers the route template it matched (for the trace's span name). */
+  async function serveNode(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<string> {
+    const started = performance.now();
+    const client = addresses.of(req);
+    let route = UNMATCHED_ROUTE;
+    try {
+      if (isGraphQLPath(req.url ?? '/')) {
+        route = GRAPHQL_PATH;
+        await graphql.handleNode(req, res, { clientAddress: client, requestId });
+      } else {
+        const request = fromNode(req, config.maxBodyBytes, client);
+        request.requestId = requestId;
+        const response = await rest.handle(request);
+        route = request.route ?? UNMATCHED_ROUTE;
+        response.headers['x-request-id'] = requestId; // with writeHead's own headers: setHeader would cost more
+        toNode(response, res, req.method === 'HEAD');
+      }
+    } catch (error) {
+      failNode(res, route, requestId, error);
+    }
+    requests.finish(requestId, req.method ?? 'GET', route, res.statusCode, started, client);
+    return route;
+  }
+
+  /**
+   * docs/operations.md#tracing: the request as a server span, child of the caller's `traceparent`, named by its
+   * route template once matched. Only while tracing is on.
+   */
+  function tracedServe(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
+    const method = req.method ?? 'GET';
+    return inSpan(method, SpanKind.SERVER, { 'http.request.method': method }, async (span) => {
+      const route = await serveNodeScoped(req, res, requestId);
+      span.updateName(`${method} ${route}`);
+      span.setAttributes({ 'http.route': route, 'http.response.status_code': res.statusCode });
+      if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+    }, contextFromHeaders(req.headers));
+  }
+
+  async function serveFetch(request: Request, requestId: string): Promise<Response> {
+    const started = performance.now();
+    const client = clientOf(request);
+    let route = GRAPHQL_PATH;
+    let response: Response;
+    if (new URL(request.url).pathname === GRAPHQL_PATH) {
+      response = await graphql.fetch(request, { clientAddress: client, requestId });
+      response = new Response(response.body, response); // yoga's headers may be immutable
+      response.headers.set('x-request-id', requestId);
+    } else {
+      const req: RoutedRequest = fromFetch(request, client, config.maxBodyBytes);
+      req.requestId = requestId;
+      const answer = await rest.handle(req);
+      route = req.route ?? UNMATCHED_ROUTE;
+      answer.headers['x-request-id'] = requestId;
+      response = toFetch(answer, request.method === 'HEAD');
+    }
+    requests.finish(requestId, request.method, route, response.status, started, client);
+    return response;
+  }
+
+  function failNode(res: ServerResponse, route: string, requestId: string, error: unknown): void {
+    // The route, not req.url: a URL may carry a payToken in its query string.
+    logger.error('request failed', { error, route, requestId });
+    if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId });
     res.end(JSON.stringify({ ok: false, code: 'internal', error: 'Something went wrong on our side.', retryable: true }));
   }
 
@@ -136,23 +225,29 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     clock,
     database,
     bus,
-    async fetch(request) {
-      const url = new URL(request.url);
-      if (url.pathname === GRAPHQL_PATH) return graphql.fetch(request, { clientAddress: clientOf(request) });
-      const req = fromFetch(request, clientOf(request), config.maxBodyBytes);
-      return toFetch(await rest.handle(req), request.method === 'HEAD');
+    fetch(request) {
+      const requestId = requestIdOf(request.headers.get('x-request-id'));
+      // In memory (tests, a frontend team's gateway): every request but a stream runs in the scope; speed is no issue.
+      const stream = request.headers.get('accept')?.includes('text/event-stream') ?? false;
+      return scoped && !stream ? runInRequestScope(requestId, serveFetch, request, requestId) : serveFetch(request, requestId);
     },
     // A message over MAX_BODY_BYTES closes its socket with 1009 before any work (docs/edge.md#bounds).
     attachWebSocket: (server) =>
       attachWebSocket(
         server,
-        { yoga: graphql.yoga, clientAddressOf: (req) => addresses.of(req), allowsOrigin: (origin) => socketCors.allowsSocket(origin) },
+        { yoga: graphql.yoga, trusted: graphql.trusted, hardening: graphql.hardening, clientAddressOf: (req) => addresses.of(req), allowsOrigin: (origin) => socketCors.allowsSocket(origin) },
         { maxPayload: config.maxBodyBytes },
       ),
     endStreams: () => graphql.endStreams(),
+    drain: () => readiness.drain(),
     handleNode(req, res) {
       // No closures here: this runs for every request (see rest-compat/node-adapter.ts on tsx's __name).
-      void serveNode(req, res);
+      const requestId = requestIdOf(rawHeader(req, 'x-request-id'));
+      if (tracingOn()) {
+        void tracedServe(req, res, requestId);
+        return;
+      }
+      void serveNodeScoped(req, res, requestId);
     },
     async dispose() {
       for (const item of background.reverse()) await item.dispose();
@@ -164,62 +259,4 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   };
 }
 
-export interface RunningServer {
-  readonly server: Server;
-  readonly port: number;
-  readonly url: string;
-  readonly ws: WebSocketTransport;
-  /**
-   * Stops accepting, ends SSE streams with `complete`, closes WebSockets with 1001, lets requests in flight finish,
-   * closes each connection as it goes idle, and destroys what is left after `graceMs` (default 2 s, so that the
-   * process exits within 3 s whatever clients are open: docs/edge.md#shutdown-of-streams).
-   */
-  close(graceMs?: number): Promise<void>;
-}
-
-export async function startServer(gateway: Gateway, { port, host }: { port: number; host: string }): Promise<RunningServer> {
-  // docs/edge.md#bounds: a request (headers and body) not received within REQUEST_TIMEOUT_SECONDS is answered 408
-  // and its connection closed. node checks at connectionsCheckingInterval (30 s by default, which would let a slow
-  // sender hold on for up to twice the timeout), so every second, or twice per timeout when it is shorter.
-  const requestTimeout = gateway.config.requestTimeoutSeconds * 1_000;
-  const server = createServer(
-    { keepAliveTimeout: 5_000, requestTimeout, headersTimeout: requestTimeout, connectionsCheckingInterval: Math.min(1_000, requestTimeout / 2) },
-    gateway.handleNode,
-  );
-  const sockets = new Set<Socket>();
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve());
-  });
-  const ws = gateway.attachWebSocket(server);
-  const actualPort = (server.address() as AddressInfo).port;
-  return {
-    server,
-    ws,
-    port: actualPort,
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`,
-    async close(graceMs = 2_000) {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // SSE streams finish: yoga writes `complete` and ends each response (docs/edge.md#shutdown-of-streams).
-      gateway.endStreams();
-      // Subscribers get 1001 "Going away" and reconnect elsewhere; not awaited before the grace timer is set, since
-      // a client that never answers the close handshake would hold it (ws waits 30 s).
-      const wsClosed = ws.dispose();
-      // A response that ends after close() (a stream, a request in flight) leaves a keep-alive connection open:
-      // closed as soon as it is idle, not when the grace runs out.
-      server.closeIdleConnections();
-      const idle = setInterval(() => server.closeIdleConnections(), 50);
-      const timer = setTimeout(() => {
-        for (const socket of sockets) socket.destroy();
-      }, graceMs);
-      timer.unref();
-      await Promise.all([closed, wsClosed]);
-      clearInterval(idle);
-      clearTimeout(timer);
-    },
-  };
-}
+export { startServer, type RunningServer, type ServedGateway } from './http-server.ts';

@@ -10,6 +10,7 @@ import pg from 'pg';
 import type { DatabaseTarget, SqliteSynchronous } from '../kernel/config.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { keepStatements } from './sqlite-statements.ts';
+import { tracedDialect } from './traced-dialect.ts';
 import type { Database } from './tables.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
@@ -27,6 +28,8 @@ export interface AppDatabase {
   readonly caps: DatabaseCapabilities;
   /** Applies every pending migration; throws one Error naming the migration that failed. */
   migrate(): Promise<void>;
+  /** Resolves when the database answers a query and every migration is applied (docs/operations.md#readiness). */
+  check(): Promise<void>;
   destroy(): Promise<void>;
 }
 
@@ -62,7 +65,7 @@ async function openPostgres(url: string): Promise<{ db: Kysely<Database>; schema
     types: { getTypeParser: (oid: number, format?: string) => (oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format as never)) } as never,
   });
   if (schema) await pool.query(`create schema if not exists ${schema}`);
-  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), schema };
+  return { db: new Kysely<Database>({ dialect: tracedDialect(new PostgresDialect({ pool }), 'postgresql') }), schema };
 }
 
 const INT8_OID = 20;
@@ -76,16 +79,18 @@ export async function createDatabase(target: DatabaseTarget): Promise<AppDatabas
       caps: { multipleConnections: true, skipLocked: true },
       // The migrator looks for its own tables in any schema unless told which one.
       migrate: () => migrate(db, schema ?? undefined),
+      check: () => check(db, schema ?? undefined),
       destroy: () => db.destroy(),
     };
   }
   const sqlite = openSqlite(target.path, target.synchronous ?? 'full');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: keepStatements(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: tracedDialect(new SqliteDialect({ database: keepStatements(sqlite) }), 'sqlite') });
   return {
     db,
     dialect: 'sqlite',
     caps: { multipleConnections: false, skipLocked: false },
     migrate: () => migrate(db),
+    check: () => check(db),
     destroy: () => db.destroy(),
   };
 }
@@ -97,6 +102,20 @@ async function migrate(db: Kysely<Database>, schema?: string): Promise<void> {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/** A real round trip (the migrator's own read of its table), then no migration pending. */
+async function check(db: Kysely<Database>, schema?: string): Promise<void> {
+  let migrations;
+  try {
+    const migrator = new Migrator({ db, provider: migrationProvider, ...(schema ? { migrationTableSchema: schema } : {}) });
+    migrations = await migrator.getMigrations();
+  } catch (error) {
+    // The driver's code (ECONNREFUSED, 57P01, SQLITE_…) says enough; its message may name hosts or paths.
+    throw new Error(`database unavailable (${(error as { code?: string }).code ?? 'no answer'})`);
+  }
+  const pending = migrations.filter((m) => m.executedAt === undefined).length;
+  if (pending > 0) throw new Error(`${pending} migration${pending === 1 ? '' : 's'} not applied`);
 }
 
 /**

@@ -12,6 +12,8 @@ export type EventBus = PubSub<Topics>;
 
 export interface EventBusHandle {
   bus: EventBus;
+  /** Resolves when both Redis connections are up (always, in memory): docs/operations.md#readiness. */
+  check(): Promise<void>;
   /** Closes the Redis connections, if any. */
   dispose(): Promise<void>;
 }
@@ -23,7 +25,7 @@ export interface EventBusOptions {
 }
 
 export function createEventBus({ redisUrl, channelPrefix = '' }: EventBusOptions = {}): EventBusHandle {
-  if (!redisUrl) return { bus: createPubSub<Topics>(), dispose: async () => {} };
+  if (!redisUrl) return { bus: createPubSub<Topics>(), check: async () => {}, dispose: async () => {} };
   const publishClient = quiet(new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 }));
   // No ready check on the subscriber: once in subscribe mode it may not send INFO, and on a reconnect the check
   // would fail with "only (P|S)SUBSCRIBE … are allowed in this context".
@@ -32,6 +34,14 @@ export function createEventBus({ redisUrl, channelPrefix = '' }: EventBusOptions
   const state = { closed: false };
   return {
     bus: createPubSub<Topics>({ eventTarget: guarded(redisTarget, channelPrefix, state) }),
+    async check() {
+      // A subscriber that is down misses events silently; its status is all there is to read (it may not PING
+      // in subscribe mode on every server version).
+      if (subscribeClient.status !== 'ready') throw new Error(`redis events subscriber ${subscribeClient.status}`);
+      await publishClient.ping().catch(() => {
+        throw new Error(`redis ${publishClient.status}`);
+      });
+    },
     async dispose() {
       state.closed = true;
       await Promise.allSettled([publishClient.quit(), subscribeClient.quit()]);
@@ -64,6 +74,9 @@ function guarded(target: Target, prefix: string, state: { closed: boolean }): Ta
  * (the connection closing under it) must not become an unhandled rejection that takes the process down.
  */
 function quiet(client: Redis): Redis {
+  // ioredis reconnects by itself; without a listener it prints every failed attempt to stderr. While it cannot,
+  // /ready says so (docs/operations.md#readiness).
+  client.on('error', () => {});
   for (const method of ['subscribe', 'unsubscribe', 'publish'] as const) {
     const original = client[method].bind(client) as (...args: unknown[]) => Promise<unknown>;
     (client as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {

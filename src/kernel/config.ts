@@ -59,6 +59,8 @@ export interface Config {
   notifyRetrySchedule: number[];
   evidenceReminderHours: number;
   vaultKey: Buffer | null;
+  /** VAULT_PREVIOUS_KEYS (docs/operations.md#rotating-vault_key): keys that still open values sealed before a rotation. */
+  vaultPreviousKeys: readonly Buffer[];
   processorPublicKey: string;
   processorPrivateKey: string;
   logLevel: LogLevel;
@@ -77,6 +79,21 @@ export interface Config {
    * body) within this time is closed, so slow senders cannot hold connections open.
    */
   requestTimeoutSeconds: number;
+  /**
+   * DRAIN_SECONDS (docs/operations.md#readiness): after SIGTERM, how long `/ready` answers 503 while everything else
+   * is still served, before the server stops accepting — the time a load balancer needs to notice.
+   */
+  drainSeconds: number;
+  /** GRAPHQL_TRUSTED_DOCUMENTS (docs/graphql.md#trusted-documents): `only` runs text for staff alone. */
+  graphqlTrustedDocuments: 'allow' | 'only';
+  /** GRAPHQL_PRODUCTION (docs/graphql.md#production): no introspection but for staff, no "Did you mean". */
+  graphqlProduction: boolean;
+  /** METRICS (docs/operations.md#metrics): off serves no `/metrics` and counts nothing. */
+  metricsEnabled: boolean;
+  /** METRICS_TOKEN: when set, `/metrics` answers only `Authorization: Bearer METRICS_TOKEN`; null: anyone. */
+  metricsToken: string | null;
+  /** LOG_REQUEST_SCOPE (docs/operations.md#request-logs): every line a request causes carries its request id. */
+  logRequestScope: boolean;
 }
 
 export interface LoadedConfig {
@@ -176,6 +193,20 @@ function vaultKey(env: Env): Buffer | null {
   return key;
 }
 
+/** Comma-separated, each written like VAULT_KEY; an error names the entry by position, never by value (it is a key). */
+function vaultPreviousKeys(env: Env): Buffer[] {
+  const raw = env.VAULT_PREVIOUS_KEYS?.trim();
+  if (!raw) return [];
+  return raw.split(',').map((part, index) => {
+    const text = part.trim();
+    const key = Buffer.from(text, 'base64');
+    if (!/^[A-Za-z0-9+/]+={0,2}$/u.test(text) || key.length !== 32) {
+      throw new ConfigError('VAULT_PREVIOUS_KEYS', `entry ${index + 1} must be 32 bytes, base64-encoded (keys separated by commas).`);
+    }
+    return key;
+  });
+}
+
 /** Checked here, so a typo stops start-up with one line instead of trusting nobody (or everybody) silently. */
 function trustProxy(env: Env): string | null {
   const raw = env.TRUST_PROXY?.trim();
@@ -194,6 +225,13 @@ function corsOrigins(env: Env): readonly string[] | null {
   } catch (error) {
     throw new ConfigError('CORS_ORIGINS', (error as Error).message);
   }
+}
+
+/** One of a few words (case ignored), or the fallback when unset. */
+function oneOf<T extends string>(env: Env, name: string, choices: readonly T[], fallback: T, meaning: string): T {
+  const raw = env[name]?.trim().toLowerCase() || fallback;
+  if (!(choices as readonly string[]).includes(raw)) throw new ConfigError(name, `"${env[name]}" must be ${meaning}.`);
+  return raw as T;
 }
 
 function rateLimits(env: Env): RateLimitConfig {
@@ -237,6 +275,7 @@ export function loadConfig(env: Env = process.env): LoadedConfig {
     ),
     evidenceReminderHours: integer(env, 'EVIDENCE_REMINDER_HOURS', 24, 1, 24 * 30),
     vaultKey: vaultKey(env),
+    vaultPreviousKeys: vaultPreviousKeys(env),
     processorPublicKey: secret(env, 'PROCESSOR_PUBLIC_KEY', generated, () => `pk_${randomToken(12)}`),
     processorPrivateKey: secret(env, 'PROCESSOR_PRIVATE_KEY', generated, () => randomToken()),
     logLevel,
@@ -245,6 +284,13 @@ export function loadConfig(env: Env = process.env): LoadedConfig {
     corsOrigins: corsOrigins(env),
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 1_048_576, 1024, 64 * 1_048_576),
     requestTimeoutSeconds: integer(env, 'REQUEST_TIMEOUT_SECONDS', 30, 1, 3_600),
+    drainSeconds: integer(env, 'DRAIN_SECONDS', 0, 0, 300),
+    graphqlTrustedDocuments: oneOf(env, 'GRAPHQL_TRUSTED_DOCUMENTS', ['allow', 'only'] as const, 'allow', 'allow (the default: any document) or only (the manifest\'s; any document with the staff token)'),
+    // On by default where NODE_ENV says production, so a deployment that sets only that is covered.
+    graphqlProduction: oneOf(env, 'GRAPHQL_PRODUCTION', ['on', 'off'] as const, env.NODE_ENV?.trim() === 'production' ? 'on' : 'off', 'on (no introspection without the staff token, no suggestions) or off') === 'on',
+    metricsEnabled: oneOf(env, 'METRICS', ['on', 'off'] as const, 'on', 'on (the default: /metrics is served) or off') === 'on',
+    metricsToken: env.METRICS_TOKEN?.trim() || null,
+    logRequestScope: oneOf(env, 'LOG_REQUEST_SCOPE', ['on', 'off'] as const, 'on', 'on (the default: every line a request causes carries its request id) or off (only its request line and the doors\' own lines do)') === 'on',
   };
   return { config: Object.freeze(config), generated };
 }

@@ -1,7 +1,13 @@
 /**
  * Structured JSON logs, one object a line (docs/running.md#logs). A last line of defence scrubs anything
  * that looks like a card number, so a mistake elsewhere cannot put one in a log.
+ *
+ * The request id (docs/operations.md#request-logs): a line written inside a request's scope carries its
+ * `requestId`. The scope is an AsyncLocalStorage, entered where a request comes in (LOG_REQUEST_SCOPE), and a
+ * synchronous stand-in (`withRequestId`) where a door logs for a request that runs outside it.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { writeSync } from 'node:fs';
 import type { LogLevel } from './config.ts';
 import { luhnValid } from './card-number.ts';
 
@@ -11,38 +17,221 @@ const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 4
 // one id in a thousand would otherwise lose its middle to the scrubber.
 const CARD_LIKE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\b(?:\d[ -]?){11,18}\d\b/giu;
 const UUID = /^[0-9a-f]{8}-/iu;
+// What every CARD_LIKE number contains: a line without it (almost every line) skips the slow scan above.
+const DIGIT_RUN = /(?:\d[ -]?){11}\d/u;
 
 export interface Logger {
   debug(msg: string, fields?: Record<string, unknown>): void;
   info(msg: string, fields?: Record<string, unknown>): void;
   warn(msg: string, fields?: Record<string, unknown>): void;
   error(msg: string, fields?: Record<string, unknown>): void;
+  /** The request line, at `info` (docs/operations.md#request-logs); a logger without it gets `info('request', line)`. */
+  request?(line: RequestLine): void;
+}
+
+/**
+ * One request, answered (src/operations/request-log.ts). Every field is bounded and safe by construction: an id
+ * of `A-Za-z0-9._:-` the scrubber leaves alone, a method of the usual few (or OTHER), a route template.
+ */
+export interface RequestLine {
+  requestId: string;
+  method: string;
+  route: string;
+  status: number;
+  durationMs: number;
+  client: string;
 }
 
 export type LogSink = (line: string) => void;
 
+/** What a line written inside a request carries: its id (x-request-id). */
+export interface RequestScope {
+  readonly requestId: string;
+}
+
+/** The scope of the request being served, wherever its work continues (awaits, timers, events it causes). */
+const requestScope = new AsyncLocalStorage<RequestScope>();
+/** Requests running inside the scope now. */
+let scoped = 0;
+/** The request a door is logging for synchronously (withRequestId), outside the scope. */
+let current: RequestScope | undefined;
+
+/**
+ * Runs `fn(...args)` inside the scope of request `requestId`. The storage is switched on only while some request
+ * runs inside it, and off again after the last: on Node 20 an AsyncLocalStorage in use slows every promise of the
+ * process (a third of a small request's throughput, measured), so the requests that log nothing but their request
+ * line — reads — are left outside it (src/server.ts says which).
+ */
+export function runInRequestScope<A extends unknown[], R>(requestId: string, fn: (...args: A) => Promise<R>, ...args: A): Promise<R> {
+  scoped++;
+  let pending: Promise<R>;
+  try {
+    pending = requestScope.run({ requestId }, fn, ...args);
+  } catch (error) {
+    leaveScope();
+    throw error;
+  }
+  return pending.finally(leaveScope);
+}
+
+function leaveScope(): void {
+  if (--scoped === 0) requestScope.disable();
+}
+
+/** Runs `fn(...args)` at once, its lines carrying `requestId`: a door's own line for a request outside the scope. */
+export function withRequestId<A extends unknown[], R>(requestId: string | undefined, fn: (...args: A) => R, ...args: A): R {
+  if (requestId === undefined) return fn(...args);
+  const outer = current;
+  current = { requestId };
+  try {
+    return fn(...args);
+  } finally {
+    current = outer;
+  }
+}
+
 /** Replaces every Luhn-valid run of 12 to 19 digits (a possible card number); timestamps mostly survive, ids all do. */
 export function scrub(text: string): string {
+  if (!DIGIT_RUN.test(text)) return text;
   return text.replace(CARD_LIKE, (run) => (!UUID.test(run) && luhnValid(run.replace(/[ -]/gu, '')) ? '[redacted-number]' : run));
 }
 
-function errorFields(value: unknown): unknown {
-  if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
-  return value;
+/**
+ * An error as name, message and stack, and the error it wraps (a GraphQLError's originalError) the same way. Never
+ * `String(error)`: a GraphQLError prints the document's source around its location, and a document may hold a
+ * payToken inline.
+ */
+function errorFields(value: unknown, depth = 0): unknown {
+  if (!(value instanceof Error)) return value;
+  const fields: Record<string, unknown> = { name: value.name, message: value.message, stack: value.stack };
+  const original = (value as { originalError?: unknown }).originalError;
+  if (original instanceof Error && original !== value && depth < 2) fields.original = errorFields(original, depth + 1);
+  return fields;
 }
 
-export function createLogger(level: LogLevel, sink: LogSink = (line) => process.stdout.write(line + '\n')): Logger {
-  const min = RANK[level];
-  const write = (lvl: Exclude<LogLevel, 'silent'>, msg: string, fields?: Record<string, unknown>) => {
-    if (RANK[lvl] < min) return;
-    const entry: Record<string, unknown> = { time: new Date().toISOString(), level: lvl, msg };
-    if (fields) for (const [k, v] of Object.entries(fields)) entry[k] = errorFields(v);
-    sink(scrub(JSON.stringify(entry)));
-  };
-  return {
-    debug: (m, f) => write('debug', m, f),
-    info: (m, f) => write('info', m, f),
-    warn: (m, f) => write('warn', m, f),
-    error: (m, f) => write('error', m, f),
-  };
+let clockMs = 0;
+let clockText = '';
+
+/** The ISO time of `now`, made once per millisecond: a busy server writes many lines in the same one. */
+function isoTime(now: number): string {
+  if (now !== clockMs) {
+    clockMs = now;
+    clockText = new Date(now).toISOString();
+  }
+  return clockText;
+}
+
+class JsonLogger implements Logger {
+  /** The last client address written, and its JSON (a busy client sends many requests in a row). */
+  private client = '';
+  private clientJson = '""';
+
+  constructor(
+    private readonly min: number,
+    private readonly sink: LogSink,
+  ) {}
+
+  debug(msg: string, fields?: Record<string, unknown>): void {
+    if (RANK.debug >= this.min) this.write('debug', msg, fields);
+  }
+
+  info(msg: string, fields?: Record<string, unknown>): void {
+    if (RANK.info >= this.min) this.write('info', msg, fields);
+  }
+
+  warn(msg: string, fields?: Record<string, unknown>): void {
+    if (RANK.warn >= this.min) this.write('warn', msg, fields);
+  }
+
+  error(msg: string, fields?: Record<string, unknown>): void {
+    if (RANK.error >= this.min) this.write('error', msg, fields);
+  }
+
+  /**
+   * The same line `info('request', line)` writes, put together by hand: it is written for every request, and an
+   * object through JSON.stringify and the scrubber costs a few times more. Only the client address (a forwarded
+   * header's reading, when a proxy is trusted) is escaped and scrubbed; every other field is safe as it is (above).
+   */
+  request(line: RequestLine): void {
+    if (RANK.info < this.min) return;
+    if (line.client !== this.client) {
+      this.client = line.client;
+      this.clientJson = JSON.stringify(scrub(line.client));
+    }
+    this.sink(
+      `{"time":"${isoTime(Date.now())}","level":"info","msg":"request","requestId":"${line.requestId}","method":"${line.method}","route":${JSON.stringify(line.route)},"status":${line.status},"durationMs":${line.durationMs},"client":${this.clientJson}}`,
+    );
+  }
+
+  private write(level: Exclude<LogLevel, 'silent'>, msg: string, fields: Record<string, unknown> | undefined): void {
+    const entry: Record<string, unknown> = { time: isoTime(Date.now()), level, msg };
+    const scope = current ?? requestScope.getStore();
+    if (scope !== undefined) entry.requestId = scope.requestId;
+    if (fields) for (const key in fields) entry[key] = errorFields(fields[key]);
+    this.sink(scrub(JSON.stringify(entry)));
+  }
+}
+
+/** Gathered lines wait at most this long (or until 64 KiB have gathered) before they are written. */
+const FLUSH_MS = 20;
+
+/**
+ * Lines to stdout, gathered and written together at most FLUSH_MS later: a write to a pipe or a file is a system
+ * call, and a busy server writes a request line for every request. What is gathered is written before the process
+ * exits (process.exit and an uncaught error included); only a SIGKILL can lose it, at most FLUSH_MS of lines.
+ */
+class StdoutSink {
+  // An array joined once per write: appending to one string makes a chain V8 must flatten, and cost more.
+  private pending: string[] = [];
+  private bytes = 0;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor() {
+    this.flush = this.flush.bind(this);
+    process.on('exit', this.flushNow.bind(this));
+  }
+
+  write(line: string): void {
+    this.pending.push(line);
+    this.bytes += line.length;
+    if (this.bytes > 65_536) this.flush();
+    else if (this.timer === null) this.timer = setTimeout(this.flush, FLUSH_MS).unref();
+  }
+
+  flush(): void {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+    const text = this.take();
+    if (text !== '') process.stdout.write(text);
+  }
+
+  private take(): string {
+    if (this.pending.length === 0) return '';
+    const text = this.pending.join('\n') + '\n';
+    this.pending = [];
+    this.bytes = 0;
+    return text;
+  }
+
+  /** At exit no write can wait: straight to the file descriptor. */
+  private flushNow(): void {
+    const text = this.take();
+    if (text === '') return;
+    try {
+      writeSync(1, text);
+    } catch {
+      // stdout closed: nothing can be written any more
+    }
+  }
+}
+
+let stdout: StdoutSink | undefined;
+
+export function createLogger(level: LogLevel, sink?: LogSink): Logger {
+  if (sink === undefined) {
+    stdout ??= new StdoutSink();
+    const shared = stdout;
+    sink = (line) => shared.write(line);
+  }
+  return new JsonLogger(RANK[level], sink);
 }

@@ -42,6 +42,8 @@ export interface RateLimiter {
    * when the request names none, e.g. a body that is not JSON). Refused when either count is over its limit.
    */
   take(group: RateGroup, client: string, subject?: string): Promise<RateDecision>;
+  /** Resolves when the shared store answers (always, in memory): docs/operations.md#readiness. */
+  check(): Promise<void>;
   /** Closes the Redis connection, if any. */
   dispose(): Promise<void>;
 }
@@ -50,6 +52,8 @@ export interface RateLimiterOptions {
   redisUrl?: string | null;
   /** Prefix of the Redis keys (REDIS_PREFIX), so events sharing one Redis count apart. */
   prefix?: string;
+  /** Told of every refusal, by group: the `sleeve_rate_limit_refusals_total` counter (docs/operations.md#metrics). */
+  onRefusal?: (group: RateGroup) => void;
 }
 
 /** Longest subject kept as a key: an email is at most 254 characters; a longer one is refused later anyway. */
@@ -59,7 +63,7 @@ const ALLOWED: RateDecision = { allowed: true, retryAfter: 0 };
 const ALLOWED_PROMISE = Promise.resolve(ALLOWED);
 
 export function createRateLimiter(config: RateLimitConfig, clock: Clock, options: RateLimiterOptions = {}): RateLimiter {
-  if (!config.enabled) return { take: () => ALLOWED_PROMISE, dispose: async () => {} };
+  if (!config.enabled) return { take: () => ALLOWED_PROMISE, check: async () => {}, dispose: async () => {} };
   const { windowMs } = config;
   // Two windows: the current one and the previous one read for the slide.
   const duration = Math.ceil((2 * windowMs) / 1000);
@@ -99,7 +103,12 @@ export function createRateLimiter(config: RateLimitConfig, clock: Clock, options
       if (results.every((r) => r.allowed)) return ALLOWED;
       // Refused: hand every count back, so only allowed requests use up a budget.
       await Promise.all(results.map((r) => store.reward(r.key, 1).catch(() => undefined)));
+      options.onRefusal?.(group);
       return { allowed: false, retryAfter: Math.max(...results.map((r) => r.retryAfter)) };
+    },
+    async check() {
+      // While Redis is down each instance counts alone (the insurance store): a client gets N× its limit.
+      if (redis) await redis.ping().catch(() => Promise.reject(new Error(`redis ${redis!.status}`)));
     },
     async dispose() {
       if (redis) await redis.quit().catch(() => undefined);

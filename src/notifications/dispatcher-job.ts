@@ -16,10 +16,11 @@
  */
 import { setMaxListeners } from 'node:events';
 import { claimDue, nextWake, releaseLease, type OutboxRow } from './outbox-repository.ts';
-import type { BackgroundDeps, BackgroundJob, Disposable } from '../jobs/background.ts';
+import type { BackgroundDeps, Disposable } from '../jobs/background.ts';
+import type { GatewayMetrics } from '../operations/metrics.ts';
 import { createDueTimer } from '../jobs/due-sweeper.ts';
 import { randomId } from '../kernel/tokens.ts';
-import { deliver, DELIVERY_TIMEOUT_MS, Shutdown, type DeliveryResult } from './webhook-client.ts';
+import { deliver, DELIVERY_TIMEOUT_MS, ok, Shutdown, type DeliveryResult } from './webhook-client.ts';
 import { createRecorder, recordDrop } from './attempt-service.ts';
 import { sealPlaintextBodies } from './outbox-service.ts';
 import { bodyToSend } from './sealed-body.ts';
@@ -34,7 +35,10 @@ const POLL_MS = 60_000;
 /** On dispose, deliveries in flight get this long (wall time) to finish and be recorded; the rest are released. */
 const SHUTDOWN_GRACE_MS = 3_000;
 
-export const startDispatcher: BackgroundJob = async (deps) => {
+/** The dispatcher's deps: a background job's, and where each attempt is counted (docs/operations.md#metrics). */
+export type DispatcherDeps = BackgroundDeps & { metrics?: Pick<GatewayMetrics, 'deliveryAttempted'> };
+
+export const startDispatcher = async (deps: DispatcherDeps): Promise<Disposable> => {
   // Before anything is sent, and with or without an endpoint: no body queued in the clear stays so.
   const sealed = await sealPlaintextBodies(deps.database.db);
   if (sealed > 0) deps.logger.info('sealed outbox bodies queued with a token in the clear', { count: sealed });
@@ -43,8 +47,8 @@ export const startDispatcher: BackgroundJob = async (deps) => {
   return runDispatcher(deps, endpoint);
 };
 
-async function runDispatcher(deps: BackgroundDeps, endpoint: string): Promise<Disposable> {
-  const { database, config, clock, bus, logger, services } = deps;
+async function runDispatcher(deps: DispatcherDeps, endpoint: string): Promise<Disposable> {
+  const { database, config, clock, bus, logger, services, metrics } = deps;
   const owner = randomId('dispatcher_');
   const shutdown = new AbortController();
   const inFlight = new Set<Promise<void>>();
@@ -111,6 +115,7 @@ async function runDispatcher(deps: BackgroundDeps, endpoint: string): Promise<Di
         await releaseLease(database.db, row.id, owner);
         return;
       }
+      metrics?.deliveryAttempted(ok(result) ? 'delivered' : result.statusCode === null ? 'no_response' : 'http_error', result.durationMs / 1000);
       const recorded = await record({ row, owner, result, startedAt: sentAt, now: clock.now(), schedule: config.notifyRetrySchedule });
       if (!recorded) return;
       // After commit: staff streams see every attempt (notificationEvents); a retry (or a redelivery asked for

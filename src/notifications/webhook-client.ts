@@ -4,6 +4,7 @@
  * timeout is a timer on the injected clock, so tests move time instead of waiting 10 s. Never throws.
  */
 import type { Clock } from '../kernel/clock.ts';
+import { inSpan, SpanKind, SpanStatusCode } from '../operations/tracing.ts';
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 /** The stored excerpt of a merchant's answer (outbox_attempts.response_excerpt is varchar(1000)). */
@@ -27,10 +28,23 @@ export class Shutdown extends Error {
   override readonly name = 'Shutdown';
 }
 
-export async function deliver(
-  request: { url: string; headers: Record<string, string>; body: string },
-  { clock, signal }: { clock: Clock; signal: AbortSignal },
-): Promise<DeliveryResult> {
+export function deliver(request: DeliveryRequest, options: { clock: Clock; signal: AbortSignal }): Promise<DeliveryResult> {
+  // docs/operations.md#tracing: one client span per attempt, with the merchant's host and the status it answered.
+  return inSpan('webhook.deliver', SpanKind.CLIENT, { 'server.address': new URL(request.url).host }, async (span) => {
+    const result = await attempt(request, options);
+    if (result.statusCode !== null) span.setAttribute('http.response.status_code', result.statusCode);
+    if (!ok(result)) span.setStatus({ code: SpanStatusCode.ERROR, message: result.statusCode === null ? 'no answer' : `HTTP ${result.statusCode}` });
+    return result;
+  });
+}
+
+interface DeliveryRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+async function attempt(request: DeliveryRequest, { clock, signal }: { clock: Clock; signal: AbortSignal }): Promise<DeliveryResult> {
   const controller = new AbortController();
   const stop = () => controller.abort(signal.reason);
   signal.addEventListener('abort', stop, { once: true });

@@ -281,3 +281,9 @@ export async function readyOrders(db: Db): Promise<Array<Pick<OrderRow, 'order_n
     .orderBy('order_number', 'asc')
     .execute();
 }
+
+/** How many orders are in each status now (statuses with none are absent): the `sleeve_orders` gauge, read at scrape. */
+export async function countOrdersByStatus(db: Db): Promise<Array<{ status: OrderStatus; count: number }>> {
+  const rows = await db.selectFrom('orders').select(['status', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('status').execute();
+  return rows.map((row) => ({ status: row.status as OrderStatus, count: Number(row.n) }));
+}

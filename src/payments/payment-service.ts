@@ -10,6 +10,7 @@ import type { Db } from '../db/database.ts';
 import * as payments from './payment-repository.ts';
 import * as vault from './vault-repository.ts';
 import { createSandboxProcessor } from './sandbox-processor.ts';
+import { tracedProcessor } from './traced-processor.ts';
 import { loadVaultKey } from '../kernel/vault-key.ts';
 import { createVaultCrypto } from './vault-crypto.ts';
 import { hashToken, randomId } from '../kernel/tokens.ts';
@@ -41,7 +42,7 @@ export function createPaymentService(deps: ServiceDeps & { sites: SiteService })
   const { database, clock, logger } = deps;
   const { db } = database;
   const crypto = createVaultCrypto(loadVaultKey(deps.config));
-  const processor = createSandboxProcessor(db, clock);
+  const processor = tracedProcessor(createSandboxProcessor(db, clock));
   const flow = createPaymentFlow({ db, clock, logger, crypto, processor });
   const tokens = createTokenizationService({ ...deps, crypto });
 

@@ -1,0 +1,92 @@
+/**
+ * `/health` and `/ready` (CONTRACT §7, docs/operations.md#readiness): liveness checks nothing; readiness checks the
+ * database with a real round trip and its migrations, Redis when configured, and turns 503 the moment SIGTERM
+ * arrives while the rest is still served.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { testGateway } from '../support/gateway.ts';
+import { startProcess } from '../support/process.ts';
+import { tempDir } from '../support/temp-dir.ts';
+
+describe('/health and /ready', () => {
+  it('answer 200 while the instance is up, uncached', async () => {
+    const { rest } = await testGateway();
+    const health = await rest('GET', '/health');
+    expect(health.status).toBe(200);
+    expect(health.body).toEqual({ status: 'ok' });
+    const ready = await rest('GET', '/ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body).toEqual({ status: 'ready', checks: expect.objectContaining({ database: 'ok', shutdown: 'ok' }) });
+    expect(ready.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('/ready is 503 once draining; /health and the API are still served', async () => {
+    const { rest, gateway } = await testGateway();
+    gateway.drain();
+    const ready = await rest('GET', '/ready');
+    expect(ready.status).toBe(503);
+    expect(ready.body.status).toBe('unavailable');
+    expect(ready.body.checks).toMatchObject({ database: 'ok', shutdown: 'draining' });
+    expect((await rest('GET', '/health')).status).toBe(200);
+    expect((await rest('GET', '/api/sleeve-options')).status).toBe(200);
+  });
+
+  it('/ready is 503 when the database does not answer, and says which check failed', async () => {
+    const { rest, gateway } = await testGateway();
+    await gateway.database.destroy();
+    const ready = await rest('GET', '/ready');
+    expect(ready.status).toBe(503);
+    expect(ready.body.checks.database).toMatch(/^database unavailable/u);
+    expect(ready.body.checks.shutdown).toBe('ok');
+    expect((await rest('GET', '/health')).status).toBe(200);
+  });
+
+  it('/ready is 503 while a migration is not applied', async () => {
+    const dir = tempDir();
+    const { rest, gateway } = await testGateway({ env: { DATABASE_URL: `file:${join(dir, 'ready.db')}` } });
+    await sql`delete from kysely_migration where name = '0009-outbox-redeliveries'`.execute(gateway.database.db);
+    const ready = await rest('GET', '/ready');
+    expect(ready.status).toBe(503);
+    expect(ready.body.checks.database).toBe('1 migration not applied');
+  });
+
+  it('/ready is 503 when REDIS_URL is set and Redis does not answer', async () => {
+    // Port 1: nothing listens there; ioredis keeps trying in the background.
+    const { rest } = await testGateway({ env: { REDIS_URL: 'redis://127.0.0.1:1' } });
+    const ready = await rest('GET', '/ready');
+    expect(ready.status).toBe(503);
+    expect(ready.body.checks.redis).toMatch(/redis/u);
+    expect(ready.body.checks.database).toBe('ok');
+  });
+
+  it.runIf(process.env.TEST_REDIS_URL)('/ready checks a real Redis when REDIS_URL is set', async () => {
+    const { rest } = await testGateway({ env: { REDIS_URL: process.env.TEST_REDIS_URL!, REDIS_PREFIX: `ready-${process.pid}:` } });
+    // The connections come up asynchronously after start.
+    let ready = await rest('GET', '/ready');
+    for (let i = 0; i < 50 && ready.status !== 200; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      ready = await rest('GET', '/ready');
+    }
+    expect(ready.status).toBe(200);
+    expect(ready.body.checks).toMatchObject({ database: 'ok', redis: 'ok', shutdown: 'ok' });
+  });
+
+  it('a real process: SIGTERM turns /ready 503 at once, serves on for DRAIN_SECONDS, then exits 0', async () => {
+    const server = await startProcess({ DRAIN_SECONDS: '2', DATABASE_URL: ':memory:' });
+    expect((await fetch(`${server.url}/ready`)).status).toBe(200);
+    server.child.kill('SIGTERM');
+    // The signal is handled asynchronously: poll briefly for the change.
+    let ready = await fetch(`${server.url}/ready`);
+    for (let i = 0; i < 20 && ready.status === 200; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      ready = await fetch(`${server.url}/ready`);
+    }
+    expect(ready.status).toBe(503);
+    expect((await ready.json()).checks.shutdown).toBe('draining');
+    expect((await fetch(`${server.url}/health`)).status).toBe(200);
+    expect((await fetch(`${server.url}/api/sleeve-options`)).status).toBe(200);
+    expect(await server.exited).toBe(0);
+  });
+});
