@@ -1,6 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startupRefusal } from './support/process.ts';
 import { ConfigError, loadConfig, parseSchedule } from '../src/kernel/config.ts';
 
 describe('configuration (docs/running.md#configuration)', () => {
@@ -93,27 +92,17 @@ describe('configuration (docs/running.md#configuration)', () => {
   });
 
   it('stops start-up with one clear line and a non-zero exit on a bad value', () => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: resolve(import.meta.dirname, '..'),
-      env: { ...process.env, HOLD_SECONDS: '-1', DATABASE_URL: ':memory:' },
-      encoding: 'utf8',
-      timeout: 20_000,
-    });
+    const result = startupRefusal({ HOLD_SECONDS: '-1' });
     expect(result.status).toBe(2);
-    const lines = result.stderr.trim().split('\n');
+    const lines = result.lines;
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('HOLD_SECONDS');
   });
 
   it('stops start-up with one line naming SQLITE_SYNCHRONOUS and its choices on a bad value', () => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: resolve(import.meta.dirname, '..'),
-      env: { ...process.env, SQLITE_SYNCHRONOUS: 'fast', DATABASE_URL: ':memory:' },
-      encoding: 'utf8',
-      timeout: 20_000,
-    });
+    const result = startupRefusal({ SQLITE_SYNCHRONOUS: 'fast' });
     expect(result.status).toBe(2);
-    const lines = result.stderr.trim().split('\n');
+    const lines = result.lines;
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/SQLITE_SYNCHRONOUS: .*full.*normal/u);
   });
@@ -130,14 +119,9 @@ describe('configuration (docs/running.md#configuration)', () => {
   });
 
   it('stops start-up with one line naming TRUST_PROXY on a bad value', () => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: resolve(import.meta.dirname, '..'),
-      env: { ...process.env, TRUST_PROXY: '10.0.0.300', DATABASE_URL: ':memory:' },
-      encoding: 'utf8',
-      timeout: 20_000,
-    });
+    const result = startupRefusal({ TRUST_PROXY: '10.0.0.300' });
     expect(result.status).toBe(2);
-    const lines = result.stderr.trim().split('\n');
+    const lines = result.lines;
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/TRUST_PROXY: "10\.0\.0\.300" is not a hop count/u);
   });

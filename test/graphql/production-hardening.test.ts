@@ -3,9 +3,8 @@
  * __typename counted by the alias limit (always). Each case runs over the in-memory gateway (yoga) and a real port,
  * where a repeated request is answered by the fast JSON path — asserted by `path` — and over graphql-ws.
  */
-import { spawnSync } from 'node:child_process';
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startupRefusal } from '../support/process.ts';
 import { loadConfig } from '../../src/kernel/config.ts';
 import { TRANSPORTS } from '../support/graphql-transports.ts';
 import { firstAnswer, policyGateway, STAFF, wsGateway } from './document-policy-support.ts';
@@ -27,14 +26,9 @@ describe('GRAPHQL_PRODUCTION', () => {
     expect(loadConfig({ NODE_ENV: 'production' }).config.graphqlProduction).toBe(true);
     expect(loadConfig({ NODE_ENV: 'production', GRAPHQL_PRODUCTION: 'off' }).config.graphqlProduction).toBe(false);
     expect(() => loadConfig({ GRAPHQL_PRODUCTION: 'yes' })).toThrow(/^GRAPHQL_PRODUCTION: "yes" must be on .* or off/u);
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: resolve(import.meta.dirname, '../..'),
-      env: { ...process.env, GRAPHQL_TRUSTED_DOCUMENTS: 'some', DATABASE_URL: ':memory:' },
-      encoding: 'utf8',
-      timeout: 20_000,
-    });
+    const result = startupRefusal({ GRAPHQL_TRUSTED_DOCUMENTS: 'some' });
     expect(result.status).toBe(2);
-    expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(/GRAPHQL_TRUSTED_DOCUMENTS: "some" must be allow/u)]);
+    expect(result.lines).toEqual([expect.stringMatching(/GRAPHQL_TRUSTED_DOCUMENTS: "some" must be allow/u)]);
   });
 });
 

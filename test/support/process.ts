@@ -1,5 +1,5 @@
 /** Runs `src/main.ts` as a real child process on a free port, as `npm start` would. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { afterThisTest } from './gateway.ts';
 
@@ -49,4 +49,15 @@ export async function startProcess(env: Record<string, string>, how: 'node' | 'n
     child.on('exit', () => reject(new Error(`server exited:\n${output}`)));
   });
   return { child, url, output: () => output, exited };
+}
+
+/** Starts `src/main.ts` with `env` and waits for it to exit (a configuration it refuses): its exit code and stderr lines. */
+export function startupRefusal(env: Record<string, string>): { status: number | null; lines: string[] } {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: ':memory:', ...env },
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
+  return { status: result.status, lines: result.stderr.trim().split('\n') };
 }
