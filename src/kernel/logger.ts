@@ -158,8 +158,9 @@ class JsonLogger implements Logger {
       this.client = line.client;
       this.clientJson = JSON.stringify(scrub(line.client));
     }
+    const traceId = traceIdOf?.();
     this.sink(
-      `{"time":"${isoTime(Date.now())}","level":"info","msg":"request","requestId":"${line.requestId}","method":"${line.method}","route":${JSON.stringify(line.route)},"status":${line.status},"durationMs":${line.durationMs},"client":${this.clientJson}}`,
+      `{"time":"${isoTime(Date.now())}","level":"info","msg":"request","requestId":"${line.requestId}",${traceId ? `"traceId":"${traceId}",` : ''}"method":"${line.method}","route":${JSON.stringify(line.route)},"status":${line.status},"durationMs":${line.durationMs},"client":${this.clientJson}}`,
     );
   }
 
@@ -167,9 +168,21 @@ class JsonLogger implements Logger {
     const entry: Record<string, unknown> = { time: isoTime(Date.now()), level, msg };
     const scope = current ?? requestScope.getStore();
     if (scope !== undefined) entry.requestId = scope.requestId;
+    const traceId = traceIdOf?.();
+    if (traceId) entry.traceId = traceId;
     if (fields) for (const key in fields) entry[key] = errorFields(fields[key]);
     this.sink(scrub(JSON.stringify(entry)));
   }
+}
+
+/**
+ * Where log lines read the active trace's id (docs/operations.md#tracing): set by the tracing SDK when it starts, so
+ * the logger never loads OpenTelemetry itself. A trace id is 32 hex digits: safe in a hand-built line.
+ */
+let traceIdOf: (() => string | undefined) | undefined;
+
+export function readTraceIdsFrom(source: (() => string | undefined) | undefined): void {
+  traceIdOf = source;
 }
 
 /** Gathered lines wait at most this long (or until 64 KiB have gathered) before they are written. */

@@ -10,7 +10,8 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
-import { markTracingOn } from './tracing.ts';
+import { readTraceIdsFrom } from '../kernel/logger.ts';
+import { activeTraceId, markTracingOn } from './tracing.ts';
 
 export interface TracingHandle {
   /** Sends what is buffered and stops. */
@@ -25,9 +26,11 @@ export function startTracing(options: { exporter?: SpanExporter } = {}): Tracing
   });
   provider.register();
   markTracingOn();
+  readTraceIdsFrom(activeTraceId);
   return {
     async shutdown() {
       markTracingOn(false);
+      readTraceIdsFrom(undefined);
       await provider.shutdown();
     },
   };

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startServer } from '../../src/server.ts';
 import { startTracing, type TracingHandle } from '../../src/operations/tracing-sdk.ts';
 import { tracingOn } from '../../src/operations/tracing.ts';
+import { createLogger } from '../../src/kernel/logger.ts';
 import { testGateway, VALID_ORDER, afterThisTest } from '../support/gateway.ts';
 import { CARDS, paymentBody } from '../payments/support.ts';
 
@@ -23,8 +24,8 @@ const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CALLER_SPAN = '00f067aa0ba902b7';
 const TRACEPARENT = `00-${TRACE_ID}-${CALLER_SPAN}-01`;
 
-async function served() {
-  const t = await testGateway();
+async function served(lines?: string[]) {
+  const t = await testGateway(lines ? { logger: createLogger('info', (line) => void lines.push(line)) } : {});
   const server = await startServer(t.gateway, { port: 0, host: '127.0.0.1' });
   afterThisTest(() => server.close(1_000));
   const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
@@ -101,5 +102,18 @@ describe('tracing', () => {
     expect(lines.slice(2)).toContain('    db.transaction');
     const operation = exporter.getFinishedSpans().find((s) => s.name === 'graphql.mutation Create')!;
     expect(operation.attributes).toMatchObject({ 'graphql.operation.type': 'mutation', 'graphql.operation.name': 'Create' });
+  });
+
+  it('puts the trace id on the request line and on every line the request causes', async () => {
+    const lines: string[] = [];
+    const { post } = await served(lines);
+    const created = await post('/api/orders', VALID_ORDER);
+    expect(created.status).toBe(201);
+    const request = lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'request');
+    expect(request).toHaveLength(1);
+    expect(request[0].traceId).toBe(TRACE_ID);
+    const others = lines.map((line) => JSON.parse(line)).filter((entry) => entry.requestId === request[0].requestId);
+    expect(others.length).toBeGreaterThan(1);
+    for (const entry of others) expect(entry.traceId).toBe(TRACE_ID);
   });
 });
