@@ -14,6 +14,8 @@ import { openClaim } from '../notifications/helpers.ts';
 import { testGateway, type TestGateway } from '../support/gateway.ts';
 import { liveServer, subscribe } from '../support/live-server.ts';
 import { eventually, startReceiver } from '../support/receiver.ts';
+// @ts-expect-error: the package ships no types
+import parsePrometheus from 'parse-prometheus-text-format';
 import { parsePrometheusText, type Family, type Sample } from './prometheus-text.ts';
 
 const CONTRACT_FAMILIES: Record<string, string> = {
@@ -37,7 +39,12 @@ async function scrape(t: TestGateway, headers: Record<string, string> = {}): Pro
   expect(answer.status).toBe(200);
   expect(answer.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
   expect(answer.headers.get('cache-control')).toBe('no-store');
-  return parsePrometheusText(await answer.text());
+  const text = await answer.text();
+  const families = parsePrometheusText(text);
+  // And a third-party parser of the exposition format agrees on every family and its type.
+  const theirs = (parsePrometheus(text) as Array<{ name: string; type: string }>).map((f) => `${f.name} ${f.type.toLowerCase()}`).sort();
+  expect(theirs).toEqual([...families.values()].map((f) => `${f.name} ${f.type}`).sort());
+  return families;
 }
 
 /** The value of the one sample of `name` whose labels include `labels` (0 when there is none). */
