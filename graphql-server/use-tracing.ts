@@ -4,22 +4,15 @@
  * and name, with an error status when the result carries errors. Added only while tracing is on — and then the
  * fast JSON path steps aside (graphql-door.ts), so every operation is traced on the one pipeline.
  */
-import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { getOperationAST } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
-
-const tracer = trace.getTracer('sleeve-gateway');
+import { inSpan, SpanKind } from '../src/operations/tracing.ts';
 
 export const useTracing: Plugin = {
   instrumentation: {
-    execute: (_payload, wrapped) =>
-      tracer.startActiveSpan('graphql.execute', { kind: SpanKind.INTERNAL }, context.active(), async (span) => {
-        try {
-          await wrapped();
-        } finally {
-          span.end();
-        }
-      }),
+    // The one span helper of the gateway (tracing.ts): active while execution runs, ended when it is done.
+    execute: (_payload, wrapped) => inSpan('graphql.execute', SpanKind.INTERNAL, {}, async () => wrapped()),
   },
   onExecute({ args }) {
     const span = trace.getActiveSpan();
