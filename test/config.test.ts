@@ -106,6 +106,12 @@ describe('configuration (docs/running.md#configuration)', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/SQLITE_SYNCHRONOUS: .*full.*normal/u);
   });
+  it('reads DRAIN_SECONDS, 0 to 300, 0 by default (docs/operations.md#readiness)', () => {
+    expect(loadConfig({}).config.drainSeconds).toBe(0);
+    expect(loadConfig({ DRAIN_SECONDS: '10' }).config.drainSeconds).toBe(10);
+    for (const bad of ['-1', '301', 'soon', '1.5']) expect(() => loadConfig({ DRAIN_SECONDS: bad }), bad).toThrow(/^DRAIN_SECONDS: /u);
+  });
+
   it('reads TRUST_PROXY as a hop count or a list, and the venue rate limits (docs/edge.md)', () => {
     expect(loadConfig({}).config.trustProxy).toBeNull();
     expect(loadConfig({ TRUST_PROXY: '1' }).config.trustProxy).toBe('1');
