@@ -39,6 +39,8 @@ export function createRestApi(deps: RestDeps & { metrics?: MetricsEndpoint }): R
       // The attendees' ordering page and the staff console (issue 8)
       { method: 'GET', path: '/', handler: pages.orderPage },
       { method: 'GET', path: '/staff', handler: pages.staffConsole },
+      // The merchant portal (issue 19)
+      { method: 'GET', path: '/portal', handler: pages.portal },
       // The pickup display and the client library the pages load
       { method: 'GET', path: '/display', handler: pages.display },
       { method: 'GET', path: '/assets/graphql-ws.js', handler: pages.graphqlWs },

@@ -7,6 +7,7 @@ import { renderDisplayPage } from '../src/pages/display-page.ts';
 import { renderOrderPage } from '../src/pages/order-page.ts';
 import { FAVICON_SVG, pageHeaders, type PageKind } from '../src/pages/page-headers.ts';
 import { renderPayPage } from '../src/pages/pay-page.ts';
+import { renderPortalPage } from '../src/pages/portal-page.ts';
 import { renderStaffConsole } from '../src/pages/staff-console.ts';
 import { text, type HttpRequest, type HttpResponse } from './http.ts';
 import { notFound } from './routes.ts';
@@ -16,6 +17,7 @@ let graphqlWsClient: string | undefined;
 const displayPage = renderDisplayPage();
 const orderPage = renderOrderPage();
 const staffConsole = renderStaffConsole();
+const portalPage = renderPortalPage();
 
 /** An HTML page with its security headers (docs/edge.md#page-headers); `imageOrigin` is PUBLIC_URL's origin. */
 function html(body: string, kind: PageKind, imageOrigin: string): HttpResponse {
@@ -36,6 +38,13 @@ export function createPages(publicUrl: string) {
     /** The staff console: the live queue, pickup check, cancel, options, event information, notifications. */
     async staffConsole(): Promise<HttpResponse> {
       return html(staffConsole, { private: true }, imageOrigin);
+    },
+
+    /** The merchant portal (issue 19): a site's webhook endpoints and deliveries; holds the site's API key. */
+    async portal(): Promise<HttpResponse> {
+      const response = html(portalPage, { private: true }, imageOrigin);
+      response.headers['cache-control'] = 'no-store';
+      return response;
     },
 
     /** The ordering page's and staff console's modules and style sheets (src/pages/app/). */
