@@ -11,6 +11,7 @@ import { createOrderingHandlers } from './ordering.ts';
 import { createPages } from './pages.ts';
 import { createPaymentsRoutes } from './payments.ts';
 import { createPlatformRoutes } from './platform.ts';
+import { createWebhookRoutes } from './webhooks.ts';
 import type { RestDeps } from './rest-deps.ts';
 import { createRouter, notFound, type RoutedRequest, type Router } from './routes.ts';
 
@@ -50,6 +51,8 @@ export function createRestApi(deps: RestDeps & { metrics?: MetricsEndpoint }): R
       ...createPaymentsRoutes(deps),
       ...createPlatformRoutes(deps),
       ...createNotificationsRoutes(deps),
+      // Merchant webhooks (docs/merchant-webhooks.md)
+      ...createWebhookRoutes(deps),
       // The operator's (docs/operations.md)
       ...createOperationsRoutes(deps.readiness, deps.metrics),
     ],

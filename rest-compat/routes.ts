@@ -11,7 +11,7 @@ import { methodNotAllowedResponse, notFoundResponse } from './path-family.ts';
 export type Handler = (request: HttpRequest, ...params: string[]) => Promise<HttpResponse>;
 
 export interface Route {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** A path with `:name` segments, e.g. `/api/orders/:orderNumber/pay`. */
   path: string;
   handler: Handler;

@@ -4,6 +4,7 @@
  */
 import { createDisputeService, type DisputeService } from './disputes/dispute-service.ts';
 import type { ServiceDeps } from './kernel/service-deps.ts';
+import { createWebhookService, type WebhookService } from './notifications/endpoint-service.ts';
 import { createNotificationService, type NotificationService } from './notifications/notification-service.ts';
 import { createEventInfoService, type EventInfoService } from './orders/event-info-service.ts';
 import type { HoldTicker } from './orders/hold-ticker.ts';
@@ -35,6 +36,8 @@ export interface Services {
   disputes: DisputeService;
   /** Outbox deliveries for staff: list, redeliver, the live stream of attempts. */
   notifications: NotificationService;
+  /** Merchant webhooks: every site's own endpoints, their secrets, deliveries, recovery and tests; staff listings and streams. */
+  webhooks: WebhookService;
 }
 
 export function createServices(deps: ServiceDeps & { ticker: HoldTicker }): Services {
@@ -56,5 +59,6 @@ export function createServices(deps: ServiceDeps & { ticker: HoldTicker }): Serv
     platform,
     disputes: createDisputeService({ ...deps, sites }),
     notifications: createNotificationService(deps),
+    webhooks: createWebhookService(deps),
   };
 }

@@ -3,10 +3,11 @@
  * one `Database` type the connection is typed with. Times are epoch milliseconds in `bigint` columns.
  */
 import type { ClaimTables } from '../disputes/claim-tables.ts';
+import type { EndpointTables } from '../notifications/endpoint-tables.ts';
 import type { OutboxTables } from '../notifications/outbox-tables.ts';
 import type { OrderTables } from '../orders/order-tables.ts';
 import type { PaymentTables } from '../payments/payment-tables.ts';
 import type { PlatformTables } from '../risk/risk-tables.ts';
 import type { SiteTables } from '../sites/site-tables.ts';
 
-export interface Database extends OrderTables, SiteTables, OutboxTables, PaymentTables, PlatformTables, ClaimTables {}
+export interface Database extends OrderTables, SiteTables, OutboxTables, PaymentTables, PlatformTables, ClaimTables, EndpointTables {}

@@ -106,7 +106,7 @@ export function createClaimService(deps: ServiceDeps & { sites: SiteService }): 
         });
         const opened = (await loadClaim(trx, claimId))!;
         const body = { ...evidenceRequestBody(opened, now) };
-        const id = await queueNotification(trx, '/requestforevidencenotification', body, { subject: String(claimId), now: now });
+        const id = await queueNotification(trx, '/requestforevidencenotification', body, { subject: String(claimId), now: now, site: opened.siteId });
         return { claim: opened, messageId: id };
       });
       announceQueued(bus, [messageId]);
@@ -142,7 +142,7 @@ export function createClaimService(deps: ServiceDeps & { sites: SiteService }): 
             return null;
           }
           const body = { ...evidenceRequestBody(claim, now) };
-          return queueNotification(trx, '/requestforevidencenotification', body, { subject: String(claim.claimId), now: now });
+          return queueNotification(trx, '/requestforevidencenotification', body, { subject: String(claim.claimId), now: now, site: claim.siteId });
         });
         if (id) queued.push(id);
       }

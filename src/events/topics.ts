@@ -17,4 +17,8 @@ export type Topics = {
   notificationQueued: [{ ids: string[] }];
   /** A delivery attempt was recorded (src/notifications/attempt-service.ts): staff `notificationEvents`, one per attempt. */
   notificationAttempted: [{ id: string; attempt: number }];
+  /** A delivery to a merchant's own endpoint changed (queued, attempted, made due again; src/notifications/delivery-job.ts). */
+  webhookDeliveryChanged: [{ deliveryId: string; endpointId: string; siteId: string }];
+  /** The dispatcher disabled an endpoint (410, or failing for ENDPOINT_DISABLE_AFTER): a staff notice, never a secret. */
+  webhookEndpointDisabled: [{ endpointId: string; siteId: string; url: string; reason: string; at: number }];
 };

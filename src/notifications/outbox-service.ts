@@ -11,9 +11,17 @@ import { randomId } from '../kernel/tokens.ts';
 import type { NotificationBodies, NotificationPath } from './notification-paths.ts';
 import { insertNotification, replaceBody, unsealedBodies } from './outbox-repository.ts';
 import { bodyAtRest, SEALED_PREFIX, SECRET_PATHS, subjectAtRest } from './sealed-body.ts';
+import { isBootstrapSite } from './bootstrap-site.ts';
+import { queueDeliveries } from './fanout-service.ts';
 
 export interface QueueOptions {
   now: number;
+  /**
+   * The site the notification belongs to (docs/merchant-webhooks.md#ownership): a token's, an account's, a claim's,
+   * a decided order's or listing's; the bootstrap site for sleeve orders. Every trigger names it; without one (rows
+   * queued by hand, as some tests do) the row is the bootstrap endpoint's, as before issue 19.
+   */
+  site?: string;
   /** What it is about (token, account id, order id, claim id), for staff filters. */
   subject?: string;
   /** Deliver no earlier than this (epoch ms); defaults to now. */
@@ -26,22 +34,26 @@ export interface QueueOptions {
  */
 export async function queueNotification<P extends NotificationPath>(trx: Db, path: P, body: NotificationBodies[P], options: QueueOptions): Promise<string> {
   const id = randomId('msg_');
-  const { now } = options;
+  const { now, site } = options;
+  // Only the bootstrap site's go to MERCHANT_ENDPOINT; another site's row is never sent there, and says so.
+  const bootstrap = site === undefined || isBootstrapSite(site);
   await insertNotification(trx, {
     id,
+    site_id: site ?? null,
     path,
     body: bodyAtRest(path, JSON.stringify(body)),
-    status: 'PENDING',
+    status: bootstrap ? 'PENDING' : 'DROPPED',
     subject: subjectAtRest(path, options.subject ?? null),
     attempt_count: 0,
-    next_attempt_at: options.dueAt ?? now,
+    next_attempt_at: bootstrap ? (options.dueAt ?? now) : null,
     lease_owner: null,
     lease_until: null,
     created_at: now,
     updated_at: now,
     delivered_at: null,
-    last_error: null,
+    last_error: bootstrap ? null : `Belongs to site ${site}: sent to that site's own endpoints, not MERCHANT_ENDPOINT.`,
   });
+  if (site !== undefined) await queueDeliveries(trx, { id, site, path, now, dueAt: options.dueAt ?? now });
   return id;
 }
 

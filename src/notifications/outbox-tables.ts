@@ -10,6 +10,11 @@ export type OutboxStatus = 'PENDING' | 'DELIVERED' | 'FAILED' | 'DROPPED';
 export interface OutboxNotificationTable {
   /** Also the Standard Webhooks `webhook-id`: kept across retries and redeliveries (docs/notifications.md#message-ids). */
   id: string;
+  /**
+   * The site the notification belongs to (migration 0010, docs/merchant-webhooks.md#ownership). Only the bootstrap
+   * site's go to MERCHANT_ENDPOINT; every site's go to its own endpoints (endpoint-tables.ts).
+   */
+  site_id: string | null;
   /** The path at MERCHANT_ENDPOINT, e.g. `/token-updated`. */
   path: string;
   /**

@@ -5,6 +5,7 @@
  * with the secret `whsec_` + base64(MERCHANT_SIGNING_KEY): `v1,` + base64 HMAC-SHA256 of `${id}.${timestamp}.${body}`.
  */
 import { createHmac } from 'node:crypto';
+import { secretBytes } from './endpoint-rules.ts';
 
 /** The `signature` header of `/token-updated`. */
 export function bodySignature(body: string, signingKey: string): string {
@@ -24,4 +25,20 @@ export function standardWebhooksHeaders(id: string, sentAtMs: number, body: stri
   const timestamp = Math.floor(sentAtMs / 1000);
   const mac = createHmac('sha256', Buffer.from(signingKey, 'utf8')).update(`${id}.${timestamp}.${body}`, 'utf8').digest('base64');
   return { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': `v1,${mac}` };
+}
+
+/**
+ * An endpoint's headers (docs/merchant-webhooks.md#signing-per-endpoint): `webhook-signature` with each of its
+ * `whsec_…` secrets, keyed with the secret's decoded bytes as the standardwebhooks library does; during a rotation
+ * the new secret's first, then the old one's, space separated.
+ */
+export function endpointHeaders(id: string, sentAtMs: number, body: string, secrets: readonly string[]): Record<string, string> {
+  const timestamp = Math.floor(sentAtMs / 1000);
+  const signatures = secrets.map((secret) => 'v1,' + createHmac('sha256', secretBytes(secret)).update(`${id}.${timestamp}.${body}`, 'utf8').digest('base64'));
+  return { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signatures.join(' ') };
+}
+
+/** `signature` of `/token-updated` at an endpoint: lowercase hex HMAC-SHA256 keyed with the current secret's bytes. */
+export function endpointBodySignature(body: string, secret: string): string {
+  return createHmac('sha256', secretBytes(secret)).update(body, 'utf8').digest('hex');
 }

@@ -97,7 +97,7 @@ export function createNetworkTokens(deps: {
             paymentAccountReference: fields.network_token_par,
           };
           const body = tokenUpdatedBody(token, { ...row, ...fields, network_token_status: 'ACTIVE' }, 'NETWORK_TOKEN_PROVISIONING', updatedFields, now);
-          return queueNotification(trx, '/token-updated', body, { subject: token, now: now });
+          return queueNotification(trx, '/token-updated', body, { subject: token, now: now, site: row.site_id ?? undefined });
         });
         if (id) queued.push(id);
       }

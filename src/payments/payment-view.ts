@@ -17,6 +17,8 @@ export interface PaymentView extends PaymentSummary {
   method: 'card' | 'wallet';
   refundedAt: number | null;
   orderNumber: string | null;
+  /** The site that made it (its basic auth); null for a sleeve order's payment (the bootstrap site's). */
+  siteId: string | null;
   /** The card paid with, masked (bin, last four, brand); null for a wallet. */
   card: { bin: string; lastFourDigits: string; cardBrand: string } | null;
 }
@@ -33,6 +35,7 @@ export function toPaymentView(row: PaymentRow, token?: VaultTokenRow): PaymentVi
     method: row.method,
     refundedAt: row.refunded_at === null ? null : Number(row.refunded_at),
     orderNumber: row.order_number === null ? null : String(row.order_number),
+    siteId: row.site_id,
     card: token?.bin && token.last_four && token.brand ? { bin: token.bin, lastFourDigits: token.last_four, cardBrand: token.brand } : null,
   };
 }

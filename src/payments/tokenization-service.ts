@@ -192,7 +192,7 @@ export function createTokenizationService(deps: ServiceDeps & { crypto: VaultCry
           if (Object.keys(updatedFields).length === 0) continue;
           const updated = { ...row, exp_month: card.expirationMonth, exp_year: card.expirationYear };
           const body = tokenUpdatedBody(sealed.token, updated, 'ACCOUNT_UPDATER', updatedFields, now);
-          ids.push(await queueNotification(trx, '/token-updated', body, { subject: sealed.token, now: now }));
+          ids.push(await queueNotification(trx, '/token-updated', body, { subject: sealed.token, now: now, site: site.siteId }));
         }
         return ids;
       });

@@ -79,7 +79,7 @@ export async function applyAccountState(trx: Db, next: AccountState, publicUrl: 
     recommendations: next.recommendations,
     linkToAccountInDashboard: dashboardLinks.account(publicUrl, next.accountId, next.siteId),
   };
-  return queueNotification(trx, '/accountupdatenotification', body, { subject: next.accountId, now: next.updatedAt });
+  return queueNotification(trx, '/accountupdatenotification', body, { subject: next.accountId, now: next.updatedAt, site: next.siteId });
 }
 
 export function toAccountState(row: accounts.AccountRow): AccountState {

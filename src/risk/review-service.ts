@@ -91,12 +91,14 @@ export function createReviewService(
   }
 
   /** Which order `orderId` names: a sleeve order number, else a payment id (services.payments). */
-  async function target(orderId: string): Promise<{ kind: OrderDecisionView['kind']; cancelled: boolean }> {
+  /** What staff decide on, and its site (docs/merchant-webhooks.md#ownership): sleeve orders are the bootstrap site's. */
+  async function target(orderId: string): Promise<{ kind: OrderDecisionView['kind']; cancelled: boolean; siteId: string }> {
     if (/^[0-9]{1,15}$/u.test(orderId)) {
       const order = await staff.find(orderId);
-      if (order) return { kind: 'SLEEVE_ORDER', cancelled: order.status === 'cancelled' };
+      if (order) return { kind: 'SLEEVE_ORDER', cancelled: order.status === 'cancelled', siteId: deps.config.vendorSiteId };
     }
-    if (await payments.find(orderId)) return { kind: 'PAYMENT', cancelled: false };
+    const payment = await payments.find(orderId);
+    if (payment) return { kind: 'PAYMENT', cancelled: false, siteId: payment.siteId ?? deps.config.vendorSiteId };
     throw new DomainError('not_found', 'No order or payment was found with that id.');
   }
 
@@ -151,7 +153,7 @@ export function createReviewService(
           ...(comments ? { agentComments: comments } : {}),
           linkToEventInVendorDashboard: dashboardLinks.itemListing(publicUrl, eventId),
         };
-        return queueNotification(trx, '/itemlistingrequestupdatenotification', body, { subject: open.account_id, now: now });
+        return queueNotification(trx, '/itemlistingrequestupdatenotification', body, { subject: open.account_id, now: now, site: open.site_id });
       });
       announceQueued(bus, [queued]);
       return toRequestView((await accounts.findRequestByEvent(db, open.site_id, 'item-listing', eventId))!);
@@ -174,7 +176,7 @@ export function createReviewService(
 
     async decideOrder(orderId, decision) {
       const { triggeredBy, comments } = checkStaffDecision(decision);
-      const { kind, cancelled } = await target(orderId);
+      const { kind, cancelled, siteId } = await target(orderId);
       const ref = `${kind === 'SLEEVE_ORDER' ? 'order' : 'payment'}:${orderId}`;
       if (await decisions.findOrderDecision(db, ref)) throw alreadyDecided('This order');
       if (kind === 'SLEEVE_ORDER' && decision.action === 'RELEASE' && cancelled) {
@@ -201,7 +203,7 @@ export function createReviewService(
           ...(comments ? { agentComments: comments } : {}),
           linkToOrderInDashboard: dashboardLinks.order(publicUrl, orderId),
         };
-        return queueNotification(trx, '/orderstatusupdatenotification', body, { subject: orderId, now: view.decidedAt });
+        return queueNotification(trx, '/orderstatusupdatenotification', body, { subject: orderId, now: view.decidedAt, site: siteId });
       };
       try {
         let queued: string | undefined;

@@ -12,6 +12,7 @@ import * as claims from './0006-claims.ts';
 import * as accountsPerSite from './0007-accounts-per-site.ts';
 import * as exactEvidenceTokenOrigin from './0008-exact-evidence-token-origin.ts';
 import * as outboxRedeliveries from './0009-outbox-redeliveries.ts';
+import * as webhookEndpoints from './0010-webhook-endpoints.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-orders': orders,
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007-accounts-per-site': accountsPerSite,
   '0008-exact-evidence-token-origin': exactEvidenceTokenOrigin,
   '0009-outbox-redeliveries': outboxRedeliveries,
+  '0010-webhook-endpoints': webhookEndpoints,
 };
 
 export const migrationProvider: MigrationProvider = {

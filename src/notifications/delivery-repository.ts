@@ -1,0 +1,146 @@
+/**
+ * Kysely queries for deliveries to merchant webhook endpoints (migration 0010, docs/merchant-webhooks.md#isolation):
+ * one row per message and endpoint, each with its own status, schedule and lease, and the attempts of each. The
+ * dispatcher claims one endpoint's due rows at a time (delivery-job.ts), so no endpoint's backlog is in another's way.
+ */
+import type { Insertable } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { DeliveryAttemptRow, DeliveryRow, DeliveryStatus, WebhookDeliveryTable } from './endpoint-tables.ts';
+
+export type { DeliveryAttemptRow, DeliveryRow } from './endpoint-tables.ts';
+
+export async function insertDeliveries(db: Db, rows: Array<Insertable<WebhookDeliveryTable>>): Promise<void> {
+  if (rows.length > 0) await db.insertInto('webhook_deliveries').values(rows).execute();
+}
+
+/**
+ * Leases up to `limit` due deliveries of one endpoint to `owner`, earliest first, in one conditional statement (the
+ * outer conditions repeat the inner ones, so a row another process leased meanwhile is left alone; on PostgreSQL
+ * `skip locked` also keeps instances from waiting on each other).
+ */
+export async function claimDueOf(db: Db, endpointId: string, request: { owner: string; now: number; leaseMs: number; limit: number; skipLocked: boolean }): Promise<DeliveryRow[]> {
+  const { owner, now, leaseMs, limit, skipLocked } = request;
+  return db
+    .updateTable('webhook_deliveries')
+    .set({ lease_owner: owner, lease_until: now + leaseMs })
+    .where('id', 'in', (eb) => {
+      const due = eb
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('endpoint_id', '=', endpointId)
+        .where('status', '=', 'PENDING')
+        .where('next_attempt_at', '<=', now)
+        .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<=', now)]))
+        .orderBy('next_attempt_at', 'asc')
+        .limit(limit);
+      return skipLocked ? due.forUpdate().skipLocked() : due;
+    })
+    .where('status', '=', 'PENDING')
+    .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<=', now)]))
+    .returningAll()
+    .execute();
+}
+
+/**
+ * When the dispatcher should look again: the earliest due row or lease end at an endpoint it may send to, leaving
+ * out the endpoints it has no room for now (`full`: a finished delivery there sweeps again) and throttled ones (their
+ * throttle's end is a wake of its own, nextThrottleEnd).
+ */
+export async function nextDeliveryWake(db: Db, now: number, full: readonly string[]): Promise<number | null> {
+  let query = db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+    .select((eb) => eb.fn.min(eb.fn.coalesce('d.lease_until', 'd.next_attempt_at')).as('at'))
+    .where('e.enabled', '=', 1)
+    .where((w) => w.or([w('e.throttled_until', 'is', null), w('e.throttled_until', '<=', now)]))
+    .where('d.status', '=', 'PENDING');
+  if (full.length > 0) query = query.where('d.endpoint_id', 'not in', full);
+  const row = await query.executeTakeFirst();
+  return row?.at == null ? null : Math.max(Number(row.at), now);
+}
+
+/** The row as its lease holder sees it (locked on PostgreSQL); undefined when the lease was lost. */
+export async function findLeasedDelivery(db: Db, id: string, owner: string, lock: boolean): Promise<DeliveryRow | undefined> {
+  const query = db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).where('lease_owner', '=', owner);
+  return (lock ? query.forUpdate() : query).executeTakeFirst();
+}
+
+export interface DeliveryState {
+  status: DeliveryStatus;
+  nextAttemptAt: number | null;
+  roundAttempts: number;
+  attemptCount: number;
+  deliveredAt: number | null;
+  lastError: string | null;
+  now: number;
+}
+
+/** Writes the new state and frees the lease, only while `owner` still holds it and nobody made it due again since. */
+export async function updateLeasedDelivery(db: Db, id: string, owner: string, updatedAt: number, state: DeliveryState): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({
+      status: state.status,
+      attempt_count: state.attemptCount,
+      round_attempts: state.roundAttempts,
+      next_attempt_at: state.nextAttemptAt,
+      lease_owner: null,
+      lease_until: null,
+      updated_at: state.now,
+      delivered_at: state.deliveredAt,
+      last_error: state.lastError,
+    })
+    .where('id', '=', id)
+    .where('lease_owner', '=', owner)
+    .where('updated_at', '=', updatedAt)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function insertDeliveryAttempt(db: Db, attempt: DeliveryAttemptRow): Promise<void> {
+  await db.insertInto('webhook_delivery_attempts').values(attempt).execute();
+}
+
+/** Gives a row back unattempted (shutdown, or its endpoint was disabled or throttled meanwhile). */
+export async function releaseDelivery(db: Db, id: string, owner: string): Promise<void> {
+  await db.updateTable('webhook_deliveries').set({ lease_owner: null, lease_until: null }).where('id', '=', id).where('lease_owner', '=', owner).execute();
+}
+
+export async function findDelivery(db: Db, id: string): Promise<DeliveryRow | undefined> {
+  return db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** One endpoint's deliveries, newest first, before the (created_at, id) position `before`. */
+export async function listDeliveries(db: Db, filter: { endpointId: string; statuses?: readonly DeliveryStatus[]; before?: { createdAt: number; id: string }; limit: number }): Promise<DeliveryRow[]> {
+  let query = db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', filter.endpointId);
+  if (filter.statuses?.length) query = query.where('status', 'in', filter.statuses);
+  const before = filter.before;
+  if (before) query = query.where((w) => w.or([w('created_at', '<', before.createdAt), w.and([w('created_at', '=', before.createdAt), w('id', '<', before.id)])]));
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
+}
+
+export async function countDeliveries(db: Db, endpointId: string, statuses?: readonly DeliveryStatus[]): Promise<number> {
+  let query = db.selectFrom('webhook_deliveries').select((eb) => eb.fn.countAll<number>().as('n')).where('endpoint_id', '=', endpointId);
+  if (statuses?.length) query = query.where('status', 'in', statuses);
+  return Number((await query.executeTakeFirstOrThrow()).n);
+}
+
+/** Every attempt of these deliveries, in order (one query for a page). */
+export async function attemptsOfDeliveries(db: Db, ids: readonly string[]): Promise<DeliveryAttemptRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('webhook_delivery_attempts').selectAll().where('delivery_id', 'in', ids).orderBy('delivery_id').orderBy('attempt').execute();
+}
+
+/**
+ * Makes deliveries due now in a new round of the schedule: every FAILED one of the endpoint created since `since`
+ * (recover), or one delivery (redeliver). `updated_at` changes, so an attempt in flight cannot overwrite it.
+ */
+export async function makeDue(db: Db, where: { endpointId: string; since?: number; deliveryId?: string }, now: number): Promise<string[]> {
+  let query = db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'PENDING', next_attempt_at: now, round_attempts: 0, updated_at: now })
+    .where('endpoint_id', '=', where.endpointId);
+  if (where.since !== undefined) query = query.where('status', '=', 'FAILED').where('created_at', '>=', where.since);
+  if (where.deliveryId !== undefined) query = query.where('id', '=', where.deliveryId).where('status', '!=', 'PENDING');
+  return (await query.returning('id').execute()).map((row) => row.id);
+}

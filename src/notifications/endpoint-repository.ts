@@ -1,0 +1,102 @@
+/**
+ * Kysely queries for merchant webhook endpoints (migration 0010, docs/merchant-webhooks.md#endpoints): a site's own
+ * rows, staff listings across sites, and the health columns the dispatcher writes. Every site query names the
+ * site, so another site's endpoint id is simply not found. Rows in, rows out; `db` may be a transaction.
+ */
+import type { Insertable, Updateable } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { EndpointRow, WebhookEndpointTable } from './endpoint-tables.ts';
+
+export type { EndpointRow } from './endpoint-tables.ts';
+
+export async function insertEndpoint(db: Db, row: Insertable<WebhookEndpointTable>): Promise<void> {
+  await db.insertInto('webhook_endpoints').values(row).execute();
+}
+
+/** One endpoint of `siteId` (null: of any site, for staff and the dispatcher). */
+export async function findEndpoint(db: Db, id: string, siteId: string | null): Promise<EndpointRow | undefined> {
+  let query = db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id);
+  if (siteId !== null) query = query.where('site_id', '=', siteId);
+  return query.executeTakeFirst();
+}
+
+/** A site's endpoints, or every site's (staff), oldest first after the (created_at, id) position `after`. */
+export async function listEndpoints(db: Db, filter: { siteId?: string; after?: { createdAt: number; id: string }; limit: number }): Promise<EndpointRow[]> {
+  let query = db.selectFrom('webhook_endpoints').selectAll();
+  if (filter.siteId !== undefined) query = query.where('site_id', '=', filter.siteId);
+  const after = filter.after;
+  if (after) query = query.where((w) => w.or([w('created_at', '>', after.createdAt), w.and([w('created_at', '=', after.createdAt), w('id', '>', after.id)])]));
+  return query.orderBy('created_at', 'asc').orderBy('id', 'asc').limit(filter.limit).execute();
+}
+
+/** The endpoints of `siteId` a new notification goes to: all of them, enabled or not (a disabled one keeps its messages). */
+export async function endpointsOfSite(db: Db, siteId: string): Promise<Array<Pick<EndpointRow, 'id' | 'event_types'>>> {
+  return db.selectFrom('webhook_endpoints').select(['id', 'event_types']).where('site_id', '=', siteId).execute();
+}
+
+/** The endpoints the dispatcher may send to now: enabled and not throttled. */
+export async function sendableEndpoints(db: Db, now: number): Promise<EndpointRow[]> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('enabled', '=', 1)
+    .where((w) => w.or([w('throttled_until', 'is', null), w('throttled_until', '<=', now)]))
+    .orderBy('id')
+    .execute();
+}
+
+/** The earliest throttle that runs out after `now`, so the dispatcher wakes for it. */
+export async function nextThrottleEnd(db: Db, now: number): Promise<number | null> {
+  const row = await db
+    .selectFrom('webhook_endpoints')
+    .select((eb) => eb.fn.min('throttled_until').as('at'))
+    .where('enabled', '=', 1)
+    .where('throttled_until', '>', now)
+    .executeTakeFirst();
+  return row?.at == null ? null : Number(row.at);
+}
+
+/** Changes the endpoint of `siteId` (null: of any site); false when there is none. */
+export async function updateEndpoint(db: Db, id: string, siteId: string | null, set: Updateable<WebhookEndpointTable>): Promise<boolean> {
+  let query = db.updateTable('webhook_endpoints').set(set).where('id', '=', id);
+  if (siteId !== null) query = query.where('site_id', '=', siteId);
+  return Number((await query.executeTakeFirst()).numUpdatedRows) === 1;
+}
+
+/**
+ * Disables an endpoint that is still enabled (a conditional update: of two instances seeing failures at once, one
+ * disables it and gives the notice); true when this call did.
+ */
+export async function disableEndpoint(db: Db, id: string, reason: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_endpoints')
+    .set({ enabled: 0, disabled_reason: reason.slice(0, 500), updated_at: now })
+    .where('id', '=', id)
+    .where('enabled', '=', 1)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** The health an attempt leaves: a success clears the run of failures; a failure starts one if none runs. */
+export async function recordHealth(db: Db, id: string, outcome: { ok: boolean; now: number; throttledUntil: number | null }): Promise<EndpointRow | undefined> {
+  const { ok, now, throttledUntil } = outcome;
+  await db
+    .updateTable('webhook_endpoints')
+    .set((eb) => ({
+      failing_since: ok ? null : eb.fn.coalesce('failing_since', eb.val(now)),
+      ...(throttledUntil !== null ? { throttled_until: throttledUntil } : {}),
+    }))
+    .where('id', '=', id)
+    .execute();
+  return findEndpoint(db, id, null);
+}
+
+/** Deletes an endpoint with its deliveries and their attempts; false when the site has no such endpoint. */
+export async function deleteEndpoint(db: Db, id: string, siteId: string): Promise<boolean> {
+  const found = await findEndpoint(db, id, siteId);
+  if (!found) return false;
+  await db.deleteFrom('webhook_delivery_attempts').where('delivery_id', 'in', (eb) => eb.selectFrom('webhook_deliveries').select('id').where('endpoint_id', '=', id)).execute();
+  await db.deleteFrom('webhook_deliveries').where('endpoint_id', '=', id).execute();
+  await db.deleteFrom('webhook_endpoints').where('id', '=', id).where('site_id', '=', siteId).execute();
+  return true;
+}

@@ -1,0 +1,258 @@
+/**
+ * Merchant webhook endpoints (docs/merchant-webhooks.md): what a site does with its own endpoints over the REST API
+ * (and the portal), and what staff see of every site's. Secrets are sealed under VAULT_KEY at rest and returned only
+ * by `create` and `rotateSecret`. Every site method names the site: another site's endpoint id is `not_found`,
+ * exactly like one that does not exist. Delivery itself is the dispatcher's (delivery-job.ts).
+ */
+import { DomainError } from '../kernel/errors.ts';
+import type { ServiceDeps } from '../kernel/service-deps.ts';
+import { randomId } from '../kernel/tokens.ts';
+import { loadVaultKey } from '../kernel/vault-key.ts';
+import { createVaultCrypto } from '../payments/vault-crypto.ts';
+import { useBootstrapSite } from './bootstrap-site.ts';
+import { attemptsOfDeliveries, countDeliveries, findDelivery, insertDeliveries, listDeliveries, makeDue } from './delivery-repository.ts';
+import { deleteEndpoint, findEndpoint, insertEndpoint, listEndpoints, updateEndpoint, type EndpointRow } from './endpoint-repository.ts';
+import { newSecret, parseEndpointInput, parseRecoverInput, ROTATION_OVERLAP_MS, TEST_PATH, testBody } from './endpoint-rules.ts';
+import type { DeliveryStatus } from './endpoint-tables.ts';
+import {
+  cursorOf,
+  decodeCursor,
+  toDelivery,
+  toEndpoint,
+  type CreatedEndpoint,
+  type EndpointDisabledNotice,
+  type Page,
+  type RotatedSecret,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+} from './endpoint-view.ts';
+import { streamOf } from './stream-service.ts';
+
+export type { CreatedEndpoint, DeliveryAttempt, EndpointDisabledNotice, Page, RotatedSecret, WebhookDelivery, WebhookEndpoint } from './endpoint-view.ts';
+export type { EventType } from './endpoint-rules.ts';
+export type { DeliveryStatus } from './endpoint-tables.ts';
+
+export const ENDPOINTS_PER_SITE_MAX = 50;
+export const PAGE_DEFAULT = 50;
+export const PAGE_MAX = 200;
+
+export interface DeliveryQuery {
+  /** Only these statuses (none: all). */
+  statuses?: readonly DeliveryStatus[] | null;
+  first?: number | null;
+  /** A cursor from an earlier page: the deliveries before it (newest first). */
+  after?: string | null;
+}
+
+export interface WebhookService {
+  /** Registers an endpoint of `siteId` from a creation body (`{url, description?, eventTypes?, enabled?}`); 400/422 on bad input. The answer carries the secret, shown only here and by rotateSecret. */
+  create(siteId: string, input: unknown): Promise<CreatedEndpoint>;
+  /** Every endpoint of `siteId`, oldest first, without secrets. */
+  list(siteId: string): Promise<WebhookEndpoint[]>;
+  /** One endpoint of `siteId`; `not_found` for an unknown id or another site's. */
+  get(siteId: string, id: string): Promise<WebhookEndpoint>;
+  /** Changes any of the creation fields; `enabled: true` also clears the disabled reason, the failure run and the throttle. */
+  update(siteId: string, id: string, input: unknown): Promise<WebhookEndpoint>;
+  /** Deletes the endpoint with its deliveries and their attempts. */
+  remove(siteId: string, id: string): Promise<void>;
+  /** A new secret, returned once; for 24 hours deliveries are signed with the new and the old one. */
+  rotateSecret(siteId: string, id: string): Promise<RotatedSecret>;
+  /** The endpoint's deliveries, newest first, each with every attempt. */
+  deliveries(siteId: string, id: string, query?: DeliveryQuery): Promise<Page<WebhookDelivery>>;
+  /** One delivery of the site's endpoint due again now (same `webhook-id`), a new round of the schedule; a PENDING one is left as it is. */
+  redeliver(siteId: string, endpointId: string, deliveryId: string): Promise<WebhookDelivery>;
+  /** From a body `{since}` (ISO date-time): every FAILED delivery of the endpoint created since then is due again. Returns how many. */
+  recover(siteId: string, id: string, input: unknown): Promise<{ recovered: number }>;
+  /** Queues a signed test event (`/webhook-test`, docs/merchant-webhooks.md#test-events) to that endpoint only; refused (422) while it is disabled. */
+  sendTest(siteId: string, id: string): Promise<WebhookDelivery>;
+
+  /** Staff: endpoints of every site (or of `siteId`), oldest first, paged. */
+  allEndpoints(query?: { siteId?: string | null; first?: number | null; after?: string | null }): Promise<Page<WebhookEndpoint>>;
+  /** Staff: one endpoint of any site, or null. */
+  endpoint(id: string): Promise<WebhookEndpoint | null>;
+  /** Staff: an endpoint's deliveries with their attempts, any site; `not_found` for an unknown endpoint. */
+  endpointDeliveries(endpointId: string, query?: DeliveryQuery): Promise<Page<WebhookDelivery>>;
+  /** Live: every change of a delivery (queued, attempted, made due), on any instance, optionally of one site or endpoint. */
+  deliveryEvents(filter?: { siteId?: string | null; endpointId?: string | null }): AsyncIterable<WebhookDelivery>;
+  /** Live, for staff: each endpoint the dispatcher disables, as it happens. */
+  disabledEvents(): AsyncIterable<EndpointDisabledNotice>;
+}
+
+const notFound = () => new DomainError('not_found', 'No webhook endpoint has that id.');
+const pageSize = (first: number | null | undefined) => Math.min(Math.max(first ?? PAGE_DEFAULT, 1), PAGE_MAX);
+const position = (after: string | null | undefined) => {
+  if (!after) return undefined;
+  const at = decodeCursor(after);
+  if (!at) throw new DomainError('bad_request', 'The cursor is not one this list gave out.', { field: 'after', errors: [{ field: 'after', message: 'is not a cursor this list gave out.' }] });
+  return at;
+};
+
+export function createWebhookService(deps: ServiceDeps): WebhookService {
+  const { database, clock, bus, config } = deps;
+  const db = database.db;
+  const vault = createVaultCrypto(loadVaultKey(config));
+  useBootstrapSite(config.vendorSiteId);
+
+  async function own(siteId: string, id: string): Promise<EndpointRow> {
+    const row = await findEndpoint(db, id, siteId);
+    if (!row) throw notFound();
+    return row;
+  }
+
+  async function deliveryPage(endpointId: string, query: DeliveryQuery = {}): Promise<Page<WebhookDelivery>> {
+    const limit = pageSize(query.first);
+    const statuses = query.statuses ?? undefined;
+    const [rows, totalCount] = await Promise.all([
+      listDeliveries(db, { endpointId, statuses, before: position(query.after), limit: limit + 1 }),
+      countDeliveries(db, endpointId, statuses),
+    ]);
+    const page = rows.slice(0, limit);
+    const attempts = await attemptsOfDeliveries(db, page.map((r) => r.id));
+    return { items: page.map((row) => toDelivery(row, attempts)), endCursor: page.length ? cursorOf(page.at(-1)!) : null, hasNextPage: rows.length > limit, totalCount };
+  }
+
+  async function delivery(id: string): Promise<WebhookDelivery | null> {
+    const row = await findDelivery(db, id);
+    return row ? toDelivery(row, await attemptsOfDeliveries(db, [id])) : null;
+  }
+
+  /** After commit: dispatchers wake, live streams see the change. */
+  function announce(rows: Array<{ id: string; endpointId: string; siteId: string }>): void {
+    if (rows.length === 0) return;
+    bus.publish('notificationQueued', { ids: rows.map((r) => r.id) });
+    for (const row of rows) bus.publish('webhookDeliveryChanged', { deliveryId: row.id, endpointId: row.endpointId, siteId: row.siteId });
+  }
+
+  return {
+    async create(siteId, input) {
+      const fields = parseEndpointInput(input, false);
+      const existing = await listEndpoints(db, { siteId, limit: ENDPOINTS_PER_SITE_MAX });
+      if (existing.length >= ENDPOINTS_PER_SITE_MAX) throw new DomainError('validation_failed', `A site has at most ${ENDPOINTS_PER_SITE_MAX} endpoints.`, { field: 'url', errors: [{ field: 'url', message: `a site has at most ${ENDPOINTS_PER_SITE_MAX} endpoints.` }] });
+      const now = clock.now();
+      const secret = newSecret();
+      const row: EndpointRow = {
+        id: randomId('ep_'),
+        site_id: siteId,
+        url: fields.url!,
+        description: fields.description ?? '',
+        event_types: JSON.stringify(fields.eventTypes ?? []),
+        enabled: fields.enabled === false ? 0 : 1,
+        secret_sealed: vault.seal(secret),
+        previous_secret_sealed: null,
+        previous_secret_until: null,
+        disabled_reason: fields.enabled === false ? 'Created disabled.' : null,
+        failing_since: null,
+        throttled_until: null,
+        created_at: now,
+        updated_at: now,
+      };
+      await insertEndpoint(db, row);
+      return { ...toEndpoint(row, now), secret };
+    },
+
+    async list(siteId) {
+      const now = clock.now();
+      return (await listEndpoints(db, { siteId, limit: ENDPOINTS_PER_SITE_MAX })).map((row) => toEndpoint(row, now));
+    },
+
+    async get(siteId, id) {
+      return toEndpoint(await own(siteId, id), clock.now());
+    },
+
+    async update(siteId, id, input) {
+      const fields = parseEndpointInput(input, true);
+      const current = await own(siteId, id);
+      const now = clock.now();
+      const enabling = fields.enabled === true && Number(current.enabled) !== 1;
+      await updateEndpoint(db, id, siteId, {
+        ...(fields.url !== undefined ? { url: fields.url } : {}),
+        ...(fields.description !== undefined ? { description: fields.description } : {}),
+        ...(fields.eventTypes !== undefined ? { event_types: JSON.stringify(fields.eventTypes) } : {}),
+        ...(fields.enabled === false && Number(current.enabled) === 1 ? { enabled: 0, disabled_reason: 'Disabled by the site.' } : {}),
+        ...(enabling ? { enabled: 1, disabled_reason: null, failing_since: null, throttled_until: null } : {}),
+        updated_at: now,
+      });
+      // Enabled again: its kept PENDING deliveries are due as they were; wake the dispatchers for them.
+      if (enabling) bus.publish('notificationQueued', { ids: [] });
+      return toEndpoint(await own(siteId, id), now);
+    },
+
+    async remove(siteId, id) {
+      const removed = await db.transaction().execute((trx) => deleteEndpoint(trx, id, siteId));
+      if (!removed) throw notFound();
+    },
+
+    async rotateSecret(siteId, id) {
+      const current = await own(siteId, id);
+      const now = clock.now();
+      const secret = newSecret();
+      const until = now + ROTATION_OVERLAP_MS;
+      await updateEndpoint(db, id, siteId, { secret_sealed: vault.seal(secret), previous_secret_sealed: current.secret_sealed, previous_secret_until: until, updated_at: now });
+      return { secret, previousSecretExpiresAt: until };
+    },
+
+    async deliveries(siteId, id, query) {
+      await own(siteId, id);
+      return deliveryPage(id, query);
+    },
+
+    async redeliver(siteId, endpointId, deliveryId) {
+      const row = await findDelivery(db, deliveryId);
+      if (!row || row.site_id !== siteId || row.endpoint_id !== endpointId) throw new DomainError('not_found', 'No delivery has that id.');
+      const due = await makeDue(db, { endpointId: row.endpoint_id, deliveryId }, clock.now());
+      announce(due.map((id) => ({ id, endpointId: row.endpoint_id, siteId })));
+      return (await delivery(deliveryId))!;
+    },
+
+    async recover(siteId, id, input) {
+      const since = parseRecoverInput(input, clock.now());
+      await own(siteId, id);
+      const due = await makeDue(db, { endpointId: id, since }, clock.now());
+      announce(due.map((deliveryId) => ({ id: deliveryId, endpointId: id, siteId })));
+      return { recovered: due.length };
+    },
+
+    async sendTest(siteId, id) {
+      const endpoint = await own(siteId, id);
+      if (Number(endpoint.enabled) !== 1) throw new DomainError('validation_failed', 'The endpoint is disabled: enable it first (PATCH {"enabled": true}).', { field: 'enabled', errors: [{ field: 'enabled', message: 'the endpoint is disabled.' }] });
+      const now = clock.now();
+      const deliveryId = randomId('dlv_');
+      await insertDeliveries(db, [
+        { id: deliveryId, message_id: randomId('msg_'), endpoint_id: id, site_id: siteId, path: TEST_PATH, body: testBody(id, siteId, now), status: 'PENDING', attempt_count: 0, next_attempt_at: now, lease_owner: null, lease_until: null, created_at: now, updated_at: now, delivered_at: null, last_error: null },
+      ]);
+      announce([{ id: deliveryId, endpointId: id, siteId }]);
+      return (await delivery(deliveryId))!;
+    },
+
+    async allEndpoints(query = {}) {
+      const limit = pageSize(query.first);
+      const now = clock.now();
+      const rows = await listEndpoints(db, { siteId: query.siteId ?? undefined, after: position(query.after), limit: limit + 1 });
+      const all = await listEndpoints(db, { siteId: query.siteId ?? undefined, limit: 100_000 });
+      const page = rows.slice(0, limit);
+      return { items: page.map((row) => toEndpoint(row, now)), endCursor: page.length ? cursorOf(page.at(-1)!) : null, hasNextPage: rows.length > limit, totalCount: all.length };
+    },
+
+    async endpoint(id) {
+      const row = await findEndpoint(db, id, null);
+      return row ? toEndpoint(row, clock.now()) : null;
+    },
+
+    async endpointDeliveries(endpointId, query) {
+      if (!(await findEndpoint(db, endpointId, null))) throw notFound();
+      return deliveryPage(endpointId, query);
+    },
+
+    deliveryEvents(filter = {}) {
+      return streamOf(bus, 'webhookDeliveryChanged', async (event) => {
+        if (filter.siteId && event.siteId !== filter.siteId) return null;
+        if (filter.endpointId && event.endpointId !== filter.endpointId) return null;
+        return delivery(event.deliveryId);
+      });
+    },
+
+    disabledEvents() {
+      return streamOf(bus, 'webhookEndpointDisabled', async (event) => event);
+    },
+  };
+}
