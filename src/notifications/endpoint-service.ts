@@ -70,6 +70,8 @@ export interface WebhookService {
   allEndpoints(query?: { siteId?: string | null; first?: number | null; after?: string | null }): Promise<Page<WebhookEndpoint>>;
   /** Staff: one endpoint of any site, or null. */
   endpoint(id: string): Promise<WebhookEndpoint | null>;
+  /** Staff: one delivery of any site with its attempts, or null (GraphQL's node(id)). */
+  delivery(id: string): Promise<WebhookDelivery | null>;
   /** Staff: an endpoint's deliveries with their attempts, any site; `not_found` for an unknown endpoint. */
   endpointDeliveries(endpointId: string, query?: DeliveryQuery): Promise<Page<WebhookDelivery>>;
   /** Live: every change of a delivery (queued, attempted, made due), on any instance, optionally of one site or endpoint. */
@@ -237,6 +239,8 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
       const row = await findEndpoint(db, id, null);
       return row ? toEndpoint(row, clock.now()) : null;
     },
+
+    delivery,
 
     async endpointDeliveries(endpointId, query) {
       if (!(await findEndpoint(db, endpointId, null))) throw notFound();
