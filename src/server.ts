@@ -10,6 +10,7 @@ import { fromNode, toNode } from '../rest-compat/node-adapter.ts';
 import type { RoutedRequest } from '../rest-compat/routes.ts';
 import { familyOf } from '../rest-compat/path-family.ts';
 import { createGraphQLDoor, GRAPHQL_PATH } from '../graphql-server/graphql-door.ts';
+import { createMcpDoor, MCP_PATH } from '../mcp/mcp-door.ts';
 import { attachWebSocket, type WebSocketTransport } from '../graphql-server/ws-transport.ts';
 import { schema } from '../schema/index.ts';
 import { systemClock, type Clock } from './kernel/clock.ts';
@@ -115,6 +116,8 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     metrics,
     requestScope: scoped,
   });
+  // docs/agents.md#mcp-server: the MCP door, on the node server only (its streams need a socket).
+  const mcp = createMcpDoor({ services, limiter, logger, publicUrl: config.publicUrl, bus, config });
   const socketCors = new CorsPolicy(config.corsOrigins);
   const jobDeps: BackgroundDeps = { services, database, config, clock, bus, logger };
   const background: Disposable[] = [
@@ -157,6 +160,9 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
       if (isGraphQLPath(req.url ?? '/')) {
         route = GRAPHQL_PATH;
         await graphql.handleNode(req, res, { clientAddress: client, requestId });
+      } else if (isMcpPath(req.url ?? '/')) {
+        route = MCP_PATH;
+        await mcp.handleNode(req, res, { clientAddress: client });
       } else {
         const request = fromNode(req, config.maxBodyBytes, client);
         request.requestId = requestId;
@@ -214,6 +220,10 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     res.end(JSON.stringify({ ok: false, code: 'internal', error: 'Something went wrong on our side.', retryable: true }));
   }
 
+  function isMcpPath(url: string): boolean {
+    return url === MCP_PATH || url.startsWith(MCP_PATH + '?');
+  }
+
   function isGraphQLPath(url: string): boolean {
     return url === GRAPHQL_PATH || url.startsWith(GRAPHQL_PATH + '?');
   }
@@ -238,7 +248,10 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
         { yoga: graphql.yoga, trusted: graphql.trusted, hardening: graphql.hardening, clientAddressOf: (req) => addresses.of(req), allowsOrigin: (origin) => socketCors.allowsSocket(origin) },
         { maxPayload: config.maxBodyBytes },
       ),
-    endStreams: () => graphql.endStreams(),
+    endStreams: () => {
+      graphql.endStreams();
+      mcp.endStreams();
+    },
     drain: () => readiness.drain(),
     handleNode(req, res) {
       // No closures here: this runs for every request (see rest-compat/node-adapter.ts on tsx's __name).
@@ -252,6 +265,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     async dispose() {
       for (const item of background.reverse()) await item.dispose();
       ticker.dispose();
+      await mcp.dispose();
       await events.dispose();
       await limiter.dispose();
       await database.destroy();

@@ -17,6 +17,11 @@ export type Topics = {
   notificationQueued: [{ ids: string[] }];
   /** A delivery attempt was recorded (src/notifications/attempt-service.ts): staff `notificationEvents`, one per attempt. */
   notificationAttempted: [{ id: string; attempt: number }];
+  /**
+   * A client's answer to a question an MCP tool asked on the instance named by the key (docs/agents.md#sessions):
+   * the session (hashed), the call that asked, and the JSON-RPC answer. Plain JSON; the core reads none of it.
+   */
+  mcpReply: [instance: string, { sessionKey: string; callId: string; message: Record<string, unknown> }];
   /** A delivery to a merchant's own endpoint changed (queued, attempted, made due again; src/notifications/delivery-job.ts). */
   webhookDeliveryChanged: [{ deliveryId: string; endpointId: string; siteId: string }];
   /** The dispatcher disabled an endpoint (410, or failing for ENDPOINT_DISABLE_AFTER): a staff notice, never a secret. */

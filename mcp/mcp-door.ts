@@ -1,0 +1,224 @@
+/**
+ * The MCP door: `POST/GET/DELETE /mcp`, the Model Context Protocol over Streamable HTTP with the official SDK
+ * (CONTRACT §9, docs/agents.md). It calls the services every door calls (DESIGN.md), and works behind several
+ * instances (docs/agents.md#sessions):
+ *
+ * - every request gets a fresh McpServer and a stateless SDK transport; what a session is — its client's declared
+ *   capabilities, its subscriptions — lives in the shared store (mcp/session-store.ts), so any instance continues it;
+ * - a client's answer to a tool's question is relayed over the event bus to the instance whose call asked it
+ *   (mcp/relay.ts);
+ * - resource updates follow the event bus and go out on whichever instance holds the session's stream
+ *   (mcp/resource-updates.ts).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { EventBus } from '../src/events/event-bus.ts';
+import { PayloadTooLargeError, rawHeader, readBody } from '../src/http/node-request.ts';
+import type { Config } from '../src/kernel/config.ts';
+import { ALLOWED_HEADERS, CorsPolicy } from '../src/kernel/cors.ts';
+import { enforceRateLimit } from '../src/kernel/rate-limiter.ts';
+import { randomToken } from '../src/kernel/tokens.ts';
+import { loadVaultKey } from '../src/kernel/vault-key.ts';
+import { createVaultCrypto } from '../src/payments/vault-crypto.ts';
+import { errorBody } from '../rest-compat/errors.ts';
+import { DomainError } from '../src/kernel/errors.ts';
+import { INSTRUCTIONS } from './agent-rules.ts';
+import { registerOrderResources } from './order-resources.ts';
+import { registerOrderingTools } from './ordering-tools.ts';
+import { listenForReplies, relayReply, RelayedTransport, replyRoute, sessionKey } from './relay.ts';
+import { ResourceUpdates } from './resource-updates.ts';
+import { createSessionStore, type SessionRecord } from './session-store.ts';
+import { isStaff, registerStaffTools } from './staff-tools.ts';
+import type { CallScope, ToolDeps } from './tool-deps.ts';
+
+export const MCP_PATH = '/mcp';
+
+export interface McpDoorDeps extends ToolDeps {
+  bus: EventBus;
+  config: Pick<Config, 'adminToken' | 'redisUrl' | 'redisPrefix' | 'maxBodyBytes' | 'corsOrigins' | 'vaultKey' | 'vaultPreviousKeys' | 'dataDir'>;
+}
+
+export interface McpDoor {
+  handleNode(req: IncomingMessage, res: ServerResponse, context: { clientAddress: string }): Promise<void>;
+  /** Ends the standalone streams this instance holds (shutdown: docs/edge.md#shutdown-of-streams). */
+  endStreams(): void;
+  dispose(): Promise<void>;
+}
+
+const MCP_HEADERS = 'mcp-session-id, mcp-protocol-version, last-event-id';
+
+/** Whether declared client capabilities include form elicitation (`elicitation: {}` is form, in every revision). */
+function formElicitation(capabilities: unknown): boolean {
+  const elicitation = (capabilities as { elicitation?: Record<string, unknown> } | undefined)?.elicitation;
+  if (typeof elicitation !== 'object' || elicitation === null) return false;
+  return elicitation.form !== undefined || elicitation.url === undefined;
+}
+
+/** A JSON-RPC error answered before any server runs (the SDK's own shape for these). */
+function rpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}, data?: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message, ...(data ? { data } : {}) }, id: null }));
+}
+
+/** Resolves once the answer is fully written or its connection gone: an SSE answer outlives handleRequest. */
+function answered(res: ServerResponse): Promise<void> {
+  if (res.writableFinished || res.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    res.once('close', resolve);
+    res.once('finish', resolve);
+  });
+}
+
+export function createMcpDoor(deps: McpDoorDeps): McpDoor {
+  const { config, bus, logger } = deps;
+  const store = createSessionStore({ redisUrl: config.redisUrl, prefix: config.redisPrefix });
+  const vault = createVaultCrypto(loadVaultKey(config));
+  const cors = new CorsPolicy(config.corsOrigins);
+  /** This process's name in question ids. */
+  const instance = randomToken(9);
+  const calls = new Map<string, { sessionKey: string; transport: RelayedTransport }>();
+  let nextCall = 0;
+  const updates = new ResourceUpdates(bus, store, (sealed) => vault.open(sealed), logger);
+  const replies = listenForReplies(bus, instance, (reply) => {
+    const call = calls.get(reply.callId);
+    if (call && call.sessionKey === reply.sessionKey) call.transport.deliver(reply.message as never);
+  });
+
+  function buildServer(scope: CallScope): McpServer {
+    const server = new McpServer({ name: 'sleeve-gateway', version: '1.0.0' }, { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {} } });
+    registerOrderingTools(server, deps, scope);
+    if (scope.staff) registerStaffTools(server, deps);
+    registerOrderResources(server, deps, scope, { store, seal: (uri) => vault.seal(uri) });
+    return server;
+  }
+
+  /** The session a request names; answers 400 or 404 itself (as the SDK's stateful transport would) when none. */
+  async function sessionOf(req: IncomingMessage, res: ServerResponse): Promise<{ id: string; record: SessionRecord } | null> {
+    const id = rawHeader(req, 'mcp-session-id');
+    if (!id) {
+      rpcError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+      return null;
+    }
+    const record = id.length <= 100 ? await store.get(id) : null;
+    if (!record) rpcError(res, 404, -32001, 'Session not found');
+    return record ? { id, record } : null;
+  }
+
+  /** Serves one request with a fresh server for `scope`, keeping the call reachable for answers until it is done. */
+  async function serve(req: IncomingMessage, res: ServerResponse, scope: CallScope, body: unknown, json: boolean): Promise<void> {
+    const callId = (nextCall++).toString(36);
+    const inner = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: json });
+    const transport = new RelayedTransport(inner, `${instance}.${callId}`, scope.sessionId);
+    const server = buildServer(scope);
+    calls.set(callId, { sessionKey: sessionKey(scope.sessionId), transport });
+    try {
+      await server.connect(transport);
+      await inner.handleRequest(req, res, body);
+      await answered(res);
+    } finally {
+      calls.delete(callId);
+      await server.close();
+    }
+  }
+
+  async function post(req: IncomingMessage, res: ServerResponse, clientAddress: string): Promise<void> {
+    if (!/^application\/json\s*(;|$)/iu.test(rawHeader(req, 'content-type') ?? '')) {
+      return rpcError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(await readBody(req, config.maxBodyBytes));
+    } catch (error) {
+      if (error instanceof PayloadTooLargeError) return rpcError(res, 413, -32000, 'The request body is too large.');
+      return rpcError(res, 400, -32700, 'Parse error: Invalid JSON');
+    }
+    const messages: unknown[] = Array.isArray(body) ? body : [body];
+    const initialize = messages.find((m) => (m as { method?: unknown } | null)?.method === 'initialize') as { params?: { capabilities?: unknown } } | undefined;
+    const staff = isStaff(rawHeader(req, 'authorization'), config.adminToken);
+    if (initialize) {
+      // A session is a record in the shared store: counted like a read of the options, per client address.
+      await enforceRateLimit(deps.limiter, 'options', clientAddress);
+      const id = randomToken();
+      const record: SessionRecord = { canElicit: formElicitation(initialize.params?.capabilities), createdAt: Date.now() };
+      // Stored before the answer goes out: the client's next request may reach another instance at once.
+      await store.create(id, record);
+      res.setHeader('mcp-session-id', id);
+      return serve(req, res, { clientAddress, sessionId: id, canElicit: record.canElicit, staff }, body, !record.canElicit);
+    }
+    const session = await sessionOf(req, res);
+    if (!session) return;
+    // Answers to a tool's questions go to the call that asked them, on whichever instance it runs.
+    for (const message of messages) {
+      const route = replyRoute(message);
+      if (route) relayReply(bus, session.id, route);
+    }
+    if (!messages.some((m) => typeof (m as { method?: unknown } | null)?.method === 'string' && 'id' in (m as object))) {
+      res.writeHead(202).end(); // only notifications and answers: nothing to run here
+      return;
+    }
+    return serve(req, res, { clientAddress, sessionId: session.id, canElicit: session.record.canElicit, staff }, body, !session.record.canElicit);
+  }
+
+  /** GET: the session's standalone stream, held here until the client leaves; updates are written to it. */
+  async function stream(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const session = await sessionOf(req, res);
+    if (!session) return;
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    await transport.start();
+    updates.attach(session.id, transport);
+    res.once('close', () => updates.detach(session.id, transport));
+    try {
+      await transport.handleRequest(req, res);
+      await answered(res);
+    } finally {
+      updates.detach(session.id, transport);
+      await transport.close();
+    }
+  }
+
+  /** DELETE: the session ends everywhere: its record and subscriptions, and its stream if it is here. */
+  async function end(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const session = await sessionOf(req, res);
+    if (!session) return;
+    await store.remove(session.id);
+    updates.end(session.id);
+    res.writeHead(200).end();
+  }
+
+  return {
+    async handleNode(req, res, { clientAddress }) {
+      const origin = rawHeader(req, 'origin');
+      // docs/agents.md#mcp-server: a browser page only from an allowed origin (also the DNS-rebinding guard).
+      if (!cors.allowsSocket(origin)) return rpcError(res, 403, -32000, 'Forbidden: this origin may not use /mcp');
+      const headers = cors.headers(origin);
+      if (headers) {
+        headers['access-control-expose-headers'] = `${headers['access-control-expose-headers'] ?? 'retry-after'}, mcp-session-id, mcp-protocol-version`;
+        for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+      }
+      try {
+        if (req.method === 'POST') return await post(req, res, clientAddress);
+        if (req.method === 'GET') return await stream(req, res);
+        if (req.method === 'DELETE') return await end(req, res);
+        if (req.method === 'OPTIONS') {
+          const preflight = cors.preflight(origin, ['GET', 'POST', 'DELETE']);
+          if (preflight['access-control-allow-headers']) preflight['access-control-allow-headers'] = `${ALLOWED_HEADERS}, ${MCP_HEADERS}`;
+          res.writeHead(204, preflight).end();
+          return;
+        }
+        return rpcError(res, 405, -32000, 'Method not allowed.', { allow: 'GET, POST, DELETE, OPTIONS' });
+      } catch (error) {
+        if (!(error instanceof DomainError) || res.headersSent) throw error;
+        // A refusal before any server ran (the initialize's rate limit): document 1's Error body as the error's data.
+        const retry: Record<string, string> = error.details.retryAfter !== undefined ? { 'retry-after': String(error.details.retryAfter) } : {};
+        rpcError(res, error.status, -32000, error.message, retry, errorBody(error));
+      }
+    },
+    endStreams: () => updates.end(),
+    async dispose() {
+      replies.stop();
+      await updates.dispose();
+      await store.dispose();
+    },
+  };
+}

@@ -1,0 +1,176 @@
+/**
+ * The five tools of CONTRACT §9, one per step of document 1's flow. Each calls what the REST route calls — the
+ * same rate limit group and subject (docs/edge.md#rate-limits-at-a-venue), the same input rules, the same service,
+ * the same body (rest-compat/ordering.ts's orderBody and payResultBody) — and adds what REST cannot: it asks the
+ * user itself before anything permanent (docs/agents.md#confirmation-by-elicitation).
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { ElicitResultSchema, type ElicitResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { DomainError } from '../src/kernel/errors.ts';
+import { emailSubject, enforceRateLimit, type RateGroup } from '../src/kernel/rate-limiter.ts';
+import { checkOrderInput, parseOrderInput, parsePayInput, type PayInput } from '../src/orders/order-input.ts';
+import { viewOptions } from '../src/orders/options-view.ts';
+import { orderBody, payResultBody } from '../rest-compat/ordering.ts';
+import { DESCRIPTIONS, orderCode, orderConfirmationText, PAY_CHOICES, payChoiceText, payCode, spellOut } from './agent-rules.ts';
+import type { CallScope, ToolDeps } from './tool-deps.ts';
+import { answer, guarded, orderLink, type Body } from './tool-results.ts';
+import { advertised, NO_INPUT, ORDER_INPUT, ORDER_REF, PAY_INPUT, type RawArgs } from './tool-schemas.ts';
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** How long a question may wait for the user: the hold an order gets is five minutes. */
+const ASK_TIMEOUT_MS = 5 * 60_000;
+
+const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
+
+/** A form question put to the user through the agent's client; no answer in time counts as cancelled. */
+async function ask(extra: Extra, message: string, properties: Record<string, unknown>): Promise<ElicitResult> {
+  const requestedSchema = { type: 'object', properties, required: Object.keys(properties) };
+  try {
+    return await extra.sendRequest({ method: 'elicitation/create', params: { message, requestedSchema } } as ServerRequest, ElicitResultSchema, { timeout: ASK_TIMEOUT_MS });
+  } catch {
+    return { action: 'cancel' };
+  }
+}
+
+function stringArg(args: RawArgs, name: string): string {
+  const value = args[name];
+  if (value === undefined || value === null) throw new DomainError('bad_request', `${name} is required.`, { field: name });
+  if (typeof value !== 'string') throw new DomainError('bad_request', `${name} must be a string.`, { field: name });
+  return value;
+}
+
+export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: CallScope): void {
+  const { services, limiter, publicUrl, logger } = deps;
+  const limit = (group: RateGroup, subject?: string) => enforceRateLimit(limiter, group, scope.clientAddress, subject);
+
+  server.registerTool('get_sleeve_options', { description: DESCRIPTIONS.get_sleeve_options, inputSchema: advertised(NO_INPUT), annotations: READ_ONLY }, () =>
+    guarded('get_sleeve_options', logger, async () => {
+      await limit('options');
+      const set = services.options.cached() ?? (await services.options.current());
+      const { version: _version, ...fields } = viewOptions(set, publicUrl);
+      const body: Body = { ok: true, ...fields };
+      const summary = `sizes: ${fields.sizes.join(', ')}\nfonts: ${fields.fonts.join(', ')}\nthreads: ${fields.threads.join(', ')}\ncharLimit: ${fields.charLimit}`;
+      return { ...answer(body), content: [{ type: 'text', text: summary }] };
+    }),
+  );
+
+  server.registerTool('create_order', { description: DESCRIPTIONS.create_order, inputSchema: advertised(ORDER_INPUT), annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false } }, (args, extra) =>
+    guarded('create_order', logger, async () => {
+      const raw = args as RawArgs;
+      // A first call without elicitation only reads (the options) and answers what to confirm: counted as a read.
+      const preview = !scope.canElicit && raw.confirmation === undefined;
+      await (preview ? limit('options') : limit('create', emailSubject(raw.email)));
+      const input = parseOrderInput(raw);
+      checkOrderInput(input, await services.options.current()); // never ask the user to confirm what would be refused
+      const code = orderCode(input);
+      if (scope.canElicit) {
+        const reply = await ask(extra, orderConfirmationText(input), {
+          confirm: { type: 'boolean', title: 'Place this order', description: 'Yes: every detail above, the stitch text letter by letter, is right.' },
+        });
+        if (reply.action !== 'accept' || reply.content?.confirm !== true) {
+          return answer({
+            confirmed: false,
+            message: 'Nothing was ordered: the details were not confirmed.',
+            nextAction: 'Ask the user what to change, then call create_order again.',
+          });
+        }
+      } else if (raw.confirmation !== code) {
+        return answer({
+          confirmationRequired: true,
+          confirmation: code,
+          details: { size: input.size, font: input.font, thread: input.thread, stitchText: input.stitchText, name: input.name, email: input.email },
+          stitchTextSpelled: spellOut(input.stitchText),
+          message: orderConfirmationText(input),
+          nextAction: `Nothing is ordered yet. Ask the user to confirm every detail above, reading the stitch text back letter by letter. Only once they confirm, call create_order again with exactly the same arguments and confirmation "${code}".`,
+        });
+      }
+      const { order, payToken } = await services.orders.create(input);
+      return answer(orderBody(services.orders.view(order, { payToken })), orderLink(order.orderNumber, payToken));
+    }),
+  );
+
+  server.registerTool('pay_order', { description: DESCRIPTIONS.pay_order, inputSchema: advertised(PAY_INPUT), annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: true } }, (args, extra) =>
+    guarded('pay_order', logger, async () => {
+      const raw = args as RawArgs;
+      await limit('pay', typeof raw.orderNumber === 'string' ? raw.orderNumber : undefined);
+      const orderNumber = stringArg(raw, 'orderNumber');
+      const t = stringArg(raw, 'payToken');
+      let input: PayInput = parsePayInput({ t, method: raw.method, token: raw.token });
+      if (scope.canElicit || raw.confirmation !== payCode(orderNumber, input.method)) {
+        const order = await services.orders.lookup(orderNumber, t);
+        // Only an order awaiting payment is asked about; paying any other answers alreadyPaid or its error, and
+        // charges nothing.
+        if (order.status === 'awaiting payment') {
+          const view = services.orders.view(order, { presentedToken: t });
+          const holdUntilText = view.hold?.holdUntilText;
+          if (!scope.canElicit) return answer(payChoices(orderNumber, orderBody(view), holdUntilText));
+          const reply = await ask(extra, payChoiceText(orderNumber, holdUntilText), {
+            choice: { type: 'string', title: 'How to pay', enum: [PAY_CHOICES.demoCard, PAY_CHOICES.payPage], enumNames: ['The demo card (nothing charged)', 'My own card or wallet on the pay page ($1.00, refunded)'] },
+          });
+          const choice = reply.action === 'accept' ? reply.content?.choice : undefined;
+          if (choice === PAY_CHOICES.demoCard) input = { t, method: 'vendor_card' };
+          else if (choice === PAY_CHOICES.payPage) {
+            // A token from the pay page means the user is paying there already; without one, the page is the way.
+            if (input.method === 'vendor_card' || !input.token) return answer(payPage(orderBody(view)));
+          } else {
+            return answer({
+              paid: false,
+              orderNumber,
+              message: 'Nothing was paid: no way to pay was chosen.',
+              nextAction: `Ask the user how they want to pay, offering both ways, then call pay_order again.${holdUntilText ? ` The order is held until ${holdUntilText}.` : ''}`,
+            });
+          }
+        }
+      }
+      const paid = await services.orders.pay(orderNumber, input);
+      return answer(payResultBody(services.orders.viewPayment(paid)));
+    }),
+  );
+
+  server.registerTool('get_order', { description: DESCRIPTIONS.get_order, inputSchema: advertised(ORDER_REF), annotations: READ_ONLY }, (args) =>
+    guarded('get_order', logger, async () => {
+      const raw = args as RawArgs;
+      await limit('lookup', typeof raw.orderNumber === 'string' ? raw.orderNumber : undefined);
+      const orderNumber = stringArg(raw, 'orderNumber');
+      const t = stringArg(raw, 'payToken');
+      const order = await services.orders.lookup(orderNumber, t);
+      return answer(orderBody(services.orders.view(order, { presentedToken: t })), orderLink(orderNumber, t));
+    }),
+  );
+
+  server.registerTool('get_event_info', { description: DESCRIPTIONS.get_event_info, inputSchema: advertised(NO_INPUT), annotations: READ_ONLY }, () =>
+    guarded('get_event_info', logger, async () => {
+      const text = await services.eventInfo.text();
+      return { content: [{ type: 'text', text }], structuredContent: { ok: true, text } };
+    }),
+  );
+}
+
+/** Without elicitation: the two ways, for the agent to offer, each with the code that pays that way. */
+function payChoices(orderNumber: string, order: Body, holdUntilText: string | undefined): Body {
+  const vendor = payCode(orderNumber, 'vendor_card');
+  return {
+    confirmationRequired: true,
+    orderNumber,
+    payUrl: order.payUrl,
+    holdUntilText,
+    choices: [
+      { method: 'vendor_card', label: 'The demo card: nothing is charged', confirmation: vendor },
+      { method: 'card', label: 'Own card on the pay page ($1.00, refunded)', payUrl: order.payUrl, confirmation: payCode(orderNumber, 'card') },
+      { method: 'wallet', label: 'Own wallet on the pay page ($1.00, refunded)', payUrl: order.payUrl, confirmation: payCode(orderNumber, 'wallet') },
+    ],
+    message: payChoiceText(orderNumber, holdUntilText),
+    nextAction: `Nothing is paid yet. Ask the user how to pay and offer both ways; never choose for them. If they choose the demo card, call pay_order with method vendor_card and confirmation "${vendor}". If they choose their own card or wallet, open payUrl for them or give it to them: the page takes the payment.`,
+  };
+}
+
+/** The user chose the pay page: the order as a lookup shows it, with what to do about the page. */
+function payPage(order: Body): Body {
+  return {
+    ...order,
+    message: 'You chose to pay with your own card or wallet on the pay page: $1.00 is charged, and all payments will be refunded.',
+    nextAction: 'Open payUrl for the user if you can, otherwise give them payUrl. Then call get_order to see the status.',
+  };
+}

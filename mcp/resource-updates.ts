@@ -1,0 +1,71 @@
+/**
+ * `notifications/resources/updated`, on each status change of a subscribed order (docs/agents.md#order-resources).
+ * This instance holds some sessions' standalone streams (GET /mcp); it follows `orderChanged` on the event bus —
+ * the bus the GraphQL subscriptions follow, through Redis across instances — and for each change reads from the
+ * shared store which sessions follow that order, and writes to those whose stream it holds. A change made on any
+ * instance, a subscription made on any instance: the instance with the stream sends the update.
+ */
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { EventBus } from '../src/events/event-bus.ts';
+import type { Logger } from '../src/kernel/logger.ts';
+import type { SessionStore } from './session-store.ts';
+
+export class ResourceUpdates {
+  /** Session id → the transport of its standalone stream on this instance. */
+  private readonly streams = new Map<string, Transport>();
+  private readonly stopped: Promise<void>;
+  private readonly events: AsyncIterator<{ orderNumber: string }>;
+
+  constructor(
+    bus: EventBus,
+    private readonly store: SessionStore,
+    /** Opens a URI sealed with VAULT_KEY. */
+    private readonly open: (sealed: string) => string,
+    private readonly logger: Logger,
+  ) {
+    this.events = bus.subscribe('orderChanged')[Symbol.asyncIterator]();
+    this.stopped = this.follow();
+  }
+
+  private async follow(): Promise<void> {
+    for (let next = await this.events.next(); !next.done; next = await this.events.next()) {
+      if (this.streams.size === 0) continue; // nothing to send from here: no store read per change
+      await this.notify(next.value.orderNumber).catch((error: unknown) => this.logger.warn('MCP resource updates not sent', { error }));
+    }
+  }
+
+  private async notify(orderNumber: string): Promise<void> {
+    for (const subscription of await this.store.subscribers(orderNumber)) {
+      const stream = this.streams.get(subscription.sessionId);
+      if (!stream) continue;
+      const uri = this.open(subscription.sealedUri);
+      await stream.send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } }).catch(() => undefined);
+    }
+  }
+
+  /** The session's stream is here now; a previous one of the same session is closed (one per session). */
+  attach(sessionId: string, transport: Transport): void {
+    const previous = this.streams.get(sessionId);
+    this.streams.set(sessionId, transport);
+    if (previous && previous !== transport) void previous.close();
+  }
+
+  detach(sessionId: string, transport: Transport): void {
+    if (this.streams.get(sessionId) === transport) this.streams.delete(sessionId);
+  }
+
+  /** Ends every stream this instance holds (shutdown, or a session deleted). */
+  end(sessionId?: string): void {
+    for (const [id, transport] of this.streams) {
+      if (sessionId !== undefined && id !== sessionId) continue;
+      this.streams.delete(id);
+      void transport.close();
+    }
+  }
+
+  async dispose(): Promise<void> {
+    this.end();
+    await this.events.return?.();
+    await this.stopped.catch(() => undefined);
+  }
+}

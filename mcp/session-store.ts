@@ -1,0 +1,147 @@
+/**
+ * Where MCP sessions live (docs/agents.md#sessions): what a session's client declared at initialize, and which order
+ * resources it subscribed to. In Redis when REDIS_URL is set — the store every instance reads, as the event bus and
+ * the rate limits use it — so any instance can continue any session; in memory otherwise (one instance).
+ *
+ * A subscription keeps the resource URI, which holds the order's payToken: it is kept sealed with VAULT_KEY (the
+ * caller seals it), keyed by a hash of the URI. Keys expire a day after the session was last used.
+ */
+import { Redis } from 'ioredis';
+
+export interface SessionRecord {
+  /** The client declared form elicitation. */
+  canElicit: boolean;
+  createdAt: number;
+}
+
+export interface Subscription {
+  sessionId: string;
+  uriKey: string;
+  sealedUri: string;
+}
+
+export interface SessionStore {
+  create(id: string, record: SessionRecord): Promise<void>;
+  /** The session, its lifetime renewed; null when unknown or expired. */
+  get(id: string): Promise<SessionRecord | null>;
+  remove(id: string): Promise<void>;
+  /** False when the session already holds MAX_SUBSCRIPTIONS. */
+  subscribe(id: string, orderNumber: string, uriKey: string, sealedUri: string): Promise<boolean>;
+  unsubscribe(id: string, orderNumber: string, uriKey: string): Promise<void>;
+  subscribers(orderNumber: string): Promise<Subscription[]>;
+  dispose(): Promise<void>;
+}
+
+export const SESSION_TTL_SECONDS = 24 * 60 * 60;
+export const MAX_SUBSCRIPTIONS = 50;
+
+export function createSessionStore(options: { redisUrl: string | null; prefix: string }): SessionStore {
+  return options.redisUrl ? redisStore(options.redisUrl, `${options.prefix}mcp:`) : memoryStore();
+}
+
+function redisStore(url: string, prefix: string): SessionStore {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
+  redis.on('error', () => {}); // ioredis reconnects; /ready reports Redis through the bus and the limiter
+  const session = (id: string) => `${prefix}s:${id}`;
+  const owned = (id: string) => `${prefix}ss:${id}`;
+  const byOrder = (orderNumber: string) => `${prefix}o:${orderNumber}`;
+  const ttl = SESSION_TTL_SECONDS;
+  return {
+    async create(id, record) {
+      await redis.set(session(id), JSON.stringify(record), 'EX', ttl);
+    },
+    async get(id) {
+      const [[, value]] = (await redis.multi().get(session(id)).expire(session(id), ttl).expire(owned(id), ttl).exec()) as [[unknown, string | null]];
+      return value ? (JSON.parse(value) as SessionRecord) : null;
+    },
+    async remove(id) {
+      const members = await redis.smembers(owned(id));
+      const multi = redis.multi().del(session(id), owned(id));
+      for (const member of members) {
+        const [orderNumber, uriKey] = member.split(' ');
+        multi.hdel(byOrder(orderNumber!), `${id} ${uriKey}`);
+      }
+      await multi.exec();
+    },
+    async subscribe(id, orderNumber, uriKey, sealedUri) {
+      const member = `${orderNumber} ${uriKey}`;
+      if (!(await redis.sismember(owned(id), member)) && (await redis.scard(owned(id))) >= MAX_SUBSCRIPTIONS) return false;
+      await redis
+        .multi()
+        .sadd(owned(id), member)
+        .expire(owned(id), ttl)
+        .hset(byOrder(orderNumber), `${id} ${uriKey}`, sealedUri)
+        .expire(byOrder(orderNumber), ttl)
+        .exec();
+      return true;
+    },
+    async unsubscribe(id, orderNumber, uriKey) {
+      await redis.multi().srem(owned(id), `${orderNumber} ${uriKey}`).hdel(byOrder(orderNumber), `${id} ${uriKey}`).exec();
+    },
+    async subscribers(orderNumber) {
+      const all = await redis.hgetall(byOrder(orderNumber));
+      return Object.entries(all).map(([field, sealedUri]) => {
+        const [sessionId, uriKey] = field.split(' ');
+        return { sessionId: sessionId!, uriKey: uriKey!, sealedUri };
+      });
+    },
+    async dispose() {
+      await redis.quit().catch(() => undefined);
+    },
+  };
+}
+
+function memoryStore(): SessionStore {
+  const sessions = new Map<string, { record: SessionRecord; until: number }>();
+  const byOrder = new Map<string, Map<string, Subscription>>();
+  const owned = new Map<string, Set<string>>();
+  const live = (id: string) => {
+    const entry = sessions.get(id);
+    if (entry && entry.until > Date.now()) return entry;
+    if (entry) void store.remove(id);
+    return undefined;
+  };
+  const store: SessionStore = {
+    async create(id, record) {
+      sessions.set(id, { record, until: Date.now() + SESSION_TTL_SECONDS * 1000 });
+    },
+    async get(id) {
+      const entry = live(id);
+      if (!entry) return null;
+      entry.until = Date.now() + SESSION_TTL_SECONDS * 1000;
+      return entry.record;
+    },
+    async remove(id) {
+      sessions.delete(id);
+      for (const member of owned.get(id) ?? []) {
+        const [orderNumber, uriKey] = member.split(' ');
+        byOrder.get(orderNumber!)?.delete(`${id} ${uriKey}`);
+      }
+      owned.delete(id);
+    },
+    async subscribe(id, orderNumber, uriKey, sealedUri) {
+      const members = owned.get(id) ?? new Set<string>();
+      const member = `${orderNumber} ${uriKey}`;
+      if (!members.has(member) && members.size >= MAX_SUBSCRIPTIONS) return false;
+      members.add(member);
+      owned.set(id, members);
+      const subs = byOrder.get(orderNumber) ?? new Map<string, Subscription>();
+      subs.set(`${id} ${uriKey}`, { sessionId: id, uriKey, sealedUri });
+      byOrder.set(orderNumber, subs);
+      return true;
+    },
+    async unsubscribe(id, orderNumber, uriKey) {
+      owned.get(id)?.delete(`${orderNumber} ${uriKey}`);
+      byOrder.get(orderNumber)?.delete(`${id} ${uriKey}`);
+    },
+    async subscribers(orderNumber) {
+      return [...(byOrder.get(orderNumber)?.values() ?? [])].filter((s) => live(s.sessionId));
+    },
+    async dispose() {
+      sessions.clear();
+      byOrder.clear();
+      owned.clear();
+    },
+  };
+  return store;
+}

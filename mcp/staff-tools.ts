@@ -1,0 +1,98 @@
+/**
+ * The staff tools (docs/agents.md#staff-tools): list orders, move one forward, hand one over, cancel one. Present
+ * only on a request carrying the staff bearer token (Authorization: Bearer ADMIN_TOKEN, as the staff GraphQL takes
+ * it), so an attendee's agent never sees them; they call the staff service the staff GraphQL fields call.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { DomainError } from '../src/kernel/errors.ts';
+import { secretsEqual } from '../src/kernel/tokens.ts';
+import type { Order, OrderStatus } from '../src/orders/order.ts';
+import { ORDER_STATUSES } from '../src/orders/order.ts';
+import { DESCRIPTIONS } from './agent-rules.ts';
+import type { ToolDeps } from './tool-deps.ts';
+import { answer, guarded, type Body } from './tool-results.ts';
+import { ADVANCE_INPUT, advertised, CANCEL_INPUT, COLLECT_INPUT, LIST_ORDERS_INPUT, type RawArgs } from './tool-schemas.ts';
+
+const BEARER = /^Bearer (.+)$/u;
+
+/** Whether the Authorization header names the staff token; constant time, whatever its length. */
+export function isStaff(authorization: string | undefined, adminToken: string): boolean {
+  const match = authorization ? BEARER.exec(authorization) : null;
+  return match !== null && secretsEqual(match[1]!, adminToken);
+}
+
+/** An order as staff see it: who ordered, what, and when it moved. Never a token. */
+function staffOrder(order: Order): Body {
+  return {
+    orderNumber: order.orderNumber,
+    status: order.status,
+    name: order.name,
+    email: order.email,
+    order: { ...order.choice },
+    createdAt: new Date(order.createdAt).toISOString(),
+    paidAt: order.paidAt ? new Date(order.paidAt).toISOString() : null,
+    readyAt: order.readyAt ? new Date(order.readyAt).toISOString() : null,
+    collectedAt: order.collectedAt ? new Date(order.collectedAt).toISOString() : null,
+    collectedBy: order.collectedBy ?? null,
+    cancelReason: order.cancelReason ?? null,
+  };
+}
+
+function changed(order: Order, what: string): Body {
+  return { ok: true, ...staffOrder(order), message: `Order ${order.orderNumber} ${what}; it is now ${order.status}.` };
+}
+
+function text(args: RawArgs, name: string): string {
+  const value = args[name];
+  if (typeof value !== 'string') throw new DomainError('bad_request', `${name} must be a string.`, { field: name });
+  return value;
+}
+
+export function registerStaffTools(server: McpServer, { services, logger }: ToolDeps): void {
+  const staffAnnotations = { openWorldHint: false } as const;
+
+  server.registerTool('list_orders', { description: DESCRIPTIONS.list_orders, inputSchema: advertised(LIST_ORDERS_INPUT), annotations: { readOnlyHint: true, ...staffAnnotations } }, (args) =>
+    guarded('list_orders', logger, async () => {
+      const raw = args as RawArgs;
+      const statuses = raw.status === undefined ? null : raw.status;
+      if (statuses !== null && (!Array.isArray(statuses) || !statuses.every((s) => (ORDER_STATUSES as readonly unknown[]).includes(s)))) {
+        throw new DomainError('bad_request', `status must be a list of: ${ORDER_STATUSES.join(', ')}.`, { field: 'status' });
+      }
+      if (raw.first !== undefined && typeof raw.first !== 'number') throw new DomainError('bad_request', 'first must be a number.', { field: 'first' });
+      if (raw.after !== undefined && typeof raw.after !== 'string') throw new DomainError('bad_request', 'after must be a string.', { field: 'after' });
+      const page = await services.staff.list({ statuses: statuses as OrderStatus[] | null, first: (raw.first as number | undefined) ?? null, after: (raw.after as string | undefined) ?? null });
+      return answer({
+        ok: true,
+        totalCount: page.totalCount,
+        orders: page.edges.map((edge) => staffOrder(edge.node)),
+        pageInfo: page.pageInfo,
+        message: `${page.edges.length} of ${page.totalCount} orders.`,
+      });
+    }),
+  );
+
+  server.registerTool('advance_order', { description: DESCRIPTIONS.advance_order, inputSchema: advertised(ADVANCE_INPUT), annotations: staffAnnotations }, (args) =>
+    guarded('advance_order', logger, async () => {
+      const raw = args as RawArgs;
+      const status = text(raw, 'status');
+      if (!(ORDER_STATUSES as readonly string[]).includes(status)) {
+        throw new DomainError('bad_request', `status must be one of: ${ORDER_STATUSES.join(', ')}.`, { field: 'status' });
+      }
+      return answer(changed(await services.staff.advance(text(raw, 'orderNumber'), status as OrderStatus), 'moved forward'));
+    }),
+  );
+
+  server.registerTool('collect_order', { description: DESCRIPTIONS.collect_order, inputSchema: advertised(COLLECT_INPUT), annotations: staffAnnotations }, (args) =>
+    guarded('collect_order', logger, async () => {
+      const raw = args as RawArgs;
+      return answer(changed(await services.staff.collect(text(raw, 'orderNumber'), text(raw, 'collectorName')), 'was collected'));
+    }),
+  );
+
+  server.registerTool('cancel_order', { description: DESCRIPTIONS.cancel_order, inputSchema: advertised(CANCEL_INPUT), annotations: { destructiveHint: true, ...staffAnnotations } }, (args) =>
+    guarded('cancel_order', logger, async () => {
+      const raw = args as RawArgs;
+      return answer(changed(await services.staff.cancel(text(raw, 'orderNumber'), text(raw, 'reason')), 'was cancelled'));
+    }),
+  );
+}

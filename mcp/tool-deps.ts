@@ -1,0 +1,24 @@
+/**
+ * What the MCP door's tools and resources are built from: the services every door shares (DESIGN.md), and what one
+ * HTTP request tells about its caller.
+ */
+import type { Logger } from '../src/kernel/logger.ts';
+import type { RateLimiter } from '../src/kernel/rate-limiter.ts';
+import type { Services } from '../src/services.ts';
+
+export interface ToolDeps {
+  services: Services;
+  limiter: RateLimiter;
+  publicUrl: string;
+  logger: Logger;
+}
+
+/** One request's caller: the same client address every limit of the other doors counts (docs/edge.md#client-address). */
+export interface CallScope {
+  clientAddress: string;
+  sessionId: string;
+  /** The client declared form elicitation at initialize (kept with its session: docs/agents.md#sessions). */
+  canElicit: boolean;
+  /** Authorization: Bearer ADMIN_TOKEN on this request (compared in constant time). */
+  staff: boolean;
+}
