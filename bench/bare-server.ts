@@ -1,15 +1,34 @@
 /**
- * The baseline: bare node:http answering every request with the same JSON the gateway's options endpoint serves
- * (passed in BARE_BODY). Nothing can serve it faster on this machine, so every figure is a ratio to this.
+ * The baselines: bare node:http answering every GET with the JSON the gateway's options endpoint serves (BARE_BODY),
+ * and every POST, once its body is read and parsed as JSON, with BARE_POST_BODY (the JSON the gateway's GraphQL
+ * `{ sleeveOptions }` answers; BARE_BODY when unset, as the payments and decisions baselines use it). Nothing can serve either faster on this machine, so every figure is a ratio to one of
+ * them: a GraphQL POST pays for reading and parsing its body before any GraphQL work, and the POST baseline pays it too.
  */
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-const body = Buffer.from(process.env.BARE_BODY ?? '{"ok":true}');
-const server = createServer((_req, res) => {
+const getBody = Buffer.from(process.env.BARE_BODY ?? '{"ok":true}');
+const postBody = process.env.BARE_POST_BODY === undefined ? getBody : Buffer.from(process.env.BARE_POST_BODY);
+
+function answer(res: ServerResponse, body: Buffer): void {
   res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) });
   res.end(body);
-});
+}
+
+function readJson(req: IncomingMessage, res: ServerResponse): void {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => {
+    try {
+      JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      // the gateway would answer 400: a baseline only needs to have done the parse
+    }
+    answer(res, postBody);
+  });
+}
+
+const server = createServer((req, res) => (req.method === 'POST' ? readJson(req, res) : answer(res, getBody)));
 server.listen(0, '127.0.0.1', () => {
   process.stdout.write(`bare server listening on http://127.0.0.1:${(server.address() as AddressInfo).port}\n`);
 });

@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { loadInProcess, startChild, type LoadResult } from './lib.ts';
+import { loadInProcess, startChild, type LoadResult, GATEWAY_ENTRY } from './lib.ts';
 
 const SITE_ID = 'site_bench';
 const API_KEY = 'bench-api-key-0123456789abcdef';
@@ -23,7 +23,7 @@ export interface DecisionsFigure {
 
 export async function benchDecisions(seconds = 10): Promise<DecisionsFigure> {
   const dir = mkdtempSync(join(tmpdir(), 'sleeve-bench-decisions-'));
-  const gateway = await startChild('src/main.ts', {
+  const gateway = await startChild(GATEWAY_ENTRY, {
     DATABASE_URL: `file:${join(dir, 'bench.db')}`,
     VENDOR_SITE_ID: SITE_ID,
     VENDOR_API_KEY: API_KEY,

@@ -28,7 +28,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, row } from './lib.ts';
+import { GATEWAY_ENTRY, ROOT, row, runnerArgs } from './lib.ts';
 
 const TARGETS = (process.env.FANOUT_TARGETS ?? 'bare,gateway').split(',') as Array<'bare' | 'gateway'>;
 const ORDERS = Number(process.env.FANOUT_ORDERS ?? 2000);
@@ -62,10 +62,10 @@ interface Proc {
   stop: () => Promise<void>;
 }
 
-/** node --import tsx SCRIPT, with the open-file limit raised; stdout read line by line, stderr kept (tail). */
+/** node SCRIPT (runnerArgs: tsx for TypeScript), with the open-file limit raised; stdout read line by line, stderr kept (tail). */
 function startNode(script: string, env: Record<string, string>, ready: RegExp, nodeArgs: string[] = []): Proc {
   const raise = 'ulimit -n 65535 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null; exec "$@"';
-  const child = spawn('bash', ['-c', raise, 'bash', process.execPath, ...nodeArgs, '--import', 'tsx', script], {
+  const child = spawn('bash', ['-c', raise, 'bash', process.execPath, ...nodeArgs, ...runnerArgs(script)], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -153,7 +153,7 @@ const LISTENING = /listening on (http:\/\/\S+)/u;
 function startServer(target: 'bare' | 'gateway'): Proc {
   if (target === 'bare') return startNode('bench/fanout-bare-server.ts', {}, LISTENING);
   const profile = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [];
-  return startNode('src/main.ts', gatewayEnv, LISTENING, profile);
+  return startNode(GATEWAY_ENTRY, gatewayEnv, LISTENING, profile);
 }
 
 async function createOrders(): Promise<void> {

@@ -21,15 +21,26 @@ interface AutocannonResult {
 
 export const ROOT = resolve(import.meta.dirname, '..');
 
+/**
+ * The gateway as `npm start` runs it: plain node on the build (`npm run bench` builds first). Measuring the tsx
+ * transform instead measured a different program: esbuild's keepNames adds a call per closure made per request.
+ */
+export const GATEWAY_ENTRY = 'dist/src/main.js';
+
+/** How node runs a script: TypeScript (the bench's own servers) through tsx, the build as it is. */
+export function runnerArgs(script: string): string[] {
+  return script.endsWith('.ts') ? ['--import', 'tsx', script] : [script];
+}
+
 export interface Child {
   url: string;
   process: ChildProcess;
   stop(): Promise<void>;
 }
 
-/** Starts a script with tsx and waits for its "listening on http://…" line. */
+/** Starts a script (runnerArgs) and waits for its "listening on http://…" line. */
 export async function startChild(script: string, env: Record<string, string> = {}): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child = spawn(process.execPath, runnerArgs(script), {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { startChild, type Child } from './lib.ts';
+import { startChild, type Child, GATEWAY_ENTRY } from './lib.ts';
 
 const ADMIN = 'bench-admin';
 const OPEN = 'mutation ($o: ID!, $d: String!) { openClaim(input: { orderId: $o, claimType: CHARGEBACK, amount: 9.5, currency: "USD", dueDate: $d, requestedEvidenceTypes: ["INVOICE", "PROOF_OF_DELIVERY"] }) { claimId } }';
@@ -100,13 +100,13 @@ export async function benchNotifications(n = Number(process.env.BENCH_NOTIFY_N ?
   let gateway: Child | null = null;
   try {
     // Queue N while no endpoint is configured: they wait in the outbox.
-    gateway = await startChild('src/main.ts', base);
+    gateway = await startChild(GATEWAY_ENTRY, base);
     const order = (await (await fetch(`${gateway.url}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.com', name: 'Ada Lovelace', size: '13-inch', font: 'Block', thread: 'Gold', stitchText: 'ADA' }) })).json()) as { orderNumber: string };
     await pool(n, 16, async () => void (await gql(gateway!.url, OPEN, { o: order.orderNumber, d: dueDate })));
     await gateway.stop();
 
     // Restart with the endpoint: everything queued is delivered at once.
-    gateway = await startChild('src/main.ts', { ...base, MERCHANT_ENDPOINT: merchant.url });
+    gateway = await startChild(GATEWAY_ENTRY, { ...base, MERCHANT_ENDPOINT: merchant.url });
     await waitFor(() => merchant.arrivals.size >= n, 120_000, `${n} deliveries`);
     const times = [...merchant.arrivals.values()].map((a) => a.at);
     const deliveredPerSecond = n / ((Math.max(...times) - Math.min(...times)) / 1000);

@@ -16,7 +16,7 @@ import { openSync, closeSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadInProcess, median, ROOT, row } from './lib.ts';
+import { GATEWAY_ENTRY, loadInProcess, median, ROOT, row, runnerArgs } from './lib.ts';
 
 const GRAPHQL_BODY = JSON.stringify({ query: '{ sleeveOptions { sizes fonts threads charLimit } }' });
 const SLICE_SECONDS = 1;
@@ -38,11 +38,11 @@ interface Server {
   stop(): Promise<void>;
 }
 
-/** src/main.ts with its stdout in a file; the URL read from the "listening on" line there. */
+/** The built gateway (GATEWAY_ENTRY) with its stdout in a file; the URL read from the "listening on" line there. */
 async function startServer(dir: string, name: string, env: Record<string, string>): Promise<Server> {
   const logFile = join(dir, `${name}.log`);
   const fd = openSync(logFile, 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, runnerArgs(GATEWAY_ENTRY), {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: `file:${join(dir, `${name}.db`)}`, RATE_LIMIT_READ: '10000000', RATE_LIMIT_WRITE: '10000000', ...env },
     stdio: ['ignore', fd, 'inherit'],

@@ -11,7 +11,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { loadInProcess, median, startChild } from './lib.ts';
+import { loadInProcess, median, startChild, GATEWAY_ENTRY } from './lib.ts';
 
 export interface SynchronousFigure {
   /** Per round, orders created and paid per second. */
@@ -24,7 +24,7 @@ export interface SynchronousFigure {
 export async function ordersBySynchronous(seconds: number, rounds: number): Promise<SynchronousFigure> {
   const dir = mkdtempSync(join(tmpdir(), 'sleeve-bench-sync-'));
   const start = (mode: 'full' | 'normal') =>
-    startChild('src/main.ts', {
+    startChild(GATEWAY_ENTRY, {
       DATABASE_URL: `file:${join(dir, `${mode}.db`)}`,
       SQLITE_SYNCHRONOUS: mode,
       RATE_LIMIT_READ: '10000000',

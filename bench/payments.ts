@@ -12,7 +12,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { loadInProcess, startChild, type LoadResult } from './lib.ts';
+import { loadInProcess, startChild, type LoadResult, GATEWAY_ENTRY } from './lib.ts';
 
 const SITE_ID = 'site_bench';
 const API_KEY = 'bench-api-key-0123456789abcdef';
@@ -46,7 +46,7 @@ const BODY = JSON.stringify({
 export async function benchPayments(seconds = 10): Promise<PaymentsFigure> {
   const dir = mkdtempSync(join(tmpdir(), 'sleeve-bench-payments-'));
   const start = (synchronous: 'full' | 'normal') =>
-    startChild('src/main.ts', {
+    startChild(GATEWAY_ENTRY, {
       DATABASE_URL: `file:${join(dir, `bench-${synchronous}.db`)}`,
       SQLITE_SYNCHRONOUS: synchronous,
       VENDOR_SITE_ID: SITE_ID,

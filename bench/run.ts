@@ -1,7 +1,8 @@
 /**
- * `npm run bench`: the gateway and a bare node:http baseline, each in its own process, loaded in turn by
- * autocannon (64 connections, 10 s each, after a warm-up; alternated over 3 rounds, medians reported).
- * Figures are ratios to the baseline measured in the same run: absolute numbers drift with the shared cores.
+ * `npm run bench` (it builds first, and measures the build, as `npm start` runs it): the gateway against bare
+ * node:http baselines (bench/throughput.ts: 64 connections, 10 s each, after a warm-up, over 3 rounds; the median
+ * of the rounds' ratios, with their spread). Figures are ratios to a baseline measured in the same run: absolute
+ * numbers drift with the shared cores.
  *
  * Then one figure per area, each against its own baseline in the same run: payments through /api/payments
  * (bench/payments.ts), profile-access decisions (bench/decisions.ts), notifications delivered and change → delivery
@@ -20,7 +21,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
-import { load, median, ROOT, row, startChild, type LoadResult, type Target } from './lib.ts';
+import { GATEWAY_ENTRY, ROOT, runnerArgs, startChild } from './lib.ts';
 import { benchDecisions, printDecisionsFigure } from './decisions.ts';
 import { benchNotifications, printNotificationFigures } from './notifications.ts';
 import { ordersBySynchronous, ordersPerSecond, printSynchronousFigure } from './orders.ts';
@@ -28,72 +29,26 @@ import { benchPayments, printPaymentsFigure } from './payments.ts';
 import { benchScale, printScaleFigures } from './scale.ts';
 import { benchVenue, printVenueFigure } from './venue.ts';
 import { benchObservability, printObservabilityFigure } from './observability.ts';
+import { benchThroughput, printThroughputFigure } from './throughput.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const GRAPHQL_BODY = JSON.stringify({ query: '{ sleeveOptions { sizes fonts threads charLimit } }' });
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'sleeve-bench-'));
-  const gateway = await startChild('src/main.ts', {
+  const gateway = await startChild(GATEWAY_ENTRY, {
     DATABASE_URL: `file:${join(dir, 'bench.db')}`,
     // The limiter still runs on every request; the limits are just out of reach of one load generator.
     RATE_LIMIT_READ: '10000000',
     RATE_LIMIT_WRITE: '10000000',
   });
-  const optionsJson = await (await fetch(`${gateway.url}/api/sleeve-options`)).text();
-  const graphqlJson = await (
-    await fetch(`${gateway.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: GRAPHQL_BODY })
-  ).text();
-  if (!graphqlJson.includes('"sizes"')) throw new Error(`GraphQL answered: ${graphqlJson}`);
-  const bare = await startChild('bench/bare-server.ts', { BARE_BODY: optionsJson });
-
-  const targets: Record<'bare' | 'rest' | 'graphql', Target> = {
-    bare: { url: `${bare.url}/api/sleeve-options` },
-    rest: { url: `${gateway.url}/api/sleeve-options` },
-    graphql: {
-      url: `${gateway.url}/graphql`,
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: GRAPHQL_BODY,
-    },
-  };
-  type Name = keyof typeof targets;
-  const results: Record<Name, LoadResult[]> = { bare: [], rest: [], graphql: [] };
-
-  console.log(`warming up (${Object.keys(targets).length} × 3 s)…`);
-  for (const target of Object.values(targets)) await load(target, { duration: 3 });
-  for (let round = 1; round <= ROUNDS; round++) {
-    for (const name of Object.keys(targets) as Name[]) {
-      const result = await load(targets[name], { duration: SECONDS });
-      if (result.failures > 0) throw new Error(`${name}: ${result.failures} failed requests`);
-      results[name].push(result);
-      console.log(`round ${round} ${name.padEnd(8)} ${result.rps.toFixed(0)} req/s  p50 ${result.p50} ms  p99 ${result.p99} ms`);
-    }
-  }
+  const throughput = await benchThroughput(gateway.url, SECONDS, ROUNDS);
 
   const orders = await ordersPerSecond([gateway.url], SECONDS);
-  await Promise.all([gateway.stop(), bare.stop()]);
+  await gateway.stop();
   rmSync(dir, { recursive: true, force: true });
 
-  const bareRps = median(results.bare.map((r) => r.rps));
-  const widths = [34, 12, 10, 10, 14];
-  console.log(`\nmedians of ${ROUNDS} rounds, 64 connections, ${SECONDS} s each`);
-  console.log(row(['target', 'req/s', 'p50 ms', 'p99 ms', 'ratio to bare'], widths));
-  const labels: Record<Name, string> = {
-    bare: 'bare node:http (baseline)',
-    rest: 'REST GET /api/sleeve-options',
-    graphql: 'GraphQL { sleeveOptions }',
-  };
-  for (const name of Object.keys(targets) as Name[]) {
-    const rps = median(results[name].map((r) => r.rps));
-    console.log(
-      row(
-        [labels[name], rps.toFixed(0), median(results[name].map((r) => r.p50)), median(results[name].map((r) => r.p99)), (rps / bareRps).toFixed(2)],
-        widths,
-      ),
-    );
-  }
+  printThroughputFigure(throughput, SECONDS);
   console.log(`\norders created and paid (vendor_card) on SQLite: ${orders.toFixed(0)} per second`);
   if (process.env.BENCH_SYNC !== '0') {
     console.log('');
@@ -130,7 +85,7 @@ async function main() {
   if (process.env.BENCH_FANOUT !== '0') {
     console.log('\nfan-out: holdCountdown subscribers held with p99 tick lag < 100 ms, against bare ws…');
     await new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'bench/fanout.ts'], { cwd: ROOT, stdio: 'inherit' });
+      const child = spawn(process.execPath, runnerArgs('bench/fanout.ts'), { cwd: ROOT, stdio: 'inherit' });
       child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`fan-out exited with ${code}`))));
     });
   }

@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { startChild, type Child } from './lib.ts';
+import { startChild, type Child, GATEWAY_ENTRY } from './lib.ts';
 import { ordersPerSecond } from './orders.ts';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -45,7 +45,7 @@ async function withInstances<T>(count: number, run: (urls: string[]) => Promise<
   const children: Child[] = [];
   try {
     // One after the other: the first applies the migrations, the second finds them applied.
-    for (let i = 0; i < count; i++) children.push(await startChild('src/main.ts', env));
+    for (let i = 0; i < count; i++) children.push(await startChild(GATEWAY_ENTRY, env));
     return await run(children.map((c) => c.url));
   } finally {
     await Promise.all(children.map((c) => c.stop()));

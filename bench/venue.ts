@@ -13,7 +13,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { median, row, startChild } from './lib.ts';
+import { median, row, startChild, GATEWAY_ENTRY } from './lib.ts';
 
 const ATTENDEES = Number(process.env.BENCH_VENUE_ATTENDEES ?? 2000);
 const EVENT_SECONDS = 600;
@@ -67,7 +67,7 @@ function emptyRun(label: string): VenueRun {
 
 async function withServer<T>(env: Record<string, string>, body: (url: string) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'sleeve-venue-'));
-  const child = await startChild('src/main.ts', { DATABASE_URL: `file:${join(dir, 'venue.db')}`, SQLITE_SYNCHRONOUS: 'normal', ...env });
+  const child = await startChild(GATEWAY_ENTRY, { DATABASE_URL: `file:${join(dir, 'venue.db')}`, SQLITE_SYNCHRONOUS: 'normal', ...env });
   try {
     return await body(child.url);
   } finally {
