@@ -131,7 +131,7 @@ export function toDelivery(row: DeliveryRow, attempts: readonly DeliveryAttemptR
 export const cursorOf = (row: { created_at: number; id: string }): string => Buffer.from(`${Number(row.created_at)}:${row.id}`, 'utf8').toString('base64url');
 
 export function decodeCursor(cursor: string): { createdAt: number; id: string } | null {
-  const match = /^([0-9]{1,15}):([A-Za-z0-9_]{1,64})$/u.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  const match = /^([0-9]{1,15}):([A-Za-z0-9_-]{1,64})$/u.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
   if (!match || cursorOf({ created_at: Number(match[1]), id: match[2]! }) !== cursor) return null;
   return { createdAt: Number(match[1]), id: match[2]! };
 }
