@@ -3,6 +3,7 @@
  * start-up with one line that names it. Secrets left unset are generated and listed in `generated`, so the
  * process can print them once.
  */
+import { parseDuration } from './durations.ts';
 import { compileTrust } from './client-address.ts';
 import { parseCorsOrigins } from './cors.ts';
 import { randomToken } from './tokens.ts';
@@ -58,6 +59,8 @@ export interface Config {
   /** Delays between delivery attempts, in milliseconds; the first is usually 0. */
   notifyRetrySchedule: number[];
   evidenceReminderHours: number;
+  /** ENDPOINT_DISABLE_AFTER in ms (docs/merchant-webhooks.md#disabling-and-recovery): continuous failure that disables an endpoint. */
+  endpointDisableAfterMs: number;
   vaultKey: Buffer | null;
   /** VAULT_PREVIOUS_KEYS (docs/operations.md#rotating-vault_key): keys that still open values sealed before a rotation. */
   vaultPreviousKeys: readonly Buffer[];
@@ -274,6 +277,7 @@ export function loadConfig(env: Env = process.env): LoadedConfig {
       env.NOTIFY_RETRY_SCHEDULE?.trim() || '0,5s,5m,30m,2h,5h,10h,10h',
     ),
     evidenceReminderHours: integer(env, 'EVIDENCE_REMINDER_HOURS', 24, 1, 24 * 30),
+    endpointDisableAfterMs: parseDuration(env.ENDPOINT_DISABLE_AFTER?.trim() || '5d') ?? ((): never => { throw new ConfigError('ENDPOINT_DISABLE_AFTER', `"${env.ENDPOINT_DISABLE_AFTER}" is not a duration like 30m, 12h or 5d.`); })(),
     vaultKey: vaultKey(env),
     vaultPreviousKeys: vaultPreviousKeys(env),
     processorPublicKey: secret(env, 'PROCESSOR_PUBLIC_KEY', generated, () => `pk_${randomToken(12)}`),

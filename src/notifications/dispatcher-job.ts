@@ -26,6 +26,7 @@ import { sealPlaintextBodies } from './outbox-service.ts';
 import { bodyToSend } from './sealed-body.ts';
 import { bodyAtSend, evidenceClaimId, type AtSend } from './send-time.ts';
 import { bodySignature, standardWebhooksHeaders } from './signing.ts';
+import { startDeliveryDispatcher } from './delivery-job.ts';
 
 /** Longer than one attempt can take, so a live instance never loses a lease mid-delivery. */
 export const LEASE_MS = DELIVERY_TIMEOUT_MS + 5_000;
@@ -36,15 +37,18 @@ const POLL_MS = 60_000;
 const SHUTDOWN_GRACE_MS = 3_000;
 
 /** The dispatcher's deps: a background job's, and where each attempt is counted (docs/operations.md#metrics). */
-export type DispatcherDeps = BackgroundDeps & { metrics?: Pick<GatewayMetrics, 'deliveryAttempted'> };
+export type DispatcherDeps = BackgroundDeps & { metrics?: Pick<GatewayMetrics, 'deliveryAttempted'> & Partial<Pick<GatewayMetrics, 'endpointDisabled'>> };
 
 export const startDispatcher = async (deps: DispatcherDeps): Promise<Disposable> => {
   // Before anything is sent, and with or without an endpoint: no body queued in the clear stays so.
   const sealed = await sealPlaintextBodies(deps.database.db);
   if (sealed > 0) deps.logger.info('sealed outbox bodies queued with a token in the clear', { count: sealed });
+  // Every site's own endpoints (docs/merchant-webhooks.md), beside and apart from MERCHANT_ENDPOINT's dispatcher.
+  const endpoints = await startDeliveryDispatcher(deps);
   const endpoint = deps.config.merchantEndpoint;
-  if (!endpoint) return { dispose: async () => {} };
-  return runDispatcher(deps, endpoint);
+  if (!endpoint) return endpoints;
+  const bootstrap = await runDispatcher(deps, endpoint);
+  return { dispose: async () => void (await Promise.all([bootstrap.dispose(), endpoints.dispose()])) };
 };
 
 async function runDispatcher(deps: DispatcherDeps, endpoint: string): Promise<Disposable> {

@@ -7,8 +7,7 @@
 import { DomainError } from '../kernel/errors.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import { randomId } from '../kernel/tokens.ts';
-import { loadVaultKey } from '../kernel/vault-key.ts';
-import { createVaultCrypto } from '../payments/vault-crypto.ts';
+import { openSecret, sealSecret } from './sealed-body.ts';
 import { useBootstrapSite } from './bootstrap-site.ts';
 import { attemptsOfDeliveries, countDeliveries, findDelivery, insertDeliveries, listDeliveries, makeDue } from './delivery-repository.ts';
 import { deleteEndpoint, findEndpoint, insertEndpoint, listEndpoints, updateEndpoint, type EndpointRow } from './endpoint-repository.ts';
@@ -92,7 +91,8 @@ const position = (after: string | null | undefined) => {
 export function createWebhookService(deps: ServiceDeps): WebhookService {
   const { database, clock, bus, config } = deps;
   const db = database.db;
-  const vault = createVaultCrypto(loadVaultKey(config));
+  // Sealed with the key the notification service registered for the outbox (sealed-body.ts), built before this.
+  const vault = { seal: sealSecret, open: openSecret };
   useBootstrapSite(config.vendorSiteId);
 
   async function own(siteId: string, id: string): Promise<EndpointRow> {

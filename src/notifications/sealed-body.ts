@@ -117,3 +117,17 @@ export function bodyForStaff(path: string, stored: string): string {
   const mask = MASKERS[path];
   return mask ? JSON.stringify(mask(JSON.parse(stored))) : stored;
 }
+
+/**
+ * An endpoint's `whsec_…` secret sealed with the same registered VAULT_KEY (docs/merchant-webhooks.md#endpoints), so
+ * the endpoint service and every dispatcher of this gateway open what any of them sealed.
+ */
+export function sealSecret(secret: string): string {
+  if (!crypto) throw new Error('no VAULT_KEY registered for the outbox (the notification service registers it)');
+  return crypto.seal(secret);
+}
+
+export function openSecret(sealed: string): string {
+  if (!crypto) throw new Error('no VAULT_KEY registered for the outbox (the notification service registers it)');
+  return crypto.open(sealed);
+}

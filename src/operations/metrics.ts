@@ -32,6 +32,8 @@ export interface GatewayMetrics {
   subscriptionOpened(field: string, transport: SubscriptionTransport): void;
   subscriptionClosed(field: string, transport: SubscriptionTransport): void;
   deliveryAttempted(outcome: DeliveryOutcome, seconds: number): void;
+  /** The dispatcher disabled a merchant's webhook endpoint: `gone` (410) or `failing` (ENDPOINT_DISABLE_AFTER). */
+  endpointDisabled(reason: 'gone' | 'failing'): void;
   /** A request refused by a rate limit of `group` (src/kernel/rate-limiter.ts). */
   rateLimited(group: string): void;
   /** The registry, for the gauges read at scrape time (metrics-gauges.ts). */
@@ -45,6 +47,7 @@ export const NO_METRICS: GatewayMetrics = Object.freeze({
   subscriptionOpened() {},
   subscriptionClosed() {},
   deliveryAttempted() {},
+  endpointDisabled() {},
   rateLimited() {},
   registry: null,
 });
@@ -79,6 +82,7 @@ class PromMetrics implements GatewayMetrics {
   private readonly subscriptions: Gauge;
   private readonly deliveries: Histogram;
   private readonly refusals: Counter;
+  private readonly disabled: Counter;
   private readonly names: Set<string>;
   private readonly seen = new Set<string>();
 
@@ -107,6 +111,12 @@ class PromMetrics implements GatewayMetrics {
       labelNames: ['group'],
       registers,
     });
+    this.disabled = new Counter({
+      name: 'sleeve_webhook_endpoints_disabled_total',
+      help: 'Merchant webhook endpoints disabled by the dispatcher, by reason (gone: 410; failing: ENDPOINT_DISABLE_AFTER).',
+      labelNames: ['reason'],
+      registers,
+    });
     // prom-client types the array as plain objects; it holds the metric instances themselves.
     for (const metric of processMetrics().getMetricsAsArray()) this.registry.registerMetric(metric as unknown as Metric);
   }
@@ -129,6 +139,10 @@ class PromMetrics implements GatewayMetrics {
 
   deliveryAttempted(outcome: DeliveryOutcome, seconds: number): void {
     this.deliveries.observe({ outcome }, seconds);
+  }
+
+  endpointDisabled(reason: 'gone' | 'failing'): void {
+    this.disabled.inc({ reason });
   }
 
   rateLimited(group: string): void {

@@ -1,0 +1,90 @@
+/**
+ * Recording an attempt at a merchant's own endpoint (docs/merchant-webhooks.md#disabling-and-recovery): the
+ * delivery's new state by NOTIFY_RETRY_SCHEDULE (as the bootstrap endpoint's, attempt-service.ts), the attempt, and
+ * the endpoint's health, in one transaction guarded by the lease. A `410 Gone` disables the endpoint at once; a
+ * failure while every attempt has failed for ENDPOINT_DISABLE_AFTER disables it; a 429/503 with `Retry-After`
+ * throttles that endpoint alone. A delivery made due again while its attempt was in flight (redeliver, recover)
+ * keeps that: the attempt is recorded, the row stays due.
+ */
+import type { AppDatabase } from '../db/database.ts';
+import { randomId } from '../kernel/tokens.ts';
+import { nextState } from './attempt-service.ts';
+import { findLeasedDelivery, insertDeliveryAttempt, updateLeasedDelivery, type DeliveryRow, type DeliveryState } from './delivery-repository.ts';
+import { disableEndpoint, recordHealth, type EndpointRow } from './endpoint-repository.ts';
+import { ok, type DeliveryResult } from './webhook-client.ts';
+
+export interface DeliveryRecordRequest {
+  row: DeliveryRow;
+  owner: string;
+  result: DeliveryResult;
+  startedAt: number;
+  now: number;
+  schedule: readonly number[];
+  disableAfterMs: number;
+}
+
+export interface RecordedDelivery {
+  nextAttemptAt: number | null;
+  /** Set when this attempt disabled the endpoint. */
+  disabled: { kind: 'gone' | 'failing'; reason: string; endpoint: EndpointRow } | null;
+  throttledUntil: number | null;
+}
+
+/** Records one attempt; null when the lease was lost (another instance owns the delivery now). */
+export async function recordDeliveryAttempt(database: AppDatabase, request: DeliveryRecordRequest): Promise<RecordedDelivery | null> {
+  const { row, owner, result, startedAt, now, schedule, disableAfterMs } = request;
+  return database.db.transaction().execute(async (trx) => {
+    const current = await findLeasedDelivery(trx, row.id, owner, database.caps.skipLocked);
+    if (!current) return null;
+    const delivered = ok(result);
+    const common = {
+      attemptCount: current.attempt_count + 1,
+      deliveredAt: delivered ? now : current.delivered_at == null ? null : Number(current.delivered_at),
+      lastError: delivered ? null : (result.error ?? `HTTP ${result.statusCode}`),
+      now,
+    };
+    const madeDueMeanwhile = Number(current.updated_at) !== Number(row.updated_at);
+    const state: DeliveryState = madeDueMeanwhile
+      ? { ...common, status: 'PENDING', nextAttemptAt: current.next_attempt_at == null ? now : Number(current.next_attempt_at), roundAttempts: current.round_attempts }
+      : { ...common, ...nextState(result, current.round_attempts + 1, schedule, now), roundAttempts: current.round_attempts + 1 };
+    if (!(await updateLeasedDelivery(trx, row.id, owner, Number(current.updated_at), state))) return null;
+    await insertDeliveryAttempt(trx, {
+      id: randomId('att_'),
+      delivery_id: row.id,
+      attempt: state.attemptCount,
+      started_at: startedAt,
+      duration_ms: result.durationMs,
+      status_code: result.statusCode,
+      response_excerpt: result.excerpt,
+      error: result.error,
+    });
+    const throttledUntil = result.retryAfterMs !== null && result.retryAfterMs > 0 ? now + result.retryAfterMs : null;
+    const endpoint = await recordHealth(trx, row.endpoint_id, { ok: delivered, now, throttledUntil });
+    let disabled: RecordedDelivery['disabled'] = null;
+    if (endpoint && result.statusCode === 410) {
+      const reason = 'The endpoint answered 410 Gone.';
+      if (await disableEndpoint(trx, endpoint.id, reason, now)) disabled = { kind: 'gone', reason, endpoint };
+    } else if (endpoint && !delivered && endpoint.failing_since != null && now - Number(endpoint.failing_since) >= disableAfterMs) {
+      const reason = `Every attempt failed since ${new Date(Number(endpoint.failing_since)).toISOString()} (ENDPOINT_DISABLE_AFTER).`;
+      if (await disableEndpoint(trx, endpoint.id, reason, now)) disabled = { kind: 'failing', reason, endpoint };
+    }
+    return { nextAttemptAt: state.nextAttemptAt, disabled, throttledUntil };
+  });
+}
+
+/** Marks a leased delivery DROPPED, unsent (nothing left to ask, docs/notifications.md#decided-at-send-time). */
+export async function dropDelivery(database: AppDatabase, row: DeliveryRow, owner: string, reason: string, now: number): Promise<boolean> {
+  return database.db.transaction().execute(async (trx) => {
+    const current = await findLeasedDelivery(trx, row.id, owner, database.caps.skipLocked);
+    if (!current) return false;
+    return updateLeasedDelivery(trx, row.id, owner, Number(current.updated_at), {
+      status: 'DROPPED',
+      nextAttemptAt: null,
+      roundAttempts: current.round_attempts,
+      attemptCount: current.attempt_count,
+      deliveredAt: null,
+      lastError: reason.slice(0, 500),
+      now,
+    });
+  });
+}

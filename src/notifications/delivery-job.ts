@@ -1,0 +1,184 @@
+/**
+ * The dispatcher of merchants' own endpoints (docs/merchant-webhooks.md#isolation): it claims due deliveries one
+ * endpoint at a time, round-robin, at most PER_ENDPOINT in flight per endpoint on this instance, so an endpoint that
+ * hangs for the whole timeout, fails everything or has a huge backlog holds its own slots and nobody else's. Claims
+ * are conditional updates with a lease (`skip locked` on PostgreSQL): two instances never send one delivery at once.
+ * Each attempt is signed with the endpoint's secrets (both during a rotation) and recorded with the endpoint's health
+ * (delivery-attempt-service.ts). Throttled and disabled endpoints are not claimed for. The bootstrap endpoint has its
+ * own dispatcher, unchanged (dispatcher-job.ts).
+ */
+import { setMaxListeners } from 'node:events';
+import type { BackgroundDeps, Disposable } from '../jobs/background.ts';
+import { createDueTimer } from '../jobs/due-sweeper.ts';
+import { randomId } from '../kernel/tokens.ts';
+import type { GatewayMetrics } from '../operations/metrics.ts';
+import { dropDelivery, recordDeliveryAttempt } from './delivery-attempt-service.ts';
+import { claimDueOf, nextDeliveryWake, releaseDelivery, type DeliveryRow } from './delivery-repository.ts';
+import { nextThrottleEnd, sendableEndpoints, type EndpointRow } from './endpoint-repository.ts';
+import { findNotification } from './outbox-repository.ts';
+import { bodyToSend, openSecret } from './sealed-body.ts';
+import { bodyAtSend, evidenceClaimId, type AtSend } from './send-time.ts';
+import { endpointBodySignature, endpointHeaders } from './signing.ts';
+import { deliver, DELIVERY_TIMEOUT_MS, ok, Shutdown, type DeliveryResult } from './webhook-client.ts';
+
+const LEASE_MS = DELIVERY_TIMEOUT_MS + 5_000;
+/** Deliveries in flight to one endpoint from one instance: a hanging endpoint holds at most these. */
+export const PER_ENDPOINT = 4;
+const MAX_IN_FLIGHT = 256;
+const POLL_MS = 60_000;
+const SHUTDOWN_GRACE_MS = 3_000;
+
+export type DeliveryDispatcherDeps = BackgroundDeps & { metrics?: Pick<GatewayMetrics, 'deliveryAttempted'> & Partial<Pick<GatewayMetrics, 'endpointDisabled'>> };
+
+export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Promise<Disposable> {
+  const { database, config, clock, bus, logger, services, metrics } = deps;
+  const vault = { open: openSecret };
+  const owner = randomId('deliverer_');
+  const shutdown = new AbortController();
+  setMaxListeners(MAX_IN_FLIGHT + 1, shutdown.signal);
+  const inFlight = new Set<Promise<void>>();
+  const perEndpoint = new Map<string, number>();
+  const timer = createDueTimer(clock, () => sweep());
+  let stopped = false;
+  let sweeping: Promise<void> | null = null;
+  let again = false;
+  /** Where the next round-robin pass starts, so no endpoint is always first when room is short. */
+  let turn = 0;
+
+  const busy = (id: string) => perEndpoint.get(id) ?? 0;
+
+  function sweep(): Promise<void> {
+    if (stopped) return Promise.resolve();
+    if (sweeping) {
+      again = true;
+      return sweeping;
+    }
+    sweeping = (async () => {
+      try {
+        do {
+          again = false;
+          const now = clock.now();
+          const endpoints = await sendableEndpoints(database.db, now);
+          turn = endpoints.length ? (turn + 1) % endpoints.length : 0;
+          for (let i = 0; i < endpoints.length && !stopped; i += 1) {
+            const endpoint = endpoints[(turn + i) % endpoints.length]!;
+            const room = Math.min(PER_ENDPOINT - busy(endpoint.id), MAX_IN_FLIGHT - inFlight.size);
+            if (room <= 0) continue;
+            const rows = await claimDueOf(database.db, endpoint.id, { owner, now, leaseMs: LEASE_MS, limit: room, skipLocked: database.caps.skipLocked });
+            for (const row of rows) track(endpoint.id, send(row, endpoint));
+          }
+        } while (again && !stopped);
+        const now = clock.now();
+        const full = [...perEndpoint].filter(([, n]) => n >= PER_ENDPOINT).map(([id]) => id);
+        // With no room at all, finishing deliveries sweep again; otherwise wake for the next due row or throttle end.
+        const [due, throttle] = inFlight.size >= MAX_IN_FLIGHT ? [null, null] : await Promise.all([nextDeliveryWake(database.db, now, full), nextThrottleEnd(database.db, now)]);
+        timer.arm(Math.min(due ?? Infinity, throttle ?? Infinity, now + POLL_MS));
+      } catch (error) {
+        logger.error('webhook delivery sweep failed; retrying', { error });
+        timer.arm(clock.now() + 1_000);
+      } finally {
+        sweeping = null;
+        if (again && !stopped) void sweep();
+      }
+    })();
+    return sweeping;
+  }
+
+  function track(endpointId: string, work: Promise<void>): void {
+    inFlight.add(work);
+    perEndpoint.set(endpointId, busy(endpointId) + 1);
+    void work.finally(() => {
+      inFlight.delete(work);
+      const left = busy(endpointId) - 1;
+      if (left > 0) perEndpoint.set(endpointId, left);
+      else perEndpoint.delete(endpointId);
+      // Room at this endpoint again: claim its next due deliveries (sweeps coalesce).
+      if (!stopped) void sweep();
+    });
+  }
+
+  /** The endpoint's secrets now: the current one, and the one before it during the 24 h overlap. */
+  function secretsOf(endpoint: EndpointRow, now: number): string[] {
+    const secrets = [vault.open(endpoint.secret_sealed)];
+    if (endpoint.previous_secret_sealed && endpoint.previous_secret_until != null && Number(endpoint.previous_secret_until) > now) secrets.push(vault.open(endpoint.previous_secret_sealed));
+    return secrets;
+  }
+
+  /** The bytes to send, decided now: a test event's own body, or the message's, opened and narrowed at send time. */
+  async function prepare(row: DeliveryRow, now: number): Promise<AtSend> {
+    if (row.body !== null) return { send: row.body };
+    const message = await findNotification(database.db, row.message_id);
+    if (!message) return { drop: 'The message is gone.' };
+    const queued = bodyToSend(message.body);
+    const claimId = evidenceClaimId(message.path, queued);
+    const claim = claimId === null ? null : await services.disputes.claims.find(claimId);
+    return bodyAtSend(message.path, message.id, queued, now, claim);
+  }
+
+  async function send(row: DeliveryRow, endpoint: EndpointRow): Promise<void> {
+    try {
+      const sentAt = clock.now();
+      let result: DeliveryResult;
+      try {
+        const prepared = await prepare(row, sentAt);
+        if ('drop' in prepared) {
+          if (await dropDelivery(database, row, owner, prepared.drop, clock.now())) changed(row);
+          return;
+        }
+        const secrets = secretsOf(endpoint, sentAt);
+        const headers = endpointHeaders(row.message_id, sentAt, prepared.send, secrets);
+        if (row.path === '/token-updated') headers.signature = endpointBodySignature(prepared.send, secrets[0]!);
+        result = await deliver({ url: endpoint.url + row.path, headers, body: prepared.send }, { clock, signal: shutdown.signal });
+      } catch (error) {
+        // A body or secret no key of this instance opens: a failed attempt that the site and staff see.
+        result = { statusCode: null, excerpt: null, error: error instanceof Error ? error.message.slice(0, 200) : 'unopened', durationMs: 0, retryAfterMs: null, interrupted: false };
+      }
+      if (result.interrupted) return await releaseDelivery(database.db, row.id, owner);
+      metrics?.deliveryAttempted(ok(result) ? 'delivered' : result.statusCode === null ? 'no_response' : 'http_error', result.durationMs / 1000);
+      const recorded = await recordDeliveryAttempt(database, {
+        row,
+        owner,
+        result,
+        startedAt: sentAt,
+        now: clock.now(),
+        schedule: config.notifyRetrySchedule,
+        disableAfterMs: config.endpointDisableAfterMs,
+      });
+      if (!recorded) return;
+      changed(row);
+      if (recorded.disabled) {
+        const { kind, reason, endpoint: disabled } = recorded.disabled;
+        // docs/merchant-webhooks.md#disabling-and-recovery: the operational notice (no secret, no body).
+        logger.warn('webhook endpoint disabled', { endpointId: disabled.id, siteId: disabled.site_id, url: disabled.url, reason });
+        metrics?.endpointDisabled?.(kind);
+        bus.publish('webhookEndpointDisabled', { endpointId: disabled.id, siteId: disabled.site_id, url: disabled.url, reason, at: clock.now() });
+      }
+      if (recorded.nextAttemptAt !== null) timer.arm(recorded.nextAttemptAt);
+      if (recorded.throttledUntil !== null) timer.arm(recorded.throttledUntil);
+    } catch (error) {
+      logger.error('webhook delivery could not be recorded; its lease will run out', { error, id: row.id });
+    }
+  }
+
+  function changed(row: DeliveryRow): void {
+    bus.publish('webhookDeliveryChanged', { deliveryId: row.id, endpointId: row.endpoint_id, siteId: row.site_id });
+  }
+
+  const subscription = bus.subscribe('notificationQueued');
+  void (async () => {
+    for await (const _event of subscription) void sweep();
+  })();
+  await sweep();
+  return {
+    async dispose() {
+      stopped = true;
+      timer.stop();
+      await subscription.return?.();
+      await sweeping;
+      const grace = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());
+      await Promise.race([Promise.allSettled([...inFlight]), grace]);
+      shutdown.abort(new Shutdown('the dispatcher is stopping'));
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}
