@@ -8,13 +8,14 @@
  * (bench/payments.ts), profile-access decisions (bench/decisions.ts), notifications delivered and change → delivery
  * time (bench/notifications.ts), orders on PostgreSQL with one and two instances (bench/scale.ts), and the
  * subscription fan-out (bench/fanout.ts), and the venue: 2,000 attendees behind one address, wrong 429s and the
- * limiter's cost (bench/venue.ts), and the cost of metrics and request logs, on vs off (bench/observability.ts).
+ * limiter's cost (bench/venue.ts), and the cost of metrics and request logs, on vs off (bench/observability.ts), and
+ * MCP get_sleeve_options calls against REST GET /api/sleeve-options (bench/mcp.ts).
  *
  * The orders and payments figures also compare SQLITE_SYNCHRONOUS=full (the default) with normal in the same run
  * (bench/orders.ts, bench/payments.ts; docs/running.md#durability-of-the-embedded-database).
  *
  * Environment: BENCH_SECONDS (default 10), BENCH_ROUNDS (default 3); BENCH_SYNC=0, BENCH_PAYMENTS=0,
- * BENCH_DECISIONS=0, BENCH_NOTIFY=0, BENCH_SCALE=0, BENCH_VENUE=0, BENCH_OBSERVABILITY=0 and BENCH_FANOUT=0 leave the matching figure out
+ * BENCH_DECISIONS=0, BENCH_NOTIFY=0, BENCH_SCALE=0, BENCH_VENUE=0, BENCH_OBSERVABILITY=0, BENCH_MCP=0 and BENCH_FANOUT=0 leave the matching figure out
  * (BENCH_VENUE_SECONDS, default 30: the venue's compressed 10-minute event).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -29,6 +30,7 @@ import { benchPayments, printPaymentsFigure } from './payments.ts';
 import { benchScale, printScaleFigures } from './scale.ts';
 import { benchVenue, printVenueFigure } from './venue.ts';
 import { benchObservability, printObservabilityFigure } from './observability.ts';
+import { benchMcp, printMcpFigure } from './mcp.ts';
 import { benchThroughput, printThroughputFigure } from './throughput.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -79,6 +81,10 @@ async function main() {
   if (process.env.BENCH_OBSERVABILITY !== '0') {
     console.log('');
     printObservabilityFigure(await benchObservability());
+  }
+  if (process.env.BENCH_MCP !== '0') {
+    console.log('');
+    printMcpFigure(await benchMcp(SECONDS, ROUNDS), SECONDS);
   }
 
   // The subscription fan-out figure (bench/fanout.ts, about five minutes): BENCH_FANOUT=0 leaves it out.

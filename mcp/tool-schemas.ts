@@ -77,10 +77,20 @@ export const CANCEL_INPUT = z.object({
   reason: z.string().min(1).max(300).describe('Why (1 to 300 characters). A paid order is refunded.'),
 });
 
-/** What the SDK is given: any JSON object passes its parse; tools/list shows `strict` as JSON Schema. */
+const made = new WeakMap<z.ZodObject, z.ZodObject>();
+
+/**
+ * What the SDK is given: any JSON object passes its parse; tools/list shows `strict` as JSON Schema. Made once per
+ * schema: every request builds its tools afresh (mcp/mcp-door.ts), and `meta` registers in zod's global registry.
+ */
 export function advertised(strict: z.ZodObject): z.ZodObject {
-  const { $schema: _schema, ...jsonSchema } = z.toJSONSchema(strict, { io: 'input' });
-  return z.looseObject({}).meta(jsonSchema);
+  let schema = made.get(strict);
+  if (!schema) {
+    const { $schema: _schema, ...jsonSchema } = z.toJSONSchema(strict, { io: 'input' });
+    schema = z.looseObject({}).meta(jsonSchema);
+    made.set(strict, schema);
+  }
+  return schema;
 }
 
 /** A tool's raw arguments, as an object of unknown values (the SDK hands over `{}` when there are none). */
