@@ -24,6 +24,7 @@ import {
   OrderDecisionRef,
   ThreeDsEnrollmentRef,
 } from './platform.ts';
+import { WebhookDeliveryRef, WebhookEndpointRef } from './webhooks.ts';
 
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : SchemaTypes;
 
@@ -146,6 +147,20 @@ node(OrderDecisionRef, 'Global id, from the orderId (a sleeve order number or a 
   key: (d) => d.orderId,
   valid: (orderId) => /^[0-9]{1,15}$/u.test(orderId) || prefixed('pay_')(orderId),
   load: (orderId, { services }) => services.platform.orderDecision(orderId),
+});
+
+node(WebhookEndpointRef, 'Global id, from the endpoint id (ep_…, endpointId, as REST shows it).', {
+  otherwise: 'unauthorized',
+  key: (e) => e.id,
+  valid: prefixed('ep_'),
+  load: (id, { services }) => services.webhooks.endpoint(id),
+});
+
+node(WebhookDeliveryRef, 'Global id, from the delivery id (dlv_…, deliveryId): one message to one endpoint.', {
+  otherwise: 'unauthorized',
+  key: (d) => d.id,
+  valid: prefixed('dlv_'),
+  load: (id, { services }) => services.webhooks.delivery(id),
 });
 
 /** At most this many ids in one `nodes`: each may cost a lookup. */
