@@ -3,6 +3,7 @@
  * responses link to. Each area lists its own routes in its own file.
  */
 import { CorsPolicy } from '../src/kernel/cors.ts';
+import { createAgentsRoutes } from './agents.ts';
 import { createAssetHandlers } from './assets.ts';
 import type { HttpRequest, HttpResponse } from './http.ts';
 import { createNotificationsRoutes } from './notifications.ts';
@@ -13,7 +14,7 @@ import { createPaymentsRoutes } from './payments.ts';
 import { createPlatformRoutes } from './platform.ts';
 import { createWebhookRoutes } from './webhooks.ts';
 import type { RestDeps } from './rest-deps.ts';
-import { createRouter, notFound, type RoutedRequest, type Router } from './routes.ts';
+import { createRouter, notFound, type Route, type RoutedRequest, type Router } from './routes.ts';
 
 /** The REST door: answers every request that is not GraphQL's, a path no route has with its family's 404. */
 export interface RestApi extends Router {
@@ -55,6 +56,8 @@ export function createRestApi(deps: RestDeps & { metrics?: MetricsEndpoint }): R
       ...createWebhookRoutes(deps),
       // The operator's (docs/operations.md)
       ...createOperationsRoutes(deps.readiness, deps.metrics),
+      // The agents' entry points (docs/agents.md): /openapi.json is generated from this very table
+      ...createAgentsRoutes(deps.publicUrl, () => router.routes()),
     ],
     deps,
   );
@@ -92,5 +95,9 @@ class CorsRouter implements RestApi {
 
   template(path: string): string | null {
     return this.router.template(path);
+  }
+
+  routes(): Array<Pick<Route, 'method' | 'path'>> {
+    return this.router.routes();
   }
 }

@@ -39,6 +39,8 @@ export interface Router {
   methods(path: string): string[] | null;
   /** The template of the routes that have this path (`/api/orders/:orderNumber`), or null when none has it. */
   template(path: string): string | null;
+  /** Every route's method and template, as the table lists them: what /openapi.json describes (docs/agents.md#openapi-document). */
+  routes(): Array<Pick<Route, 'method' | 'path'>>;
 }
 
 /**
@@ -123,7 +125,8 @@ export function createRouter(routes: Route[], deps: { logger: Logger; services: 
     return match(path, '')?.template ?? null;
   }
 
-  return { handle, methods, template };
+  const listed = routes.map(({ method, path }) => ({ method, path }));
+  return { handle, methods, template, routes: () => listed };
 }
 
 function safeDecode(segment: string): string {

@@ -6,6 +6,7 @@ import { afterEach, expect } from 'vitest';
 import { createManualClock, type ManualClock } from '../../src/kernel/clock.ts';
 import { createGateway, startServer, type Gateway, type GatewayOptions } from '../../src/server.ts';
 import { backendEnv } from './databases.ts';
+import { expectDocumentedAnswer } from './openapi-answers.ts';
 
 const leftovers: Array<() => Promise<void>> = [];
 
@@ -131,7 +132,10 @@ export function doorHelpers(send: (path: string, init: RequestInit) => Promise<R
     const response = await send(path, init);
     const text = await response.text();
     const isJson = response.headers.get('content-type')?.includes('json');
-    return { status: response.status, headers: response.headers, body: isJson && text ? JSON.parse(text) : text };
+    const parsed = isJson && text ? JSON.parse(text) : text;
+    // Every REST answer of the suites must be one /openapi.json describes (docs/agents.md#openapi-document).
+    expectDocumentedAnswer(method, path, response.status, response.headers.get('content-type'), parsed);
+    return { status: response.status, headers: response.headers, body: parsed };
   }
 
   async function gql<T = any>(query: string, variables?: Record<string, unknown>, { token }: { token?: string } = {}): Promise<GqlResult<T>> {

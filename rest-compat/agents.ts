@@ -1,0 +1,96 @@
+/**
+ * The agents' entry points on the REST door (docs/agents.md): `/openapi.json`, generated once from the route table
+ * this door serves (openapi/document.ts); `/docs`, the reference page that renders it, with Redoc's standalone bundle
+ * read from node_modules; and `/llms.txt`, the index for agents. None is rate limited or does work per request beyond
+ * sending bytes built once (the /docs page only adds its nonce).
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { apiDocsHeaders, newNonce, renderApiDocsPage } from '../src/pages/api-docs-page.ts';
+import { buildOpenApiDocument, type RouteRef } from './openapi/document.ts';
+import { rawJson, text, type HttpResponse } from './http.ts';
+import type { Route } from './routes.ts';
+
+const require = createRequire(import.meta.url);
+let redocBundle: Buffer | undefined;
+
+/** From this file's own node_modules chain: the same from the sources (tsx), from dist/, and from an installed package. */
+function readRedocBundle(): Buffer {
+  redocBundle ??= readFileSync(require.resolve('redoc/bundles/redoc.standalone.js'));
+  return redocBundle;
+}
+
+/** The llms.txt index (https://llmstxt.org/): a title, a summary, and sections of links, all absolute. */
+export function llmsIndex(publicUrl: string): string {
+  return `# Sleeve Gateway
+
+> Order one custom embroidered laptop sleeve at a live event: read the options, create an order (held unpaid for 5
+> minutes), pay on the hosted page or with the demo card, and follow its status to the pickup station.
+
+Rules for client agents, from the service's own interface description:
+
+1. Before creating an order, confirm size, font, thread, stitchText, name and email with the user. Spell stitchText
+   back, because embroidery is permanent. Choose an option for the user only if the user asked.
+2. Ask the user how to pay and offer both ways (the payUrl page, or the demo card \`vendor_card\`); never choose for
+   the user.
+3. Every order and pay answer carries \`message\` (relay it to the user) and \`nextAction\` (follow it).
+4. Tell the user the hold deadline (\`holdUntilText\`).
+5. On an error, relay \`error\`. Retry only when \`retryable\` is true.
+
+## Docs
+
+- [Event information](${publicUrl}/llms-full.txt): agenda, speakers, venue, food and swag, as plain text
+- [OpenAPI document](${publicUrl}/openapi.json): every REST path, with request and response schemas, security and errors
+- [API reference](${publicUrl}/docs): the OpenAPI document as a readable page
+
+## Tools
+
+- [MCP server](${publicUrl}/mcp): Model Context Protocol over Streamable HTTP; one tool per step of the ordering flow, which asks the user to confirm through your client
+
+## Optional
+
+- [Sleeve options](${publicUrl}/api/sleeve-options): what can be ordered right now, as JSON
+`;
+}
+
+/** `routes`: the table the door serves, read when /openapi.json is first asked for (the table includes these routes). */
+export function createAgentsRoutes(publicUrl: string, routes: () => readonly RouteRef[]): Route[] {
+  const imageOrigin = new URL(publicUrl).origin;
+  let openApi: Uint8Array | undefined;
+  const llms = llmsIndex(publicUrl);
+
+  return [
+    {
+      method: 'GET',
+      path: '/openapi.json',
+      async handler(): Promise<HttpResponse> {
+        openApi ??= Buffer.from(JSON.stringify(buildOpenApiDocument(routes(), publicUrl)));
+        const response = rawJson(200, openApi);
+        response.headers['cache-control'] = 'public, max-age=60';
+        return response;
+      },
+    },
+    {
+      method: 'GET',
+      path: '/docs',
+      async handler(): Promise<HttpResponse> {
+        const nonce = newNonce();
+        const response = text(200, renderApiDocsPage(nonce), 'text/html; charset=utf-8');
+        Object.assign(response.headers, apiDocsHeaders(nonce, imageOrigin), { 'cache-control': 'no-store' });
+        return response;
+      },
+    },
+    {
+      method: 'GET',
+      path: '/docs/redoc.standalone.js',
+      async handler(): Promise<HttpResponse> {
+        return {
+          status: 200,
+          headers: { 'content-type': 'text/javascript; charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': 'public, max-age=3600' },
+          body: readRedocBundle(),
+        };
+      },
+    },
+    { method: 'GET', path: '/llms.txt', handler: async (): Promise<HttpResponse> => text(200, llms) },
+  ];
+}
