@@ -3,6 +3,8 @@
  * (large order numbers, first name and last initial). It follows the public `pickupBoard` subscription over
  * graphql-ws and reconnects by itself, with jittered backoff, after the server restarts; every (re)connection
  * starts with the whole current board, so it is right again within a second of reconnecting.
+ * Every ready order is shown at any count: the cards shrink to a floor readable across a room, then the board pages
+ * through the rest by itself (app/display.js; `?pageSeconds=` sets how long a page stays).
  * No CDN: the graphql-ws client is served by this server from node_modules. Style and script are files
  * (app/display.css, app/display.js): the page's Content-Security-Policy allows nothing inline (docs/edge.md#page-headers).
  */
@@ -13,10 +15,11 @@ export function renderDisplayPage(): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Ready for pickup</title>${FAVICON_LINK}<link rel="stylesheet" href="${APP_ASSETS}/display.css"></head>
 <body>
-<header><h1>Ready for pickup</h1><span id="state" role="status" aria-live="polite">Connecting…</span></header>
-<main><ul id="board" aria-label="Orders ready for pickup" aria-live="polite"></ul>
+<header><h1>Ready for pickup</h1><span class="meta"><span id="count"></span><span id="state" role="status" aria-live="polite">Connecting…</span></span></header>
+<main><ul id="board" aria-label="Orders ready for pickup"></ul>
 <p id="empty">No orders are ready yet. Paid orders appear here as soon as they are ready.</p></main>
-<footer>Bring your order number and give the first and last name on the order.</footer>
+<footer><span>Bring your order number and give the first and last name on the order.</span><span id="page"></span></footer>
+<p id="announce" class="sr-only" aria-live="polite"></p>
 <script src="/assets/graphql-ws.js"></script>
 <script type="module" src="${APP_ASSETS}/display.js"></script>
 </body></html>`;

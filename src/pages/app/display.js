@@ -2,24 +2,172 @@
  * The pickup display's script (/assets/app/display.js, a module after graphql-ws's browser build, a classic script
  * that defines the global `graphqlWs`): follows pickupBoard over graphql-ws and reconnects by itself. It sends the
  * trusted document's hash (graphql.js), never its text.
+ *
+ * Every ready order is shown, whatever their number (issue 18): the cards shrink until all fit, but never below a
+ * floor readable across a room (6% of the screen's height on a big screen); past that the board pages through the rest by itself
+ * ("Page 2 of 3", with the count of ready orders), one page every `pageSeconds` (8 s; `?pageSeconds=` sets it).
+ * An order that has just become ready is highlighted for a few seconds.
  */
 import { subscription } from './graphql.js';
 
+const params = new URLSearchParams(location.search);
+const PAGE_MS = Math.min(120, Math.max(0.2, Number(params.get('pageSeconds')) || 8)) * 1000;
+const NEW_MS = 6000;
+/**
+ * The floor: 6% of the screen's height (about 65 px on a 1080p screen, 130 px at 4K, 46 px on a laptop), held to a
+ * ninth of its width so a phone still shows two columns, and never under 40 px.
+ */
+const floorSize = () => Math.max(40, Math.min(innerHeight * 0.06, innerWidth / 9));
+
 const board = document.getElementById('board');
+const main = document.querySelector('main');
 const empty = document.getElementById('empty');
 const state = document.getElementById('state');
-function render(entries) {
-  board.replaceChildren(...entries.map((e) => {
-    const li = document.createElement('li');
-    li.dataset.orderNumber = e.orderNumber;
-    const n = document.createElement('div'); n.className = 'number'; n.textContent = e.orderNumber;
-    const name = document.createElement('div'); name.className = 'name'; name.textContent = e.displayName;
-    li.append(n, name);
-    return li;
-  }));
-  empty.hidden = entries.length > 0;
+const count = document.getElementById('count');
+const pageNote = document.getElementById('page');
+const announce = document.getElementById('announce');
+
+let shown = null; // order numbers on the board, null before the first snapshot
+let pages = [[]];
+let page = 0;
+let pageTimer = 0;
+/** One digit's width in em of the number's font (bold, tabular), measured once. */
+let digitEm = 0;
+
+function card(entry) {
+  const li = document.createElement('li');
+  li.dataset.orderNumber = entry.orderNumber;
+  const n = document.createElement('div'); n.className = 'number'; n.textContent = entry.orderNumber;
+  const name = document.createElement('div'); name.className = 'name'; name.textContent = entry.displayName;
+  li.append(n, name);
+  return li;
 }
+
+function measureDigit() {
+  const probe = document.createElement('span');
+  probe.className = 'number';
+  probe.style.cssText = 'position:absolute;visibility:hidden;font-size:100px';
+  probe.textContent = '0000000000';
+  document.body.append(probe);
+  digitEm = probe.getBoundingClientRect().width / 1000 || 0.7;
+  probe.remove();
+}
+
+/** The room the board has: main's content box, in fractional pixels (a rounded pixel is a clipped row). */
+function room() {
+  const style = getComputedStyle(main);
+  const box = main.getBoundingClientRect();
+  return {
+    width: box.width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight),
+    height: box.height - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom),
+  };
+}
+
+function setSize(size, digits) {
+  board.style.setProperty('--s', `${size}px`);
+  // A card is as wide as its number (plus padding and the coloured edge): never narrower, so no number is cut.
+  board.style.setProperty('--w', String(digitEm * digits + 0.8));
+}
+
+/** Whether every card fits the room at the size set now. */
+function fits(space) {
+  return board.getBoundingClientRect().height <= space.height && board.scrollWidth <= board.clientWidth;
+}
+
+/** The cards in rows (as the grid placed them), then rows gathered into pages that each fit the room's height. */
+function paginate(items, height) {
+  const rows = [];
+  for (const li of items) {
+    const { top, bottom } = li.getBoundingClientRect();
+    const row = rows.at(-1);
+    if (row && Math.abs(row.top - top) < 1) { row.items.push(li); row.bottom = Math.max(row.bottom, bottom); }
+    else rows.push({ top, bottom, items: [li] });
+  }
+  const result = [];
+  let start = null;
+  for (const row of rows) {
+    if (start === null || row.bottom - start > height) { result.push([]); start = row.top; }
+    result.at(-1).push(...row.items);
+  }
+  return result.length ? result : [[]];
+}
+
+/** The largest size at which all cards fit, down to the floor; paged at the floor when even that is too many. */
+function layout() {
+  const items = [...board.children];
+  for (const li of items) li.hidden = false;
+  if (!digitEm) measureDigit();
+  const space = room();
+  const digits = Math.max(4, ...items.map((li) => li.dataset.orderNumber.length));
+  const floor = floorSize();
+  const ceiling = Math.max(floor, Math.min(innerHeight * 0.2, space.width / (digitEm * digits + 0.8)));
+  let size = ceiling;
+  setSize(size, digits);
+  if (!fits(space)) {
+    let [low, high] = [floor, ceiling];
+    setSize(low, digits);
+    if (fits(space)) {
+      // Largest fitting size, to a pixel.
+      while (high - low > 1) {
+        const mid = (low + high) / 2;
+        setSize(mid, digits);
+        if (fits(space)) low = mid; else high = mid;
+      }
+    }
+    size = low;
+    setSize(size, digits);
+  }
+  pages = fits(space) ? [items] : paginate(items, space.height);
+  page = Math.min(page, pages.length - 1);
+  showPage();
+}
+
+function showPage() {
+  const visible = new Set(pages[page]);
+  for (const li of board.children) li.hidden = !visible.has(li);
+  // The note keeps its place either way (display.css), so showing it never takes room from the board.
+  pageNote.textContent = pages.length > 1 ? `Page ${page + 1} of ${pages.length}` : '';
+  // The cycle keeps its own pace: at a busy hour the board changes every few seconds, and restarting the wait at
+  // each change would keep the later pages from ever being shown.
+  if (pages.length > 1 && !pageTimer) pageTimer = setTimeout(nextPage, PAGE_MS);
+}
+
+function nextPage() {
+  pageTimer = 0;
+  page = (page + 1) % pages.length;
+  showPage();
+}
+
+let drawn = '';
+function render(entries) {
+  // The stream repeats the board after changes that do not touch it (a payment, say): nothing to draw then.
+  const key = JSON.stringify(entries.map((e) => [e.orderNumber, e.displayName]));
+  if (key === drawn) return;
+  drawn = key;
+  const before = shown;
+  shown = new Set(entries.map((e) => e.orderNumber));
+  const fresh = before ? entries.filter((e) => !before.has(e.orderNumber)) : [];
+  const old = new Map([...board.children].map((li) => [li.dataset.orderNumber, li]));
+  board.replaceChildren(...entries.map((e) => old.get(e.orderNumber) ?? card(e)));
+  for (const e of fresh) {
+    const li = board.querySelector(`li[data-order-number="${CSS.escape(e.orderNumber)}"]`);
+    li.classList.add('new');
+    setTimeout(() => li.classList.remove('new'), NEW_MS);
+  }
+  if (fresh.length) announce.textContent = `Ready for pickup: ${fresh.map((e) => e.orderNumber).join(', ')}.`;
+  empty.hidden = entries.length > 0;
+  count.textContent = entries.length ? `${entries.length} ready` : '';
+  layout();
+}
+
 function status(text, down) { state.textContent = text; state.className = down ? 'down' : ''; }
+// Whatever changes the board's room (the window, the header's notes wrapping), it is laid out again.
+let room_ = '';
+new ResizeObserver(() => {
+  const now = `${main.clientWidth}x${main.clientHeight}`;
+  if (now !== room_) { room_ = now; layout(); }
+}).observe(main);
+
 const url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/graphql';
 const client = globalThis.graphqlWs.createClient({
   url,
