@@ -30,7 +30,8 @@ export function platformErrorResponse(error: unknown, style: ErrorStyle, logger:
 function styled(status: number, message: string, style: ErrorStyle, errors?: Array<{ field: string; message: string }>): HttpResponse {
   if (style === 'tokenization') return json(status, { message });
   const body: Record<string, unknown> = { status: 'error', message };
-  if (status === 400) body.errors = errors ?? [];
+  // A 422 that names its fields lists them too (docs/merchant-webhooks.md#endpoints); the others keep their shape.
+  if (status === 400 || (status === 422 && errors?.length)) body.errors = errors ?? [];
   return json(status, body);
 }
 

@@ -43,11 +43,11 @@ export async function recordDeliveryAttempt(database: AppDatabase, request: Deli
       lastError: delivered ? null : (result.error ?? `HTTP ${result.statusCode}`),
       now,
     };
-    const madeDueMeanwhile = Number(current.updated_at) !== Number(row.updated_at);
+    const madeDueMeanwhile = Number(current.version) !== Number(row.version);
     const state: DeliveryState = madeDueMeanwhile
       ? { ...common, status: 'PENDING', nextAttemptAt: current.next_attempt_at == null ? now : Number(current.next_attempt_at), roundAttempts: current.round_attempts }
       : { ...common, ...nextState(result, current.round_attempts + 1, schedule, now), roundAttempts: current.round_attempts + 1 };
-    if (!(await updateLeasedDelivery(trx, row.id, owner, Number(current.updated_at), state))) return null;
+    if (!(await updateLeasedDelivery(trx, row.id, owner, Number(current.version), state))) return null;
     await insertDeliveryAttempt(trx, {
       id: randomId('att_'),
       delivery_id: row.id,
@@ -77,7 +77,7 @@ export async function dropDelivery(database: AppDatabase, row: DeliveryRow, owne
   return database.db.transaction().execute(async (trx) => {
     const current = await findLeasedDelivery(trx, row.id, owner, database.caps.skipLocked);
     if (!current) return false;
-    return updateLeasedDelivery(trx, row.id, owner, Number(current.updated_at), {
+    return updateLeasedDelivery(trx, row.id, owner, Number(current.version), {
       status: 'DROPPED',
       nextAttemptAt: null,
       roundAttempts: current.round_attempts,

@@ -76,7 +76,7 @@ export interface DeliveryState {
 }
 
 /** Writes the new state and frees the lease, only while `owner` still holds it and nobody made it due again since. */
-export async function updateLeasedDelivery(db: Db, id: string, owner: string, updatedAt: number, state: DeliveryState): Promise<boolean> {
+export async function updateLeasedDelivery(db: Db, id: string, owner: string, version: number, state: DeliveryState): Promise<boolean> {
   const result = await db
     .updateTable('webhook_deliveries')
     .set({
@@ -92,7 +92,7 @@ export async function updateLeasedDelivery(db: Db, id: string, owner: string, up
     })
     .where('id', '=', id)
     .where('lease_owner', '=', owner)
-    .where('updated_at', '=', updatedAt)
+    .where('version', '=', version)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
@@ -133,14 +133,27 @@ export async function attemptsOfDeliveries(db: Db, ids: readonly string[]): Prom
 
 /**
  * Makes deliveries due now in a new round of the schedule: every FAILED one of the endpoint created since `since`
- * (recover), or one delivery (redeliver). `updated_at` changes, so an attempt in flight cannot overwrite it.
+ * (recover), or one delivery (redeliver). `version` counts up, so an attempt in flight cannot overwrite it.
  */
 export async function makeDue(db: Db, where: { endpointId: string; since?: number; deliveryId?: string }, now: number): Promise<string[]> {
   let query = db
     .updateTable('webhook_deliveries')
-    .set({ status: 'PENDING', next_attempt_at: now, round_attempts: 0, updated_at: now })
+    .set((eb) => ({ status: 'PENDING', next_attempt_at: now, round_attempts: 0, updated_at: now, version: eb('version', '+', 1) }))
     .where('endpoint_id', '=', where.endpointId);
   if (where.since !== undefined) query = query.where('status', '=', 'FAILED').where('created_at', '>=', where.since);
   if (where.deliveryId !== undefined) query = query.where('id', '=', where.deliveryId).where('status', '!=', 'PENDING');
   return (await query.returning('id').execute()).map((row) => row.id);
+}
+
+/** An endpoint enabled again: its kept PENDING deliveries are due now, not at their schedule's next step. */
+export async function pendingDueNow(db: Db, endpointId: string, now: number): Promise<string[]> {
+  const rows = await db
+    .updateTable('webhook_deliveries')
+    .set((eb) => ({ next_attempt_at: now, updated_at: now, version: eb('version', '+', 1) }))
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'PENDING')
+    .where('next_attempt_at', '>', now)
+    .returning('id')
+    .execute();
+  return rows.map((row) => row.id);
 }

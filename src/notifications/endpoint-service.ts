@@ -9,7 +9,7 @@ import type { ServiceDeps } from '../kernel/service-deps.ts';
 import { randomId } from '../kernel/tokens.ts';
 import { openSecret, sealSecret } from './sealed-body.ts';
 import { useBootstrapSite } from './bootstrap-site.ts';
-import { attemptsOfDeliveries, countDeliveries, findDelivery, insertDeliveries, listDeliveries, makeDue } from './delivery-repository.ts';
+import { attemptsOfDeliveries, countDeliveries, findDelivery, insertDeliveries, listDeliveries, makeDue, pendingDueNow } from './delivery-repository.ts';
 import { deleteEndpoint, findEndpoint, insertEndpoint, listEndpoints, updateEndpoint, type EndpointRow } from './endpoint-repository.ts';
 import { newSecret, parseEndpointInput, parseRecoverInput, ROTATION_OVERLAP_MS, TEST_PATH, testBody } from './endpoint-rules.ts';
 import type { DeliveryStatus } from './endpoint-tables.ts';
@@ -174,7 +174,8 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
         ...(enabling ? { enabled: 1, disabled_reason: null, failing_since: null, throttled_until: null } : {}),
         updated_at: now,
       });
-      // Enabled again: its kept PENDING deliveries are due as they were; wake the dispatchers for them.
+      // Enabled again: the deliveries it kept are due now (FAILED ones wait for recover).
+      if (enabling) announce((await pendingDueNow(db, id, now)).map((deliveryId) => ({ id: deliveryId, endpointId: id, siteId })));
       if (enabling) bus.publish('notificationQueued', { ids: [] });
       return toEndpoint(await own(siteId, id), now);
     },

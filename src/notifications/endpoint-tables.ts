@@ -44,6 +44,8 @@ export interface WebhookDeliveryTable {
   status: DeliveryStatus;
   attempt_count: number;
   round_attempts: Generated<number>;
+  /** Counted up whenever it is made due again (redeliver, recover, enabled): an attempt in flight then does not overwrite it. */
+  version: Generated<number>;
   next_attempt_at: number | null;
   lease_owner: string | null;
   lease_until: number | null;

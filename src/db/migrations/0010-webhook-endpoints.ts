@@ -39,6 +39,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('status', 'varchar(16)', (c) => c.notNull())
     .addColumn('attempt_count', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('round_attempts', 'integer', (c) => c.notNull().defaultTo(0))
+    // Counted up each time the delivery is made due again (redeliver, recover, enabled): an attempt in flight then
+    // records itself without overwriting that (as outbox_notifications.redeliveries does, migration 0009).
+    .addColumn('version', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('next_attempt_at', 'bigint')
     .addColumn('lease_owner', 'varchar(64)')
     .addColumn('lease_until', 'bigint')

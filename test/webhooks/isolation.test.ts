@@ -1,0 +1,63 @@
+/**
+ * Isolation (docs/merchant-webhooks.md#isolation): an endpoint that hangs for the whole timeout, or one with a large
+ * backlog, never delays another endpoint's deliveries. Asserted on what has arrived where, never on timing ratios:
+ * while one endpoint holds every request it gets unanswered (the clock does not move, so its 10 s timeout never
+ * fires), the other endpoint receives all of its notifications, and the hanging one has been sent no more than its
+ * per-endpoint share.
+ */
+import { describe, expect, it } from 'vitest';
+import { queueNotification } from '../../src/notifications/outbox-service.ts';
+import { PER_ENDPOINT } from '../../src/notifications/delivery-job.ts';
+import type { TestGateway } from '../support/gateway.ts';
+import { eventually } from '../support/receiver.ts';
+import { platformHeaders, profileAccess } from '../platform/support.ts';
+import { endpointAt, merchantSite, webhookGateway, type Site } from './support.ts';
+
+let accounts = 0;
+async function notify(t: TestGateway, site: Site): Promise<void> {
+  accounts += 1;
+  const res = await t.rest('POST', `/v2/accounts/profile-access/iso-${accounts}`, profileAccess({ accountId: `iso-${accounts}`, accountOwner: { email: 'verify@vendor.test' } }), platformHeaders(t, { id: site.id, apiKey: site.apiKey }));
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+
+describe('merchant webhooks: isolation', () => {
+  it("an endpoint that hangs holds only its own slots: another site's endpoint receives everything meanwhile", async () => {
+    const t = await webhookGateway();
+    const [slowSite, site] = [await merchantSite(t), await merchantSite(t)];
+    const hanging = await endpointAt(t, slowSite);
+    const healthy = await endpointAt(t, site);
+    hanging.receiver.hang(true);
+    for (let i = 0; i < 20; i++) await notify(t, slowSite);
+    for (let i = 0; i < 20; i++) await notify(t, site);
+    await eventually(() => healthy.receiver.distinct().length === 20);
+    expect(hanging.receiver.requests.length).toBeGreaterThan(0);
+    expect(hanging.receiver.requests.length).toBeLessThanOrEqual(PER_ENDPOINT);
+    // A second endpoint of the slow site itself is not held up by its sibling either.
+    const sibling = await endpointAt(t, slowSite);
+    await notify(t, slowSite);
+    await sibling.receiver.waitFor(1);
+    hanging.receiver.release();
+  });
+
+  it("a backlog of thousands at one endpoint does not queue another endpoint's message behind it", async () => {
+    const t = await webhookGateway();
+    const [busySite, site] = [await merchantSite(t), await merchantSite(t)];
+    const busy = await endpointAt(t, busySite);
+    const other = await endpointAt(t, site);
+    const backlog = 3_000;
+    const now = t.clock.now();
+    await t.gateway.database.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < backlog; i++) {
+        await queueNotification(trx, '/orderstatusupdatenotification', { timestamp: Math.floor(now / 1000), type: 'ORDER_STATUS_UPDATE', orderId: `o-${i}`, merchantAction: 'RELEASE', triggeredBy: 'bench', linkToOrderInDashboard: 'http://sleeve.test/staff' }, { now, site: busySite.id });
+      }
+    });
+    t.gateway.bus.publish('notificationQueued', { ids: [] });
+    await busy.receiver.waitFor(1);
+    await notify(t, site);
+    await other.receiver.waitFor(1);
+    // The other site's message arrived while the backlog was still being worked off.
+    expect(busy.receiver.requests.length).toBeLessThan(backlog);
+    await eventually(() => busy.receiver.requests.length === backlog, 60_000);
+    expect(busy.receiver.distinct()).toHaveLength(backlog);
+  }, 90_000);
+});
