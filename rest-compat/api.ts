@@ -36,6 +36,8 @@ export function createRestApi(deps: RestDeps & { metrics?: MetricsEndpoint }): R
       { method: 'GET', path: '/llms-full.txt', handler: ordering.eventInfo },
       // Linked from SleeveOptions.*Choices[].image
       { method: 'GET', path: '/images/options/:kind/:file', handler: assets.optionImage },
+      // Order.previewImage and the REST order's previewImage: what will be stitched (issue 18)
+      { method: 'GET', path: '/preview.svg', handler: assets.preview },
       // The page at payUrl
       { method: 'GET', path: '/pay/:orderNumber', handler: pages.pay },
       // The attendees' ordering page and the staff console (issue 8)

@@ -1,6 +1,7 @@
-/** Preview images of the current choices, at the URLs that SleeveOptions lists. */
+/** Preview images of the current choices, at the URLs that SleeveOptions lists, and of a sleeve as it will be stitched. */
 import { CHOICE_KINDS, type ChoiceKind } from '../src/orders/sleeve-options.ts';
 import { renderChoiceImage } from '../src/pages/option-images.ts';
+import { parsePreviewQuery, renderPreview } from '../src/pages/preview-image.ts';
 import type { Services } from '../src/services.ts';
 import { json, type HttpRequest, type HttpResponse } from './http.ts';
 
@@ -22,6 +23,18 @@ export function createAssetHandlers({ services }: { services: Services }) {
         status: 200,
         headers: { 'content-type': 'image/svg+xml; charset=utf-8', 'cache-control': 'public, max-age=300' },
         body: renderChoiceImage(kind as ChoiceKind, choice),
+      };
+    },
+
+    /** `/preview.svg?size=&font=&thread=&text=`: Order.previewImage (docs/ordering.md#the-preview-image). */
+    async preview(request: HttpRequest): Promise<HttpResponse> {
+      const query = parsePreviewQuery(request.query);
+      const looks = await services.options.looks(query.font, query.thread);
+      return {
+        status: 200,
+        // The same address draws the same picture until staff change a colour: a short cache is right.
+        headers: { 'content-type': 'image/svg+xml; charset=utf-8', 'cache-control': 'public, max-age=300', 'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'" },
+        body: renderPreview(query, looks),
       };
     },
   };

@@ -84,6 +84,7 @@ export function orderBody(view: OrderView): Record<string, unknown> {
     ...(view.hold ?? {}),
     ...(view.reason ? { reason: view.reason } : {}),
     order: view.order,
+    previewImage: view.previewImage,
     message: view.message,
     nextAction: view.nextAction,
   };

@@ -64,8 +64,8 @@ builder.mutationField('cancelOrder', (t) =>
   }),
 );
 
-const choices = (list: ReadonlyArray<{ value: string; color?: string | null }>): Choice[] =>
-  list.map((c) => ({ value: c.value, ...(c.color != null ? { color: c.color } : {}) }));
+const choices = (list: ReadonlyArray<{ value: string; color?: string | null; family?: string | null }>): Choice[] =>
+  list.map((c) => ({ value: c.value, ...(c.color != null ? { color: c.color } : {}), ...(c.family != null ? { family: c.family } : {}) }));
 
 builder.mutationField('updateSleeveOptions', (t) =>
   t.field({

@@ -20,6 +20,16 @@ const ChoiceRef = builder.objectRef<ChoiceView>('Choice').implement({
   fields: (t) => ({
     value: t.exposeString('value'),
     image: t.exposeString('image', { description: 'URL of an SVG preview.' }),
+    color: t.string({
+      nullable: true,
+      description: 'threadChoices: the thread colour, #rrggbb. Null for sizes and fonts.',
+      resolve: (c) => c.color ?? null,
+    }),
+    family: t.string({
+      nullable: true,
+      description: 'fontChoices: the CSS font-family list the previews draw the stitch text with. Null for sizes and threads.',
+      resolve: (c) => c.family ?? null,
+    }),
   }),
 });
 
@@ -73,6 +83,10 @@ OrderRef.implement({
     payButtonLabel: t.string({ nullable: true, resolve: (o) => o.hold?.payButtonLabel ?? null }),
     reason: t.string({ nullable: true, description: 'Only when cancelled because the hold ran out.', resolve: (o) => o.reason }),
     order: t.field({ type: OrderedSleeveRef, resolve: (o) => o.order }),
+    previewImage: t.exposeString('previewImage', {
+      description:
+        'An absolute URL (at PUBLIC_URL) of an SVG picture of what will be stitched: the sleeve in its size, the text in its font and thread colour. Show it to the user before they pay; it holds no token.',
+    }),
     message: t.exposeString('message', { description: 'Relay to the user.' }),
     nextAction: t.exposeString('nextAction', { description: 'What to do next; follow it.' }),
   }),

@@ -62,7 +62,8 @@ export const OrderConnectionRef = builder.objectRef<OrderConnectionShape>('Order
 const ChoiceInputRef = builder.inputType('ChoiceInput', {
   fields: (t) => ({
     value: t.string({ required: true, description: "1 to 40 letters, digits, spaces or . ' & -" }),
-    color: t.string({ description: 'Threads: the colour of the preview image, like #1f2f5c.' }),
+    color: t.string({ description: 'Threads: the colour the previews draw with, like #1f2f5c. Omitted: the colour this thread has now; a new thread needs one.' }),
+    family: t.string({ description: 'Fonts: the CSS font-family list the previews draw with, like Georgia, serif. Omitted: the family this font has now.' }),
   }),
 });
 

@@ -11,6 +11,7 @@ import {
   type SleeveOptionSetInput,
 } from './sleeve-options.ts';
 import { insertOptionSet, latestOptionSet } from './settings-repository.ts';
+import { lookOf, withLooks } from './choice-looks.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 
 export interface OptionsService {
@@ -21,6 +22,17 @@ export interface OptionsService {
   update(input: SleeveOptionSetInput): Promise<SleeveOptionSet>;
   /** Forget the cached set (another instance changed it). */
   invalidate(): void;
+  /**
+   * What a preview draws `font` and `thread` with (docs/ordering.md#options-as-data): the current set's looks, else the
+   * defaults' (an order keeps a choice staff withdrew since), else none (the drawing's fallbacks).
+   */
+  looks(font: string, thread: string): Promise<{ family?: string; color?: string }>;
+}
+
+/** A stored set, whatever its age: sets stored before threads carried colours read with the defaults' looks. */
+function readStored(row: { version: number; body: string }): SleeveOptionSet {
+  const { set } = withLooks(JSON.parse(row.body) as SleeveOptionSetInput, [], { greyWhenUnknown: true });
+  return { version: row.version, ...set };
 }
 
 export function createOptionsService({ database, clock, bus }: ServiceDeps): OptionsService {
@@ -30,13 +42,13 @@ export function createOptionsService({ database, clock, bus }: ServiceDeps): Opt
 
   async function load(): Promise<SleeveOptionSet> {
     const row = await latestOptionSet(db);
-    if (row) return { version: row.version, ...(JSON.parse(row.body) as SleeveOptionSetInput) };
+    if (row) return readStored(row);
     // First start: the default set becomes version 1. A racing instance may insert it first; that is fine.
     try {
       await insertOptionSet(db, 1, JSON.stringify(DEFAULT_OPTIONS), clock.now());
     } catch {
       const again = await latestOptionSet(db);
-      if (again) return { version: again.version, ...(JSON.parse(again.body) as SleeveOptionSetInput) };
+      if (again) return readStored(again);
       throw new Error('could not store the default sleeve options');
     }
     return { version: 1, ...DEFAULT_OPTIONS };
@@ -58,13 +70,20 @@ export function createOptionsService({ database, clock, bus }: ServiceDeps): Opt
       const problem = optionSetProblem(input);
       if (problem) throw new DomainError('validation_failed', problem.message, { field: problem.field });
       const tidy = (list: readonly Choice[]): Choice[] =>
-        list.map((c) => ({ value: c.value.trim(), ...(c.color ? { color: c.color.toLowerCase() } : {}) }));
-      const clean: SleeveOptionSetInput = {
-        sizes: tidy(input.sizes),
-        fonts: tidy(input.fonts),
-        threads: tidy(input.threads),
-        charLimit: input.charLimit,
-      };
+        list.map((c) => ({
+          value: c.value.trim(),
+          ...(c.color ? { color: c.color.toLowerCase() } : {}),
+          ...(c.family ? { family: c.family.trim() } : {}),
+        }));
+      // A choice republished without its look keeps the one it has now (docs/ordering.md#options-as-data).
+      const { set: clean, missingColor } = withLooks(
+        { sizes: tidy(input.sizes), fonts: tidy(input.fonts), threads: tidy(input.threads), charLimit: input.charLimit },
+        [await service.current()],
+        { greyWhenUnknown: false },
+      );
+      if (missingColor !== null) {
+        throw new DomainError('validation_failed', `The thread "${missingColor}" needs a colour, like #1f2f5c.`, { field: 'threads' });
+      }
       const version = await db.transaction().execute(async (trx) => {
         const latest = await latestOptionSet(trx);
         const next = (latest?.version ?? 0) + 1;
@@ -80,6 +99,13 @@ export function createOptionsService({ database, clock, bus }: ServiceDeps): Opt
     invalidate() {
       cached = null;
       loaded = undefined;
+    },
+    async looks(font, thread) {
+      const set = await service.current();
+      const known = (list: 'fonts' | 'threads', value: string) => lookOf(set[list], value) ?? lookOf(DEFAULT_OPTIONS[list], value);
+      const family = known('fonts', font)?.family;
+      const color = known('threads', thread)?.color;
+      return { ...(family ? { family } : {}), ...(color ? { color } : {}) };
     },
   };
   return service;

@@ -11,6 +11,7 @@ import {
   type OrderStatus,
 } from './order.ts';
 import { holdUntilText, orderTexts } from './order-texts.ts';
+import { previewImageUrl } from './options-view.ts';
 
 export interface HoldFields {
   holdUntil: string;
@@ -28,6 +29,8 @@ export interface OrderView {
   hold: HoldFields | null;
   reason: string | null;
   order: { size: string; font: string; thread: string; stitchText: string; status: OrderStatus };
+  /** What will be stitched, as an SVG address at PUBLIC_URL (no token in it): docs/ordering.md#the-preview-image. */
+  previewImage: string;
   message: string;
   nextAction: string;
   /**
@@ -86,6 +89,7 @@ export function viewOrder(order: Order, { now, publicUrl, payToken, presentedTok
       : null,
     reason: order.status === 'cancelled' && order.cancelReason === HOLD_EXPIRED_REASON ? HOLD_EXPIRED_REASON : null,
     order: { ...order.choice, status: order.status },
+    previewImage: previewImageUrl(publicUrl, order.choice),
     message: texts.message,
     nextAction: texts.nextAction,
     // The order itself, not a copy: a view is built on every request and the staff fields are read rarely.

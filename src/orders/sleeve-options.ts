@@ -7,8 +7,10 @@ export type ChoiceKind = (typeof CHOICE_KINDS)[number];
 
 export interface Choice {
   value: string;
-  /** Thread colour (#rrggbb) drawn in the preview image; sizes and fonts have none. */
+  /** Threads: the colour (#rrggbb) the previews draw the stitch text in. */
   color?: string;
+  /** Fonts: the CSS font-family list the previews draw the stitch text with. */
+  family?: string;
 }
 
 export interface SleeveOptionSet {
@@ -24,11 +26,20 @@ export type SleeveOptionSetInput = Omit<SleeveOptionSet, 'version'>;
 export const CHAR_LIMIT_RANGE = { min: 1, max: 60 } as const;
 const CHOICE_VALUE = /^[\p{L}\p{N}][\p{L}\p{N} .'&-]{0,39}$/u;
 const COLOR = /^#[0-9a-fA-F]{6}$/u;
+/** A CSS font-family list: names, quotes, commas and spaces; nothing that could end the attribute it is drawn in. */
+const FAMILY = /^[\p{L}\p{N} ,'"-]{1,200}$/u;
 
 /** A realistic set for the first minutes of an event, before staff change anything. */
 export const DEFAULT_OPTIONS: SleeveOptionSetInput = {
   sizes: [{ value: '13-inch' }, { value: '14-inch' }, { value: '15-inch' }, { value: '16-inch' }],
-  fonts: [{ value: 'Block' }, { value: 'Script' }, { value: 'Serif' }, { value: 'Monogram' }],
+  // Families of fonts every system has, or near enough: the previews draw with the attendee's own fonts (no web
+  // font is loaded from anywhere), so each list ends in a generic family.
+  fonts: [
+    { value: 'Block', family: '"Arial Black", "Helvetica Neue", Arial, "DejaVu Sans", sans-serif' },
+    { value: 'Script', family: '"Brush Script MT", "Segoe Script", "URW Chancery L", cursive' },
+    { value: 'Serif', family: 'Georgia, "Times New Roman", "DejaVu Serif", serif' },
+    { value: 'Monogram', family: 'Didot, "Bodoni 72", "Book Antiqua", Palatino, "DejaVu Serif", serif' },
+  ],
   threads: [
     { value: 'Gold', color: '#c9a227' },
     { value: 'Silver', color: '#b8bcc2' },
@@ -64,6 +75,9 @@ export function optionSetProblem(input: SleeveOptionSetInput): OptionSetProblem 
       seen.add(key);
       if (choice.color !== undefined && !COLOR.test(choice.color)) {
         return { field, message: `The colour of "${choice.value}" must look like #1f2f5c.` };
+      }
+      if (choice.family !== undefined && !FAMILY.test(choice.family)) {
+        return { field, message: `The font family of "${choice.value}" must be a CSS font-family list, like Georgia, serif.` };
       }
     }
   }
