@@ -18,6 +18,7 @@ import type { NotificationPath } from './notification-paths.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import { loadVaultKey } from '../kernel/vault-key.ts';
 import { bodyForStaff, subjectAtRest, useVaultKey } from './sealed-body.ts';
+import { isBootstrapSite } from './bootstrap-site.ts';
 
 export const NOTIFICATIONS_PAGE_DEFAULT = 50;
 export const NOTIFICATIONS_PAGE_MAX = 200;
@@ -138,6 +139,11 @@ export function createNotificationService(deps: ServiceDeps): NotificationServic
     find: get,
 
     async redeliver(id) {
+      // Another site's message never goes to MERCHANT_ENDPOINT: it is redelivered per endpoint (docs/merchant-webhooks.md).
+      const found = await findNotification(database.db, id);
+      if (found?.site_id && !isBootstrapSite(found.site_id)) {
+        throw new DomainError('validation_failed', `This notification belongs to site ${found.site_id}: redeliver it at that site's own endpoints.`, { field: 'id' });
+      }
       const row = await markForRedelivery(database.db, id, clock.now());
       if (!row) throw new DomainError('not_found', 'No notification has that id.');
       announceQueued(bus, [id]);
