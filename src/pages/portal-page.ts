@@ -53,7 +53,7 @@ const DETAIL = `
 <p id="endpoint-health" class="health" role="status" aria-live="polite"></p>
 <div class="actions">
 <button type="button" class="secondary" id="edit-endpoint">Edit</button>
-<button type="button" class="secondary" id="send-test">Send test event</button>
+<button type="button" class="secondary" id="send-test" aria-describedby="endpoint-health">Send test event</button>
 <button type="button" class="secondary" id="rotate-secret">Rotate secret…</button>
 <button type="button" class="secondary" id="delete-endpoint">Delete…</button></div>
 <p id="endpoint-result" role="status" aria-live="polite"></p></div>

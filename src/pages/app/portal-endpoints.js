@@ -38,6 +38,8 @@ export function createEndpoints({ api, deliveries }) {
         .filter(Boolean).flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]));
     $('#endpoint-health').textContent = health.detail;
     $('#endpoint-health').className = `health ${health.level}`;
+    // The server refuses a test event to a disabled endpoint: say so before it is tried.
+    $('#send-test').disabled = !current.enabled;
   }
 
   function draw() {
@@ -80,6 +82,7 @@ export function createEndpoints({ api, deliveries }) {
       $('#endpoint-result').textContent = error.message;
     } finally {
       button.disabled = false;
+      drawDetail();
     }
   }
 

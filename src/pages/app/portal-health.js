@@ -9,16 +9,16 @@ export const when = (iso) =>
 
 /**
  * `{ level: 'ok' | 'warn' | 'bad', label, detail }` for an endpoint. Disabled wins over failing, failing over
- * throttled; the detail says why (the server's own sentence: "410 Gone …", "Disabled by the site.") and since when,
+ * throttled; the detail says why (the server's own sentence: "The endpoint answered 410 Gone.") and since when,
  * in words a merchant can act on.
  */
 export function endpointHealth(endpoint, now = Date.now()) {
   if (!endpoint.enabled) {
-    const reason = endpoint.disabledReason ? ` ${endpoint.disabledReason.replace(/([^.])$/u, '$1.')}` : '';
+    const reason = endpoint.disabledReason ? endpoint.disabledReason.replace(/([^.])$/u, '$1.') : 'Disabled.';
     return {
       level: 'bad',
       label: 'Disabled',
-      detail: `Disabled.${reason} Nothing is sent to it and its undelivered messages are kept: enable it, then recover them.`,
+      detail: `Disabled: ${reason} Nothing is sent to it and its undelivered messages are kept: enable it, then recover them.`,
     };
   }
   if (endpoint.failingSince) {

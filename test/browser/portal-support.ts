@@ -1,0 +1,60 @@
+/**
+ * For the merchant portal's browser suite: a server process with a known bootstrap site, a merchant site created by
+ * `POST /merchants`, the portal's two screen sizes, and a look at a page at both (screenshot, labels, contrast,
+ * nothing wider than the screen).
+ */
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { screenshot } from '../support/browser.ts';
+import { lowContrastTexts, startServer, unlabelledControls, widerThanViewport } from './ordering-support.ts';
+
+/** The sizes issue 19 names: a phone and a laptop. */
+export const PHONE = { width: 390, height: 844 } as const;
+export const LAPTOP = { width: 1366, height: 768 } as const;
+
+const BOOTSTRAP = { id: 'site_portal_boot', apiKey: 'key_portal_boot' };
+
+const basic = (id: string, key: string) => `Basic ${Buffer.from(`${id}:${key}`).toString('base64')}`;
+
+/** A server process and a merchant of its own (a site with its own id and API key), created as a platform would. */
+export async function startWithMerchant() {
+  const started = await startServer({ VENDOR_SITE_ID: BOOTSTRAP.id, VENDOR_API_KEY: BOOTSTRAP.apiKey });
+  const response = await fetch(`${started.base}/merchants`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: basic(BOOTSTRAP.id, BOOTSTRAP.apiKey), 'x-vendor-siteid': BOOTSTRAP.id, 'api-version': '10.3' },
+    body: JSON.stringify({ defaultMerchantCategoryCode: '5411', merchantId: 'portal-1', name: 'Portal Shop' }),
+  });
+  const merchant = (await response.json()) as { id: string; apiKey: string };
+  expect(response.status, JSON.stringify(merchant)).toBe(200);
+  /** The endpoint API as the merchant itself calls it (to check what the page did). */
+  const asMerchant = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${started.base}/v1/webhooks/endpoints${path}`, {
+      method,
+      headers: { authorization: basic(merchant.id, merchant.apiKey), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  };
+  return { ...started, merchant, asMerchant };
+}
+
+/** Screenshots `portal-<name>-phone.png` and `-laptop.png`; every control labelled, readable, within the screen. */
+export async function lookAtPortal(page: Page, name: string): Promise<void> {
+  const before = page.viewportSize();
+  for (const [size, viewport] of [['phone', PHONE], ['laptop', LAPTOP]] as const) {
+    await page.setViewportSize(viewport);
+    await screenshot(page, `portal-${name}-${size}`);
+    expect(await unlabelledControls(page), `${name} at ${size} size`).toEqual([]);
+    expect(await lowContrastTexts(page), `${name} at ${size} size`).toEqual([]);
+    expect(await widerThanViewport(page), `${name} at ${size} size`).toEqual([]);
+  }
+  if (before) await page.setViewportSize(before);
+}
+
+/** Signs in on an open /portal. */
+export async function signIn(page: Page, siteId: string, apiKey: string) {
+  await page.getByLabel('Site id').fill(siteId);
+  await page.getByLabel('API key').fill(apiKey);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
