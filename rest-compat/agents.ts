@@ -14,9 +14,16 @@ import type { Route } from './routes.ts';
 const require = createRequire(import.meta.url);
 let redocBundle: Buffer | undefined;
 
-/** From this file's own node_modules chain: the same from the sources (tsx), from dist/, and from an installed package. */
+/** Redoc's menu shows Redocly's logo from Redocly's CDN; this server's pages load nothing from another host. */
+const REDOCLY_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
+
+/**
+ * From this file's own node_modules chain: the same from the sources (tsx), from dist/, and from an installed package.
+ * The one CDN address in the bundle is replaced, once, by the site's own icon (test/browser/api-docs.test.ts fails
+ * on any request elsewhere, should a new Redoc add one).
+ */
 function readRedocBundle(): Buffer {
-  redocBundle ??= readFileSync(require.resolve('redoc/bundles/redoc.standalone.js'));
+  redocBundle ??= Buffer.from(readFileSync(require.resolve('redoc/bundles/redoc.standalone.js'), 'utf8').replaceAll(REDOCLY_LOGO, '/favicon.ico'));
   return redocBundle;
 }
 

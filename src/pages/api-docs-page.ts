@@ -1,10 +1,11 @@
 /**
  * /docs: the API reference, /openapi.json rendered by Redoc's standalone bundle, served by this server from its own
- * node_modules (no CDN). Redoc starts itself on the `<redoc spec-url>` element, so the page has no inline script.
+ * node_modules (no CDN). app/api-docs.js starts it on #redoc with the nonce, so the page has no inline script.
  *
  * Its policy is the pages' (docs/edge.md#page-headers) with what Redoc needs and nothing more:
  * - its style sheets are `<style>` elements it writes at run time (styled-components): they carry a nonce fresh on
- *   every answer, which Redoc's `nonce` option passes to them, so no `'unsafe-inline'` is needed;
+ *   every answer, which Redoc's `nonce` option passes to them, so no `'unsafe-inline'` is needed (the nonce rides
+ *   on #redoc, whose `nonce` property app/api-docs.js reads: browsers hide the attribute itself from scripts);
  * - its search index runs in a worker made from a `blob:` URL (`worker-src blob:`).
  */
 import { randomBytes } from 'node:crypto';
@@ -25,7 +26,8 @@ export function renderApiDocsPage(nonce: string): string {
 <link rel="icon" href="/favicon.ico">
 </head>
 <body>
-<redoc spec-url="/openapi.json" nonce="${nonce}" hide-download-button="false" expand-responses="200,201"></redoc>
+<div id="redoc" data-spec="/openapi.json" nonce="${nonce}"></div>
+<script src="/assets/app/api-docs.js"></script>
 <script src="/docs/redoc.standalone.js"></script>
 </body>
 </html>
