@@ -246,3 +246,26 @@ describe('the webhookDeliveries subscription', () => {
     expect(new Set(ofEndpoint.all.map((m: any) => m.webhookDeliveries.deliveryId))).toEqual(new Set([test.deliveryId]));
   });
 });
+
+describe('the webhookEndpointDisabled subscription', () => {
+  it('tells staff at once when a 410 Gone disables an endpoint, and refuses anyone else', async () => {
+    const live = await liveServer();
+    t = live;
+    staff = { token: live.adminToken };
+    receiver = await startReceiver();
+    const merchant = await createMerchant(live);
+    const { endpoint } = await created(merchant.id);
+
+    const anonymous = subscribe(live.client(), 'subscription { webhookEndpointDisabled { endpointId } }');
+    expect(await anonymous.failed).toMatchObject([{ extensions: { code: 'UNAUTHORIZED' } }]);
+    const notices = subscribe(live.client(`Bearer ${live.adminToken}`), `subscription { webhookEndpointDisabled { endpointId siteId url reason at endpoint { ${ENDPOINT_FIELDS} } } }`);
+    await new Promise((r) => setTimeout(r, 100)); // subscribed
+
+    receiver.failNext(1, { status: 410, body: 'gone' });
+    await ok(TEST, { siteId: merchant.id, id: endpoint.id });
+    const notice = (await notices.next()).webhookEndpointDisabled;
+    expect(notice).toMatchObject({ endpointId: endpoint.endpointId, siteId: merchant.id, url: receiver.url, reason: 'The endpoint answered 410 Gone.' });
+    expect(notice.endpoint).toMatchObject({ id: endpoint.id, enabled: false, disabledReason: 'The endpoint answered 410 Gone.' });
+    expect(JSON.stringify(notice)).not.toContain('whsec_');
+  });
+});
