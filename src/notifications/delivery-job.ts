@@ -149,7 +149,8 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
       if (recorded.disabled) {
         const { kind, reason, endpoint: disabled } = recorded.disabled;
         // docs/merchant-webhooks.md#disabling-and-recovery: the operational notice (no secret, no body).
-        logger.warn('webhook endpoint disabled', { endpointId: disabled.id, siteId: disabled.site_id, url: disabled.url, reason });
+        // Only the URL's host: a receiver's path may carry a token of its own.
+        logger.warn('webhook endpoint disabled', { endpointId: disabled.id, siteId: disabled.site_id, host: new URL(disabled.url).host, reason });
         metrics?.endpointDisabled?.(kind);
         bus.publish('webhookEndpointDisabled', { endpointId: disabled.id, siteId: disabled.site_id, url: disabled.url, reason, at: clock.now() });
       }

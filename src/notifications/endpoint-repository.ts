@@ -29,6 +29,12 @@ export async function listEndpoints(db: Db, filter: { siteId?: string; after?: {
   return query.orderBy('created_at', 'asc').orderBy('id', 'asc').limit(filter.limit).execute();
 }
 
+export async function countEndpoints(db: Db, siteId?: string): Promise<number> {
+  let query = db.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number>().as('n'));
+  if (siteId !== undefined) query = query.where('site_id', '=', siteId);
+  return Number((await query.executeTakeFirstOrThrow()).n);
+}
+
 /** The endpoints of `siteId` a new notification goes to: all of them, enabled or not (a disabled one keeps its messages). */
 export async function endpointsOfSite(db: Db, siteId: string): Promise<Array<Pick<EndpointRow, 'id' | 'event_types'>>> {
   return db.selectFrom('webhook_endpoints').select(['id', 'event_types']).where('site_id', '=', siteId).execute();

@@ -10,7 +10,7 @@ import { randomId } from '../kernel/tokens.ts';
 import { openSecret, sealSecret } from './sealed-body.ts';
 import { useBootstrapSite } from './bootstrap-site.ts';
 import { attemptsOfDeliveries, countDeliveries, findDelivery, insertDeliveries, listDeliveries, makeDue, pendingDueNow } from './delivery-repository.ts';
-import { deleteEndpoint, findEndpoint, insertEndpoint, listEndpoints, updateEndpoint, type EndpointRow } from './endpoint-repository.ts';
+import { countEndpoints, deleteEndpoint, findEndpoint, insertEndpoint, listEndpoints, updateEndpoint, type EndpointRow } from './endpoint-repository.ts';
 import { newSecret, parseEndpointInput, parseRecoverInput, ROTATION_OVERLAP_MS, TEST_PATH, testBody } from './endpoint-rules.ts';
 import type { DeliveryStatus } from './endpoint-tables.ts';
 import {
@@ -230,10 +230,10 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
     async allEndpoints(query = {}) {
       const limit = pageSize(query.first);
       const now = clock.now();
-      const rows = await listEndpoints(db, { siteId: query.siteId ?? undefined, after: position(query.after), limit: limit + 1 });
-      const all = await listEndpoints(db, { siteId: query.siteId ?? undefined, limit: 100_000 });
+      const siteId = query.siteId ?? undefined;
+      const [rows, totalCount] = await Promise.all([listEndpoints(db, { siteId, after: position(query.after), limit: limit + 1 }), countEndpoints(db, siteId)]);
       const page = rows.slice(0, limit);
-      return { items: page.map((row) => toEndpoint(row, now)), endCursor: page.length ? cursorOf(page.at(-1)!) : null, hasNextPage: rows.length > limit, totalCount: all.length };
+      return { items: page.map((row) => toEndpoint(row, now)), endCursor: page.length ? cursorOf(page.at(-1)!) : null, hasNextPage: rows.length > limit, totalCount };
     },
 
     async endpoint(id) {
