@@ -23,8 +23,8 @@ import { deliver, DELIVERY_TIMEOUT_MS, ok, Shutdown, type DeliveryResult } from 
 
 const LEASE_MS = DELIVERY_TIMEOUT_MS + 5_000;
 /** Deliveries in flight to one endpoint from one instance: a hanging endpoint holds at most these. */
-export const PER_ENDPOINT = 4;
-const MAX_IN_FLIGHT = 256;
+export const PER_ENDPOINT = 16;
+const MAX_IN_FLIGHT = 1024;
 const POLL_MS = 60_000;
 const SHUTDOWN_GRACE_MS = 3_000;
 
