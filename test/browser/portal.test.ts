@@ -49,22 +49,31 @@ describe.skipIf(!hasChromium)(`the merchant portal in headless Chromium ${CHROMI
     expect(await page.evaluate(() => [sessionStorage.length, localStorage.length])).toEqual([0, 0]);
     await lookAtPortal(page, 'sign-in-refused');
 
-    // The right pair: kept in this tab only, never in the address.
+    // The right pair, by keyboard (Enter in the field): kept in this tab only, never in the address.
     await page.getByLabel('API key').fill(merchant.apiKey);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('API key').press('Enter');
     await expect.poll(() => page.locator('#endpoints-state').textContent(), { timeout: 5_000 }).toMatch(/^No endpoints yet/u);
     expect(await page.evaluate(() => [sessionStorage.getItem('sleeve.portalSite'), localStorage.length])).toEqual([JSON.stringify({ siteId: merchant.id, apiKey: merchant.apiKey }), 0]);
 
-    // Add an endpoint at the receiver, for two event types; the secret is shown once, copied from the page.
-    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    expect(page.url()).toBe(`${base}/portal`);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('endpoints-title');
+
+    // Add an endpoint at the receiver, for two event types; the secret is shown once, copied from the page. The
+    // dialog opens and closes by keyboard, and gives focus back to the button that opened it.
+    await page.getByRole('button', { name: 'Add endpoint' }).focus();
+    await page.keyboard.press('Enter');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('endpoint-url');
+    await page.keyboard.press('Escape');
+    expect(await page.locator('#endpoint-dialog').isVisible()).toBe(false);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('add-endpoint');
+    await page.keyboard.press('Enter');
     await page.getByLabel('URL').fill('not a url');
     await page.getByRole('button', { name: 'Save' }).click();
     expect(await page.locator('#endpoint-error').textContent()).toMatch(/full address/u);
     await page.getByLabel('URL').fill(receiver.url);
     await page.getByLabel('Description (optional)').fill('Main receiver');
     await page.getByLabel('Token updated').check();
-    await page.getByLabel('Account update').check();
+    await page.getByLabel('Account update').press('Space');
     await page.getByRole('button', { name: 'Save' }).click();
     const secret = await copySecret(page);
     expect(page.url()).not.toContain(secret);
@@ -88,6 +97,9 @@ describe.skipIf(!hasChromium)(`the merchant portal in headless Chromium ${CHROMI
     await delivery(page, firstId).locator('summary').click();
     expect(await delivery(page, firstId).locator('tr.attempt td').nth(2).textContent()).toMatch(/^200 in \d+ ms$/u);
     await lookAtPortal(page, 'delivered');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await lookAtPortal(page, 'delivered-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
 
     // A failing answer: its status, duration and the start of the answer; the endpoint is failing until the retry
     // (NOTIFY_RETRY_SCHEDULE's 5 s) delivers it.

@@ -102,7 +102,7 @@ describe('page headers (docs/edge.md#page-headers)', () => {
     return response;
   }
 
-  it.each(['/', '/staff', '/display', '/pay/:n?t=:t'])('%s sends a CSP without inline script or another origin, and nosniff', async (path) => {
+  it.each(['/', '/staff', '/display', '/pay/:n?t=:t', '/portal'])('%s sends a CSP without inline script or another origin, and nosniff', async (path) => {
     const response = await page(path);
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
@@ -115,7 +115,7 @@ describe('page headers (docs/edge.md#page-headers)', () => {
     expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|https?:\/\/(?!sleeve\.test)/u);
     // Nothing inline is left for the policy to block: every script and style is a file of this server.
     expect(response.body).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>|<style|\sstyle=|\son[a-z]+=/u);
-    const framed = path === '/staff' || path.startsWith('/pay');
+    const framed = path === '/staff' || path === '/portal' || path.startsWith('/pay');
     expect(directives['frame-ancestors']).toEqual(framed ? ["'none'"] : undefined);
     expect(response.headers.get('x-frame-options')).toBe(framed ? 'DENY' : null);
     expect(response.headers.get('referrer-policy')).toBe(path.startsWith('/pay') ? 'no-referrer' : 'same-origin');
