@@ -13,6 +13,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { EventBus } from '../src/events/event-bus.ts';
 import { PayloadTooLargeError, rawHeader, readBody } from '../src/http/node-request.ts';
 import type { Config } from '../src/kernel/config.ts';
@@ -79,6 +80,8 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
   const instance = randomToken(9);
   const calls = new Map<string, { sessionKey: string; transport: RelayedTransport }>();
   let nextCall = 0;
+  // One for the process: the SDK would otherwise build an Ajv instance for every request's server.
+  const jsonSchemaValidator = new AjvJsonSchemaValidator();
   const updates = new ResourceUpdates(bus, store, (sealed) => vault.open(sealed), logger);
   const replies = listenForReplies(bus, instance, (reply) => {
     const call = calls.get(reply.callId);
@@ -86,7 +89,7 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
   });
 
   function buildServer(scope: CallScope): McpServer {
-    const server = new McpServer({ name: 'sleeve-gateway', version: '1.0.0' }, { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {} } });
+    const server = new McpServer({ name: 'sleeve-gateway', version: '1.0.0' }, { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {} }, jsonSchemaValidator });
     registerOrderingTools(server, deps, scope);
     if (scope.staff) registerStaffTools(server, deps);
     registerOrderResources(server, deps, scope, { store, seal: (uri) => vault.seal(uri) });

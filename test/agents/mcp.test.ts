@@ -174,7 +174,7 @@ describe('the MCP door', () => {
     const live = await server();
     const { orderNumber, payToken } = await live.createOrder();
     await live.rest('POST', `/api/orders/${orderNumber}/pay`, { t: payToken, method: 'vendor_card' });
-    for (const headers of [{}, { authorization: 'Bearer wrong-token' }, { authorization: ADMIN }]) {
+    for (const headers of [{}, { authorization: 'Bearer wrong-token' }, { authorization: ADMIN }] as Array<Record<string, string>>) {
       const attendee = await mcpClient(live.server.url, { headers });
       expect((await attendee.client.listTools()).tools.map((t) => t.name).sort()).toEqual(PUBLIC_TOOLS);
       const refused = await attendee.call('advance_order', { orderNumber, status: 'ready' });
@@ -191,6 +191,32 @@ describe('the MCP door', () => {
     const wrongName = await staff.call('collect_order', { orderNumber, collectorName: 'Grace Hopper' });
     expect(wrongName.structuredContent).toMatchObject({ ok: false });
     expect((await staff.call('collect_order', { orderNumber, collectorName: 'Ada Lovelace' })).structuredContent.status).toBe('collected');
+  });
+
+  it('answers requests outside a session as the SDK transport does, ends a session on DELETE, and refuses unlisted origins', async () => {
+    const live = await server({ CORS_ORIGINS: 'https://agents.example' });
+    const url = `${live.server.url}/mcp`;
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    expect((await fetch(url, { method: 'POST', headers, body: list })).status).toBe(400);
+    expect((await fetch(url, { method: 'POST', headers: { ...headers, 'mcp-session-id': 'unknown' }, body: list })).status).toBe(404);
+    expect((await fetch(url, { method: 'PUT', headers, body: list })).status).toBe(405);
+    expect((await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'text/plain' }, body: list })).status).toBe(415);
+
+    const initialize = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    const refused = await fetch(url, { method: 'POST', headers: { ...headers, origin: 'https://evil.example' }, body: initialize });
+    expect(refused.status).toBe(403);
+    const opened = await fetch(url, { method: 'POST', headers: { ...headers, origin: 'https://agents.example' }, body: initialize });
+    expect(opened.status).toBe(200);
+    expect(opened.headers.get('access-control-allow-origin')).toBe('https://agents.example');
+    expect(opened.headers.get('access-control-expose-headers')).toContain('mcp-session-id');
+    const session = opened.headers.get('mcp-session-id')!;
+    expect(session).toMatch(/^[A-Za-z0-9_-]{43}$/u);
+    expect((await opened.json()).result.serverInfo.name).toBe('sleeve-gateway');
+    const inSession = { ...headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' };
+    expect((await fetch(url, { method: 'POST', headers: inSession, body: list })).status).toBe(200);
+    expect((await fetch(url, { method: 'DELETE', headers: inSession })).status).toBe(200);
+    expect((await fetch(url, { method: 'POST', headers: inSession, body: list })).status).toBe(404);
   });
 
   it('logs /mcp requests by route, and no payToken on any line', async () => {

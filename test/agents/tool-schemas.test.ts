@@ -55,10 +55,10 @@ describe('the MCP tools input schemas and the order rules', () => {
     ['card with a token', { method: 'card', token: 'tok' }],
     ['a method that is a number', { method: 1 }],
   ] as Array<[string, Record<string, unknown>]>)('pay_order, %s: the schema and the rules agree on the method', (_label, change) => {
-    const args = { orderNumber: '1001', payToken: 'tok', ...change };
+    const args: Record<string, unknown> = { orderNumber: '1001', payToken: 'tok', ...change };
     let rulesAccept = true;
     try {
-      parsePayInput({ t: args.payToken, method: args.method, token: (args as { token?: unknown }).token });
+      parsePayInput({ t: args.payToken, method: args.method, token: args.token });
     } catch {
       rulesAccept = false;
     }
