@@ -18,7 +18,8 @@ const basic = (id: string, key: string) => `Basic ${Buffer.from(`${id}:${key}`).
 
 /** A server process and a merchant of its own (a site with its own id and API key), created as a platform would. */
 export async function startWithMerchant() {
-  const started = await startServer({ VENDOR_SITE_ID: BOOTSTRAP.id, VENDOR_API_KEY: BOOTSTRAP.apiKey });
+  // Two attempts 3 s apart: a retry and a FAILED delivery both happen within the test.
+  const started = await startServer({ VENDOR_SITE_ID: BOOTSTRAP.id, VENDOR_API_KEY: BOOTSTRAP.apiKey, NOTIFY_RETRY_SCHEDULE: '0,3s' });
   const response = await fetch(`${started.base}/merchants`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: basic(BOOTSTRAP.id, BOOTSTRAP.apiKey), 'x-vendor-siteid': BOOTSTRAP.id, 'api-version': '10.3' },

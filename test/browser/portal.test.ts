@@ -13,6 +13,12 @@ import { startReceiver, type ReceivedRequest } from '../support/receiver.ts';
 import { LAPTOP, lookAtPortal, signIn, startWithMerchant } from './portal-support.ts';
 
 const verify = (secret: string, request: ReceivedRequest) => new Webhook(secret).verify(request.raw, request.headers as Record<string, string>);
+/** A time as a datetime-local field takes it, in this machine's zone (the browser's too). */
+const localMinute = (ms: number) => {
+  const d = new Date(ms);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}T${two(d.getHours())}:${two(d.getMinutes())}`;
+};
 const delivery = (page: Page, webhookId: string) => page.locator(`#delivery-list li[data-webhook-id="${webhookId}"]`);
 
 /** Clicks Copy and reads the secret back from the clipboard, as a merchant pasting it would. */
@@ -102,7 +108,7 @@ describe.skipIf(!hasChromium)(`the merchant portal in headless Chromium ${CHROMI
     await page.emulateMedia({ colorScheme: 'light' });
 
     // A failing answer: its status, duration and the start of the answer; the endpoint is failing until the retry
-    // (NOTIFY_RETRY_SCHEDULE's 5 s) delivers it.
+    // (NOTIFY_RETRY_SCHEDULE's 3 s) delivers it.
     receiver.failNext(1, { status: 500, body: 'not now' });
     await page.getByRole('button', { name: 'Send test event' }).click();
     const failedId = String((await receiver.waitFor(2))[1]!.headers['webhook-id']);
@@ -137,6 +143,21 @@ describe.skipIf(!hasChromium)(`the merchant portal in headless Chromium ${CHROMI
     expect(verify(rotated, again!)).toMatchObject({ type: 'WEBHOOK_TEST' });
     await expect.poll(() => delivery(page, firstId).locator('tr.attempt').count(), { timeout: 6_000 }).toBe(2);
     expect(await page.evaluate(() => document.activeElement?.textContent)).toMatch(/^Redeliver/u);
+
+    // Two failures use up the schedule: FAILED. Recover, from the form, sends it again with the same webhook-id.
+    receiver.failNext(2, { status: 503, body: 'down for maintenance' });
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    const lostId = String((await receiver.waitFor(6))[5]!.headers['webhook-id']);
+    await expect.poll(() => delivery(page, lostId).getAttribute('data-status'), { timeout: 10_000 }).toBe('FAILED');
+    await page.getByLabel('Show').selectOption('FAILED');
+    await expect.poll(() => page.locator('#delivery-list li').evaluateAll((items) => items.map((li) => li.getAttribute('data-webhook-id')))).toEqual([lostId]);
+    await lookAtPortal(page, 'failed');
+    await page.getByLabel('Send again every failed delivery since').fill(localMinute(Date.now() - 3_600_000));
+    await page.getByRole('button', { name: 'Recover' }).click();
+    await expect.poll(() => page.locator('#recover-result').textContent()).toMatch(/^1 failed delivery since .+ is being sent again\.$/u);
+    expect((await receiver.waitFor(8))[7]!.headers['webhook-id']).toBe(lostId);
+    await page.getByLabel('Show').selectOption('');
+    await expect.poll(() => delivery(page, lostId).getAttribute('data-status'), { timeout: 6_000 }).toBe('DELIVERED');
 
     // Edit: every event type (none ticked), disabled; the health says so.
     await page.getByRole('button', { name: 'Edit' }).click();

@@ -81,8 +81,11 @@ export function createDeliveries({ api }) {
       return $('#recover-since').focus();
     }
     try {
-      await api.recover(endpointId, new Date(local).toISOString());
-      result.textContent = `Every failed delivery since ${when(new Date(local).toISOString())} is being sent again.`;
+      const { recovered } = await api.recover(endpointId, new Date(local).toISOString());
+      const since = when(new Date(local).toISOString());
+      result.textContent = recovered === 0
+        ? `No delivery has failed since ${since}.`
+        : `${recovered} failed ${recovered === 1 ? 'delivery' : 'deliveries'} since ${since} ${recovered === 1 ? 'is' : 'are'} being sent again.`;
       await refresh();
     } catch (error) {
       result.textContent = error.message;
