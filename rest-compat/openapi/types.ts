@@ -4,6 +4,7 @@
  * document.ts joins the two tables, and test/rest/openapi.test.ts fails when a route has no description or a
  * description no route.
  */
+import { ERROR_CODES, ERROR_REGISTRY, type ErrorCode } from '../../src/kernel/errors.ts';
 import { SUPPORTED_API_VERSIONS } from '../../src/sites/platform-headers.ts';
 
 /** A JSON Schema (OpenAPI 3.1 is JSON Schema 2020-12), kept loose: the validators check it, not TypeScript. */
@@ -99,20 +100,27 @@ function familyErrors(schema: string, statuses: number[], notes: StatusNotes, ex
   return answers;
 }
 
-const ORDERING_CODE: Record<number, string> = {
+const ORDERING_CODE: Record<number, ErrorCode> = {
   400: 'bad_request', 401: 'unauthorized', 402: 'declined', 404: 'not_found', 409: 'duplicate', 413: 'bad_request', 415: 'bad_request',
   422: 'validation_failed', 429: 'rate_limited', 500: 'internal', 502: 'payment_error', 503: 'unavailable',
 };
-const RETRYABLE = new Set([429, 500, 502, 503]);
+
+/** A note written `code: sentence` names the code of its example; otherwise the status's usual code. */
+function codeAndText(status: number, notes: StatusNotes): { code: ErrorCode; text: string } {
+  const note = notes[status] ?? STATUS_TEXT[String(status)] ?? 'Error.';
+  const colon = note.indexOf(': ');
+  const prefix = colon > 0 ? note.slice(0, colon).split(' ')[0]! : '';
+  const named = (ERROR_CODES as string[]).includes(prefix);
+  const text = colon > 0 ? note.slice(colon + 2) : note;
+  return { code: named ? (prefix as ErrorCode) : ORDERING_CODE[status]!, text: text.charAt(0).toUpperCase() + text.slice(1) };
+}
 
 /** Document 1's Error body (`ok: false`, `code`, `error`, `retryable`) at each status. */
 export function orderingErrors(statuses: number[], notes: StatusNotes = {}): Record<string, ResponseDoc> {
-  return familyErrors('Error', statuses, notes, (status) => ({
-    ok: false,
-    code: ORDERING_CODE[status],
-    error: (notes[status] ?? STATUS_TEXT[String(status)] ?? 'Error.').split(':')[0],
-    retryable: RETRYABLE.has(status),
-  }));
+  return familyErrors('Error', statuses, notes, (status) => {
+    const { code, text } = codeAndText(status, notes);
+    return { ok: false, code, error: text, retryable: ERROR_REGISTRY[code].retryable };
+  });
 }
 
 /** Document 3's risk, merchant and payment error body (docs/platform.md#error-bodies). */
@@ -120,15 +128,13 @@ export function platformErrors(statuses: number[], notes: StatusNotes = {}): Rec
   return familyErrors('PlatformError', statuses, notes, (status) =>
     status === 400
       ? { status: 'error', message: 'merchantId is required.', errors: [{ field: 'merchantId', message: 'merchantId is required.' }] }
-      : { status: 'error', message: (notes[status] ?? STATUS_TEXT[String(status)] ?? 'Error.').split(':')[0] },
+      : { status: 'error', message: codeAndText(status, notes).text },
   );
 }
 
 /** Document 3's tokenization error body, `{ message }`. */
 export function tokenizationErrors(statuses: number[], notes: StatusNotes = {}): Record<string, ResponseDoc> {
-  return familyErrors('TokenizationError', statuses, notes, (status) => ({
-    message: (notes[status] ?? STATUS_TEXT[String(status)] ?? 'Error.').split(':')[0],
-  }));
+  return familyErrors('TokenizationError', statuses, notes, (status) => ({ message: codeAndText(status, notes).text }));
 }
 
 /** Basic auth with the site's id and API key (docs/platform.md#credentials). */

@@ -13,7 +13,7 @@ import { createLogger } from '../../src/kernel/logger.ts';
 import { createRateLimiter } from '../../src/kernel/rate-limiter.ts';
 import { Readiness } from '../../src/operations/readiness.ts';
 import { testGateway, type TestGateway } from '../support/gateway.ts';
-import { answerProblem } from '../support/openapi-answers.ts';
+import { answerProblem, schemaProblem } from '../support/openapi-answers.ts';
 
 let t: TestGateway;
 
@@ -117,6 +117,34 @@ describe('the document', () => {
     const served = await first.text();
     expect(await second.text()).toBe(served);
     expect(JSON.parse(served)).toEqual(buildOpenApiDocument(restDoor().routes(), 'http://sleeve.test'));
+  });
+});
+
+describe('the examples', () => {
+  it('each conforms to its own schema, request bodies and answers alike', async () => {
+    const { body } = await t.rest('GET', '/openapi.json');
+    const problems: string[] = [];
+    let checked = 0;
+    for (const [path, item] of Object.entries<Record<string, any>>(body.paths)) {
+      for (const [method, operation] of Object.entries<any>(item)) {
+        for (const [media, content] of Object.entries<any>(operation.requestBody?.content ?? {})) {
+          if (content.example === undefined) continue;
+          checked++;
+          const problem = schemaProblem(['paths', path, method, 'requestBody', 'content', media, 'schema'], content.example);
+          if (problem) problems.push(`${method} ${path} request example: ${problem}`);
+        }
+        for (const [status, answer] of Object.entries<any>(operation.responses)) {
+          for (const [media, content] of Object.entries<any>(answer.content ?? {})) {
+            if (content.example === undefined) continue;
+            checked++;
+            const problem = answerProblem(method, path, Number(status), media, content.example);
+            if (problem) problems.push(problem);
+          }
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThan(100);
   });
 });
 

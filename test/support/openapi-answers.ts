@@ -49,7 +49,7 @@ const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/gu, '~0').
 export function answerProblem(method: string, path: string, status: number, contentType: string | null, body: unknown): string | null {
   const verb = method.toUpperCase();
   if (verb === 'HEAD' || verb === 'OPTIONS') return null;
-  const { document, ajv, templates } = load();
+  const { document, templates } = load();
   const bare = path.split('?')[0]!;
   const template = templates.find((t) => t.pattern.test(bare))?.template;
   if (!template) return null;
@@ -68,15 +68,20 @@ export function answerProblem(method: string, path: string, status: number, cont
   const described = response.content[media];
   if (!described) return `${where} as "${media}", where /openapi.json describes ${Object.keys(response.content).join(', ')}.`;
   if (!media.includes('json') || !described.schema) return null;
-  const key = `${template} ${verb} ${statusKey} ${media}`;
+  const errors = schemaProblem(['paths', template, verb.toLowerCase(), 'responses', statusKey, 'content', media, 'schema'], body);
+  return errors === null ? null : `${where}, a body /openapi.json does not describe: ${errors}. The body: ${JSON.stringify(body).slice(0, 600)}`;
+}
+
+/** Why `value` does not conform to the schema at `where` in the document (JSON pointer parts), or null. */
+export function schemaProblem(where: string[], value: unknown): string | null {
+  const { ajv } = load();
+  const key = where.join(' ');
   let validate = compiled.get(key);
   if (!validate) {
-    validate = ajv.compile({ $ref: `${DOCUMENT_ID}#/${pointer('paths', template, verb.toLowerCase(), 'responses', statusKey, 'content', media, 'schema')}` });
+    validate = ajv.compile({ $ref: `${DOCUMENT_ID}#/${pointer(...where)}` });
     compiled.set(key, validate);
   }
-  if (validate(body)) return null;
-  const errors = (validate.errors ?? []).map((e) => `body${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`).join('; ');
-  return `${where}, a body /openapi.json does not describe: ${errors}. The body: ${JSON.stringify(body).slice(0, 600)}`;
+  return validate(value) ? null : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`).join('; ');
 }
 
 /** The body rest-compat/path-family.ts answers for a path no route has, in any family's shape. */
