@@ -18,7 +18,8 @@ const FORM = `
  aria-describedby="stitch-help stitch-count stitch-error" required>
 <p id="stitch-help" class="hint"></p>
 <p id="stitch-count" class="counter" aria-live="polite"></p>
-<p id="stitch-error" class="error"></p></div>
+<p id="stitch-error" class="error"></p>
+<img class="sleeve-preview phone-only" id="preview-image-inline" alt="" width="480" height="340"></div>
 <div class="field"><label for="name">First and last name</label>
 <input id="name" name="name" autocomplete="name" aria-describedby="name-help name-error" required>
 <p id="name-help" class="hint">Checked at pickup: whoever collects gives this first and last name.</p>
@@ -32,8 +33,8 @@ const FORM = `
 const PREVIEW = `
 <aside class="card" aria-labelledby="preview-title" id="preview">
 <h2 id="preview-title">Preview</h2>
-<div class="choices" id="preview-images"></div>
-<p class="stitch-preview" id="preview-text"></p>
+<img class="sleeve-preview" id="preview-image" alt="" width="480" height="340">
+<p class="hint">Drawn with this device’s fonts: the embroidery’s letters follow the font you choose.</p>
 <p class="spelled" id="preview-spelled"></p>
 </aside>`;
 
@@ -43,6 +44,7 @@ const CONFIRM = `
 <dl class="facts"><dt>Size</dt><dd id="confirm-size"></dd><dt>Font</dt><dd id="confirm-font"></dd>
 <dt>Thread</dt><dd id="confirm-thread"></dd><dt>Name</dt><dd id="confirm-name"></dd><dt>Email</dt><dd id="confirm-email"></dd></dl>
 <p><strong>Embroidery is permanent.</strong> We will stitch exactly this text:</p>
+<img class="sleeve-preview" id="confirm-image" alt="" width="480" height="340">
 <p class="stitch-preview" id="confirm-text"></p>
 <p>Letter by letter:</p>
 <p class="spelled" id="confirm-spelled"></p>
@@ -74,6 +76,7 @@ const ORDER = `
 </div>
 </div>
 <div class="card"><h3>Your sleeve</h3>
+<img class="sleeve-preview" id="order-image" alt="" width="480" height="340">
 <dl class="facts"><dt>Size</dt><dd id="order-size"></dd><dt>Font</dt><dd id="order-font"></dd><dt>Thread</dt><dd id="order-thread"></dd>
 <dt>Stitch text</dt><dd id="order-text"></dd><dt>Letter by letter</dt><dd class="spelled" id="order-spelled"></dd></dl>
 <div class="actions"><button type="button" class="secondary" id="new-order" hidden>Order another sleeve</button></div>

@@ -15,11 +15,14 @@ export function renderPayPage(orderNumber: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Pay for sleeve order ${n}</title>${FAVICON_LINK}<link rel="stylesheet" href="${APP_ASSETS}/pay.css"></head>
-<body data-order-number="${n}"><main>
+<body data-order-number="${n}">
+<header class="bar"><div class="bar-inner"><a class="brand" href="/">Sleeve</a><span class="bar-note">Payment</span></div></header>
+<main>
 <h1>Sleeve order <span id="number"></span></h1>
 <section class="card" aria-labelledby="summary-title"><h2 id="summary-title">Your sleeve</h2>
+<img class="sleeve-preview" id="preview" alt="" width="480" height="340" hidden>
 <dl><dt>Size</dt><dd id="size">…</dd><dt>Font</dt><dd id="font">…</dd><dt>Thread</dt><dd id="thread">…</dd>
-<dt>Stitch text</dt><dd id="text">…</dd><dt>Spelled</dt><dd id="spelled" class="spell">…</dd></dl></section>
+<dt>Stitch text</dt><dd id="text">…</dd><dt>Letter by letter</dt><dd id="spelled" class="spell">…</dd></dl></section>
 <section class="card" aria-live="polite"><p id="status">Loading…</p><p class="countdown" id="countdown" hidden></p>
 <p class="note" id="deadline"></p></section>
 <section class="card" id="pay" hidden aria-labelledby="pay-label">
@@ -38,8 +41,8 @@ export function renderPayPage(orderNumber: string): string {
 <p class="or">or</p>
 <button id="wallet-pay" type="button" class="secondary">Pay with the sandbox wallet</button>
 <button id="demo" type="button" class="secondary">Pay with the demo card (nothing is charged)</button>
-<p class="note">Your card number goes only to the card vault; this page never keeps it.</p></section>
 <p id="result" role="status" aria-live="assertive"></p>
+<p class="note">Your card number goes only to the card vault; this page never keeps it.</p></section>
 </main>
 <script src="/assets/graphql-ws.js"></script>
 <script type="module" src="${APP_ASSETS}/pay.js"></script></body></html>`;

@@ -76,9 +76,10 @@ describe('the pages and their files', () => {
       expect(file.status, url).toBe(200);
       expect(file.headers.get('content-type')).toBe(url.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8');
       const source = file.body as string;
-      expect(source, url).not.toMatch(/https?:\/\//u);
-      // Requests go to /graphql only; the one other read is a preview image the API itself links to.
-      for (const [, target] of source.matchAll(/fetch\(([^,)]+)/gu)) expect(["'/graphql'", 'choice.image'], url).toContain(target);
+      // No address of another server (the SVG namespace is a name, never fetched).
+      expect(source.replaceAll('"http://www.w3.org/2000/svg"', ''), url).not.toMatch(/https?:\/\//u);
+      // Requests go to /graphql only: no page reads a picture to recover data (issue 18: options are data).
+      for (const [, target] of source.matchAll(/fetch\(([^,)]+)/gu)) expect(["'/graphql'"], url).toContain(target);
       expect(source, url).not.toMatch(/XMLHttpRequest|sendBeacon|new WebSocket/u);
       for (const [, name] of source.matchAll(/from '\.\/([\w-]+\.js)'/gu)) modules.push(`/assets/app/${name}`);
     }
@@ -97,9 +98,9 @@ describe.skipIf(!hasChromium)(`the ordering page in headless Chromium ${CHROMIUM
     await page.goto(base);
     await expect.poll(() => page.locator('#conn').textContent(), { timeout: 10_000 }).toBe('Live');
 
-    // Every choice offered, each with its preview image.
+    // Every choice offered, each with its picture, drawn in the page from the option's data (Gold's colour).
     expect(await page.locator('input[name="size"]').count()).toBe(4);
-    expect(await page.locator('#threads img').first().getAttribute('src')).toBe(`${base}/images/options/thread/Gold.svg`);
+    expect(decodeURIComponent((await page.locator('#threads img').first().getAttribute('src'))!)).toMatch(/^data:image\/svg\+xml;.*#c9a227/su);
     // Loaded (it may still be arriving on a busy machine: wait, bounded, rather than look once).
     await expect.poll(() => page.locator('#threads img').first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { timeout: 10_000 }).toBe(true);
 
@@ -151,7 +152,7 @@ describe.skipIf(!hasChromium)(`the ordering page in headless Chromium ${CHROMIUM
     // The pay page at that address knows the order (the visitor may pay there instead).
     const payPage = await page.context().newPage();
     await payPage.goto((await payLink.getAttribute('href'))!);
-    await expect.poll(() => payPage.locator('#spelled').textContent(), { timeout: 5_000 }).toBe('A D A (space) 1 8 1 5');
+    await expect.poll(() => payPage.locator('#spelled').textContent(), { timeout: 5_000 }).toBe('A · D · A · space · 1 · 8 · 1 · 5');
     await payPage.close();
 
     await page.getByRole('button', { name: 'Pay with the demo card' }).click();
@@ -237,7 +238,7 @@ describe.skipIf(!hasChromium)(`the ordering page in headless Chromium ${CHROMIUM
     // The other way to pay: the payment page, opened from the order in a new tab. Both open order pages follow.
     const [payTab] = await Promise.all([page.context().waitForEvent('page'), page.getByRole('link', { name: 'Open the payment page' }).click()]);
     await payTab.locator('#demo').click();
-    await expect.poll(() => payTab.locator('#result').textContent(), { timeout: 5_000 }).toContain('paid and received');
+    await expect.poll(() => payTab.locator('#status').textContent(), { timeout: 5_000 }).toContain('paid and received');
     for (const p of [page, other.page]) {
       await expect.poll(() => p.locator('#steps [aria-current=step]').textContent(), { timeout: 5_000 }).toBe('Paid');
       expect(await p.locator('#hold').isVisible()).toBe(false);

@@ -37,15 +37,14 @@ describe.skipIf(!hasChromium)(`paying on the pay page by card and wallet ${CHROM
 
     const first = await api.createOrder(order('ada@example.com', 'Ada Lovelace'));
     await page.goto(`${base}${new URL(first.payUrl).pathname}${new URL(first.payUrl).search}`);
-    await expect.poll(() => page.locator('#spelled').textContent(), { timeout: 5_000 }).toBe('G O (space) 2');
+    await expect.poll(() => page.locator('#spelled').textContent(), { timeout: 5_000 }).toBe('G · O · space · 2');
     expect(await page.locator('#pay-label').textContent()).toBe('Pay $1.00 - all payments will be refunded');
     expect(await page.locator('#card-pay').textContent()).toBe('Pay $1.00');
     await lookAt(page, 'pay-card-form');
 
     await fillCard(page, '4242 4242 4242 4242');
     await page.getByRole('button', { name: 'Pay $1.00' }).click();
-    await expect.poll(() => page.locator('#result').textContent(), { timeout: 10_000 }).toContain('paid');
-    expect(await page.locator('#result').getAttribute('class')).toBe('ok');
+    await expect.poll(() => page.locator('#status').textContent(), { timeout: 10_000 }).toContain('paid');
     await page.locator('#pay').waitFor({ state: 'hidden', timeout: 5_000 });
     expect(await page.locator('#countdown').isVisible()).toBe(false);
     await lookAt(page, 'pay-card-paid');
@@ -62,7 +61,7 @@ describe.skipIf(!hasChromium)(`paying on the pay page by card and wallet ${CHROM
     await lookAt(page, 'pay-card-declined');
 
     await page.getByRole('button', { name: 'Pay with the sandbox wallet' }).click();
-    await expect.poll(() => page.locator('#result').textContent(), { timeout: 10_000 }).toContain('paid');
+    await expect.poll(() => page.locator('#status').textContent(), { timeout: 10_000 }).toContain('paid');
     await page.locator('#pay').waitFor({ state: 'hidden', timeout: 5_000 });
     expect((await api.rest('GET', `/api/orders/${second.orderNumber}?t=${encodeURIComponent(second.payToken)}`)).body.status).toBe('received');
 

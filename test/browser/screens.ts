@@ -1,6 +1,8 @@
 /** The four screens issue 18 names, for the browser suites that look at every page at every size. */
 import type { Page } from 'playwright-core';
-import { screenshot } from '../support/browser.ts';
+import { startServer } from '../../src/server.ts';
+import { freePort, screenshot } from '../support/browser.ts';
+import { afterThisTest, testGateway } from '../support/gateway.ts';
 
 export const SCREENS = [
   { name: 'phone', viewport: { width: 390, height: 844 } },
@@ -17,4 +19,17 @@ export async function screenshotEverySize(page: Page, name: string): Promise<voi
     await screenshot(page, `${name}-${screen.name}`);
   }
   if (before) await page.setViewportSize(before);
+}
+
+/**
+ * An in-process gateway on a real port of 127.0.0.1 whose PUBLIC_URL names it `localhost`: the pages are opened at
+ * 127.0.0.1, another origin than PUBLIC_URL's (as behind a proxy or on a LAN address), and the test reaches the
+ * services directly to set the scene fast.
+ */
+export async function crossOriginServer() {
+  const port = await freePort();
+  const t = await testGateway({ env: { PUBLIC_URL: `http://localhost:${port}` } });
+  const server = await startServer(t.gateway, { port, host: '127.0.0.1' });
+  afterThisTest(() => server.close(1_000));
+  return { ...t, base: `http://127.0.0.1:${port}`, publicUrl: `http://localhost:${port}` };
 }

@@ -36,3 +36,12 @@ export function showConnection(state) {
   $('#conn').textContent = state === 'live' ? 'Live' : 'Reconnecting…';
   $('#conn').classList.toggle('down', state !== 'live');
 }
+
+/**
+ * previewImage is at PUBLIC_URL, for agents; a page asks its own origin for the same path, so a page opened under
+ * another name (127.0.0.1, a LAN address) still shows it.
+ */
+export function sameOriginImage(previewImage) {
+  const url = new URL(previewImage, location.href);
+  return url.pathname + url.search;
+}

@@ -9,6 +9,7 @@ import { connect } from './graphql.js';
 import { createOrderForm } from './order-form.js';
 import { createOrderStatus } from './order-status.js';
 import { spell } from './rules.js';
+import { previewLabel, svgDataUrl } from './sleeve-drawing.js';
 
 const STORAGE_KEY = 'sleeve.order';
 
@@ -36,6 +37,8 @@ const form = createOrderForm({
     draft = values;
     for (const k of ['size', 'font', 'thread', 'name', 'email']) $(`#confirm-${k}`).textContent = values[k];
     $('#confirm-text').textContent = values.stitchText;
+    $('#confirm-image').src = svgDataUrl(form.previewSvg(values));
+    $('#confirm-image').alt = previewLabel({ ...values, text: values.stitchText });
     $('#confirm-spelled').textContent = spell(values.stitchText);
     $('#confirm-error').textContent = '';
     showStep('confirm');

@@ -1,10 +1,13 @@
 /**
- * The ordering form: the choices offered now (with their preview images), and the rules of document 1 §2 shown
- * while the user types (a character counter against charLimit, the characters that cannot be stitched, the name
- * and email rules). The rules are those of rules.js, the server's own kept equal by test.
+ * The ordering form: the choices offered now (each tile drawn from the option's own data: a thread's colour, a
+ * font's family), a live preview of the sleeve as it will be stitched, and the rules of document 1 §2 shown while
+ * the user types (a character counter against charLimit, the characters that cannot be stitched, the name and
+ * email rules). The rules are those of rules.js, the server's own kept equal by test; the drawings are
+ * sleeve-drawing.js, the server's own for /preview.svg.
  */
 import { $, h } from './dom.js';
 import { emailProblem, nameProblem, refusedCharacters, spell, STITCH_TEXT_CHARACTERS, stitchTextProblem } from './rules.js';
+import { choiceTileSvg, previewLabel, sleevePreviewSvg, svgDataUrl } from './sleeve-drawing.js';
 
 const KINDS = [
   { key: 'size', list: 'sizeChoices', box: '#sizes' },
@@ -17,8 +20,27 @@ const selected = (key) => document.querySelector(`input[name="${key}"]:checked`)
 function choiceElement(key, choice, checked) {
   return h('label', { class: 'choice' },
     h('input', { type: 'radio', name: key, value: choice.value, checked }),
-    h('img', { src: choice.image, alt: '', width: 240, height: 160, loading: 'lazy' }),
+    h('img', { src: svgDataUrl(choiceTileSvg(key, choice)), alt: '', width: 240, height: 130 }),
     h('span', {}, choice.value));
+}
+
+/** "Choose a size and a thread." for the kinds still missing, or '' when none is. */
+function missingChoicesSentence(missing) {
+  const list = missing.map((k) => `a ${k}`);
+  return missing.length ? `Choose ${[list.slice(0, -1).join(', '), list.at(-1)].filter(Boolean).join(' and ')}.` : '';
+}
+
+/** The picture of the sleeve for these values, drawn with the offered choices' looks (the same drawing as /preview.svg). */
+export function previewFor(options, values) {
+  const look = (list, value) => options?.[list].find((c) => c.value === value) ?? {};
+  return sleevePreviewSvg({
+    text: values.stitchText ?? '',
+    size: values.size ?? '',
+    font: values.font ?? '',
+    thread: values.thread ?? '',
+    family: look('fontChoices', values.font).family,
+    color: look('threadChoices', values.thread).color ?? (values.thread ? undefined : '#d8dde6'),
+  });
 }
 
 /** A person-friendly sentence for a stitch text the server would refuse, or null. */
@@ -56,11 +78,21 @@ export function createOrderForm({ onReview }) {
     return problem;
   }
 
+  let drawn = '';
   function updatePreview() {
-    const images = KINDS.map((k) => options?.[k.list].find((c) => c.value === selected(k.key))).filter(Boolean);
-    $('#preview-images').replaceChildren(...images.map((c) => h('img', { src: c.image, alt: '', width: 240, height: 160 })));
-    $('#preview-text').textContent = input.stitchText.value;
+    const values = { size: selected('size'), font: selected('font'), thread: selected('thread'), stitchText: input.stitchText.value };
+    const svg = previewFor(options, values);
+    if (svg !== drawn) {
+      drawn = svg;
+      // The aside beside the form on a wide screen; under the text field on a phone, where the typing happens.
+      for (const image of [$('#preview-image'), $('#preview-image-inline')]) {
+        image.src = svgDataUrl(svg);
+        image.alt = previewLabel({ ...values, text: values.stitchText, size: values.size ?? '', font: values.font ?? '', thread: values.thread ?? '' });
+      }
+    }
     $('#preview-spelled').textContent = spell(input.stitchText.value);
+    // The sentence asking for the choices still missing follows each choice made, and goes once all are.
+    if ($('#choice-error').textContent) $('#choice-error').textContent = missingChoicesSentence(KINDS.filter((k) => !selected(k.key)).map((k) => k.key));
   }
 
   /** Shows a new set of options; answers whether a value the user had chosen was withdrawn. */
@@ -99,8 +131,7 @@ export function createOrderForm({ onReview }) {
   $('#order-form').addEventListener('submit', (event) => {
     event.preventDefault();
     const missing = KINDS.filter((k) => !selected(k.key)).map((k) => k.key);
-    const list = missing.map((k) => `a ${k}`);
-    $('#choice-error').textContent = missing.length ? `Choose ${[list.slice(0, -1).join(', '), list.at(-1)].filter(Boolean).join(' and ')}.` : '';
+    $('#choice-error').textContent = missingChoicesSentence(missing);
     const invalid = Object.keys(input).filter((field) => check(field, true));
     if (missing.length) return document.querySelector(`input[name="${missing[0]}"]`).focus();
     if (invalid.length) return input[invalid[0]].focus();
@@ -110,5 +141,8 @@ export function createOrderForm({ onReview }) {
     });
   });
 
-  return { setOptions, showServerError };
+  /** The preview of `values` (the confirmation's picture): the same drawing as the live one and as /preview.svg. */
+  const previewSvg = (values) => previewFor(options, values);
+
+  return { setOptions, showServerError, previewSvg };
 }

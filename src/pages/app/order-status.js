@@ -3,8 +3,9 @@
  * by side (the pay page, or the demo card) without choosing for the user, then the status live (orderUpdates)
  * until it is ready, with the pickup instructions. The order's fields are operations/OrderFields.graphql.
  */
-import { $, h, minutesAndSeconds } from './dom.js';
+import { $, h, minutesAndSeconds, sameOriginImage } from './dom.js';
 import { spell } from './rules.js';
+import { previewLabel } from './sleeve-drawing.js';
 
 const STEPS = [
   ['AWAITING_PAYMENT', 'Reserved'],
@@ -64,6 +65,11 @@ export function createOrderStatus({ api, onFinished }) {
     $('#pickup-number').textContent = order.orderNumber;
     for (const k of ['size', 'font', 'thread']) $(`#order-${k}`).textContent = order.order[k];
     $('#order-text').textContent = order.order.stitchText;
+    const image = sameOriginImage(order.previewImage);
+    if ($('#order-image').getAttribute('src') !== image) {
+      $('#order-image').src = image;
+      $('#order-image').alt = previewLabel({ ...order.order, text: order.order.stitchText });
+    }
     $('#order-spelled').textContent = spell(order.order.stitchText);
     $('#new-order').hidden = !FINAL.includes(order.status);
     if (!held) $('#countdown').textContent = '';

@@ -6,6 +6,9 @@
  * 502 the same token is sent again, so a retry reconciles the first attempt and never charges twice.
  */
 import { connect, operation } from './graphql.js';
+import { spell } from './rules.js';
+import { previewLabel } from './sleeve-drawing.js';
+import { sameOriginImage } from './dom.js';
 
 const orderNumber = document.body.dataset.orderNumber;
 const token = new URLSearchParams(location.search).get('t') ?? '';
@@ -24,7 +27,14 @@ function show(order) {
   $('number').textContent = order.orderNumber;
   for (const k of ['size', 'font', 'thread']) $(k).textContent = order.order[k];
   $('text').textContent = order.order.stitchText;
-  $('spelled').textContent = [...order.order.stitchText].map((c) => (c === ' ' ? '(space)' : c)).join(' ');
+  // Spelled as the ordering page spells it ("A · D · A · space · 1"), so the attendee checks the same thing twice.
+  $('spelled').textContent = spell(order.order.stitchText);
+  const image = sameOriginImage(order.previewImage);
+  if ($('preview').getAttribute('src') !== image) {
+    $('preview').src = image;
+    $('preview').alt = previewLabel({ ...order.order, text: order.order.stitchText });
+    $('preview').hidden = false;
+  }
   $('status').textContent = order.message;
   const held = order.status === 'AWAITING_PAYMENT';
   if (!held) { clearTimeout(timer); deadline = 0; }
@@ -81,7 +91,8 @@ function busy(on) { for (const id of ['card-pay', 'wallet-pay', 'demo']) $(id).d
 async function pay(method, payWith) {
   const { data } = await gql('PayPagePay', { n: orderNumber, i: { t: token, method, ...(payWith ? { token: payWith } : {}) } });
   const r = data && data.payOrder;
-  if (r && r.message) { result(r.message, true); await load(); return null; }
+  // Paid: the order's own message (the status above, live) says so; saying it here too would say it twice.
+  if (r && r.message) { result('', true); await load(); return null; }
   const code = r && r.code ? r.code.toLowerCase() : 'internal';
   result(MESSAGES[code] ?? (r && r.error) ?? 'Something went wrong. Please try again.', false);
   if (code === 'cancelled') await load();

@@ -7,19 +7,6 @@ import { $ } from './dom.js';
 
 const lines = (text) => text.split('\n').map((l) => l.trim()).filter(Boolean);
 
-/**
- * A thread's colour. SleeveOptions does not list colours; the preview image the API links to is drawn with it
- * (src/pages/option-images.ts), so read it back from there to republish the set unchanged.
- */
-async function threadColour(choice) {
-  try {
-    const svg = await (await fetch(choice.image)).text();
-    return /<circle[^>]*fill="(#[0-9a-fA-F]{6})"/u.exec(svg)?.[1] ?? '';
-  } catch {
-    return '';
-  }
-}
-
 function parseThreads(text) {
   return lines(text).map((line) => {
     const match = /^(.*?)\s+(#[0-9a-fA-F]{6})$/u.exec(line);
@@ -27,16 +14,22 @@ function parseThreads(text) {
   });
 }
 
+/**
+ * Options as data (docs/ordering.md#options-as-data): each thread's colour and each font's family come with the
+ * options themselves, so the form shows and republishes them as they are, never recovered from a picture.
+ */
 export function createOptionsEditor({ api }) {
   let editing = false;
+  /** The fonts as last read: a font kept in the list is republished with its family. */
+  let families = new Map();
 
-  async function fill(options) {
+  function fill(options) {
     if (editing) return;
     $('#options-version').textContent = `(version ${options.version})`;
     $('#opt-sizes').value = options.sizes.join('\n');
-    $('#opt-fonts').value = options.fonts.join('\n');
-    const colours = await Promise.all(options.threadChoices.map(threadColour));
-    $('#opt-threads').value = options.threadChoices.map((c, i) => `${c.value} ${colours[i]}`.trim()).join('\n');
+    families = new Map(options.fontChoices.map((c) => [c.value.toLowerCase(), c.family]));
+    $('#opt-fonts').value = options.fontChoices.map((c) => c.value).join('\n');
+    $('#opt-threads').value = options.threadChoices.map((c) => `${c.value} ${c.color ?? ''}`.trim()).join('\n');
     $('#opt-charlimit').value = String(options.charLimit);
   }
 
@@ -46,14 +39,17 @@ export function createOptionsEditor({ api }) {
     const result = $('#options-result');
     const input = {
       sizes: lines($('#opt-sizes').value).map((value) => ({ value })),
-      fonts: lines($('#opt-fonts').value).map((value) => ({ value })),
+      fonts: lines($('#opt-fonts').value).map((value) => {
+        const family = families.get(value.toLowerCase());
+        return family ? { value, family } : { value };
+      }),
       threads: parseThreads($('#opt-threads').value),
       charLimit: Number($('#opt-charlimit').value),
     };
     try {
       const data = await api.request('UpdateSleeveOptions', { input });
       editing = false;
-      await fill(data.updateSleeveOptions);
+      fill(data.updateSleeveOptions);
       result.textContent = `Published: version ${data.updateSleeveOptions.version} is offered now.`;
       result.className = 'ok';
     } catch (error) {
@@ -78,7 +74,7 @@ export function createOptionsEditor({ api }) {
   return {
     async start() {
       const data = await api.request('StaffOptions');
-      await fill(data.sleeveOptions);
+      fill(data.sleeveOptions);
       $('#info').value = data.eventInfo;
       api.follow('StaffOptionsChanged', {}, { next: (d) => fill(d.sleeveOptionsChanged) });
     },

@@ -68,7 +68,10 @@ export function createQueue({ api, dialogs }) {
     render();
   }
 
-  /** Pages of 50 (StaffQueue.graphql): the query cost limit refuses 200 orders with these fields in one answer. */
+  /**
+   * Every order, in pages of 50 (StaffQueue.graphql: the query cost limit refuses 200 orders with these fields in one
+   * answer); the collected and cancelled ones too, so "Collected and cancelled" counts them from the first load.
+   */
   async function load() {
     let after = null;
     do {
