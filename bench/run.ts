@@ -6,7 +6,8 @@
  *
  * Then one figure per area, each against its own baseline in the same run: payments through /api/payments
  * (bench/payments.ts), profile-access decisions (bench/decisions.ts), notifications delivered and change → delivery
- * time (bench/notifications.ts), orders on PostgreSQL with one and two instances (bench/scale.ts), and the
+ * time (bench/notifications.ts), merchants' own endpoints: isolation beside a hanging endpoint and throughput
+ * (bench/webhooks.ts), orders on PostgreSQL with one and two instances (bench/scale.ts), and the
  * subscription fan-out (bench/fanout.ts), and the venue: 2,000 attendees behind one address, wrong 429s and the
  * limiter's cost (bench/venue.ts), and the cost of metrics and request logs, on vs off (bench/observability.ts), and
  * MCP get_sleeve_options calls against REST GET /api/sleeve-options (bench/mcp.ts).
@@ -15,7 +16,7 @@
  * (bench/orders.ts, bench/payments.ts; docs/running.md#durability-of-the-embedded-database).
  *
  * Environment: BENCH_SECONDS (default 10), BENCH_ROUNDS (default 3); BENCH_SYNC=0, BENCH_PAYMENTS=0,
- * BENCH_DECISIONS=0, BENCH_NOTIFY=0, BENCH_SCALE=0, BENCH_VENUE=0, BENCH_OBSERVABILITY=0, BENCH_MCP=0 and BENCH_FANOUT=0 leave the matching figure out
+ * BENCH_DECISIONS=0, BENCH_NOTIFY=0, BENCH_HOOKS=0, BENCH_SCALE=0, BENCH_VENUE=0, BENCH_OBSERVABILITY=0, BENCH_MCP=0 and BENCH_FANOUT=0 leave the matching figure out
  * (BENCH_VENUE_SECONDS, default 30: the venue's compressed 10-minute event).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,6 +26,7 @@ import { spawn } from 'node:child_process';
 import { GATEWAY_ENTRY, ROOT, runnerArgs, startChild } from './lib.ts';
 import { benchDecisions, printDecisionsFigure } from './decisions.ts';
 import { benchNotifications, printNotificationFigures } from './notifications.ts';
+import { benchWebhooks, printWebhookFigures } from './webhooks.ts';
 import { ordersBySynchronous, ordersPerSecond, printSynchronousFigure } from './orders.ts';
 import { benchPayments, printPaymentsFigure } from './payments.ts';
 import { benchScale, printScaleFigures } from './scale.ts';
@@ -69,6 +71,10 @@ async function main() {
   if (process.env.BENCH_NOTIFY !== '0') {
     console.log('');
     printNotificationFigures(await benchNotifications());
+  }
+  if (process.env.BENCH_HOOKS !== '0') {
+    console.log('');
+    printWebhookFigures(await benchWebhooks());
   }
   if (process.env.BENCH_SCALE !== '0') {
     console.log('');
