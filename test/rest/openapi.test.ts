@@ -82,6 +82,7 @@ describe('the document', () => {
     const result = await validate(structuredClone(res.body));
     expect(result.valid, result.valid ? '' : compileErrors(result)).toBe(true);
     expect(result.specification).toBe('OpenAPI');
+    expect(result.warnings).toEqual([]);
   });
 
   it('declares the security schemes and uses them where document 1 and 3 do', async () => {

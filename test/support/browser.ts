@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterThisTest } from './gateway.ts';
+import { expectDocumentedAnswer } from './openapi-answers.ts';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM_PATH);
@@ -80,7 +81,10 @@ export function client(baseUrl: string, adminToken: string) {
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : null };
+    const answer = text ? JSON.parse(text) : null;
+    // As gateway.ts's `rest`: every REST answer must be one /openapi.json describes (docs/agents.md#openapi-document).
+    expectDocumentedAnswer(method, path, response.status, response.headers.get('content-type'), answer ?? '');
+    return { status: response.status, body: answer };
   }
 
   async function staff(query: string): Promise<any> {
