@@ -5,7 +5,7 @@ const require = createRequire(import.meta.url);
 
 // The suites that talk to the database and the event bus run a second time on PostgreSQL (and Redis) when
 // TEST_DATABASE_URL (and TEST_REDIS_URL) are set; see test/support/databases.ts.
-const DATABASE_FACING = ['test/rest/**/*.test.ts', 'test/graphql/**/*.test.ts', 'test/live/**/*.test.ts', 'test/services/**/*.test.ts', 'test/scheduler/**/*.test.ts', 'test/payments/**/*.test.ts', 'test/platform/**/*.test.ts', 'test/notifications/**/*.test.ts', 'test/webhooks/**/*.test.ts'];
+const DATABASE_FACING = ['test/rest/**/*.test.ts', 'test/graphql/**/*.test.ts', 'test/live/**/*.test.ts', 'test/services/**/*.test.ts', 'test/scheduler/**/*.test.ts', 'test/payments/**/*.test.ts', 'test/platform/**/*.test.ts', 'test/notifications/**/*.test.ts', 'test/webhooks/**/*.test.ts', 'test/agents/**/*.test.ts'];
 
 // The suites whose GraphQL goes through test/support/gateway.ts's `gql`: run again over the production entry, the
 // node:http handler on a real port with its fast JSON path (SLEEVE_TEST_ENTRY=node), so that path passes every
