@@ -6,7 +6,7 @@
  * throttles that endpoint alone. A delivery made due again while its attempt was in flight (redeliver, recover)
  * keeps that: the attempt is recorded, the row stays due.
  */
-import type { AppDatabase } from '../db/database.ts';
+import type { AppDatabase, Db } from '../db/database.ts';
 import { randomId } from '../kernel/tokens.ts';
 import { nextState } from './attempt-service.ts';
 import { findLeasedDelivery, insertDeliveryAttempt, updateLeasedDelivery, type DeliveryRow, type DeliveryState } from './delivery-repository.ts';
@@ -30,46 +30,76 @@ export interface RecordedDelivery {
   throttledUntil: number | null;
 }
 
-/** Records one attempt; null when the lease was lost (another instance owns the delivery now). */
-export async function recordDeliveryAttempt(database: AppDatabase, request: DeliveryRecordRequest): Promise<RecordedDelivery | null> {
-  const { row, owner, result, startedAt, now, schedule, disableAfterMs } = request;
-  return database.db.transaction().execute(async (trx) => {
-    const current = await findLeasedDelivery(trx, row.id, owner, database.caps.skipLocked);
-    if (!current) return null;
-    const delivered = ok(result);
-    const common = {
-      attemptCount: current.attempt_count + 1,
-      deliveredAt: delivered ? now : current.delivered_at == null ? null : Number(current.delivered_at),
-      lastError: delivered ? null : (result.error ?? `HTTP ${result.statusCode}`),
-      now,
-    };
-    const madeDueMeanwhile = Number(current.version) !== Number(row.version);
-    const state: DeliveryState = madeDueMeanwhile
-      ? { ...common, status: 'PENDING', nextAttemptAt: current.next_attempt_at == null ? now : Number(current.next_attempt_at), roundAttempts: current.round_attempts }
-      : { ...common, ...nextState(result, current.round_attempts + 1, schedule, now), roundAttempts: current.round_attempts + 1 };
-    if (!(await updateLeasedDelivery(trx, row.id, owner, Number(current.version), state))) return null;
-    await insertDeliveryAttempt(trx, {
-      id: randomId('att_'),
-      delivery_id: row.id,
-      attempt: state.attemptCount,
-      started_at: startedAt,
-      duration_ms: result.durationMs,
-      status_code: result.statusCode,
-      response_excerpt: result.excerpt,
-      error: result.error,
-    });
-    const throttledUntil = result.retryAfterMs !== null && result.retryAfterMs > 0 ? now + result.retryAfterMs : null;
-    const endpoint = await recordHealth(trx, row.endpoint_id, { ok: delivered, now, throttledUntil });
-    let disabled: RecordedDelivery['disabled'] = null;
-    if (endpoint && result.statusCode === 410) {
-      const reason = 'The endpoint answered 410 Gone.';
-      if (await disableEndpoint(trx, endpoint.id, reason, now)) disabled = { kind: 'gone', reason, endpoint };
-    } else if (endpoint && !delivered && endpoint.failing_since != null && now - Number(endpoint.failing_since) >= disableAfterMs) {
-      const reason = `Every attempt failed since ${new Date(Number(endpoint.failing_since)).toISOString()} (ENDPOINT_DISABLE_AFTER).`;
-      if (await disableEndpoint(trx, endpoint.id, reason, now)) disabled = { kind: 'failing', reason, endpoint };
+/**
+ * Records attempts in shared transactions, as the bootstrap dispatcher does (attempt-service.ts createRecorder): those
+ * that finish while one batch is written go together in the next, one commit per batch. Each stays guarded by its own
+ * lease; a failed batch records none of its attempts, and their leases run out. Null: the lease was lost.
+ */
+export function createDeliveryRecorder(database: AppDatabase): (request: DeliveryRecordRequest) => Promise<RecordedDelivery | null> {
+  let waiting: Array<{ request: DeliveryRecordRequest; resolve: (r: RecordedDelivery | null) => void; reject: (e: unknown) => void }> = [];
+  let writing: Promise<void> | null = null;
+  async function flush(): Promise<void> {
+    while (waiting.length > 0) {
+      const batch = waiting;
+      waiting = [];
+      try {
+        const results = await database.db.transaction().execute(async (trx) => {
+          const recorded: Array<RecordedDelivery | null> = [];
+          for (const { request } of batch) recorded.push(await recordIn(trx, database.caps.skipLocked, request));
+          return recorded;
+        });
+        batch.forEach((entry, i) => entry.resolve(results[i]!));
+      } catch (error) {
+        for (const entry of batch) entry.reject(error);
+      }
     }
-    return { nextAttemptAt: state.nextAttemptAt, disabled, throttledUntil };
+    writing = null;
+  }
+  return (request) =>
+    new Promise((resolve, reject) => {
+      waiting.push({ request, resolve, reject });
+      writing ??= flush();
+    });
+}
+
+/** Records one attempt inside `trx`; null when the lease was lost (another instance owns the delivery now). */
+async function recordIn(trx: Db, lock: boolean, request: DeliveryRecordRequest): Promise<RecordedDelivery | null> {
+  const { row, owner, result, startedAt, now, schedule, disableAfterMs } = request;
+  const current = await findLeasedDelivery(trx, row.id, owner, lock);
+  if (!current) return null;
+  const delivered = ok(result);
+  const common = {
+    attemptCount: current.attempt_count + 1,
+    deliveredAt: delivered ? now : current.delivered_at == null ? null : Number(current.delivered_at),
+    lastError: delivered ? null : (result.error ?? `HTTP ${result.statusCode}`),
+    now,
+  };
+  const madeDueMeanwhile = Number(current.version) !== Number(row.version);
+  const state: DeliveryState = madeDueMeanwhile
+    ? { ...common, status: 'PENDING', nextAttemptAt: current.next_attempt_at == null ? now : Number(current.next_attempt_at), roundAttempts: current.round_attempts }
+    : { ...common, ...nextState(result, current.round_attempts + 1, schedule, now), roundAttempts: current.round_attempts + 1 };
+  if (!(await updateLeasedDelivery(trx, row.id, owner, Number(current.version), state))) return null;
+  await insertDeliveryAttempt(trx, {
+    id: randomId('att_'),
+    delivery_id: row.id,
+    attempt: state.attemptCount,
+    started_at: startedAt,
+    duration_ms: result.durationMs,
+    status_code: result.statusCode,
+    response_excerpt: result.excerpt,
+    error: result.error,
   });
+  const throttledUntil = result.retryAfterMs !== null && result.retryAfterMs > 0 ? now + result.retryAfterMs : null;
+  const endpoint = await recordHealth(trx, row.endpoint_id, { ok: delivered, now, throttledUntil });
+  let disabled: RecordedDelivery['disabled'] = null;
+  if (endpoint && result.statusCode === 410) {
+    const reason = 'The endpoint answered 410 Gone.';
+    if (await disableEndpoint(trx, endpoint.id, reason, now)) disabled = { kind: 'gone', reason, endpoint };
+  } else if (endpoint && !delivered && endpoint.failing_since != null && now - Number(endpoint.failing_since) >= disableAfterMs) {
+    const reason = `Every attempt failed since ${new Date(Number(endpoint.failing_since)).toISOString()} (ENDPOINT_DISABLE_AFTER).`;
+    if (await disableEndpoint(trx, endpoint.id, reason, now)) disabled = { kind: 'failing', reason, endpoint };
+  }
+  return { nextAttemptAt: state.nextAttemptAt, disabled, throttledUntil };
 }
 
 /** Marks a leased delivery DROPPED, unsent (nothing left to ask, docs/notifications.md#decided-at-send-time). */

@@ -12,8 +12,8 @@ import type { BackgroundDeps, Disposable } from '../jobs/background.ts';
 import { createDueTimer } from '../jobs/due-sweeper.ts';
 import { randomId } from '../kernel/tokens.ts';
 import type { GatewayMetrics } from '../operations/metrics.ts';
-import { dropDelivery, recordDeliveryAttempt } from './delivery-attempt-service.ts';
-import { claimDueOf, nextDeliveryWake, releaseDelivery, type DeliveryRow } from './delivery-repository.ts';
+import { createDeliveryRecorder, dropDelivery } from './delivery-attempt-service.ts';
+import { claimDueOf, nextDueOf, releaseDelivery, type DeliveryRow } from './delivery-repository.ts';
 import { nextThrottleEnd, sendableEndpoints, type EndpointRow } from './endpoint-repository.ts';
 import { findNotification } from './outbox-repository.ts';
 import { bodyToSend, openSecret } from './sealed-body.ts';
@@ -38,12 +38,15 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
   setMaxListeners(MAX_IN_FLIGHT + 1, shutdown.signal);
   const inFlight = new Set<Promise<void>>();
   const perEndpoint = new Map<string, number>();
+  const record = createDeliveryRecorder(database);
   const timer = createDueTimer(clock, () => sweep());
   let stopped = false;
   let sweeping: Promise<void> | null = null;
   let again = false;
   /** Where the next round-robin pass starts, so no endpoint is always first when room is short. */
   let turn = 0;
+  /** The endpoints of the last sweep: enabled and not throttled. */
+  let endpoints: EndpointRow[] = [];
 
   const busy = (id: string) => perEndpoint.get(id) ?? 0;
 
@@ -58,7 +61,7 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
         do {
           again = false;
           const now = clock.now();
-          const endpoints = await sendableEndpoints(database.db, now);
+          endpoints = await sendableEndpoints(database.db, now);
           turn = endpoints.length ? (turn + 1) % endpoints.length : 0;
           for (let i = 0; i < endpoints.length && !stopped; i += 1) {
             const endpoint = endpoints[(turn + i) % endpoints.length]!;
@@ -68,11 +71,18 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
             for (const row of rows) track(endpoint.id, send(row, endpoint));
           }
         } while (again && !stopped);
+        // Wake for the next due row of an endpoint with room, or a throttle's end. A full endpoint (or no room at all)
+        // is swept again as its deliveries finish.
         const now = clock.now();
-        const full = [...perEndpoint].filter(([, n]) => n >= PER_ENDPOINT).map(([id]) => id);
-        // With no room at all, finishing deliveries sweep again; otherwise wake for the next due row or throttle end.
-        const [due, throttle] = inFlight.size >= MAX_IN_FLIGHT ? [null, null] : await Promise.all([nextDeliveryWake(database.db, now, full), nextThrottleEnd(database.db, now)]);
-        timer.arm(Math.min(due ?? Infinity, throttle ?? Infinity, now + POLL_MS));
+        let wake = now + POLL_MS;
+        if (inFlight.size < MAX_IN_FLIGHT) {
+          for (const endpoint of endpoints) {
+            if (busy(endpoint.id) >= PER_ENDPOINT) continue;
+            wake = Math.min(wake, Math.max((await nextDueOf(database.db, endpoint.id)) ?? Infinity, now));
+          }
+          wake = Math.min(wake, (await nextThrottleEnd(database.db, now)) ?? Infinity);
+        }
+        timer.arm(wake);
       } catch (error) {
         logger.error('webhook delivery sweep failed; retrying', { error });
         timer.arm(clock.now() + 1_000);
@@ -133,9 +143,9 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
         // A body or secret no key of this instance opens: a failed attempt that the site and staff see.
         result = { statusCode: null, excerpt: null, error: error instanceof Error ? error.message.slice(0, 200) : 'unopened', durationMs: 0, retryAfterMs: null, interrupted: false };
       }
-      if (result.interrupted) return await releaseDelivery(database.db, row.id, owner);
+      if (result.interrupted) return await releaseDelivery(database.db, row.id, owner, clock.now());
       metrics?.deliveryAttempted(ok(result) ? 'delivered' : result.statusCode === null ? 'no_response' : 'http_error', result.durationMs / 1000);
-      const recorded = await recordDeliveryAttempt(database, {
+      const recorded = await record({
         row,
         owner,
         result,

@@ -16,13 +16,14 @@ export async function insertDeliveries(db: Db, rows: Array<Insertable<WebhookDel
 /**
  * Leases up to `limit` due deliveries of one endpoint to `owner`, earliest first, in one conditional statement (the
  * outer conditions repeat the inner ones, so a row another process leased meanwhile is left alone; on PostgreSQL
- * `skip locked` also keeps instances from waiting on each other).
+ * `skip locked` also keeps instances from waiting on each other). A leased row is due again when its lease runs out
+ * (`next_attempt_at` moves there), so the next due time of an endpoint is one index lookup (nextDueOf).
  */
 export async function claimDueOf(db: Db, endpointId: string, request: { owner: string; now: number; leaseMs: number; limit: number; skipLocked: boolean }): Promise<DeliveryRow[]> {
   const { owner, now, leaseMs, limit, skipLocked } = request;
   return db
     .updateTable('webhook_deliveries')
-    .set({ lease_owner: owner, lease_until: now + leaseMs })
+    .set({ lease_owner: owner, lease_until: now + leaseMs, next_attempt_at: now + leaseMs })
     .where('id', 'in', (eb) => {
       const due = eb
         .selectFrom('webhook_deliveries')
@@ -30,33 +31,25 @@ export async function claimDueOf(db: Db, endpointId: string, request: { owner: s
         .where('endpoint_id', '=', endpointId)
         .where('status', '=', 'PENDING')
         .where('next_attempt_at', '<=', now)
-        .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<=', now)]))
         .orderBy('next_attempt_at', 'asc')
         .limit(limit);
       return skipLocked ? due.forUpdate().skipLocked() : due;
     })
     .where('status', '=', 'PENDING')
-    .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<=', now)]))
+    .where('next_attempt_at', '<=', now)
     .returningAll()
     .execute();
 }
 
-/**
- * When the dispatcher should look again: the earliest due row or lease end at an endpoint it may send to, leaving
- * out the endpoints it has no room for now (`full`: a finished delivery there sweeps again) and throttled ones (their
- * throttle's end is a wake of its own, nextThrottleEnd).
- */
-export async function nextDeliveryWake(db: Db, now: number, full: readonly string[]): Promise<number | null> {
-  let query = db
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
-    .select((eb) => eb.fn.min(eb.fn.coalesce('d.lease_until', 'd.next_attempt_at')).as('at'))
-    .where('e.enabled', '=', 1)
-    .where((w) => w.or([w('e.throttled_until', 'is', null), w('e.throttled_until', '<=', now)]))
-    .where('d.status', '=', 'PENDING');
-  if (full.length > 0) query = query.where('d.endpoint_id', 'not in', full);
-  const row = await query.executeTakeFirst();
-  return row?.at == null ? null : Math.max(Number(row.at), now);
+/** When the endpoint's earliest PENDING delivery is due (a leased one: when its lease runs out); null when none is. */
+export async function nextDueOf(db: Db, endpointId: string): Promise<number | null> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.min('next_attempt_at').as('at'))
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'PENDING')
+    .executeTakeFirst();
+  return row?.at == null ? null : Number(row.at);
 }
 
 /** The row as its lease holder sees it (locked on PostgreSQL); undefined when the lease was lost. */
@@ -101,9 +94,9 @@ export async function insertDeliveryAttempt(db: Db, attempt: DeliveryAttemptRow)
   await db.insertInto('webhook_delivery_attempts').values(attempt).execute();
 }
 
-/** Gives a row back unattempted (shutdown, or its endpoint was disabled or throttled meanwhile). */
-export async function releaseDelivery(db: Db, id: string, owner: string): Promise<void> {
-  await db.updateTable('webhook_deliveries').set({ lease_owner: null, lease_until: null }).where('id', '=', id).where('lease_owner', '=', owner).execute();
+/** Gives a row back unattempted (the dispatcher is stopping): due at once for another instance or the next start. */
+export async function releaseDelivery(db: Db, id: string, owner: string, now: number): Promise<void> {
+  await db.updateTable('webhook_deliveries').set({ lease_owner: null, lease_until: null, next_attempt_at: now }).where('id', '=', id).where('lease_owner', '=', owner).execute();
 }
 
 export async function findDelivery(db: Db, id: string): Promise<DeliveryRow | undefined> {
@@ -153,6 +146,7 @@ export async function pendingDueNow(db: Db, endpointId: string, now: number): Pr
     .where('endpoint_id', '=', endpointId)
     .where('status', '=', 'PENDING')
     .where('next_attempt_at', '>', now)
+    .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<=', now)])) // not those in flight
     .returning('id')
     .execute();
   return rows.map((row) => row.id);

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { TestGateway } from '../support/gateway.ts';
 import { eventually } from '../support/receiver.ts';
 import { platformHeaders, profileAccess } from '../platform/support.ts';
-import { deliveriesOf, endpointAt, hooks, merchantSite, turnUntil, webhookGateway, type Site } from './support.ts';
+import { deliveriesOf, endpointAt, hooks, merchantSite, recorded, turnUntil, webhookGateway, type Site } from './support.ts';
 
 let accounts = 0;
 /** One /accountupdatenotification of `site`, from its real trigger (an account decision that needs verification). */
@@ -39,6 +39,7 @@ describe('merchant webhooks: endpoint health', () => {
     // Disabled: sent nothing more, while the other endpoint gets every notification; the kept delivery is PENDING.
     await notify(t, site);
     await other.receiver.waitFor(2);
+    await recorded(t, site, other);
     await t.clock.advance(10 * 60_000);
     expect(gone.receiver.requests).toHaveLength(1);
     expect((await deliveriesOf(t, site, gone.id)).map((d) => d.status)).toEqual(['PENDING', 'PENDING']);
@@ -56,9 +57,12 @@ describe('merchant webhooks: endpoint health', () => {
     busy.receiver.failNext(1, { status: 429, headers: { 'retry-after': '120' } });
     await notify(t, site);
     await eventually(() => busy.receiver.requests.length === 1 && calm.receiver.requests.length === 1);
-    expect((await endpoint(t, site, busy.id)).throttledUntil).not.toBeNull();
+    await recorded(t, site, busy);
+    expect(Date.parse((await endpoint(t, site, busy.id)).throttledUntil)).toBe(t.clock.now() + 120_000);
     await notify(t, site);
     await calm.receiver.waitFor(2);
+    await recorded(t, site, calm);
+    await recorded(t, site, busy);
     // The schedule's 5 s retry comes and goes: the throttled endpoint is sent nothing before its 120 s.
     await t.clock.advance(60_000);
     await t.clock.advance(0);
@@ -76,10 +80,13 @@ describe('merchant webhooks: endpoint health', () => {
     const started = t.clock.now();
     await notify(t, site);
     await failing.receiver.waitFor(1);
+    await recorded(t, site, failing);
     await t.clock.advance(5 * 60_000);
     await failing.receiver.waitFor(2);
+    await recorded(t, site, failing);
     await t.clock.advance(30 * 60_000);
     await failing.receiver.waitFor(3);
+    await recorded(t, site, failing);
     expect((await endpoint(t, site, failing.id)).enabled).toBe(true); // 35 minutes of failure: not yet
     await t.clock.advance(60 * 60_000);
     await failing.receiver.waitFor(4);
@@ -144,6 +151,7 @@ describe('merchant webhooks: endpoint health', () => {
     expect(secret).not.toBe(at.secret);
     await notify(t, site);
     const [during] = await at.receiver.waitFor(1);
+    await recorded(t, site, at);
     const headers = during!.headers as Record<string, string>;
     expect(headers['webhook-signature']!.split(' ')).toHaveLength(2);
     expect(new Webhook(secret).verify(during!.raw, headers)).toEqual(during!.body);

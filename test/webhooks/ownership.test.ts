@@ -12,7 +12,7 @@ import { card, CARDS, paymentBody } from '../payments/support.ts';
 import { openClaim } from '../notifications/helpers.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { eventually, type Receiver } from '../support/receiver.ts';
-import { bootstrapSite, endpointAt, merchantSite, webhookGateway, type Site } from './support.ts';
+import { bootstrapSite, deliveriesOf, endpointAt, merchantSite, webhookGateway, type Site } from './support.ts';
 
 const staff = async (t: TestGateway, query: string, variables: Record<string, unknown> = {}) => {
   const res = await t.gql(query, variables, { token: t.adminToken });
@@ -71,7 +71,11 @@ describe('merchant webhooks: ownership', () => {
       if (token) expect(token.headers.signature).toBe(createHmac('sha256', Buffer.from(at.secret.slice(6), 'base64')).update(token.raw).digest('hex'));
       expect(at.receiver.schemaErrors).toEqual([]);
     }
-    // Nothing arrives twice: every webhook-id once at each endpoint.
+    // Nothing arrives twice: every webhook-id once at each endpoint, all recorded DELIVERED (the clock is moved only
+    // once they are: moved past the lease of an attempt in flight, it would be sent again, at least once as documented).
+    for (const [site, at] of [[a, atA], [b, atB], [home, atHome]] as const) {
+      await eventually(async () => (await deliveriesOf(t, site, at.id)).every((d) => d.status === 'DELIVERED'));
+    }
     await t.clock.advance(60_000);
     for (const at of [atA, atB, atHome]) expect(at.receiver.distinct()).toHaveLength(at.receiver.requests.length);
   });

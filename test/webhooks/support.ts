@@ -49,3 +49,14 @@ export async function deliveriesOf(t: TestGateway, site: Site, endpointId: strin
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data as Array<{ id: string; webhookId: string; eventType: string; status: string; attempts: Array<{ statusCode: number | null }> }>;
 }
+
+/**
+ * Waits until every request the endpoint's receiver got is recorded as an attempt. Call it before moving the clock:
+ * moved past the lease of an attempt still being recorded, the delivery would go out again (at least once, by design).
+ */
+export async function recorded(t: TestGateway, site: Site, at: { id: string; receiver: Receiver }): Promise<void> {
+  await eventually(async () => {
+    const attempts = (await deliveriesOf(t, site, at.id)).reduce((n, d) => n + d.attempts.length, 0);
+    return attempts === at.receiver.requests.length;
+  });
+}
