@@ -4,7 +4,9 @@
  * the rate limits use it — so any instance can continue any session; in memory otherwise (one instance).
  *
  * A subscription keeps the resource URI, which holds the order's payToken: it is kept sealed with VAULT_KEY (the
- * caller seals it), keyed by a hash of the URI. Keys expire a day after the session was last used.
+ * caller seals it), keyed by a hash of the URI. A session's keys expire a day after it was last used; an order's
+ * list of followers a week after its last change or subscription (an order may wait days for its pickup, followed by
+ * a session that stays in use; an entry left by an ended session is only read, never sent to).
  */
 import { Redis } from 'ioredis';
 
@@ -34,6 +36,7 @@ export interface SessionStore {
 
 export const SESSION_TTL_SECONDS = 24 * 60 * 60;
 export const MAX_SUBSCRIPTIONS = 50;
+const FOLLOWERS_TTL_SECONDS = 7 * 24 * 60 * 60;
 
 export function createSessionStore(options: { redisUrl: string | null; prefix: string }): SessionStore {
   return options.redisUrl ? redisStore(options.redisUrl, `${options.prefix}mcp:`) : memoryStore();
@@ -71,7 +74,7 @@ function redisStore(url: string, prefix: string): SessionStore {
         .sadd(owned(id), member)
         .expire(owned(id), ttl)
         .hset(byOrder(orderNumber), `${id} ${uriKey}`, sealedUri)
-        .expire(byOrder(orderNumber), ttl)
+        .expire(byOrder(orderNumber), FOLLOWERS_TTL_SECONDS)
         .exec();
       return true;
     },
@@ -79,7 +82,8 @@ function redisStore(url: string, prefix: string): SessionStore {
       await redis.multi().srem(owned(id), `${orderNumber} ${uriKey}`).hdel(byOrder(orderNumber), `${id} ${uriKey}`).exec();
     },
     async subscribers(orderNumber) {
-      const all = await redis.hgetall(byOrder(orderNumber));
+      const [[, found]] = (await redis.multi().hgetall(byOrder(orderNumber)).expire(byOrder(orderNumber), FOLLOWERS_TTL_SECONDS).exec()) as [[unknown, Record<string, string>]];
+      const all = found ?? {};
       return Object.entries(all).map(([field, sealedUri]) => {
         const [sessionId, uriKey] = field.split(' ');
         return { sessionId: sessionId!, uriKey: uriKey!, sealedUri };
