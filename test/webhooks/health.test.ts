@@ -138,6 +138,16 @@ describe('merchant webhooks: endpoint health', () => {
     await t.clock.advance(1_000);
     expect(other.receiver.requests).toEqual([]);
     await turnUntil(t, async () => (await deliveriesOf(t, site, at.id))[0]!.status === 'DELIVERED');
+
+    // Redelivered (the portal's button): due again with the same webhook-id; not through another endpoint's path.
+    const path = `/${at.id}/deliveries/${res.body.id}/redeliver`;
+    expect((await hooks(t, site, 'POST', `/${other.id}/deliveries/${res.body.id}/redeliver`)).status).toBe(404);
+    const again = await hooks(t, site, 'POST', path);
+    expect(again.status, JSON.stringify(again.body)).toBe(202);
+    expect(again.body).toMatchObject({ webhookId: res.body.webhookId, status: 'PENDING' });
+    const [, second] = await at.receiver.waitFor(2);
+    expect(second!.headers['webhook-id']).toBe(res.body.webhookId);
+    await turnUntil(t, async () => (await deliveriesOf(t, site, at.id))[0]!.attempts.length === 2);
   });
 
   it('after a rotation both secrets sign for 24 hours, then only the new one', async () => {
