@@ -23,8 +23,9 @@ async function notify(t: TestGateway, site: Site): Promise<void> {
 const endpoint = async (t: TestGateway, site: Site, id: string) => (await hooks(t, site, 'GET', `/${id}`)).body;
 
 describe('merchant webhooks: endpoint health', () => {
-  it('410 Gone disables the endpoint at once, with a staff notice; another endpoint of the site goes on', async () => {
-    const t = await webhookGateway();
+  it('410 Gone disables the endpoint at once, with a staff notice, a warn line and a metric; another endpoint goes on', async () => {
+    const lines: string[] = [];
+    const t = await webhookGateway({}, lines);
     const site = await merchantSite(t);
     const gone = await endpointAt(t, site);
     const other = await endpointAt(t, site);
@@ -35,6 +36,11 @@ describe('merchant webhooks: endpoint health', () => {
     await other.receiver.waitFor(1);
     expect((await notice).value).toMatchObject({ endpointId: gone.id, siteId: site.id, url: gone.receiver.url, reason: expect.stringMatching(/410/u) });
     await notices.return?.();
+    const warned = lines.map((line) => JSON.parse(line)).filter((line) => line.msg === 'webhook endpoint disabled');
+    expect(warned).toMatchObject([{ level: 'warn', endpointId: gone.id, siteId: site.id, host: new URL(gone.receiver.url).host }]);
+    expect(lines.join('\n')).not.toContain(gone.secret.slice(6));
+    const metrics = await t.rest('GET', '/metrics');
+    expect(String(metrics.body)).toMatch(/^sleeve_webhook_endpoints_disabled_total\{reason="gone"\} 1$/mu);
     expect(await endpoint(t, site, gone.id)).toMatchObject({ enabled: false, disabledReason: expect.stringMatching(/410 Gone/u) });
     // Disabled: sent nothing more, while the other endpoint gets every notification; the kept delivery is PENDING.
     await notify(t, site);

@@ -1,6 +1,7 @@
 /** Shared steps of the merchant webhook tests: a gateway, merchant sites, endpoints at real receivers, REST calls. */
 import { expect } from 'vitest';
 import { createManualClock } from '../../src/kernel/clock.ts';
+import { createLogger } from '../../src/kernel/logger.ts';
 import { basicAuth, testGateway, type RestResult, type TestGateway } from '../support/gateway.ts';
 import { eventually, startReceiver, type Receiver } from '../support/receiver.ts';
 import { createMerchant } from '../platform/support.ts';
@@ -12,8 +13,9 @@ export interface Site {
 }
 
 /** A gateway with no MERCHANT_ENDPOINT unless given one; the clock starts at the wall time (signatures' tolerance). */
-export async function webhookGateway(env: Record<string, string> = {}): Promise<TestGateway> {
-  return testGateway({ clock: createManualClock(Date.now()), env: { NOTIFY_RETRY_SCHEDULE: '0,5s,5m', ...env } });
+export async function webhookGateway(env: Record<string, string> = {}, logLines?: string[]): Promise<TestGateway> {
+  const logger = logLines ? createLogger('info', (line) => void logLines.push(line)) : undefined;
+  return testGateway({ clock: createManualClock(Date.now()), env: { NOTIFY_RETRY_SCHEDULE: '0,5s,5m', ...env }, ...(logger ? { logger } : {}) });
 }
 
 export const bootstrapSite = (t: TestGateway): Site => ({ id: t.siteId, apiKey: 'test-api-key', auth: { authorization: t.siteAuthorization } });
