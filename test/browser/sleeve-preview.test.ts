@@ -116,6 +116,10 @@ describe.skipIf(!hasChromium)(`the embroidery preview in headless Chromium ${CHR
 
     // The pay page: its header, the same picture, the text spelled as `/` spells it.
     const pay = await openPage(browser, { viewport: { width: 390, height: 844 }, colorScheme: 'light' });
+    pay.page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (!['data:', 'blob:'].includes(url.protocol) && url.origin !== base) outside.push(request.url());
+    });
     const payUrl = new URL(graph.data.order.payUrl);
     await pay.page.goto(`${base}${payUrl.pathname}${payUrl.search}`);
     await expect.poll(() => pay.page.locator('#spelled').textContent(), { timeout: 5_000 }).toBe('A · D · A · space · & · space · C · O');
