@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/kernel/logger.ts';
-import { VALID_ORDER } from '../support/gateway.ts';
+import { startServer } from '../../src/server.ts';
+import { testGateway, VALID_ORDER } from '../support/gateway.ts';
 import { liveServer } from '../support/live-server.ts';
 import { acceptAll, mcpClient, textOf } from './mcp-support.ts';
 
@@ -217,6 +218,21 @@ describe('the MCP door', () => {
     expect((await fetch(url, { method: 'POST', headers: inSession, body: list })).status).toBe(200);
     expect((await fetch(url, { method: 'DELETE', headers: inSession })).status).toBe(200);
     expect((await fetch(url, { method: 'POST', headers: inSession, body: list })).status).toBe(404);
+  });
+
+  it('ends the standalone streams it holds when the server shuts down, rather than cutting them', async () => {
+    const { gateway } = await testGateway();
+    const running = await startServer(gateway, { port: 0, host: '127.0.0.1' }); // closed here, by the test
+    const url = `${running.url}/mcp`;
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const init = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+    const opened = await fetch(url, { method: 'POST', headers, body: JSON.stringify(init) });
+    await opened.text();
+    const stream = await fetch(url, { headers: { accept: 'text/event-stream', 'mcp-session-id': opened.headers.get('mcp-session-id')! } });
+    expect(stream.status).toBe(200);
+    const ended = stream.text(); // a stream cut by the grace timer would reject instead
+    await running.close(10_000);
+    await expect(ended).resolves.toBe('');
   });
 
   it('logs /mcp requests by route, and no payToken on any line', async () => {
