@@ -39,6 +39,24 @@ describe('merchant webhooks: isolation', () => {
     hanging.receiver.release();
   });
 
+  it("an endpoint that answers 500 to everything, retried on its schedule, does not hold up another site's endpoint", async () => {
+    const t = await webhookGateway({ NOTIFY_RETRY_SCHEDULE: '0,1s,1s,1s,1s,1s' });
+    const [badSite, site] = [await merchantSite(t), await merchantSite(t)];
+    const failing = await endpointAt(t, badSite);
+    const healthy = await endpointAt(t, site);
+    failing.receiver.failNext(1_000);
+    for (let i = 0; i < 10; i++) {
+      await notify(t, badSite);
+      await notify(t, site);
+    }
+    await eventually(() => healthy.receiver.distinct().length === 10 && failing.receiver.distinct().length === 10);
+    for (let round = 0; round < 3; round++) await t.clock.advance(1_000); // the failing one's retries come and go
+    await notify(t, site);
+    await eventually(() => healthy.receiver.distinct().length === 11);
+    expect(healthy.receiver.requests).toHaveLength(11);
+    expect(failing.receiver.requests.every((r) => r.headers['webhook-id'])).toBe(true);
+  });
+
   it("a backlog of thousands at one endpoint does not queue another endpoint's message behind it", async () => {
     const t = await webhookGateway();
     const [busySite, site] = [await merchantSite(t), await merchantSite(t)];
