@@ -129,3 +129,25 @@ export function median(values: number[]): number {
 export function row(cells: Array<string | number>, widths: number[]): string {
   return cells.map((c, i) => String(c).padEnd(widths[i] ?? 12)).join('');
 }
+
+/** Runs `count` jobs, `width` at a time. */
+export async function pool(count: number, width: number, job: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: width }, async () => {
+    while (next < count) await job(next++);
+  }));
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** Polls `check` every few milliseconds until it holds; throws after `ms`. */
+export async function waitFor(check: () => boolean, ms: number, what: string): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}

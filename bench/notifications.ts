@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { startChild, type Child, GATEWAY_ENTRY } from './lib.ts';
+import { GATEWAY_ENTRY, percentile, pool, startChild, waitFor, type Child } from './lib.ts';
 
 const ADMIN = 'bench-admin';
 const OPEN = 'mutation ($o: ID!, $d: String!) { openClaim(input: { orderId: $o, claimType: CHARGEBACK, amount: 9.5, currency: "USD", dueDate: $d, requestedEvidenceTypes: ["INVOICE", "PROOF_OF_DELIVERY"] }) { claimId } }';
@@ -69,27 +69,6 @@ async function gql(base: string, query: string, variables: Record<string, unknow
   const json = (await response.json()) as any;
   if (json.errors) throw new Error(JSON.stringify(json.errors));
   return json.data;
-}
-
-/** Runs `count` jobs, `width` at a time. */
-async function pool(count: number, width: number, job: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < count) await job(next++);
-  }));
-}
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-};
-
-async function waitFor(check: () => boolean, ms: number, what: string): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
 
 export async function benchNotifications(n = Number(process.env.BENCH_NOTIFY_N ?? 2000), m = Number(process.env.BENCH_NOTIFY_M ?? 300)): Promise<NotificationFigures> {

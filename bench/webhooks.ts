@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PER_ENDPOINT } from '../src/notifications/delivery-job.ts';
-import { GATEWAY_ENTRY, startChild } from './lib.ts';
+import { GATEWAY_ENTRY, percentile, pool, startChild, waitFor } from './lib.ts';
 
 const ADMIN = 'bench-admin';
 const SITE_ID = 'bench-site';
@@ -111,27 +111,6 @@ async function merchantSite(base: string, n: number): Promise<Site> {
     endpoint: async (url, enabled) => (await call(base, 'POST', '/v1/webhooks/endpoints', { url, eventTypes: ['token-updated'], enabled }, auth)).id as string,
     setEnabled: (id, enabled) => call(base, 'PATCH', `/v1/webhooks/endpoints/${id}`, { enabled }, auth),
   };
-}
-
-/** Runs `count` jobs, `width` at a time. */
-async function pool(count: number, width: number, job: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < count) await job(next++);
-  }));
-}
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-};
-
-async function waitFor(check: () => boolean, ms: number, what: string): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 2));
-  }
 }
 
 /** Resolves once `at` has seen nothing new for `quietMs` (after a first arrival). */
