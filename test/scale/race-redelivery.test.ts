@@ -28,7 +28,10 @@ describe.skipIf(!DATABASE || !REDIS)(
       const receiver = await startReceiver();
       const shared = sharedInstancesEnv('race');
       afterThisTest(shared.cleanup);
-      const env = { ...shared.env, ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', MERCHANT_ENDPOINT: receiver.url };
+      // One bootstrap site for both, as every deployment of several instances has: the claim's notification belongs
+      // to it, and an instance with a site of its own would take it for another site's (docs/merchant-webhooks.md).
+      const site = { VENDOR_SITE_ID: 'race-redelivery-site', VENDOR_API_KEY: 'race-redelivery-key-0123456789' };
+      const env = { ...shared.env, ...site, ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', MERCHANT_ENDPOINT: receiver.url };
       const a = await startProcess(env);
       const order = (await (await fetch(`${a.url}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(VALID_ORDER) })).json()) as any;
 
