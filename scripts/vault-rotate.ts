@@ -1,6 +1,7 @@
 /**
  * `npm run vault:rotate` (npx tsx scripts/vault-rotate.ts): re-seals every value sealed under a previous vault key
- * — card tokens (card data, CVC, the card's lookup fingerprint) and queued `/token-updated` bodies — under VAULT_KEY,
+ * — card tokens (card data, CVC, the card's lookup fingerprint), queued `/token-updated` bodies and merchant webhook
+ * endpoints' secrets (current and previous) — under VAULT_KEY,
  * so the keys in VAULT_PREVIOUS_KEYS can be removed (docs/operations.md#rotating-vault_key).
  *
  *   VAULT_KEY=<new> VAULT_PREVIOUS_KEYS=<old> DATABASE_URL=… npm run vault:rotate
@@ -18,6 +19,7 @@ import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createDatabase, type Db } from '../src/db/database.ts';
 import { ConfigError, loadConfig, type Config } from '../src/kernel/config.ts';
+import { countEndpointsToReseal, endpointsToReseal, resealEndpointSecrets, type SealedSecrets } from '../src/notifications/endpoint-repository.ts';
 import { bodiesToReseal, countBodiesToReseal, replaceBody } from '../src/notifications/outbox-repository.ts';
 import { currentBodyPrefix, resealBody, SEALED_PREFIX, sealedValueOf } from '../src/notifications/sealed-body.ts';
 import type { SealedCard } from '../src/payments/token-view.ts';
@@ -72,6 +74,24 @@ function notificationBodies(crypto: VaultCrypto): SealedStore<{ id: string; body
     reseal(row) {
       const body = resealBody(row.body, crypto);
       return async (trx) => body !== null && (await replaceBody(trx, row.id, row.body, { body }));
+    },
+  };
+}
+
+function endpointSecrets(crypto: VaultCrypto): SealedStore<SealedSecrets & { id: string }> {
+  const resealValue = (value: string) => (value.startsWith(crypto.currentPrefix) ? value : crypto.seal(crypto.open(value)));
+  return {
+    name: 'webhook endpoint secrets',
+    pending: (db, after, limit) => endpointsToReseal(db, crypto.currentPrefix, after, limit),
+    count: (db) => countEndpointsToReseal(db, crypto.currentPrefix),
+    keyOf: (row) => row.id,
+    values: (row) => (row.previous_secret_sealed === null ? [row.secret_sealed] : [row.secret_sealed, row.previous_secret_sealed]),
+    reseal(row) {
+      const to: SealedSecrets = {
+        secret_sealed: resealValue(row.secret_sealed),
+        previous_secret_sealed: row.previous_secret_sealed === null ? null : resealValue(row.previous_secret_sealed),
+      };
+      return (trx) => resealEndpointSecrets(trx, row.id, row, to);
     },
   };
 }
@@ -152,7 +172,7 @@ async function main(): Promise<number> {
   const { config, batch, pauseMs } = loaded;
   const crypto = createVaultCrypto({ current: config.vaultKey!, previous: config.vaultPreviousKeys });
   // Methods are bivariant in their parameters, so each store passes as one of unknown rows.
-  const stores: ReadonlyArray<SealedStore<unknown>> = [cardTokens(crypto), notificationBodies(crypto)];
+  const stores: ReadonlyArray<SealedStore<unknown>> = [cardTokens(crypto), notificationBodies(crypto), endpointSecrets(crypto)];
   const database = await createDatabase(config.database);
   try {
     await database.migrate();
@@ -171,7 +191,7 @@ async function main(): Promise<number> {
       const left = (await Promise.all(stores.map((store) => store.count(db)))).reduce((a, b) => a + b, 0);
       if (left === 0) {
         const old = config.vaultPreviousKeys.map(vaultKeyId).filter((id) => id !== crypto.keyId);
-        say(`done: every card token and notification body is sealed under key id ${crypto.keyId}.`);
+        say(`done: every card token, notification body and webhook endpoint secret is sealed under key id ${crypto.keyId}.`);
         say(`no value needs ${old.length > 0 ? `key id ${old.join(', ')}` : 'an older key'} any more: remove VAULT_PREVIOUS_KEYS from every instance and restart them.`);
         return 0;
       }

@@ -3,7 +3,7 @@
  * rows, staff listings across sites, and the health columns the dispatcher writes. Every site query names the
  * site, so another site's endpoint id is simply not found. Rows in, rows out; `db` may be a transaction.
  */
-import type { Insertable, Updateable } from 'kysely';
+import type { ExpressionBuilder, Insertable, Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { EndpointRow, WebhookEndpointTable } from './endpoint-tables.ts';
 
@@ -105,4 +105,42 @@ export async function deleteEndpoint(db: Db, id: string, siteId: string): Promis
   await db.deleteFrom('webhook_deliveries').where('endpoint_id', '=', id).execute();
   await db.deleteFrom('webhook_endpoints').where('id', '=', id).where('site_id', '=', siteId).execute();
   return true;
+}
+
+/** The sealed columns a VAULT_KEY rotation rewrites (scripts/vault-rotate.ts). */
+export type SealedSecrets = Pick<EndpointRow, 'secret_sealed' | 'previous_secret_sealed'>;
+
+const notUnder = (currentPrefix: string) => (w: ExpressionBuilder<{ webhook_endpoints: WebhookEndpointTable }, 'webhook_endpoints'>) =>
+  w.or([w('secret_sealed', 'not like', `${currentPrefix}%`), w.and([w('previous_secret_sealed', 'is not', null), w('previous_secret_sealed', 'not like', `${currentPrefix}%`)])]);
+
+/** Endpoints holding a secret not sealed under the current key (`currentPrefix`), in id order after `after`: one batch of a rotation pass. */
+export async function endpointsToReseal(db: Db, currentPrefix: string, after: string, limit: number): Promise<Array<SealedSecrets & { id: string }>> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'secret_sealed', 'previous_secret_sealed'])
+    .where('id', '>', after)
+    .where(notUnder(currentPrefix))
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+export async function countEndpointsToReseal(db: Db, currentPrefix: string): Promise<number> {
+  const row = await db.selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<number>().as('n')).where(notUnder(currentPrefix)).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Writes an endpoint's re-sealed secrets only while both are still exactly what the rotation read: one whose secret
+ * was rotated meanwhile (rotate-secret) is left alone and found again by the next pass.
+ */
+export async function resealEndpointSecrets(db: Db, id: string, from: SealedSecrets, to: SealedSecrets): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_endpoints')
+    .set(to)
+    .where('id', '=', id)
+    .where('secret_sealed', '=', from.secret_sealed)
+    .where('previous_secret_sealed', from.previous_secret_sealed === null ? 'is' : '=', from.previous_secret_sealed)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }

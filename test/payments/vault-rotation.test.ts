@@ -2,20 +2,24 @@
  * VAULT_KEY rotation (issue 17 point 6, docs/operations.md#rotating-vault_key): with the new key in VAULT_KEY and
  * the old one in VAULT_PREVIOUS_KEYS, the gateway opens what either sealed (and what was sealed before key ids)
  * and finds cards by either key's fingerprint; scripts/vault-rotate.ts, run as a real process, re-seals card
- * tokens and queued bodies under the new key, survives SIGKILL mid-way, runs twice at once beside a serving gateway,
- * and refuses to change anything when a key is missing. Afterwards the new key alone opens and finds everything.
+ * tokens, queued bodies and webhook endpoint secrets under the new key, survives SIGKILL mid-way, runs twice at once
+ * beside a serving gateway, and refuses to change anything when a key is missing. Afterwards the new key alone opens
+ * and finds everything, and an endpoint made before the rotation still signs what standardwebhooks verifies.
  */
 import { spawn } from 'node:child_process';
 import { createCipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/database.ts';
+import { createManualClock } from '../../src/kernel/clock.ts';
 import { ConfigError, loadConfig } from '../../src/kernel/config.ts';
 import { createVaultCrypto, vaultKeyId } from '../../src/payments/vault-crypto.ts';
 import { BACKEND, backendEnv } from '../support/databases.ts';
 import { afterThisTest, type TestGateway } from '../support/gateway.ts';
 import { tempDir } from '../support/temp-dir.ts';
+import { endpointAt, hooks, merchantSite, type Site } from '../webhooks/support.ts';
 import { card, CARDS, paymentsGateway, siteCalls } from './support.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -31,7 +35,8 @@ function sharedDatabase(): string {
 }
 
 const gatewayUnder = (url: string, current: Buffer, previous: Buffer[] = []) =>
-  paymentsGateway({ env: { DATABASE_URL: url, VAULT_KEY: b64(current), ...(previous.length ? { VAULT_PREVIOUS_KEYS: previous.map(b64).join(',') } : {}) } });
+  // The wall time: standardwebhooks refuses a signature whose timestamp is over five minutes away.
+  paymentsGateway({ clock: createManualClock(Date.now()), env: { DATABASE_URL: url, VAULT_KEY: b64(current), ...(previous.length ? { VAULT_PREVIOUS_KEYS: previous.map(b64).join(',') } : {}) } });
 
 /** The format before key ids (`v1.`), written independently of the code under test: data already on disk. */
 function sealV1(key: Buffer, plaintext: string): string {
@@ -45,9 +50,14 @@ interface Seeded {
   /** Every card token with the number it holds. */
   tokens: Array<{ token: string; number: string }>;
   wallet: string;
+  /** A merchant site's webhook endpoint whose secret was rotated: both secrets sign, newest first. */
+  endpoint: { id: string; site: Site; secrets: string[]; receiver: Awaited<ReturnType<typeof endpointAt>>['receiver'] };
 }
 
-/** Card tokens (some with a CVC or aliases), a wallet token and three /token-updated bodies, all under key A; one token and one body in the v1 format. */
+/**
+ * Card tokens (some with a CVC or aliases), a wallet token, three /token-updated bodies and a webhook endpoint with a
+ * current and a previous secret, all under key A; one token and one body in the v1 format.
+ */
 async function seed(t: TestGateway): Promise<Seeded> {
   const api = siteCalls(t);
   const tokens: Seeded['tokens'] = [];
@@ -63,15 +73,24 @@ async function seed(t: TestGateway): Promise<Seeded> {
   const body = await db.selectFrom('outbox_notifications').select(['id', 'body']).where('path', '=', '/token-updated').orderBy('id').executeTakeFirstOrThrow();
   const envelope = JSON.parse(body.body) as { $sealed: string; $masked: unknown };
   await db.updateTable('outbox_notifications').set({ body: JSON.stringify({ ...envelope, $sealed: sealV1(A, underA.open(envelope.$sealed)) }) }).where('id', '=', body.id).execute();
-  return { tokens, wallet };
+  const site = await merchantSite(t);
+  const at = await endpointAt(t, site);
+  const rotated = await hooks(t, site, 'POST', `/${at.id}/rotate-secret`);
+  expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
+  return { tokens, wallet, endpoint: { id: at.id, site, secrets: [rotated.body.secret as string, at.secret], receiver: at.receiver } };
 }
 
-/** Every sealed value in the database (card data, CVCs, queued bodies), by row, with the fingerprints. */
+/** Every sealed value in the database (card data, CVCs, queued bodies, endpoint secrets), by row, with the fingerprints. */
 async function sealedValues(db: Db) {
   const tokens = await db.selectFrom('vault_tokens').select(['token_hash', 'sealed', 'cvc_sealed', 'fingerprint']).orderBy('token_hash').execute();
   const bodies = await db.selectFrom('outbox_notifications').select(['id', 'body']).where('path', '=', '/token-updated').orderBy('id').execute();
-  const values = [...tokens.flatMap((r) => [r.sealed, r.cvc_sealed]), ...bodies.map((r) => (JSON.parse(r.body) as { $sealed: string }).$sealed)];
-  return { tokens, bodies, values: values.filter((v): v is string => v !== null) };
+  const endpoints = await db.selectFrom('webhook_endpoints').select(['id', 'secret_sealed', 'previous_secret_sealed']).orderBy('id').execute();
+  const values = [
+    ...tokens.flatMap((r) => [r.sealed, r.cvc_sealed]),
+    ...bodies.map((r) => (JSON.parse(r.body) as { $sealed: string }).$sealed),
+    ...endpoints.flatMap((r) => [r.secret_sealed, r.previous_secret_sealed]),
+  ];
+  return { tokens, bodies, endpoints, values: values.filter((v): v is string => v !== null) };
 }
 
 /** Each token detokenizes to its number through `t`. */
@@ -196,7 +215,7 @@ describe('VAULT_KEY rotation', () => {
     expect(await second!.exited, second!.output()).toBe(0);
     expect(await third!.exited, third!.output()).toBe(0);
     for (const run of [first, second!, third!]) expectNoSecrets(run.output());
-    expect(second!.output()).toMatch(/done: every card token and notification body is sealed under key id [0-9a-f]{12}\./u);
+    expect(second!.output()).toMatch(/done: every card token, notification body and webhook endpoint secret is sealed under key id [0-9a-f]{12}\./u);
     expect(second!.output()).toContain(`no value needs key id ${vaultKeyId(A)} any more: remove VAULT_PREVIOUS_KEYS`);
 
     const after = await sealedValues(db);
@@ -219,6 +238,16 @@ describe('VAULT_KEY rotation', () => {
     const underBOnly = createVaultCrypto(B);
     const opened = (await sealedValues(only.gateway.database.db)).bodies.map((r) => underBOnly.open((JSON.parse(r.body) as { $sealed: string }).$sealed));
     expect(opened).toEqual(expect.arrayContaining(sent));
+
+    // The endpoint made under key A signs under key B alone, with both its secrets (the rotation's 24 hours).
+    const { endpoint } = seeded;
+    expect(after.endpoints.map((r) => r.id)).toContain(endpoint.id);
+    const test = await only.rest('POST', `/v1/webhooks/endpoints/${endpoint.id}/test`, undefined, endpoint.site.auth);
+    expect(test.status, JSON.stringify(test.body)).toBe(202);
+    const [request] = await endpoint.receiver.waitFor(1);
+    const headers = request!.headers as Record<string, string>;
+    expect(headers['webhook-signature']!.split(' ')).toHaveLength(2);
+    for (const secret of endpoint.secrets) expect(new Webhook(secret).verify(request!.raw, headers)).toMatchObject({ type: 'WEBHOOK_TEST', endpointId: endpoint.id });
   });
 
   it('changes nothing and says which key is missing when no key given opens a value', async () => {
