@@ -3,10 +3,12 @@
  * start-up with one line that names it. Secrets left unset are generated and listed in `generated`, so the
  * process can print them once.
  */
-import { parseDuration } from './durations.ts';
+import { ConfigError, duration, integer, oneOf, parseSchedule, url, type Env } from './config-values.ts';
 import { compileTrust } from './client-address.ts';
 import { parseCorsOrigins } from './cors.ts';
 import { randomToken } from './tokens.ts';
+
+export { ConfigError, parseSchedule } from './config-values.ts';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -19,8 +21,8 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const SQLITE_SYNCHRONOUS = ['full', 'normal'] as const;
 export type SqliteSynchronous = (typeof SQLITE_SYNCHRONOUS)[number];
 
+/** SQLite's path may be ':memory:'; synchronous defaults to 'full'. */
 export type DatabaseTarget =
-  // path ':memory:' for an in-memory database; synchronous defaults to 'full'
   | { kind: 'sqlite'; path: string; synchronous?: SqliteSynchronous }
   | { kind: 'postgres'; url: string };
 
@@ -105,51 +107,6 @@ export interface LoadedConfig {
   generated: Array<{ name: string; value: string }>;
 }
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-  constructor(readonly variable: string, problem: string) {
-    super(`${variable}: ${problem}`);
-  }
-}
-
-type Env = Record<string, string | undefined>;
-
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
-  if (!/^-?\d+$/u.test(raw.trim())) throw new ConfigError(name, `"${raw}" is not a whole number.`);
-  const value = Number(raw.trim());
-  if (value < min || value > max) throw new ConfigError(name, `${value} is outside ${min}..${max}.`);
-  return value;
-}
-
-function url(env: Env, name: string, protocols: string[]): string | null {
-  const raw = env[name]?.trim();
-  if (!raw) return null;
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    throw new ConfigError(name, `"${raw}" is not a URL.`);
-  }
-  if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(name, `"${raw}" must start with ${protocols.map((p) => p + '//').join(' or ')}.`);
-  }
-  return raw.replace(/\/+$/u, '');
-}
-
-const DURATION_UNITS: Record<string, number> = { '': 1000, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** `0,5s,5m,30m,2h` → milliseconds; a bare number is seconds. */
-export function parseSchedule(name: string, raw: string): number[] {
-  const steps = raw.split(',').map((part) => part.trim());
-  return steps.map((step) => {
-    const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/u.exec(step);
-    if (!match) throw new ConfigError(name, `"${step}" is not a duration like 0, 5s, 5m or 2h.`);
-    return Math.round(Number(match[1]) * DURATION_UNITS[match[2] ?? '']!);
-  });
-}
-
 /** Checked whatever the database, so a typo stops start-up even while DATABASE_URL points at PostgreSQL. */
 function sqliteSynchronous(env: Env): SqliteSynchronous {
   const raw = env.SQLITE_SYNCHRONOUS?.trim().toLowerCase() || 'full';
@@ -231,11 +188,6 @@ function corsOrigins(env: Env): readonly string[] | null {
 }
 
 /** One of a few words (case ignored), or the fallback when unset. */
-function oneOf<T extends string>(env: Env, name: string, choices: readonly T[], fallback: T, meaning: string): T {
-  const raw = env[name]?.trim().toLowerCase() || fallback;
-  if (!(choices as readonly string[]).includes(raw)) throw new ConfigError(name, `"${env[name]}" must be ${meaning}.`);
-  return raw as T;
-}
 
 function rateLimits(env: Env): RateLimitConfig {
   const switched = env.RATE_LIMITS?.trim().toLowerCase() || 'on';
@@ -277,7 +229,7 @@ export function loadConfig(env: Env = process.env): LoadedConfig {
       env.NOTIFY_RETRY_SCHEDULE?.trim() || '0,5s,5m,30m,2h,5h,10h,10h',
     ),
     evidenceReminderHours: integer(env, 'EVIDENCE_REMINDER_HOURS', 24, 1, 24 * 30),
-    endpointDisableAfterMs: parseDuration(env.ENDPOINT_DISABLE_AFTER?.trim() || '5d') ?? ((): never => { throw new ConfigError('ENDPOINT_DISABLE_AFTER', `"${env.ENDPOINT_DISABLE_AFTER}" is not a duration like 30m, 12h or 5d.`); })(),
+    endpointDisableAfterMs: duration(env, 'ENDPOINT_DISABLE_AFTER', '5d'),
     vaultKey: vaultKey(env),
     vaultPreviousKeys: vaultPreviousKeys(env),
     processorPublicKey: secret(env, 'PROCESSOR_PUBLIC_KEY', generated, () => `pk_${randomToken(12)}`),
