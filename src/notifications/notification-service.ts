@@ -2,6 +2,7 @@
  * Notifications for staff (docs/notifications.md#staff-view-and-redelivery): the deliveries with every attempt, redelivery, and the live stream
  * of attempts.
  */
+import { streamOf } from './stream-service.ts';
 import { DomainError } from '../kernel/errors.ts';
 import {
   attemptsOf,
@@ -151,22 +152,7 @@ export function createNotificationService(deps: ServiceDeps): NotificationServic
     },
 
     events() {
-      const source = bus.subscribe('notificationAttempted')[Symbol.asyncIterator]();
-      // Asked at once: the pubsub starts listening on the first next(), so no attempt after this call is missed.
-      let first: ReturnType<typeof source.next> | null = source.next();
-      return (async function* () {
-        try {
-          for (;;) {
-            const event = await (first ?? source.next());
-            first = null;
-            if (event.done) return;
-            const notification = await get(event.value.id);
-            if (notification) yield notification;
-          }
-        } finally {
-          await source.return?.();
-        }
-      })();
+      return streamOf(bus, 'notificationAttempted', (event) => get(event.id));
     },
 
   };
