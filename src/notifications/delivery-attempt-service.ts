@@ -30,55 +30,83 @@ export interface RecordedDelivery {
   throttledUntil: number | null;
 }
 
+/** How long a finished attempt waits for others to share its commit, and how many share one at most. */
+const GATHER_MS = 3;
+const GATHER_MAX = 64;
+
 /**
- * Records attempts in shared transactions, as the bootstrap dispatcher does (attempt-service.ts createRecorder): those
- * that finish while one batch is written go together in the next, one commit per batch. Each stays guarded by its own
- * lease; a failed batch records none of its attempts, and their leases run out. Null: the lease was lost.
+ * Records attempts in shared transactions (group commit): an attempt that finishes waits up to GATHER_MS for others,
+ * and those gathered, or those that finish while one batch is written, go together in the next: one commit (one
+ * fsync on SQLite) per batch instead of per attempt. Each stays guarded by its own lease, and its caller learns the
+ * outcome (and publishes it) only after the commit; a failed batch records none of its attempts, and their leases run
+ * out, so they are sent again (at least once). Null: the lease was lost.
  */
 export function createDeliveryRecorder(database: AppDatabase): (request: DeliveryRecordRequest) => Promise<RecordedDelivery | null> {
   let waiting: Array<{ request: DeliveryRecordRequest; resolve: (r: RecordedDelivery | null) => void; reject: (e: unknown) => void }> = [];
-  let writing: Promise<void> | null = null;
+  let writing = false;
+  let gather: NodeJS.Timeout | null = null;
+  function schedule(): void {
+    if (writing || waiting.length === 0) return;
+    if (waiting.length >= GATHER_MAX) void flush();
+    else gather ??= setTimeout(() => void flush(), GATHER_MS);
+  }
   async function flush(): Promise<void> {
-    while (waiting.length > 0) {
-      const batch = waiting;
-      waiting = [];
-      try {
-        const results = await database.db.transaction().execute(async (trx) => {
-          const recorded: Array<RecordedDelivery | null> = [];
-          for (const { request } of batch) recorded.push(await recordIn(trx, database.caps.skipLocked, request));
-          return recorded;
-        });
-        batch.forEach((entry, i) => entry.resolve(results[i]!));
-      } catch (error) {
-        for (const entry of batch) entry.reject(error);
-      }
+    if (gather) clearTimeout(gather);
+    gather = null;
+    if (writing) return;
+    writing = true;
+    const batch = waiting;
+    waiting = [];
+    try {
+      const results = await database.db.transaction().execute(async (trx) => {
+        const recorded: Array<RecordedDelivery | null> = [];
+        for (const { request } of batch) recorded.push(await recordIn(trx, database.caps.skipLocked, request));
+        return recorded;
+      });
+      batch.forEach((entry, i) => entry.resolve(results[i]!));
+    } catch (error) {
+      for (const entry of batch) entry.reject(error);
+    } finally {
+      writing = false;
+      schedule();
     }
-    writing = null;
   }
   return (request) =>
     new Promise((resolve, reject) => {
       waiting.push({ request, resolve, reject });
-      writing ??= flush();
+      schedule();
     });
 }
 
 /** Records one attempt inside `trx`; null when the lease was lost (another instance owns the delivery now). */
 async function recordIn(trx: Db, lock: boolean, request: DeliveryRecordRequest): Promise<RecordedDelivery | null> {
-  const { row, owner, result, startedAt, now, schedule, disableAfterMs } = request;
-  const current = await findLeasedDelivery(trx, row.id, owner, lock);
-  if (!current) return null;
+  const { row, owner, result, startedAt, now, schedule } = request;
   const delivered = ok(result);
-  const common = {
-    attemptCount: current.attempt_count + 1,
-    deliveredAt: delivered ? now : current.delivered_at == null ? null : Number(current.delivered_at),
-    lastError: delivered ? null : (result.error ?? `HTTP ${result.statusCode}`),
-    now,
+  const stateFrom = (current: DeliveryRow): DeliveryState => {
+    const common = {
+      attemptCount: current.attempt_count + 1,
+      deliveredAt: delivered ? now : current.delivered_at == null ? null : Number(current.delivered_at),
+      lastError: delivered ? null : (result.error ?? `HTTP ${result.statusCode}`),
+      now,
+    };
+    return Number(current.version) !== Number(row.version)
+      ? { ...common, status: 'PENDING', nextAttemptAt: current.next_attempt_at == null ? now : Number(current.next_attempt_at), roundAttempts: current.round_attempts }
+      : { ...common, ...nextState(result, current.round_attempts + 1, schedule, now), roundAttempts: current.round_attempts + 1 };
   };
-  const madeDueMeanwhile = Number(current.version) !== Number(row.version);
-  const state: DeliveryState = madeDueMeanwhile
-    ? { ...common, status: 'PENDING', nextAttemptAt: current.next_attempt_at == null ? now : Number(current.next_attempt_at), roundAttempts: current.round_attempts }
-    : { ...common, ...nextState(result, current.round_attempts + 1, schedule, now), roundAttempts: current.round_attempts + 1 };
-  if (!(await updateLeasedDelivery(trx, row.id, owner, Number(current.version), state))) return null;
+  // The row as claimed is the row now while the lease holds and nobody made it due again (the version is unchanged):
+  // one conditional update then. Otherwise read what changed, and write that (or nothing: the lease was lost).
+  let state = stateFrom(row);
+  if (!(await updateLeasedDelivery(trx, row.id, owner, Number(row.version), state))) {
+    const current = await findLeasedDelivery(trx, row.id, owner, lock);
+    if (!current) return null;
+    state = stateFrom(current);
+    if (!(await updateLeasedDelivery(trx, row.id, owner, Number(current.version), state))) return null;
+  }
+  return afterUpdate(trx, request, state, delivered);
+}
+
+async function afterUpdate(trx: Db, request: DeliveryRecordRequest, state: DeliveryState, delivered: boolean): Promise<RecordedDelivery> {
+  const { row, result, startedAt, now, disableAfterMs } = request;
   await insertDeliveryAttempt(trx, {
     id: randomId('att_'),
     delivery_id: row.id,

@@ -4,8 +4,12 @@
  * hangs for the whole timeout, fails everything or has a huge backlog holds its own slots and nobody else's. Claims
  * are conditional updates with a lease (`skip locked` on PostgreSQL): two instances never send one delivery at once.
  * Each attempt is signed with the endpoint's secrets (both during a rotation) and recorded with the endpoint's health
- * (delivery-attempt-service.ts). Throttled and disabled endpoints are not claimed for. The bootstrap endpoint has its
- * own dispatcher, unchanged (dispatcher-job.ts).
+ * (delivery-attempt-service.ts, group commit). Throttled and disabled endpoints are not claimed for. The bootstrap
+ * endpoint has its own dispatcher, unchanged (dispatcher-job.ts).
+ *
+ * Per delivery it does as little as it can (bench/webhooks.ts, README "Benchmark"): an endpoint whose attempts finish
+ * is refilled alone (read afresh, then one claim with the messages' bodies in one query), not by a sweep of every
+ * endpoint; secrets are opened once per sealed value; attempts are recorded several to a commit.
  */
 import { setMaxListeners } from 'node:events';
 import type { BackgroundDeps, Disposable } from '../jobs/background.ts';
@@ -14,8 +18,8 @@ import { randomId } from '../kernel/tokens.ts';
 import type { GatewayMetrics } from '../operations/metrics.ts';
 import { createDeliveryRecorder, dropDelivery } from './delivery-attempt-service.ts';
 import { claimDueOf, nextDueOf, releaseDelivery, type DeliveryRow } from './delivery-repository.ts';
-import { nextThrottleEnd, sendableEndpoints, type EndpointRow } from './endpoint-repository.ts';
-import { findNotification } from './outbox-repository.ts';
+import { findEndpoint, nextThrottleEnd, sendableEndpoints, type EndpointRow } from './endpoint-repository.ts';
+import { notificationBodies } from './outbox-repository.ts';
 import { bodyToSend, openSecret } from './sealed-body.ts';
 import { bodyAtSend, evidenceClaimId, type AtSend } from './send-time.ts';
 import { endpointBodySignature, endpointHeaders } from './signing.ts';
@@ -28,11 +32,12 @@ const MAX_IN_FLIGHT = 1024;
 const POLL_MS = 60_000;
 const SHUTDOWN_GRACE_MS = 3_000;
 
+type Message = Awaited<ReturnType<typeof notificationBodies>>[number];
+
 export type DeliveryDispatcherDeps = BackgroundDeps & { metrics?: Pick<GatewayMetrics, 'deliveryAttempted'> & Partial<Pick<GatewayMetrics, 'endpointDisabled'>> };
 
 export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Promise<Disposable> {
   const { database, config, clock, bus, logger, services, metrics } = deps;
-  const vault = { open: openSecret };
   const owner = randomId('deliverer_');
   const shutdown = new AbortController();
   setMaxListeners(MAX_IN_FLIGHT + 1, shutdown.signal);
@@ -40,84 +45,126 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
   const perEndpoint = new Map<string, number>();
   const record = createDeliveryRecorder(database);
   const timer = createDueTimer(clock, () => sweep());
+  /** Opened secrets by their sealed value: opened once, not per attempt; a rotated secret is another value. */
+  const opened = new Map<string, string>();
   let stopped = false;
-  let sweeping: Promise<void> | null = null;
-  let again = false;
+  let running: Promise<void> | null = null;
+  let sweepWanted = false;
+  /** Endpoints that have room again since the last pass: refilled alone, without a sweep of every endpoint. */
+  const refills = new Set<string>();
   /** Where the next round-robin pass starts, so no endpoint is always first when room is short. */
   let turn = 0;
-  /** The endpoints of the last sweep: enabled and not throttled. */
-  let endpoints: EndpointRow[] = [];
 
   const busy = (id: string) => perEndpoint.get(id) ?? 0;
+  const roomAt = (id: string) => Math.min(PER_ENDPOINT - busy(id), MAX_IN_FLIGHT - inFlight.size);
 
+  /** Every sendable endpoint, round-robin (on a new message, on a timer, when the instance-wide room was short). */
   function sweep(): Promise<void> {
+    sweepWanted = true;
+    return run();
+  }
+
+  /** Sweeps and refills run one after another; what is asked meanwhile is done next, in one pass. */
+  function run(): Promise<void> {
     if (stopped) return Promise.resolve();
-    if (sweeping) {
-      again = true;
-      return sweeping;
-    }
-    sweeping = (async () => {
+    running ??= (async () => {
       try {
-        do {
-          again = false;
-          const now = clock.now();
-          endpoints = await sendableEndpoints(database.db, now);
-          turn = endpoints.length ? (turn + 1) % endpoints.length : 0;
-          for (let i = 0; i < endpoints.length && !stopped; i += 1) {
-            const endpoint = endpoints[(turn + i) % endpoints.length]!;
-            const room = Math.min(PER_ENDPOINT - busy(endpoint.id), MAX_IN_FLIGHT - inFlight.size);
-            if (room <= 0) continue;
-            const rows = await claimDueOf(database.db, endpoint.id, { owner, now, leaseMs: LEASE_MS, limit: room, skipLocked: database.caps.skipLocked });
-            for (const row of rows) track(endpoint.id, send(row, endpoint));
+        // Let the attempts recorded in one commit all ask first, so their endpoint is refilled in one claim.
+        await new Promise((resolve) => setImmediate(resolve));
+        while (!stopped && (sweepWanted || refills.size > 0)) {
+          if (sweepWanted) {
+            sweepWanted = false;
+            refills.clear();
+            await sweepAll();
+          } else {
+            const ids = [...refills];
+            refills.clear();
+            for (const id of ids) await refill(id);
           }
-        } while (again && !stopped);
-        // Wake for the next due row of an endpoint with room, or a throttle's end. A full endpoint (or no room at all)
-        // is swept again as its deliveries finish.
-        const now = clock.now();
-        let wake = now + POLL_MS;
-        if (inFlight.size < MAX_IN_FLIGHT) {
-          for (const endpoint of endpoints) {
-            if (busy(endpoint.id) >= PER_ENDPOINT) continue;
-            wake = Math.min(wake, Math.max((await nextDueOf(database.db, endpoint.id)) ?? Infinity, now));
-          }
-          wake = Math.min(wake, (await nextThrottleEnd(database.db, now)) ?? Infinity);
         }
-        timer.arm(wake);
       } catch (error) {
         logger.error('webhook delivery sweep failed; retrying', { error });
         timer.arm(clock.now() + 1_000);
       } finally {
-        sweeping = null;
-        if (again && !stopped) void sweep();
+        running = null;
       }
     })();
-    return sweeping;
+    return running;
+  }
+
+  async function sweepAll(): Promise<void> {
+    const now = clock.now();
+    const endpoints = await sendableEndpoints(database.db, now);
+    turn = endpoints.length ? (turn + 1) % endpoints.length : 0;
+    for (let i = 0; i < endpoints.length && !stopped; i += 1) {
+      const endpoint = endpoints[(turn + i) % endpoints.length]!;
+      if (roomAt(endpoint.id) > 0) await claimFor(endpoint, now);
+    }
+    // A full endpoint (or no room at all) is refilled as its deliveries finish; claimFor armed the timer for the
+    // next due row of every endpoint it emptied. Then a throttle's end, and the safety poll.
+    timer.arm(Math.min(now + POLL_MS, (await nextThrottleEnd(database.db, now)) ?? Infinity));
+  }
+
+  /** One endpoint that has room again, read afresh (disabled, throttled or rotated meanwhile, by anyone). */
+  async function refill(id: string): Promise<void> {
+    if (roomAt(id) <= 0) return;
+    const endpoint = await findEndpoint(database.db, id, null);
+    const now = clock.now();
+    if (!endpoint || endpoint.enabled !== 1) return;
+    if (endpoint.throttled_until != null && Number(endpoint.throttled_until) > now) return timer.arm(Number(endpoint.throttled_until));
+    await claimFor(endpoint, now);
+  }
+
+  /** Claims what the endpoint has room for, with the messages' bodies in one query, and sends each. */
+  async function claimFor(endpoint: EndpointRow, now: number): Promise<void> {
+    const room = roomAt(endpoint.id);
+    const rows = await claimDueOf(database.db, endpoint.id, { owner, now, leaseMs: LEASE_MS, limit: room, skipLocked: database.caps.skipLocked });
+    const ids = [...new Set(rows.filter((row) => row.body === null).map((row) => row.message_id))];
+    const messages = new Map((await notificationBodies(database.db, ids)).map((message) => [message.id, message]));
+    for (const row of rows) track(endpoint.id, send(row, endpoint, messages.get(row.message_id) ?? null));
+    // Nothing more due now: wake when its next row is.
+    if (rows.length < room) timer.arm(Math.max((await nextDueOf(database.db, endpoint.id)) ?? Infinity, now));
   }
 
   function track(endpointId: string, work: Promise<void>): void {
     inFlight.add(work);
     perEndpoint.set(endpointId, busy(endpointId) + 1);
     void work.finally(() => {
+      // Short of room instance-wide, the freed slot goes round-robin (a sweep); otherwise to this endpoint alone.
+      const roomWasShort = inFlight.size > MAX_IN_FLIGHT - PER_ENDPOINT;
       inFlight.delete(work);
       const left = busy(endpointId) - 1;
       if (left > 0) perEndpoint.set(endpointId, left);
       else perEndpoint.delete(endpointId);
-      // Room at this endpoint again: claim its next due deliveries (sweeps coalesce).
-      if (!stopped) void sweep();
+      if (stopped) return;
+      if (roomWasShort) void sweep();
+      else {
+        refills.add(endpointId);
+        void run();
+      }
     });
   }
 
   /** The endpoint's secrets now: the current one, and the one before it during the 24 h overlap. */
   function secretsOf(endpoint: EndpointRow, now: number): string[] {
-    const secrets = [vault.open(endpoint.secret_sealed)];
-    if (endpoint.previous_secret_sealed && endpoint.previous_secret_until != null && Number(endpoint.previous_secret_until) > now) secrets.push(vault.open(endpoint.previous_secret_sealed));
+    const secrets = [open(endpoint.secret_sealed)];
+    if (endpoint.previous_secret_sealed && endpoint.previous_secret_until != null && Number(endpoint.previous_secret_until) > now) secrets.push(open(endpoint.previous_secret_sealed));
     return secrets;
   }
 
+  function open(sealed: string): string {
+    let secret = opened.get(sealed);
+    if (secret === undefined) {
+      secret = openSecret(sealed); // throws when no key of this instance opens it: nothing cached
+      if (opened.size >= 4096) opened.clear();
+      opened.set(sealed, secret);
+    }
+    return secret;
+  }
+
   /** The bytes to send, decided now: a test event's own body, or the message's, opened and narrowed at send time. */
-  async function prepare(row: DeliveryRow, now: number): Promise<AtSend> {
+  async function prepare(row: DeliveryRow, message: Message | null, now: number): Promise<AtSend> {
     if (row.body !== null) return { send: row.body };
-    const message = await findNotification(database.db, row.message_id);
     if (!message) return { drop: 'The message is gone.' };
     const queued = bodyToSend(message.body);
     const claimId = evidenceClaimId(message.path, queued);
@@ -125,12 +172,12 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
     return bodyAtSend(message.path, message.id, queued, now, claim);
   }
 
-  async function send(row: DeliveryRow, endpoint: EndpointRow): Promise<void> {
+  async function send(row: DeliveryRow, endpoint: EndpointRow, message: Message | null): Promise<void> {
     try {
       const sentAt = clock.now();
       let result: DeliveryResult;
       try {
-        const prepared = await prepare(row, sentAt);
+        const prepared = await prepare(row, message, sentAt);
         if ('drop' in prepared) {
           if (await dropDelivery(database, row, owner, prepared.drop, clock.now())) changed(row);
           return;
@@ -185,11 +232,12 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
       stopped = true;
       timer.stop();
       await subscription.return?.();
-      await sweeping;
+      await running;
       const grace = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());
       await Promise.race([Promise.allSettled([...inFlight]), grace]);
       shutdown.abort(new Shutdown('the dispatcher is stopping'));
       await Promise.allSettled([...inFlight]);
+      opened.clear();
     },
   };
 }

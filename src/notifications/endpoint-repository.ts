@@ -86,15 +86,15 @@ export async function disableEndpoint(db: Db, id: string, reason: string, now: n
 /** The health an attempt leaves: a success clears the run of failures; a failure starts one if none runs. */
 export async function recordHealth(db: Db, id: string, outcome: { ok: boolean; now: number; throttledUntil: number | null }): Promise<EndpointRow | undefined> {
   const { ok, now, throttledUntil } = outcome;
-  await db
+  return db
     .updateTable('webhook_endpoints')
     .set((eb) => ({
       failing_since: ok ? null : eb.fn.coalesce('failing_since', eb.val(now)),
       ...(throttledUntil !== null ? { throttled_until: throttledUntil } : {}),
     }))
     .where('id', '=', id)
-    .execute();
-  return findEndpoint(db, id, null);
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /** Deletes an endpoint with its deliveries and their attempts; false when the site has no such endpoint. */

@@ -139,6 +139,12 @@ export async function findNotification(db: Db, id: string): Promise<OutboxRow | 
   return db.selectFrom('outbox_notifications').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The path and body of these messages, in one query: a batch the endpoints' dispatcher claimed (delivery-job.ts). */
+export async function notificationBodies(db: Db, ids: readonly string[]): Promise<Array<Pick<OutboxRow, 'id' | 'path' | 'body'>>> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('outbox_notifications').select(['id', 'path', 'body']).where('id', 'in', ids).execute();
+}
+
 export interface NotificationFilter {
   statuses?: readonly OutboxStatus[];
   paths?: readonly string[];
