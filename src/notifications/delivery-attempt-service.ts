@@ -31,7 +31,7 @@ export interface RecordedDelivery {
 }
 
 /** How long a finished attempt waits for others to share its commit, and how many share one at most. */
-const GATHER_MS = 3;
+const GATHER_MS = 1;
 const GATHER_MAX = 64;
 
 /**

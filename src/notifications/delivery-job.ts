@@ -69,8 +69,9 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
     if (stopped) return Promise.resolve();
     running ??= (async () => {
       try {
-        // Let the attempts recorded in one commit all ask first, so their endpoint is refilled in one claim.
-        await new Promise((resolve) => setImmediate(resolve));
+        // Let the attempts recorded in one commit all ask first, so their endpoint is refilled in one claim. A sweep
+        // (a new message) starts at once: deferred, its queries would wait behind every request read meanwhile.
+        if (!sweepWanted) await new Promise((resolve) => setImmediate(resolve));
         while (!stopped && (sweepWanted || refills.size > 0)) {
           if (sweepWanted) {
             sweepWanted = false;
