@@ -4,17 +4,18 @@
  * 1. Isolation: change → delivery at site A's healthy endpoint (a card update through the real trigger, from the
  *    update's answer to the receiver seeing its /token-updated), measured in slices that alternate, ABBA, between
  *    "alone" and "beside a hanging endpoint": site B's endpoint, whose receiver never answers (each attempt waits out
- *    the 10 s timeout), is enabled for the second kind of slice with B's card updates queued behind it and more added
- *    during the slice. The figure: p99 beside / p99 alone (target ≤ 1.2).
+ *    the 10 s timeout), is enabled for the second kind of slice with more of B's card updates queued behind it than
+ *    it has slots, so every slot hangs throughout. The figure: p99 beside / p99 alone (target ≤ 1.2).
  * 2. Throughput: N card updates of site A queued while A's endpoint is disabled (it keeps them), then the endpoint
  *    enabled: delivered per second, first arrival → last. Baseline: the same POSTs (bodies and headers as received)
- *    sent straight to the receiver at the dispatcher's own width per endpoint (PER_ENDPOINT). Target ≥ 0.8.
+ *    sent straight to the receiver as the dispatcher sends them (node:http, kept-alive connections, PER_ENDPOINT at
+ *    a time). Target ≥ 0.8.
  *
  * Runs alone (`npx tsx bench/webhooks.ts`) or through benchWebhooks(). Environment: BENCH_HOOKS_N (default 1000),
  * BENCH_HOOKS_M (changes per slice, default 25), BENCH_HOOKS_SLICES (default 8).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { Agent, createServer, request, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,12 +53,14 @@ interface Receiver {
   arrivals: Arrival[];
   /** Called with each arrival (and its parsed body). */
   onArrival?: (arrival: Arrival, body: Record<string, unknown>) => void;
+  /** Requests a hanging receiver holds open now. */
+  holding: () => number;
 }
 
 /** A merchant's endpoint: answers 200 (or, hanging, never), noting each arrival. */
 async function receiver(hang = false): Promise<Receiver> {
   const held: ServerResponse[] = [];
-  const self: Receiver = { server: null as never, url: '', arrivals: [] };
+  const self: Receiver = { server: null as never, url: '', arrivals: [], holding: () => held.filter((res) => !res.destroyed).length };
   self.server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -113,6 +116,18 @@ async function merchantSite(base: string, n: number): Promise<Site> {
   };
 }
 
+/** One POST through `agent`, its answer read to the end. */
+function post(agent: Agent, url: string, headers: Record<string, string>, body: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', agent, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
+      res.resume();
+      res.on('end', resolve);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 /** Resolves once `at` has seen nothing new for `quietMs` (after a first arrival). */
 async function settled(at: Receiver, quietMs: number, ms: number): Promise<void> {
   const until = Date.now() + ms;
@@ -158,15 +173,11 @@ export async function benchWebhooks(n = Number(process.env.BENCH_HOOKS_N ?? 1000
         alone.push(...(await changeToDelivery(a, healthy, m)));
         continue;
       }
-      await pool(40, 8, () => b.change()); // B's backlog, waiting behind its hanging endpoint
+      // B's backlog, more than its endpoint's slots: once enabled, every slot hangs for the whole slice (10 s each).
+      await pool(2 * PER_ENDPOINT, 8, () => b.change());
       await b.setEnabled(bEndpoint, true);
-      let flooding = true;
-      const flood = (async () => {
-        while (flooding) await b.change();
-      })();
+      await waitFor(() => hanging.holding() >= PER_ENDPOINT, 10_000, "the hanging endpoint's slots");
       beside.push(...(await changeToDelivery(a, healthy, m)));
-      flooding = false;
-      await flood;
       await b.setEnabled(bEndpoint, false);
     }
 
@@ -181,14 +192,17 @@ export async function benchWebhooks(n = Number(process.env.BENCH_HOOKS_N ?? 1000
     const times = bulk.arrivals.map((x) => x.at);
     const deliveredPerSecond = delivered / ((Math.max(...times) - Math.min(...times)) / 1000);
     const sent = [...bulk.arrivals];
+    // As the dispatcher sends (webhook-client.ts): node:http on kept-alive connections, PER_ENDPOINT of them.
+    const agent = new Agent({ keepAlive: true, maxSockets: PER_ENDPOINT });
     const directStart = performance.now();
     await pool(sent.length, PER_ENDPOINT, async (i) => {
       const { path, headers, body } = sent[i]!;
       const forward: Record<string, string> = {};
       for (const name of ['content-type', 'webhook-id', 'webhook-timestamp', 'webhook-signature', 'signature']) if (headers[name]) forward[name] = headers[name]!;
-      await (await fetch(bulk.url + path, { method: 'POST', headers: forward, body })).arrayBuffer();
+      await post(agent, bulk.url + path, forward, body);
     });
     const directPerSecond = sent.length / ((performance.now() - directStart) / 1000);
+    agent.destroy();
 
     const aloneP99 = percentile(alone, 99);
     const besideP99 = percentile(beside, 99);
