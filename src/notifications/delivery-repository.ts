@@ -3,7 +3,7 @@
  * one row per message and endpoint, each with its own status, schedule and lease, and the attempts of each. The
  * dispatcher claims one endpoint's due rows at a time (delivery-job.ts), so no endpoint's backlog is in another's way.
  */
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { DeliveryAttemptRow, DeliveryRow, DeliveryStatus, WebhookDeliveryTable } from './endpoint-tables.ts';
 
@@ -21,20 +21,21 @@ export async function insertDeliveries(db: Db, rows: Array<Insertable<WebhookDel
  */
 export async function claimDueOf(db: Db, endpointId: string, request: { owner: string; now: number; leaseMs: number; limit: number; skipLocked: boolean }): Promise<DeliveryRow[]> {
   const { owner, now, leaseMs, limit, skipLocked } = request;
+  const due = db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'PENDING')
+    .where('next_attempt_at', '<=', now)
+    .orderBy('next_attempt_at', 'asc')
+    .limit(limit);
   return db
     .updateTable('webhook_deliveries')
     .set({ lease_owner: owner, lease_until: now + leaseMs, next_attempt_at: now + leaseMs })
-    .where('id', 'in', (eb) => {
-      const due = eb
-        .selectFrom('webhook_deliveries')
-        .select('id')
-        .where('endpoint_id', '=', endpointId)
-        .where('status', '=', 'PENDING')
-        .where('next_attempt_at', '<=', now)
-        .orderBy('next_attempt_at', 'asc')
-        .limit(limit);
-      return skipLocked ? due.forUpdate().skipLocked() : due;
-    })
+    // PostgreSQL may run an `in (… limit n for update skip locked)` subquery more than once inside its join, and so
+    // lease more than n rows (the per-endpoint limit broken, seen in test/webhooks/isolation.test.ts); an array of
+    // the subquery is computed once.
+    .where('id', skipLocked ? '=' : 'in', skipLocked ? sql<string>`any(array(${due.forUpdate().skipLocked()}))` : due)
     .where('status', '=', 'PENDING')
     .where('next_attempt_at', '<=', now)
     .returningAll()

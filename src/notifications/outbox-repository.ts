@@ -3,7 +3,7 @@
  * guarded record of an attempt, staff listing and redelivery, sealing bodies kept in the clear before issue 14.
  * Rows in, rows out; `db` may be a transaction.
  */
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { OutboxAttemptTable, OutboxNotificationTable, OutboxStatus } from './outbox-tables.ts';
 
@@ -30,20 +30,20 @@ export interface ClaimRequest {
  * leased between the two is left alone: the update is conditional either way.
  */
 export async function claimDue(db: Db, { owner, now, leaseMs, limit, skipLocked }: ClaimRequest): Promise<OutboxRow[]> {
+  const due = db
+    .selectFrom('outbox_notifications')
+    .select('id')
+    .where('status', '=', 'PENDING')
+    .where('next_attempt_at', '<=', now)
+    .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<=', now)]))
+    .orderBy('next_attempt_at', 'asc')
+    .limit(limit);
   return db
     .updateTable('outbox_notifications')
     .set({ lease_owner: owner, lease_until: now + leaseMs })
-    .where('id', 'in', (eb) => {
-      const due = eb
-        .selectFrom('outbox_notifications')
-        .select('id')
-        .where('status', '=', 'PENDING')
-        .where('next_attempt_at', '<=', now)
-        .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<=', now)]))
-        .orderBy('next_attempt_at', 'asc')
-        .limit(limit);
-      return skipLocked ? due.forUpdate().skipLocked() : due;
-    })
+    // On PostgreSQL an array of the locking subquery, computed once: as `in (…)` it may run more than once inside
+    // the join and lease more than `limit` rows (delivery-repository.ts's claim met it).
+    .where('id', skipLocked ? '=' : 'in', skipLocked ? sql<string>`any(array(${due.forUpdate().skipLocked()}))` : due)
     .where('status', '=', 'PENDING')
     .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<=', now)]))
     .returningAll()
