@@ -37,6 +37,7 @@ import { useMetrics } from './use-metrics.ts';
 import { yogaLogging } from './yoga-logging.ts';
 import type { GatewayMetrics } from '../src/operations/metrics.ts';
 import { useTracing } from './use-tracing.ts';
+import { useCompiledSubscriptions } from './use-compiled-subscriptions.ts';
 import { tracingOn } from '../src/operations/tracing.ts';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -110,6 +111,9 @@ export function createYogaServer(deps: YogaServerDeps): GraphQLYoga {
       // two operations would run the first one compiled whatever name is asked for. Such documents (GraphiQL
       // tabs, mostly) and subscriptions (whose root-field arguments jit drops) run on graphql-js instead.
       useGraphQlJit({}, { enableIf: (args) => jitFits(args.document) }),
+      // Subscriptions' events run on the same compiled plans, their source stream on graphql-js
+      // (use-compiled-subscriptions.ts: the live path's per-tick work).
+      useCompiledSubscriptions,
       useRateLimit(deps.limiter),
       useJsonMediaType,
       useJsonDepthLimit,
