@@ -47,7 +47,7 @@ export interface Received<T> {
   dispose(): void;
 }
 
-export function subscribe<T = any>(client: Client, query: string, variables: Record<string, unknown> = {}): Received<T> {
+export function subscribe<T = any>(client: Client, query: string, variables: Record<string, unknown> = {}, operationName?: string): Received<T> {
   const all: T[] = [];
   const waiting: Array<(value: T) => void> = [];
   let cursor = 0;
@@ -56,7 +56,7 @@ export function subscribe<T = any>(client: Client, query: string, variables: Rec
   const completed = new Promise<void>((resolve) => (complete = resolve));
   const failed = new Promise<unknown>((resolve) => (fail = resolve));
   const dispose = client.subscribe<T>(
-    { query, variables },
+    { query, variables, ...(operationName ? { operationName } : {}) },
     {
       next: (message) => {
         if (message.errors) fail(message.errors);

@@ -1,0 +1,85 @@
+/**
+ * Subscription events run on graphql-jit's compiled plan (graphql-server/use-compiled-subscriptions.ts): every event
+ * of every live field must come out exactly as graphql-js's own `subscribe` makes it — aliases, fragments,
+ * __typename, variables, enums and scalars, a refusal before the stream — and a document of several operations
+ * still runs the one its operationName names.
+ */
+import { parse, subscribe, type ExecutionArgs } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { schema } from '../../schema/index.ts';
+import type { GraphQLContext } from '../../schema/context.ts';
+import { subscribeCompiled } from '../../graphql-server/use-compiled-subscriptions.ts';
+import { DomainError } from '../../src/kernel/errors.ts';
+import type { Order } from '../../src/orders/order.ts';
+import { liveServer, subscribe as subscribeOverWs } from '../support/live-server.ts';
+import { VALID_ORDER } from '../support/gateway.ts';
+
+const NOW = Date.parse('2026-11-26T15:00:00Z');
+
+function order(status: Order['status']): Order {
+  // Only what HoldTick reads: the rest of an order is not on this stream.
+  return { orderNumber: '1042', status, holdUntil: NOW + 299_500 } as Order;
+}
+
+/** A context whose live service streams the given hold ticks, or refuses as a wrong payToken does. */
+function contextWith(events: Array<{ order: Order; secondsLeft: number; final: boolean }>, refuse = false): GraphQLContext {
+  const live = {
+    async holdCountdown() {
+      if (refuse) throw new DomainError('not_found', 'No order with that number and token.');
+      return (async function* () {
+        yield* events;
+      })();
+    },
+  };
+  return { services: { live } as never, viewer: { isStaff: false }, clientAddress: '127.0.0.1', publicUrl: 'http://localhost', now: () => NOW };
+}
+
+async function frames(run: (args: ExecutionArgs) => unknown, args: ExecutionArgs): Promise<unknown[]> {
+  const result = (await run(args)) as AsyncIterable<unknown> | object;
+  if (!(Symbol.asyncIterator in result)) return [result];
+  const all: unknown[] = [];
+  for await (const frame of result) all.push(frame);
+  return all;
+}
+
+const TICKS = [
+  { order: order('awaiting payment'), secondsLeft: 299, final: false },
+  { order: order('awaiting payment'), secondsLeft: 298, final: false },
+  { order: order('received'), secondsLeft: 0, final: true },
+];
+
+describe('subscription events on the compiled plan', () => {
+  it('gives every frame graphql-js gives: aliases, fragments, __typename, variables, enums, scalars', async () => {
+    const document = parse(`
+      subscription Hold($n: ID!, $t: String!) {
+        tick: holdCountdown(orderNumber: $n, payToken: $t) { __typename left: secondsLeft ...Deadline status final orderNumber }
+      }
+      fragment Deadline on HoldTick { holdUntil holdUntilText }`);
+    const args = () => ({ schema, document, contextValue: contextWith(TICKS), variableValues: { n: '1042', t: 'token' } });
+    const compiled = await frames(subscribeCompiled, args());
+    expect(compiled).toEqual(await frames(subscribe as never, args()));
+    expect(compiled).toHaveLength(3);
+    expect(compiled[2]).toMatchObject({ data: { tick: { __typename: 'HoldTick', left: 0, status: 'RECEIVED', final: true } } });
+  });
+
+  it('answers a refused subscription with the same errors, and no stream', async () => {
+    const document = parse('subscription { holdCountdown(orderNumber: "1", payToken: "x") { secondsLeft } }');
+    const args = () => ({ schema, document, contextValue: contextWith([], true) });
+    const compiled = await frames(subscribeCompiled, args());
+    expect(JSON.stringify(compiled)).toBe(JSON.stringify(await frames(subscribe as never, args())));
+    expect(compiled).toHaveLength(1);
+  });
+
+  it('runs the operation the name asks for in a document of several', async () => {
+    const live = await liveServer();
+    const created = await live.rest('POST', '/api/orders', VALID_ORDER);
+    const document = `
+      subscription Options { sleeveOptionsChanged { charLimit } }
+      subscription Hold($n: ID!, $t: String!) { holdCountdown(orderNumber: $n, payToken: $t) { secondsLeft status } }`;
+    const client = live.client();
+    const hold = subscribeOverWs(client, document, { n: created.body.orderNumber, t: created.body.payToken }, 'Hold');
+    expect((await hold.next()).holdCountdown).toEqual({ secondsLeft: 300, status: 'AWAITING_PAYMENT' });
+    const options = subscribeOverWs(client, document, {}, 'Options');
+    expect((await options.next()).sleeveOptionsChanged.charLimit).toBe(20);
+  });
+});
