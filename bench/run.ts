@@ -16,7 +16,7 @@
  * (bench/orders.ts, bench/payments.ts; docs/running.md#durability-of-the-embedded-database).
  *
  * Environment: BENCH_SECONDS (default 10), BENCH_ROUNDS (default 3); BENCH_SYNC=0, BENCH_PAYMENTS=0,
- * BENCH_DECISIONS=0, BENCH_NOTIFY=0, BENCH_HOOKS=0, BENCH_SCALE=0, BENCH_VENUE=0, BENCH_OBSERVABILITY=0, BENCH_MCP=0 and BENCH_FANOUT=0 leave the matching figure out
+ * BENCH_DECISIONS=0, BENCH_WRITE=0, BENCH_NOTIFY=0, BENCH_HOOKS=0, BENCH_SCALE=0, BENCH_VENUE=0, BENCH_OBSERVABILITY=0, BENCH_MCP=0 and BENCH_FANOUT=0 leave the matching figure out
  * (BENCH_VENUE_SECONDS, default 30: the venue's compressed 10-minute event).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -34,6 +34,7 @@ import { benchVenue, printVenueFigure } from './venue.ts';
 import { benchObservability, printObservabilityFigure } from './observability.ts';
 import { benchMcp, printMcpFigure } from './mcp.ts';
 import { benchThroughput, printThroughputFigure } from './throughput.ts';
+import { benchWriteBaselines, printWriteBaselines } from './write-baseline.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -67,6 +68,11 @@ async function main() {
   if (process.env.BENCH_DECISIONS !== '0') {
     console.log('');
     printDecisionsFigure(await benchDecisions(SECONDS), SECONDS);
+  }
+  // The write paths against raw drivers doing the same durable work, SQLite and PostgreSQL (bench/write-baseline.ts).
+  if (process.env.BENCH_WRITE !== '0') {
+    console.log('');
+    printWriteBaselines(await benchWriteBaselines(SECONDS, ROUNDS), SECONDS);
   }
   if (process.env.BENCH_NOTIFY !== '0') {
     console.log('');
