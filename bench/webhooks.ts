@@ -3,29 +3,35 @@
  *
  * 1. Isolation: change → delivery at site A's healthy endpoint (a card update through the real trigger, from the
  *    update's answer to the receiver seeing its /token-updated), measured in slices that alternate, ABBA, between
- *    "alone" and "beside a hanging endpoint": site B's endpoint, whose receiver never answers (each attempt waits out
- *    the 10 s timeout), is enabled for the second kind of slice with more of B's card updates queued behind it than
- *    it has slots, so every slot hangs throughout. The figure: p99 beside / p99 alone (target ≤ 1.2).
- * 2. Throughput: N card updates of site A queued while A's endpoint is disabled (it keeps them), then the endpoint
+ *    "alone" and "beside a hanging endpoint": site B's endpoint, whose receiver never answers (each attempt would
+ *    wait out the 10 s timeout), is enabled for the second kind of slice with more of B's card updates queued behind
+ *    it than it has slots, so every slot hangs throughout. Both kinds start alike (B's card updates queued, a pause),
+ *    and a beside slice ends with B disabled and its held requests cut, so an alone slice is alone: nothing hangs.
+ *    The figure: p99 beside / p99 alone (target ≤ 1.2).
+ * 2. Throughput: N card updates of site C queued while C's endpoint is disabled (it keeps them), then the endpoint
  *    enabled: delivered per second, first arrival → last. Baseline: the same POSTs (bodies and headers as received)
- *    sent straight to the receiver as the dispatcher sends them (node:http, kept-alive connections, PER_ENDPOINT at
- *    a time). Target ≥ 0.8.
+ *    sent again to the same receiver as the dispatcher sends them (node:http, kept-alive connections, PER_ENDPOINT at
+ *    a time) from a process of their own, as the gateway is (webhooks-direct.ts), timed the same way, first arrival
+ *    → last. Target ≥ 0.8.
  *
  * Runs alone (`npx tsx bench/webhooks.ts`) or through benchWebhooks(). Environment: BENCH_HOOKS_N (default 1000),
  * BENCH_HOOKS_M (changes per slice, default 25), BENCH_HOOKS_SLICES (default 8).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent, createServer, request, type Server, type ServerResponse } from 'node:http';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PER_ENDPOINT } from '../src/notifications/delivery-job.ts';
-import { GATEWAY_ENTRY, percentile, pool, startChild, waitFor } from './lib.ts';
+import { GATEWAY_ENTRY, ROOT, percentile, pool, runnerArgs, startChild, waitFor } from './lib.ts';
 
 const ADMIN = 'bench-admin';
 const SITE_ID = 'bench-site';
 const API_KEY = 'bench-api-key';
+/** A pause before each slice, and after a beside slice (B's requests cut and their failures recorded meanwhile). */
+const SETTLE_MS = 200;
 
 export interface WebhookFigures {
   aloneP50: number;
@@ -55,12 +61,14 @@ interface Receiver {
   onArrival?: (arrival: Arrival, body: Record<string, unknown>) => void;
   /** Requests a hanging receiver holds open now. */
   holding: () => number;
+  /** Cuts the connections of the requests it holds. */
+  release: () => void;
 }
 
 /** A merchant's endpoint: answers 200 (or, hanging, never), noting each arrival. */
 async function receiver(hang = false): Promise<Receiver> {
   const held: ServerResponse[] = [];
-  const self: Receiver = { server: null as never, url: '', arrivals: [], holding: () => held.filter((res) => !res.destroyed).length };
+  const self: Receiver = { server: null as never, url: '', arrivals: [], holding: () => held.filter((res) => !res.destroyed).length, release: () => held.splice(0).forEach((res) => res.socket?.destroy()) };
   self.server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -116,17 +124,18 @@ async function merchantSite(base: string, n: number): Promise<Site> {
   };
 }
 
-/** One POST through `agent`, its answer read to the end. */
-function post(agent: Agent, url: string, headers: Record<string, string>, body: string): Promise<void> {
+/** The POSTs sent again from their own process (webhooks-direct.ts), `width` at a time; resolves when it exits. */
+function sendDirect(file: string, width: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
-      res.resume();
-      res.on('end', resolve);
-    });
-    req.on('error', reject);
-    req.end(body);
+    const child = spawn(process.execPath, [...runnerArgs('bench/webhooks-direct.ts'), file, String(width)], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`webhooks-direct.ts exited with ${code}`))));
   });
 }
+
+/** Arrivals per second, first → last. */
+const rate = (arrivals: Arrival[]) => arrivals.length / ((arrivals[arrivals.length - 1]!.at - arrivals[0]!.at) / 1000);
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Resolves once `at` has seen nothing new for `quietMs` (after a first arrival). */
 async function settled(at: Receiver, quietMs: number, ms: number): Promise<void> {
@@ -169,16 +178,22 @@ export async function benchWebhooks(n = Number(process.env.BENCH_HOOKS_N ?? 1000
     await changeToDelivery(a, healthy, 5); // warm-up
     for (let slice = 0; slice < slices; slice++) {
       const besideHanging = (slice + (slice >> 1)) % 2 === 1;
-      if (!besideHanging) {
-        alone.push(...(await changeToDelivery(a, healthy, m)));
-        continue;
-      }
-      // B's backlog, more than its endpoint's slots: once enabled, every slot hangs for the whole slice (10 s each).
+      // Every slice starts alike: B's backlog grows by more than its endpoint's slots (kept while it is disabled).
       await pool(2 * PER_ENDPOINT, 8, () => b.change());
-      await b.setEnabled(bEndpoint, true);
-      await waitFor(() => hanging.holding() >= PER_ENDPOINT, 10_000, "the hanging endpoint's slots");
-      beside.push(...(await changeToDelivery(a, healthy, m)));
-      await b.setEnabled(bEndpoint, false);
+      if (besideHanging) {
+        // Enabled, B's endpoint fills every slot, and each hangs for the whole slice (the timeout is 10 s).
+        await b.setEnabled(bEndpoint, true);
+        await waitFor(() => hanging.holding() >= PER_ENDPOINT, 10_000, "the hanging endpoint's slots");
+      }
+      await pause(SETTLE_MS);
+      (besideHanging ? beside : alone).push(...(await changeToDelivery(a, healthy, m)));
+      if (process.env.BENCH_HOOKS_TRACE) console.error(besideHanging ? 'beside' : 'alone', slice, (besideHanging ? beside : alone).slice(-m).map((x) => x.toFixed(1)).join(' '));
+      if (besideHanging) {
+        // Disabled, and its requests cut (their failures recorded meanwhile): the next alone slice has nothing hanging.
+        await b.setEnabled(bEndpoint, false);
+        hanging.release();
+        await pause(SETTLE_MS);
+      }
     }
 
     // 2. Throughput: N changes of site C queued behind its disabled endpoint, then the endpoint enabled.
@@ -189,20 +204,18 @@ export async function benchWebhooks(n = Number(process.env.BENCH_HOOKS_N ?? 1000
     await settled(bulk, 3_000, 300_000);
     const delivered = bulk.arrivals.length;
     if (delivered < n * 0.9) throw new Error(`only ${delivered} of ${n} changes were delivered`);
-    const times = bulk.arrivals.map((x) => x.at);
-    const deliveredPerSecond = delivered / ((Math.max(...times) - Math.min(...times)) / 1000);
-    const sent = [...bulk.arrivals];
-    // As the dispatcher sends (webhook-client.ts): node:http on kept-alive connections, PER_ENDPOINT of them.
-    const agent = new Agent({ keepAlive: true, maxSockets: PER_ENDPOINT });
-    const directStart = performance.now();
-    await pool(sent.length, PER_ENDPOINT, async (i) => {
-      const { path, headers, body } = sent[i]!;
+    const sent = bulk.arrivals.splice(0);
+    const deliveredPerSecond = rate(sent);
+    // The same requests as the dispatcher sent them (webhook-client.ts), sent again from a process of their own.
+    const posts = sent.map(({ path, headers, body }) => {
       const forward: Record<string, string> = {};
-      for (const name of ['content-type', 'webhook-id', 'webhook-timestamp', 'webhook-signature', 'signature']) if (headers[name]) forward[name] = headers[name]!;
-      await post(agent, bulk.url + path, forward, body);
+      for (const name of ['content-type', 'accept', 'webhook-id', 'webhook-timestamp', 'webhook-signature', 'signature']) if (headers[name]) forward[name] = headers[name]!;
+      return { url: bulk.url + path, headers: forward, body };
     });
-    const directPerSecond = sent.length / ((performance.now() - directStart) / 1000);
-    agent.destroy();
+    writeFileSync(join(dir, 'posts.json'), JSON.stringify(posts));
+    await sendDirect(join(dir, 'posts.json'), PER_ENDPOINT);
+    if (bulk.arrivals.length !== sent.length) throw new Error(`the direct POSTs arrived ${bulk.arrivals.length} times of ${sent.length}`);
+    const directPerSecond = rate(bulk.arrivals);
 
     const aloneP99 = percentile(alone, 99);
     const besideP99 = percentile(beside, 99);

@@ -1,7 +1,8 @@
 /**
  * Recording an attempt at a merchant's own endpoint (docs/merchant-webhooks.md#disabling-and-recovery): the
  * delivery's new state by NOTIFY_RETRY_SCHEDULE (as the bootstrap endpoint's, attempt-service.ts), the attempt, and
- * the endpoint's health, in one transaction guarded by the lease. A `410 Gone` disables the endpoint at once; a
+ * the endpoint's health, in one transaction guarded by the lease (several attempts to one commit, and with them the
+ * next deliveries of their endpoints claimed, delivery-job.ts). A `410 Gone` disables the endpoint at once; a
  * failure while every attempt has failed for ENDPOINT_DISABLE_AFTER disables it; a 429/503 with `Retry-After`
  * throttles that endpoint alone. A delivery made due again while its attempt was in flight (redeliver, recover)
  * keeps that: the attempt is recorded, the row stays due.
@@ -9,7 +10,7 @@
 import type { AppDatabase, Db } from '../db/database.ts';
 import { randomId } from '../kernel/tokens.ts';
 import { nextState } from './attempt-service.ts';
-import { findLeasedDelivery, insertDeliveryAttempt, updateLeasedDelivery, type DeliveryRow, type DeliveryState } from './delivery-repository.ts';
+import { findLeasedDelivery, insertDeliveryAttempts, updateLeasedDelivery, type DeliveryAttemptRow, type DeliveryRow, type DeliveryState } from './delivery-repository.ts';
 import { disableEndpoint, recordHealth, type EndpointRow } from './endpoint-repository.ts';
 import { ok, type DeliveryResult } from './webhook-client.ts';
 
@@ -28,21 +29,39 @@ export interface RecordedDelivery {
   /** Set when this attempt disabled the endpoint. */
   disabled: { kind: 'gone' | 'failing'; reason: string; endpoint: EndpointRow } | null;
   throttledUntil: number | null;
+  /** Its slot went to a delivery claimed in the same commit (RecorderOptions.claimNext): no refill for it. */
+  handedOver: boolean;
+}
+
+export interface RecorderOptions {
+  /**
+   * In a batch's transaction, after its attempts at `endpoint` (the row as it is now: enabled, not throttled): claims
+   * up to `room` more of its deliveries, the slots those attempts leave, in the same commit instead of one more; null
+   * when it claims nothing, or what to run once the commit is done (send them).
+   */
+  claimNext?: (trx: Db, endpoint: EndpointRow, room: number) => Promise<(() => void) | null>;
 }
 
 /** How long a finished attempt waits for others to share its commit, and how many share one at most. */
 const GATHER_MS = 1;
 const GATHER_MAX = 64;
 
+interface Entry {
+  request: DeliveryRecordRequest;
+  resolve: (r: RecordedDelivery | null) => void;
+  reject: (e: unknown) => void;
+}
+
 /**
  * Records attempts in shared transactions (group commit): an attempt that finishes waits up to GATHER_MS for others,
  * and those gathered, or those that finish while one batch is written, go together in the next: one commit (one
- * fsync on SQLite) per batch instead of per attempt. Each stays guarded by its own lease, and its caller learns the
- * outcome (and publishes it) only after the commit; a failed batch records none of its attempts, and their leases run
- * out, so they are sent again (at least once). Null: the lease was lost.
+ * fsync on SQLite) per batch instead of per attempt, with each endpoint's health written once and the attempts in one
+ * insert. Each stays guarded by its own lease, and its caller learns the outcome (and publishes it) only after the
+ * commit; a failed batch records none of its attempts (nor claims anything), and their leases run out, so they are
+ * sent again (at least once). Null: the lease was lost.
  */
-export function createDeliveryRecorder(database: AppDatabase): (request: DeliveryRecordRequest) => Promise<RecordedDelivery | null> {
-  let waiting: Array<{ request: DeliveryRecordRequest; resolve: (r: RecordedDelivery | null) => void; reject: (e: unknown) => void }> = [];
+export function createDeliveryRecorder(database: AppDatabase, options: RecorderOptions = {}): (request: DeliveryRecordRequest) => Promise<RecordedDelivery | null> {
+  let waiting: Entry[] = [];
   let writing = false;
   let gather: NodeJS.Timeout | null = null;
   function schedule(): void {
@@ -58,12 +77,11 @@ export function createDeliveryRecorder(database: AppDatabase): (request: Deliver
     const batch = waiting;
     waiting = [];
     try {
-      const results = await database.db.transaction().execute(async (trx) => {
-        const recorded: Array<RecordedDelivery | null> = [];
-        for (const { request } of batch) recorded.push(await recordIn(trx, database.caps.skipLocked, request));
-        return recorded;
-      });
-      batch.forEach((entry, i) => entry.resolve(results[i]!));
+      const { recorded, after } = await database.db.transaction().execute((trx) =>
+        recordBatch(trx, database.caps.skipLocked, batch.map((entry) => entry.request), options),
+      );
+      batch.forEach((entry, i) => entry.resolve(recorded[i]!));
+      for (const run of after) run();
     } catch (error) {
       for (const entry of batch) entry.reject(error);
     } finally {
@@ -78,9 +96,44 @@ export function createDeliveryRecorder(database: AppDatabase): (request: Deliver
     });
 }
 
-/** Records one attempt inside `trx`; null when the lease was lost (another instance owns the delivery now). */
-async function recordIn(trx: Db, lock: boolean, request: DeliveryRecordRequest): Promise<RecordedDelivery | null> {
-  const { row, owner, result, startedAt, now, schedule } = request;
+/** A batch inside `trx`: each delivery's state, the attempts, then per endpoint its health (and its next claim). */
+async function recordBatch(trx: Db, lock: boolean, requests: DeliveryRecordRequest[], options: RecorderOptions) {
+  const recorded: Array<RecordedDelivery | null> = [];
+  const attempts: DeliveryAttemptRow[] = [];
+  const byEndpoint = new Map<string, number[]>();
+  for (const request of requests) {
+    const state = await leasedState(trx, lock, request);
+    if (!state) {
+      recorded.push(null);
+      continue;
+    }
+    const { row, result, startedAt, now } = request;
+    attempts.push({ id: randomId('att_'), delivery_id: row.id, attempt: state.attemptCount, started_at: startedAt, duration_ms: result.durationMs, status_code: result.statusCode, response_excerpt: result.excerpt, error: result.error });
+    const throttledUntil = result.retryAfterMs !== null && result.retryAfterMs > 0 ? now + result.retryAfterMs : null;
+    recorded.push({ nextAttemptAt: state.nextAttemptAt, disabled: null, throttledUntil, handedOver: false });
+    byEndpoint.set(row.endpoint_id, [...(byEndpoint.get(row.endpoint_id) ?? []), recorded.length - 1]);
+  }
+  await insertDeliveryAttempts(trx, attempts);
+  const after: Array<() => void> = [];
+  for (const [endpointId, members] of byEndpoint) {
+    const endpoint = await afterAttempts(trx, endpointId, members.map((i) => ({ request: requests[i]!, recorded: recorded[i]! })));
+    if (!endpoint || !options.claimNext) continue;
+    const now = Math.max(...members.map((i) => requests[i]!.now));
+    if (endpoint.enabled !== 1 || (endpoint.throttled_until != null && Number(endpoint.throttled_until) > now)) continue;
+    const run = await options.claimNext(trx, endpoint, members.length);
+    if (!run) continue;
+    after.push(run);
+    for (const i of members) recorded[i]!.handedOver = true;
+  }
+  return { recorded, after };
+}
+
+/**
+ * The delivery's new state, written while the lease holds; null when the lease was lost (another instance owns the
+ * delivery now). A delivery made due again meanwhile (its version moved) stays due.
+ */
+async function leasedState(trx: Db, lock: boolean, request: DeliveryRecordRequest): Promise<DeliveryState | null> {
+  const { row, owner, result, now, schedule } = request;
   const delivered = ok(result);
   const stateFrom = (current: DeliveryRow): DeliveryState => {
     const common = {
@@ -95,39 +148,41 @@ async function recordIn(trx: Db, lock: boolean, request: DeliveryRecordRequest):
   };
   // The row as claimed is the row now while the lease holds and nobody made it due again (the version is unchanged):
   // one conditional update then. Otherwise read what changed, and write that (or nothing: the lease was lost).
-  let state = stateFrom(row);
-  if (!(await updateLeasedDelivery(trx, row.id, owner, Number(row.version), state))) {
-    const current = await findLeasedDelivery(trx, row.id, owner, lock);
-    if (!current) return null;
-    state = stateFrom(current);
-    if (!(await updateLeasedDelivery(trx, row.id, owner, Number(current.version), state))) return null;
-  }
-  return afterUpdate(trx, request, state, delivered);
+  const state = stateFrom(row);
+  if (await updateLeasedDelivery(trx, row.id, owner, Number(row.version), state)) return state;
+  const current = await findLeasedDelivery(trx, row.id, owner, lock);
+  if (!current) return null;
+  const again = stateFrom(current);
+  return (await updateLeasedDelivery(trx, row.id, owner, Number(current.version), again)) ? again : null;
 }
 
-async function afterUpdate(trx: Db, request: DeliveryRecordRequest, state: DeliveryState, delivered: boolean): Promise<RecordedDelivery> {
-  const { row, result, startedAt, now, disableAfterMs } = request;
-  await insertDeliveryAttempt(trx, {
-    id: randomId('att_'),
-    delivery_id: row.id,
-    attempt: state.attemptCount,
-    started_at: startedAt,
-    duration_ms: result.durationMs,
-    status_code: result.statusCode,
-    response_excerpt: result.excerpt,
-    error: result.error,
-  });
-  const throttledUntil = result.retryAfterMs !== null && result.retryAfterMs > 0 ? now + result.retryAfterMs : null;
-  const endpoint = await recordHealth(trx, row.endpoint_id, { ok: delivered, now, throttledUntil });
-  let disabled: RecordedDelivery['disabled'] = null;
-  if (endpoint && result.statusCode === 410) {
-    const reason = 'The endpoint answered 410 Gone.';
-    if (await disableEndpoint(trx, endpoint.id, reason, now)) disabled = { kind: 'gone', reason, endpoint };
-  } else if (endpoint && !delivered && endpoint.failing_since != null && now - Number(endpoint.failing_since) >= disableAfterMs) {
-    const reason = `Every attempt failed since ${new Date(Number(endpoint.failing_since)).toISOString()} (ENDPOINT_DISABLE_AFTER).`;
-    if (await disableEndpoint(trx, endpoint.id, reason, now)) disabled = { kind: 'failing', reason, endpoint };
+/**
+ * One endpoint's health after a batch's attempts at it, in the order they finished: written once. A `410 Gone`
+ * disables it; so does a batch that ends still failing ENDPOINT_DISABLE_AFTER after the run of failures began (a
+ * run a success of the same batch ended disables nothing: the endpoint answered). The notice goes with the attempt
+ * that decided it. The endpoint row as it is now (undefined: deleted).
+ */
+async function afterAttempts(trx: Db, endpointId: string, members: Array<{ request: DeliveryRecordRequest; recorded: RecordedDelivery }>): Promise<EndpointRow | undefined> {
+  let since: number | null = null;
+  let afterSuccess = false;
+  let throttledUntil: number | null = null;
+  for (const { request, recorded } of members) {
+    if (ok(request.result)) [since, afterSuccess] = [null, true];
+    else since ??= request.now;
+    throttledUntil = recorded.throttledUntil ?? throttledUntil;
   }
-  return { nextAttemptAt: state.nextAttemptAt, disabled, throttledUntil };
+  const endpoint = await recordHealth(trx, endpointId, { failing: since === null ? null : { since, afterSuccess }, throttledUntil });
+  if (!endpoint) return undefined;
+  const gone = members.find((member) => member.request.result.statusCode === 410);
+  const last = members[members.length - 1]!;
+  if (gone) {
+    const reason = 'The endpoint answered 410 Gone.';
+    if (await disableEndpoint(trx, endpoint.id, reason, gone.request.now)) gone.recorded.disabled = { kind: 'gone', reason, endpoint };
+  } else if (!ok(last.request.result) && endpoint.failing_since != null && last.request.now - Number(endpoint.failing_since) >= last.request.disableAfterMs) {
+    const reason = `Every attempt failed since ${new Date(Number(endpoint.failing_since)).toISOString()} (ENDPOINT_DISABLE_AFTER).`;
+    if (await disableEndpoint(trx, endpoint.id, reason, last.request.now)) last.recorded.disabled = { kind: 'failing', reason, endpoint };
+  }
+  return last.recorded.disabled ? { ...endpoint, enabled: 0 } : endpoint;
 }
 
 /** Marks a leased delivery DROPPED, unsent (nothing left to ask, docs/notifications.md#decided-at-send-time). */

@@ -7,11 +7,13 @@
  * (delivery-attempt-service.ts, group commit). Throttled and disabled endpoints are not claimed for. The bootstrap
  * endpoint has its own dispatcher, unchanged (dispatcher-job.ts).
  *
- * Per delivery it does as little as it can (bench/webhooks.ts, README "Benchmark"): an endpoint whose attempts finish
- * is refilled alone (read afresh, then one claim with the messages' bodies in one query), not by a sweep of every
- * endpoint; secrets are opened once per sealed value; attempts are recorded several to a commit.
+ * Per delivery it does as little as it can (bench/webhooks.ts, README "Benchmark"): attempts are recorded several to a
+ * commit, and the slots they leave at their endpoint are refilled in that same commit (claimNext: the endpoint row
+ * from its health update, one claim with the messages' bodies in one query), not by a sweep of every endpoint nor a
+ * commit of its own; secrets are opened once per sealed value.
  */
 import { setMaxListeners } from 'node:events';
+import type { Db } from '../db/database.ts';
 import type { BackgroundDeps, Disposable } from '../jobs/background.ts';
 import { createDueTimer } from '../jobs/due-sweeper.ts';
 import { randomId } from '../kernel/tokens.ts';
@@ -41,9 +43,9 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
   const owner = randomId('deliverer_');
   const shutdown = new AbortController();
   setMaxListeners(MAX_IN_FLIGHT + 1, shutdown.signal);
-  const inFlight = new Set<Promise<void>>();
+  const inFlight = new Set<Promise<boolean>>();
   const perEndpoint = new Map<string, number>();
-  const record = createDeliveryRecorder(database);
+  const record = createDeliveryRecorder(database, { claimNext });
   const timer = createDueTimer(clock, () => sweep());
   /** Opened secrets by their sealed value: opened once, not per attempt; a rotated secret is another value. */
   const opened = new Map<string, string>();
@@ -118,19 +120,41 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
 
   /** Claims what the endpoint has room for, with the messages' bodies in one query, and sends each. */
   async function claimFor(endpoint: EndpointRow, now: number): Promise<void> {
-    const room = roomAt(endpoint.id);
-    const rows = await claimDueOf(database.db, endpoint.id, { owner, now, leaseMs: LEASE_MS, limit: room, skipLocked: database.caps.skipLocked });
-    const ids = [...new Set(rows.filter((row) => row.body === null).map((row) => row.message_id))];
-    const messages = new Map((await notificationBodies(database.db, ids)).map((message) => [message.id, message]));
-    for (const row of rows) track(endpoint.id, send(row, endpoint, messages.get(row.message_id) ?? null));
-    // Nothing more due now: wake when its next row is.
-    if (rows.length < room) timer.arm(Math.max((await nextDueOf(database.db, endpoint.id)) ?? Infinity, now));
+    (await claimIn(database.db, endpoint, roomAt(endpoint.id), now))();
   }
 
-  function track(endpointId: string, work: Promise<void>): void {
+  /**
+   * Claims up to `room` due deliveries of the endpoint in `db` (a transaction, or not), with their messages' bodies in
+   * one query; returns what sends them (to run once the claim is committed), and, when fewer were due, arms the timer
+   * for the next.
+   */
+  async function claimIn(db: Db, endpoint: EndpointRow, room: number, now: number): Promise<() => void> {
+    const rows = await claimDueOf(db, endpoint.id, { owner, now, leaseMs: LEASE_MS, limit: room, skipLocked: database.caps.skipLocked });
+    const ids = [...new Set(rows.filter((row) => row.body === null).map((row) => row.message_id))];
+    const messages = new Map((await notificationBodies(db, ids)).map((message) => [message.id, message]));
+    // Nothing more due now: wake when its next row is.
+    const nextDue = rows.length < room ? await nextDueOf(db, endpoint.id) : null;
+    return () => {
+      for (const row of rows) track(endpoint.id, send(row, endpoint, messages.get(row.message_id) ?? null));
+      if (nextDue !== null) timer.arm(Math.max(nextDue, now));
+    };
+  }
+
+  /**
+   * The recorder's hand-over (delivery-attempt-service.ts): the slots a batch of attempts leaves at an endpoint are
+   * refilled in the batch's own transaction, one commit instead of two, from the endpoint row its health update
+   * returned (fresh: no read of its own). Not when room is short instance-wide: the freed slots go round-robin then.
+   */
+  async function claimNext(trx: Db, endpoint: EndpointRow, room: number): Promise<(() => void) | null> {
+    if (stopped || inFlight.size > MAX_IN_FLIGHT - PER_ENDPOINT) return null;
+    return claimIn(trx, endpoint, room, clock.now());
+  }
+
+  /** `work` resolves true when its slot was handed over to a delivery claimed in its commit (claimNext). */
+  function track(endpointId: string, work: Promise<boolean>): void {
     inFlight.add(work);
     perEndpoint.set(endpointId, busy(endpointId) + 1);
-    void work.finally(() => {
+    const done = (handedOver: boolean) => {
       // Short of room instance-wide, the freed slot goes round-robin (a sweep); otherwise to this endpoint alone.
       const roomWasShort = inFlight.size > MAX_IN_FLIGHT - PER_ENDPOINT;
       inFlight.delete(work);
@@ -139,11 +163,12 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
       else perEndpoint.delete(endpointId);
       if (stopped) return;
       if (roomWasShort) void sweep();
-      else {
+      else if (!handedOver) {
         refills.add(endpointId);
         void run();
       }
-    });
+    };
+    void work.then(done, () => done(false));
   }
 
   /** The endpoint's secrets now: the current one, and the one before it during the 24 h overlap. */
@@ -173,7 +198,8 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
     return bodyAtSend(message.path, message.id, queued, now, claim);
   }
 
-  async function send(row: DeliveryRow, endpoint: EndpointRow, message: Message | null): Promise<void> {
+  /** Sends and records one delivery; true when its slot was handed over (claimNext). */
+  async function send(row: DeliveryRow, endpoint: EndpointRow, message: Message | null): Promise<boolean> {
     try {
       const sentAt = clock.now();
       let result: DeliveryResult;
@@ -181,7 +207,7 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
         const prepared = await prepare(row, message, sentAt);
         if ('drop' in prepared) {
           if (await dropDelivery(database, row, owner, prepared.drop, clock.now())) changed(row);
-          return;
+          return false;
         }
         const secrets = secretsOf(endpoint, sentAt);
         const headers = endpointHeaders(row.message_id, sentAt, prepared.send, secrets);
@@ -191,7 +217,10 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
         // A body or secret no key of this instance opens: a failed attempt that the site and staff see.
         result = { statusCode: null, excerpt: null, error: error instanceof Error ? error.message.slice(0, 200) : 'unopened', durationMs: 0, retryAfterMs: null, interrupted: false };
       }
-      if (result.interrupted) return await releaseDelivery(database.db, row.id, owner, clock.now());
+      if (result.interrupted) {
+        await releaseDelivery(database.db, row.id, owner, clock.now());
+        return false;
+      }
       metrics?.deliveryAttempted(ok(result) ? 'delivered' : result.statusCode === null ? 'no_response' : 'http_error', result.durationMs / 1000);
       const recorded = await record({
         row,
@@ -202,7 +231,7 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
         schedule: config.notifyRetrySchedule,
         disableAfterMs: config.endpointDisableAfterMs,
       });
-      if (!recorded) return;
+      if (!recorded) return false;
       changed(row);
       if (recorded.disabled) {
         const { kind, reason, endpoint: disabled } = recorded.disabled;
@@ -214,8 +243,10 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
       }
       if (recorded.nextAttemptAt !== null) timer.arm(recorded.nextAttemptAt);
       if (recorded.throttledUntil !== null) timer.arm(recorded.throttledUntil);
+      return recorded.handedOver;
     } catch (error) {
       logger.error('webhook delivery could not be recorded; its lease will run out', { error, id: row.id });
+      return false;
     }
   }
 

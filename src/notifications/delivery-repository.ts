@@ -91,8 +91,9 @@ export async function updateLeasedDelivery(db: Db, id: string, owner: string, ve
   return Number(result.numUpdatedRows) === 1;
 }
 
-export async function insertDeliveryAttempt(db: Db, attempt: DeliveryAttemptRow): Promise<void> {
-  await db.insertInto('webhook_delivery_attempts').values(attempt).execute();
+/** The attempts of a batch in one statement. */
+export async function insertDeliveryAttempts(db: Db, attempts: DeliveryAttemptRow[]): Promise<void> {
+  if (attempts.length > 0) await db.insertInto('webhook_delivery_attempts').values(attempts).execute();
 }
 
 /** Gives a row back unattempted (the dispatcher is stopping): due at once for another instance or the next start. */

@@ -83,13 +83,23 @@ export async function disableEndpoint(db: Db, id: string, reason: string, now: n
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** The health an attempt leaves: a success clears the run of failures; a failure starts one if none runs. */
-export async function recordHealth(db: Db, id: string, outcome: { ok: boolean; now: number; throttledUntil: number | null }): Promise<EndpointRow | undefined> {
-  const { ok, now, throttledUntil } = outcome;
+/**
+ * What a batch of attempts at one endpoint, in order, did to its health: a success clears the run of failures, a
+ * failure starts one if none runs. `failing`: the run the batch ends in (null: it ends in a success), from its first
+ * failure (`since`), which continues the run stored unless a success of the batch came before it.
+ */
+export interface HealthOutcome {
+  failing: { since: number; afterSuccess: boolean } | null;
+  throttledUntil: number | null;
+}
+
+/** Writes a batch's health outcome (once per endpoint per batch, not per attempt); the row as it is now. */
+export async function recordHealth(db: Db, id: string, outcome: HealthOutcome): Promise<EndpointRow | undefined> {
+  const { failing, throttledUntil } = outcome;
   return db
     .updateTable('webhook_endpoints')
     .set((eb) => ({
-      failing_since: ok ? null : eb.fn.coalesce('failing_since', eb.val(now)),
+      failing_since: failing === null ? null : failing.afterSuccess ? failing.since : eb.fn.coalesce('failing_since', eb.val(failing.since)),
       ...(throttledUntil !== null ? { throttled_until: throttledUntil } : {}),
     }))
     .where('id', '=', id)
