@@ -40,6 +40,11 @@ export interface RecorderOptions {
    * when it claims nothing, or what to run once the commit is done (send them).
    */
   claimNext?: (trx: Db, endpoint: EndpointRow, room: number) => Promise<(() => void) | null>;
+  /**
+   * Attempts at this endpoint still waiting for its answer. When none are, at any endpoint of the attempts waiting,
+   * nothing of theirs can join the batch: it is written at once (another endpoint's, hanging or not, is not awaited).
+   */
+  sendingAt?: (endpointId: string) => number;
 }
 
 /** How long a finished attempt waits for others to share its commit, and how many share one at most. */
@@ -53,8 +58,8 @@ interface Entry {
 }
 
 /**
- * Records attempts in shared transactions (group commit): an attempt that finishes waits up to GATHER_MS for others,
- * and those gathered, or those that finish while one batch is written, go together in the next: one commit (one
+ * Records attempts in shared transactions (group commit): an attempt that finishes waits up to GATHER_MS for others
+ * (not when none of their endpoints has one more to answer), and those gathered, or those that finish while one batch is written, go together in the next: one commit (one
  * fsync on SQLite) per batch instead of per attempt, with each endpoint's health written once and the attempts in one
  * insert. Each stays guarded by its own lease, and its caller learns the outcome (and publishes it) only after the
  * commit; a failed batch records none of its attempts (nor claims anything), and their leases run out, so they are
@@ -66,7 +71,8 @@ export function createDeliveryRecorder(database: AppDatabase, options: RecorderO
   let gather: NodeJS.Timeout | null = null;
   function schedule(): void {
     if (writing || waiting.length === 0) return;
-    if (waiting.length >= GATHER_MAX) void flush();
+    const sendingAt = options.sendingAt;
+    if (waiting.length >= GATHER_MAX || (sendingAt && waiting.every((entry) => sendingAt(entry.request.row.endpoint_id) === 0))) void flush();
     else gather ??= setTimeout(() => void flush(), GATHER_MS);
   }
   async function flush(): Promise<void> {

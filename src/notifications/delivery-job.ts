@@ -45,7 +45,9 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
   setMaxListeners(MAX_IN_FLIGHT + 1, shutdown.signal);
   const inFlight = new Set<Promise<boolean>>();
   const perEndpoint = new Map<string, number>();
-  const record = createDeliveryRecorder(database, { claimNext });
+  /** Attempts waiting for each endpoint's answer now (the recorder gathers a batch only while some are). */
+  const sending = new Map<string, number>();
+  const record = createDeliveryRecorder(database, { claimNext, sendingAt: (id) => sending.get(id) ?? 0 });
   const timer = createDueTimer(clock, () => sweep());
   /** Opened secrets by their sealed value: opened once, not per attempt; a rotated secret is another value. */
   const opened = new Map<string, string>();
@@ -212,7 +214,14 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
         const secrets = secretsOf(endpoint, sentAt);
         const headers = endpointHeaders(row.message_id, sentAt, prepared.send, secrets);
         if (row.path === '/token-updated') headers.signature = endpointBodySignature(prepared.send, secrets[0]!);
-        result = await deliver({ url: endpoint.url + row.path, headers, body: prepared.send }, { clock, signal: shutdown.signal });
+        sending.set(endpoint.id, (sending.get(endpoint.id) ?? 0) + 1);
+        try {
+          result = await deliver({ url: endpoint.url + row.path, headers, body: prepared.send }, { clock, signal: shutdown.signal });
+        } finally {
+          const left = sending.get(endpoint.id)! - 1;
+          if (left > 0) sending.set(endpoint.id, left);
+          else sending.delete(endpoint.id);
+        }
       } catch (error) {
         // A body or secret no key of this instance opens: a failed attempt that the site and staff see.
         result = { statusCode: null, excerpt: null, error: error instanceof Error ? error.message.slice(0, 200) : 'unopened', durationMs: 0, retryAfterMs: null, interrupted: false };
