@@ -3,6 +3,7 @@
  * one place that knows the column names of an order.
  */
 import type { Db } from '../db/database.ts';
+import { compiledOnce } from '../db/compiled-once.ts';
 import type { Order, OrderStatus, PayMethod } from './order.ts';
 import type { NewOrderRow, OrderRow, PayTokenOrigin } from './order-tables.ts';
 
@@ -29,23 +30,32 @@ export function rowToOrder(row: OrderRow): Order {
 
 /** Hands out the next order number: one conditional increment of the counter row (its lock serializes callers). */
 export async function nextOrderNumber(db: Db): Promise<number> {
-  const row = await db
-    .updateTable('counters')
-    .set((eb) => ({ value: eb('value', '+', 1) }))
-    .where('name', '=', 'order_number')
-    .returning('value')
-    .executeTakeFirstOrThrow();
-  return Number(row.value);
+  const { rows } = await nextNumberQuery(db, {});
+  if (!rows[0]) throw new Error('no order_number counter');
+  return Number(rows[0].value);
 }
+
+// The create and pay path's queries are compiled once (src/db/compiled-once.ts: no value changes their shape).
+const nextNumberQuery = compiledOnce((db: Db, _: Record<string, never>) =>
+  db.updateTable('counters').set((eb) => ({ value: eb('value', '+', 1) })).where('name', '=', 'order_number').returning('value'),
+);
 
 /** Inserts the order and returns the stored row (with the database's defaults) in the same round trip. */
 export async function insertOrder(db: Db, row: NewOrderRow): Promise<OrderRow> {
-  return db.insertInto('orders').values(row).returningAll().executeTakeFirstOrThrow();
+  const { rows } = await insertOrderQuery(db, row);
+  if (!rows[0]) throw new Error('order not inserted');
+  return rows[0];
 }
 
+const insertOrderQuery = compiledOnce((db: Db, row: NewOrderRow) => db.insertInto('orders').values(row).returningAll());
+
 export async function insertPayToken(db: Db, orderNumber: number, tokenHash: string, now: number, origin: PayTokenOrigin): Promise<void> {
-  await db.insertInto('order_pay_tokens').values({ token_hash: tokenHash, order_number: orderNumber, created_at: now, origin }).execute();
+  await insertPayTokenQuery(db, { token_hash: tokenHash, order_number: orderNumber, created_at: now, origin });
 }
+
+const insertPayTokenQuery = compiledOnce((db: Db, row: { token_hash: string; order_number: number; created_at: number; origin: PayTokenOrigin }) =>
+  db.insertInto('order_pay_tokens').values(row),
+);
 
 /**
  * Takes the order's row lock until the transaction ends (PostgreSQL only: SQLite's one connection already runs
@@ -80,17 +90,23 @@ export async function rotateDuplicateTokens(db: Db, orderNumber: number, keep: s
 }
 
 export async function findOrder(db: Db, orderNumber: number): Promise<OrderRow | undefined> {
-  return db.selectFrom('orders').selectAll().where('order_number', '=', orderNumber).executeTakeFirst();
+  return (await findOrderQuery(db, { orderNumber })).rows[0];
 }
+
+const findOrderQuery = compiledOnce((db: Db, v: { orderNumber: number }) => db.selectFrom('orders').selectAll().where('order_number', '=', v.orderNumber));
 
 export async function findOrderByEmailKey(db: Db, emailKey: string): Promise<OrderRow | undefined> {
   return db.selectFrom('orders').selectAll().where('email_key', '=', emailKey).executeTakeFirst();
 }
 
 export async function payTokenHashes(db: Db, orderNumber: number): Promise<string[]> {
-  const rows = await db.selectFrom('order_pay_tokens').select('token_hash').where('order_number', '=', orderNumber).execute();
+  const { rows } = await payTokenHashesQuery(db, { orderNumber });
   return rows.map((r) => r.token_hash);
 }
+
+const payTokenHashesQuery = compiledOnce((db: Db, v: { orderNumber: number }) =>
+  db.selectFrom('order_pay_tokens').select('token_hash').where('order_number', '=', v.orderNumber),
+);
 
 /**
  * Marks a held order paid, only if it is still held and its hold has not ended: the conditional update is what
@@ -101,21 +117,18 @@ export async function markPaid(
   orderNumber: number,
   change: { status: string; method: string; now: number },
 ): Promise<OrderRow | undefined> {
-  return db
-    .updateTable('orders')
-    .set((eb) => ({
-      status: change.status,
-      paid_at: change.now,
-      payment_method: change.method,
-      updated_at: change.now,
-      version: eb('version', '+', 1),
-    }))
-    .where('order_number', '=', orderNumber)
-    .where('status', '=', 'awaiting payment')
-    .where('hold_until', '>', change.now)
-    .returningAll()
-    .executeTakeFirst();
+  return (await markPaidQuery(db, { orderNumber, ...change })).rows[0];
 }
+
+const markPaidQuery = compiledOnce((db: Db, v: { orderNumber: number; status: string; method: string; now: number }) =>
+  db
+    .updateTable('orders')
+    .set((eb) => ({ status: v.status, paid_at: v.now, payment_method: v.method, updated_at: v.now, version: eb('version', '+', 1) }))
+    .where('order_number', '=', v.orderNumber)
+    .where('status', '=', 'awaiting payment')
+    .where('hold_until', '>', v.now)
+    .returningAll(),
+);
 
 /**
  * Cancels every held order whose hold has ended (all of them, or the one given) and frees its email.
@@ -157,19 +170,14 @@ export async function insertOrderPayment(
   db: Db,
   row: { id: string; orderNumber: number; method: string; amountCents: number; now: number },
 ): Promise<void> {
-  await db
-    .insertInto('order_payments')
-    .values({
-      id: row.id,
-      order_number: row.orderNumber,
-      method: row.method,
-      amount_cents: row.amountCents,
-      currency: 'USD',
-      status: 'succeeded',
-      created_at: row.now,
-    })
-    .execute();
+  await insertOrderPaymentQuery(db, row);
 }
+
+const insertOrderPaymentQuery = compiledOnce((db: Db, row: { id: string; orderNumber: number; method: string; amountCents: number; now: number }) =>
+  db
+    .insertInto('order_payments')
+    .values({ id: row.id, order_number: row.orderNumber, method: row.method, amount_cents: row.amountCents, currency: 'USD', status: 'succeeded', created_at: row.now }),
+);
 
 export async function countOrderPayments(db: Db, orderNumber: number): Promise<number> {
   const row = await db

@@ -1,0 +1,43 @@
+/**
+ * Queries of the hot write paths, built and compiled by kysely once per dialect and shape, then sent again with new
+ * values. Building a query's tree and compiling it cost the gateway about a tenth of its time on the orders path
+ * (bench/write-baseline.ts, a CPU profile): as much as a small statement takes SQLite to run.
+ *
+ * `build` gets a placeholder for each value the first time (a string no caller sends), and each placeholder is found
+ * again among the compiled parameters; later calls put their values in those places. So `build` must give the same
+ * SQL whatever the values: no list of values, no choice made on a value (a constant written in `build` is kept as
+ * it is). The shape is the set of keys of `values`, so one query serves rows of several shapes.
+ */
+import { createQueryId, type Compilable, type CompiledQuery, type QueryResult } from 'kysely';
+import type { Db } from './database.ts';
+
+interface Known {
+  sql: string;
+  query: CompiledQuery['query'];
+  /** For each parameter: the key of `values` it comes from, or the constant `build` wrote. */
+  slots: Array<string | { constant: unknown }>;
+}
+
+const MARK = '\u0000compiled-once:';
+
+export function compiledOnce<V extends Record<string, unknown>, R>(build: (db: Db, values: V) => Compilable<R>): (db: Db, values: V) => Promise<QueryResult<R>> {
+  // Per adapter (one per database opened): tests open SQLite and PostgreSQL in one process.
+  const byAdapter = new WeakMap<object, Map<string, Known>>();
+  return (db, values) => {
+    const adapter = db.getExecutor().adapter;
+    let shapes = byAdapter.get(adapter);
+    if (!shapes) byAdapter.set(adapter, (shapes = new Map()));
+    const keys = Object.keys(values);
+    const shape = keys.join(',');
+    let known = shapes.get(shape);
+    if (!known) {
+      const marks = Object.fromEntries(keys.map((key) => [key, `${MARK}${key}`])) as V;
+      const compiled = build(db, marks).compile();
+      const slots = compiled.parameters.map((p) => (typeof p === 'string' && p.startsWith(MARK) ? p.slice(MARK.length) : { constant: p }));
+      known = { sql: compiled.sql, query: compiled.query, slots };
+      shapes.set(shape, known);
+    }
+    const parameters = known.slots.map((slot) => (typeof slot === 'string' ? values[slot] : slot.constant));
+    return db.executeQuery<R>({ sql: known.sql, query: known.query, parameters, queryId: createQueryId() });
+  };
+}
