@@ -1,22 +1,34 @@
 /** Kysely queries for payments and idempotency keys (docs/platform.md#idempotency-keys). Rows in, rows out; `db` may be a transaction. */
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { compiledOnce } from '../db/compiled-once.ts';
 import type { IdempotencyKeyTable, PaymentRow, PaymentTable } from './payment-tables.ts';
 
 export type { PaymentRow };
 export type IdempotencyRow = Selectable<IdempotencyKeyTable>;
 
 export async function insertPayment(db: Db, row: Insertable<PaymentTable>): Promise<void> {
-  await db.insertInto('payments').values(row).execute();
+  await insertPaymentQuery(db, row);
 }
+
+// The POST /api/payments path's queries are compiled once (src/db/compiled-once.ts: no value changes their shape).
+const insertPaymentQuery = compiledOnce((db: Db, row: Insertable<PaymentTable>) => db.insertInto('payments').values(row));
 
 export async function findPayment(db: Db, id: string): Promise<PaymentRow | undefined> {
-  return db.selectFrom('payments').selectAll().where('id', '=', id).executeTakeFirst();
+  return (await findPaymentQuery(db, { id })).rows[0];
 }
 
+const findPaymentQuery = compiledOnce((db: Db, v: { id: string }) => db.selectFrom('payments').selectAll().where('id', '=', v.id));
+
 export async function updatePayment(db: Db, id: string, change: Updateable<PaymentTable>): Promise<PaymentRow | undefined> {
-  return db.updateTable('payments').set(change).where('id', '=', id).returningAll().executeTakeFirst();
+  return (await updatePaymentQuery(db, { ...change, where_id: id })).rows[0];
 }
+
+/** `where_id` is no column: the rest of the keys are the change (its set of keys is the query's shape). */
+const updatePaymentQuery = compiledOnce((db: Db, v: Updateable<PaymentTable> & { where_id: string }) => {
+  const { where_id, ...change } = v;
+  return db.updateTable('payments').set(change).where('id', '=', where_id).returningAll();
+});
 
 /**
  * Claims a payment whose outcome is not known for one caller to reconcile: conditional on the status and time seen,
@@ -58,8 +70,10 @@ export async function markRefunded(db: Db, id: string, now: number): Promise<boo
 
 /** The insert-first claim of an Idempotency-Key; the primary key (site, key) refuses a second one. */
 export async function insertIdempotencyKey(db: Db, row: Insertable<IdempotencyKeyTable>): Promise<void> {
-  await db.insertInto('idempotency_keys').values(row).execute();
+  await insertKeyQuery(db, row);
 }
+
+const insertKeyQuery = compiledOnce((db: Db, row: Insertable<IdempotencyKeyTable>) => db.insertInto('idempotency_keys').values(row));
 
 export async function findIdempotencyKey(db: Db, siteId: string, key: string): Promise<IdempotencyRow | undefined> {
   return db.selectFrom('idempotency_keys').selectAll().where('site_id', '=', siteId).where('idem_key', '=', key).executeTakeFirst();
@@ -83,17 +97,20 @@ export async function reclaimIdempotencyKey(db: Db, seen: IdempotencyRow, now: n
  * (`claimedAt`) and on no payment named yet, so a caller whose key was taken over meanwhile reserves nothing.
  */
 export async function bindIdempotencyKey(db: Db, siteId: string, key: string, claimedAt: number, paymentId: string): Promise<boolean> {
-  const result = await db
-    .updateTable('idempotency_keys')
-    .set({ payment_id: paymentId })
-    .where('site_id', '=', siteId)
-    .where('idem_key', '=', key)
-    .where('state', '=', 'processing')
-    .where('updated_at', '=', claimedAt)
-    .where('payment_id', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const result = await bindKeyQuery(db, { siteId, key, claimedAt, paymentId });
+  return Number(result.numAffectedRows ?? 0n) === 1;
 }
+
+const bindKeyQuery = compiledOnce((db: Db, v: { siteId: string; key: string; claimedAt: number; paymentId: string }) =>
+  db
+    .updateTable('idempotency_keys')
+    .set({ payment_id: v.paymentId })
+    .where('site_id', '=', v.siteId)
+    .where('idem_key', '=', v.key)
+    .where('state', '=', 'processing')
+    .where('updated_at', '=', v.claimedAt)
+    .where('payment_id', 'is', null),
+);
 
 /** Settles the key of a payment reconciled without its caller (the sweep): whatever key named it. */
 export async function settleKeyOfPayment(db: Db, paymentId: string, change: Updateable<IdempotencyKeyTable>): Promise<void> {

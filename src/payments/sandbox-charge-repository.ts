@@ -4,16 +4,22 @@
  */
 import type { Insertable } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { compiledOnce } from '../db/compiled-once.ts';
 import type { SandboxChargeTable } from './payment-tables.ts';
 
 export async function findSandboxCharge(db: Db, idemKey: string): Promise<{ outcome: string; charge_id: string } | undefined> {
-  return db.selectFrom('sandbox_charges').select(['outcome', 'charge_id']).where('idem_key', '=', idemKey).executeTakeFirst();
+  return (await findChargeQuery(db, { idemKey })).rows[0];
 }
+
+// Every charge: compiled once (src/db/compiled-once.ts: no value changes their shape).
+const findChargeQuery = compiledOnce((db: Db, v: { idemKey: string }) => db.selectFrom('sandbox_charges').select(['outcome', 'charge_id']).where('idem_key', '=', v.idemKey));
 
 /** Throws a unique violation when the key was charged meanwhile (see `isUniqueViolation`). */
 export async function insertSandboxCharge(db: Db, row: Insertable<SandboxChargeTable>): Promise<void> {
-  await db.insertInto('sandbox_charges').values(row).execute();
+  await insertChargeQuery(db, row);
 }
+
+const insertChargeQuery = compiledOnce((db: Db, row: Insertable<SandboxChargeTable>) => db.insertInto('sandbox_charges').values(row));
 
 /** Refunds a succeeded charge in full; a second refund changes nothing. */
 export async function refundSandboxCharge(db: Db, chargeId: string): Promise<void> {

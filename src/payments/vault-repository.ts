@@ -1,6 +1,7 @@
 /** Kysely queries for vault tokens and their aliases. Rows in, rows out; `db` may be a transaction. */
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { compiledOnce } from '../db/compiled-once.ts';
 import type { VaultTokenRow, VaultTokenTable } from './payment-tables.ts';
 
 export type { VaultTokenRow };
@@ -16,8 +17,11 @@ export async function insertToken(db: Db, row: Insertable<VaultTokenTable>, alia
 }
 
 export async function findToken(db: Db, tokenHash: string): Promise<VaultTokenRow | undefined> {
-  return db.selectFrom('vault_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+  return (await findTokenQuery(db, { tokenHash })).rows[0];
 }
+
+// Read and written on every payment: compiled once (src/db/compiled-once.ts: no value changes their shape).
+const findTokenQuery = compiledOnce((db: Db, v: { tokenHash: string }) => db.selectFrom('vault_tokens').selectAll().where('token_hash', '=', v.tokenHash));
 
 export async function findTokenByAlias(db: Db, siteId: string, key: string, value: string): Promise<VaultTokenRow | undefined> {
   return db
@@ -58,8 +62,12 @@ export async function releaseToken(db: Db, tokenHash: string, paymentId: string)
 
 /** docs/platform.md#card-data-at-rest: the CVC is kept only until the payment it serves. */
 export async function eraseCvc(db: Db, tokenHash: string): Promise<void> {
-  await db.updateTable('vault_tokens').set({ cvc_sealed: null }).where('token_hash', '=', tokenHash).where('cvc_sealed', 'is not', null).execute();
+  await eraseCvcQuery(db, { tokenHash });
 }
+
+const eraseCvcQuery = compiledOnce((db: Db, v: { tokenHash: string }) =>
+  db.updateTable('vault_tokens').set({ cvc_sealed: null }).where('token_hash', '=', v.tokenHash).where('cvc_sealed', 'is not', null),
+);
 
 /**
  * The tokens of a card, by its fingerprint under each vault key (more than one while a rotation is under way).

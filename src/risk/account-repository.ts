@@ -5,6 +5,7 @@
  */
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { compiledOnce } from '../db/compiled-once.ts';
 import type { AccountRequestTable, PlatformAccountTable } from './risk-tables.ts';
 
 export type AccountRow = Selectable<PlatformAccountTable>;
@@ -25,25 +26,30 @@ export async function accountsWithId(db: Db, accountId: string): Promise<Account
  * condition after the first commits).
  */
 export async function changeAccountStatus(db: Db, row: AccountRow): Promise<boolean> {
-  const result = await db
+  const { site_id, account_id, status, reasons, recommendations, updated_at } = row;
+  const result = await changeStatusQuery(db, { site_id, account_id, status, reasons, recommendations, updated_at });
+  return Number(result.numAffectedRows ?? 0n) === 1;
+}
+
+// The decision path's writes are compiled once (src/db/compiled-once.ts: no value changes their shape).
+const changeStatusQuery = compiledOnce((db: Db, row: AccountRow) =>
+  db
     .updateTable('platform_accounts')
     .set({ status: row.status, reasons: row.reasons, recommendations: row.recommendations, updated_at: row.updated_at })
     .where('site_id', '=', row.site_id)
     .where('account_id', '=', row.account_id)
-    .where('status', '<>', row.status)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
-}
+    .where('status', '<>', row.status),
+);
 
 /** Creates the account unless it exists: true when this call created it. */
 export async function insertAccountIfNew(db: Db, row: AccountRow): Promise<boolean> {
-  const result = await db
-    .insertInto('platform_accounts')
-    .values(row)
-    .onConflict((oc) => oc.columns(['site_id', 'account_id']).doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+  const result = await insertAccountQuery(db, row);
+  return Number(result.numAffectedRows ?? 0n) === 1;
 }
+
+const insertAccountQuery = compiledOnce((db: Db, row: AccountRow) =>
+  db.insertInto('platform_accounts').values(row).onConflict((oc) => oc.columns(['site_id', 'account_id']).doNothing()),
+);
 
 export async function updateAccountReasons(db: Db, row: AccountRow): Promise<void> {
   await db
@@ -55,8 +61,10 @@ export async function updateAccountReasons(db: Db, row: AccountRow): Promise<voi
 }
 
 export async function insertAccountRequest(db: Db, row: AccountRequestRow): Promise<void> {
-  await db.insertInto('account_requests').values(row).execute();
+  await insertRequestQuery(db, row);
 }
+
+const insertRequestQuery = compiledOnce((db: Db, row: AccountRequestRow) => db.insertInto('account_requests').values(row));
 
 export async function findRequestByEvent(db: Db, siteId: string, kind: string, eventId: string): Promise<AccountRequestRow | undefined> {
   return db

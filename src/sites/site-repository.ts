@@ -1,13 +1,17 @@
 /** Platform sites: site ids and the hashes of their API keys. Rows in, rows out; `db` may be a transaction. */
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { compiledOnce } from '../db/compiled-once.ts';
 import type { SiteTable } from './site-tables.ts';
 
 export type SiteRow = Selectable<SiteTable>;
 
 export async function findSite(db: Db, siteId: string): Promise<SiteRow | undefined> {
-  return db.selectFrom('sites').selectAll().where('site_id', '=', siteId).executeTakeFirst();
+  return (await findSiteQuery(db, { siteId })).rows[0];
 }
+
+/** Read on every authenticated request: compiled once (src/db/compiled-once.ts). */
+const findSiteQuery = compiledOnce((db: Db, v: { siteId: string }) => db.selectFrom('sites').selectAll().where('site_id', '=', v.siteId));
 
 export async function insertSite(db: Db, row: SiteRow): Promise<void> {
   await db.insertInto('sites').values(row).execute();
