@@ -370,6 +370,8 @@ async function main(): Promise<void> {
   const ratio = bareN && gatewayN !== undefined ? gatewayN / bareN : null;
   const capped = bareN === CAP ? ` (bare reached the ${CAP} cap, so the ratio is a ceiling)` : '';
   if (ratio !== null) console.log(`\ngateway / bare: ${ratio.toFixed(2)}${capped}`);
+  const cpu = cpuPerSubscriber(all);
+  if (cpu) console.log(`server CPU per subscriber, gateway / bare, at N=${cpu.n} (the largest N both held): ${cpu.ratio.toFixed(2)}`);
   console.log(
     JSON.stringify({
       fdLimit: FD_LIMIT,
@@ -378,10 +380,21 @@ async function main(): Promise<void> {
       bare: bareN ?? null,
       gateway: gatewayN ?? null,
       ratio,
+      cpuRatio: cpu?.ratio ?? null,
+      cpuRatioAt: cpu?.n ?? null,
       seconds: Math.round((Date.now() - started) / 1000),
       steps: all.map(({ target, n, ok, p50, p99, missing, serverCpu }) => ({ target, n, ok, p50, p99, missing, serverCpu })),
     }),
   );
+}
+
+/** Server CPU per subscriber, gateway over bare, at the largest N that both passed (the same N: no per-N guesswork). */
+function cpuPerSubscriber(steps: StepResult[]): { n: number; ratio: number } | null {
+  const passed = (target: 'bare' | 'gateway') => new Map(steps.filter((s) => s.target === target && s.ok && s.serverCpu).map((s) => [s.n, s.serverCpu!]));
+  const bare = passed('bare');
+  const gateway = passed('gateway');
+  const shared = [...gateway.keys()].filter((n) => bare.has(n)).sort((a, b) => b - a)[0];
+  return shared === undefined ? null : { n: shared, ratio: gateway.get(shared)! / bare.get(shared)! };
 }
 
 main()
