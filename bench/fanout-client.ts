@@ -3,7 +3,8 @@
  * client — subscribes each to holdCountdown, then measures tick lag over a window.
  *
  * Environment:
- *   FANOUT_URL       ws://127.0.0.1:PORT/graphql (the gateway or bench/fanout-bare-server.ts)
+ *   FANOUT_URL       ws://127.0.0.1:PORT/graphql (the gateway or bench/fanout-bare-server.ts); several, comma-separated:
+ *                    subscriber i connects to the (i mod count)th (two instances, half each)
  *   FANOUT_N         subscribers
  *   FANOUT_CLIENT_ORDERS  path to a JSON array of {orderNumber, payToken}; subscriber i watches order i mod length
  *                    (absent: the bare server, which ignores the variables)
@@ -25,7 +26,7 @@ import { readFileSync } from 'node:fs';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 
-const URL = process.env.FANOUT_URL!;
+const URLS = process.env.FANOUT_URL!.split(',');
 const N = Number(process.env.FANOUT_N ?? 1000);
 const MEASURE_MS = Number(process.env.FANOUT_MEASURE_MS ?? 10_000);
 const CONNECT_TIMEOUT_MS = Number(process.env.FANOUT_CONNECT_TIMEOUT_MS ?? 90_000);
@@ -67,7 +68,7 @@ function fail(reason: unknown): void {
 function open(i: number): Promise<void> {
   return new Promise((resolveFirst) => {
     const client = createClient({
-      url: URL,
+      url: URLS[i % URLS.length]!,
       webSocketImpl: WebSocket,
       lazy: false,
       retryAttempts: 0,

@@ -19,18 +19,27 @@
  * Sockets: every child is started through `bash -c 'ulimit -n …'`, raising its soft open-file limit as far as the
  * hard limit allows; N is capped at that limit less 200 (one process holds all N sockets on each side).
  *
+ * FANOUT_TARGETS=…,gateway2 adds two gateway instances on PostgreSQL (a fresh schema) and Redis, the client's
+ * subscribers split between them and their CPU summed: on this machine they share its two cores with the client,
+ * PostgreSQL and Redis, so the figure says what a second instance costs here, not what it brings on its own machine.
+ *
  * Environment: FANOUT_TARGETS (default "bare,gateway"), FANOUT_STEPS (e.g. "2000,4000,8000"), FANOUT_ORDERS,
  * FANOUT_MEASURE_SECONDS (default 20), FANOUT_BUDGET_SECONDS (default 340; no new step starts past it),
  * FANOUT_CPU_PROF (a directory: the gateway runs with node --cpu-prof into it).
  * Targets 127.0.0.1 only; stops by itself; every child process is ended on the way out, also on error or signal.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GATEWAY_ENTRY, ROOT, row, runnerArgs } from './lib.ts';
+import { GATEWAY_ENTRY, row } from './lib.ts';
+import { cpuSeconds, killAll, startNode, type Proc } from './fanout-processes.ts';
+import { cpuPerSubscriber, print, fmt, type StepResult, type Target } from './fanout-report.ts';
+import { randomBytes } from 'node:crypto';
 
-const TARGETS = (process.env.FANOUT_TARGETS ?? 'bare,gateway').split(',') as Array<'bare' | 'gateway'>;
+const TARGETS = (process.env.FANOUT_TARGETS ?? 'bare,gateway').split(',') as Target[];
+const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ORDERS = Number(process.env.FANOUT_ORDERS ?? 2000);
 const MEASURE_MS = Number(process.env.FANOUT_MEASURE_SECONDS ?? 20) * 1000;
 const BUDGET_MS = Number(process.env.FANOUT_BUDGET_SECONDS ?? 340) * 1000;
@@ -49,96 +58,9 @@ const STEPS = (process.env.FANOUT_STEPS ?? `4000,8000,12000,16000,${CAP}`)
   .map(Number)
   .filter((n, i, all) => n > 0 && n <= CAP && all.indexOf(n) === i);
 
-// ---------------------------------------------------------------------------------------------- child processes
-
-const children = new Set<ChildProcess>();
-
-interface Proc {
-  child: ChildProcess;
-  /** Resolves with the first stdout match of `ready` (rejects if the process exits first). */
-  ready: Promise<RegExpExecArray>;
-  lines: (listener: (line: string) => void) => void;
-  stderrTail: () => string;
-  stop: () => Promise<void>;
-}
-
-/** node SCRIPT (runnerArgs: tsx for TypeScript), with the open-file limit raised; stdout read line by line, stderr kept (tail). */
-function startNode(script: string, env: Record<string, string>, ready: RegExp, nodeArgs: string[] = []): Proc {
-  const raise = 'ulimit -n 65535 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null; exec "$@"';
-  const child = spawn('bash', ['-c', raise, 'bash', process.execPath, ...nodeArgs, ...runnerArgs(script)], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  child.on('exit', () => children.delete(child));
-  const listeners: Array<(line: string) => void> = [];
-  let buffered = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    buffered += chunk.toString();
-    let at: number;
-    while ((at = buffered.indexOf('\n')) >= 0) {
-      const line = buffered.slice(0, at);
-      buffered = buffered.slice(at + 1);
-      for (const listener of listeners) listener(line);
-    }
-  });
-  child.stderr!.on('data', (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-4000);
-  });
-  const readyPromise = new Promise<RegExpExecArray>((resolveReady, reject) => {
-    listeners.push((line) => {
-      const match = ready.exec(line);
-      if (match) resolveReady(match);
-    });
-    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}: ${stderr.slice(-1000)}`)));
-  });
-  readyPromise.catch(() => {});
-  return {
-    child,
-    ready: readyPromise,
-    lines: (listener) => listeners.push(listener),
-    stderrTail: () => stderr,
-    stop: () =>
-      new Promise<void>((done) => {
-        if (child.exitCode !== null || child.signalCode !== null) return done();
-        const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
-        child.on('exit', () => {
-          clearTimeout(kill);
-          done();
-        });
-        child.kill('SIGTERM');
-      }),
-  };
-}
-
-function killAll(): void {
-  for (const child of children) child.kill('SIGKILL');
-}
-process.on('exit', killAll);
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    killAll();
-    process.exit(130);
-  });
-}
-
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux); null elsewhere. */
-function cpuSeconds(pid: number | undefined): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
-  } catch {
-    return null;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------- servers
-
 const dir = mkdtempSync(join(tmpdir(), 'sleeve-fanout-'));
-const ordersFile = join(dir, 'orders.json');
+const ordersFiles = { bare: '', gateway: join(dir, 'orders.json'), gateway2: join(dir, 'orders-pg.json') };
+const pgSchema = `bench_fanout_${randomBytes(4).toString('hex')}`;
 const gatewayEnv = {
   PORT: '0',
   HOST: '127.0.0.1',
@@ -150,16 +72,22 @@ const gatewayEnv = {
 };
 const LISTENING = /listening on (http:\/\/\S+)/u;
 
-function startServer(target: 'bare' | 'gateway'): Proc {
-  if (target === 'bare') return startNode('bench/fanout-bare-server.ts', {}, LISTENING);
+function startServers(target: Target): Proc[] {
+  if (target === 'bare') return [startNode('bench/fanout-bare-server.ts', {}, LISTENING)];
   const profile = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [];
-  return startNode(GATEWAY_ENTRY, gatewayEnv, LISTENING, profile);
+  if (target === 'gateway') return [startNode(GATEWAY_ENTRY, gatewayEnv, LISTENING, profile)];
+  const url = new URL(PG_URL);
+  url.searchParams.set('schema', pgSchema);
+  const env = { ...gatewayEnv, DATABASE_URL: url.toString(), REDIS_URL };
+  return [startNode(GATEWAY_ENTRY, env, LISTENING, profile), startNode(GATEWAY_ENTRY, env, LISTENING, profile)];
 }
 
-async function createOrders(): Promise<void> {
-  const gateway = startServer('gateway');
+const stopAll = (procs: Array<Proc | null>) => Promise.all(procs.map((proc) => proc?.stop()));
+
+async function createOrders(target: 'gateway' | 'gateway2'): Promise<void> {
+  const servers = startServers(target);
   try {
-    const base = (await gateway.ready)[1]!;
+    const base = (await Promise.all(servers.map((server) => server.ready)))[0]![1]!;
     const stamp = Date.now();
     const created: Array<{ orderNumber: string; payToken: string }> = [];
     const one = async (i: number) => {
@@ -182,47 +110,27 @@ async function createOrders(): Promise<void> {
     for (let at = 0; at < ORDERS; at += 64) {
       await Promise.all(Array.from({ length: Math.min(64, ORDERS - at) }, (_, k) => one(at + k)));
     }
-    writeFileSync(ordersFile, JSON.stringify(created));
+    writeFileSync(ordersFiles[target], JSON.stringify(created));
   } finally {
-    await gateway.stop();
+    await stopAll(servers);
   }
 }
 
-// ------------------------------------------------------------------------------------------------------- steps
-
-interface StepResult {
-  target: 'bare' | 'gateway';
-  n: number;
-  ok: boolean;
-  p50: number | null;
-  p99: number | null;
-  max: number | null;
-  missing: number | null;
-  errors: number;
-  connectMs: number | null;
-  serverCpu: number | null;
-  clientLoop: number | null;
-  /** The client's own worst event-loop delay in the window (ms): its GC pauses land in the lags too. */
-  clientDelayMax: number | null;
-  /** Bare server only: p99 of sentAt − due, the server's own part of the lag. */
-  serverP99: number | null;
-  note: string;
-  seconds: number;
-}
-
-async function step(target: 'bare' | 'gateway', n: number): Promise<StepResult> {
+async function step(target: Target, n: number): Promise<StepResult> {
   const stepStarted = Date.now();
-  const server = startServer(target);
+  const servers = startServers(target);
+  // Their CPU together: two instances share the work, and the machine's two cores.
+  const cpuOfServers = () => servers.reduce<number | null>((sum, s) => { const c = cpuSeconds(s.child.pid); return sum === null || c === null ? null : sum + c; }, 0);
   let client: Proc | null = null;
   try {
-    const base = (await server.ready)[1]!;
+    const bases = (await Promise.all(servers.map((server) => server.ready))).map((ready) => ready[1]!);
     client = startNode(
       'bench/fanout-client.ts',
       {
-        FANOUT_URL: `${base.replace(/^http/u, 'ws')}/graphql`,
+        FANOUT_URL: bases.map((base) => `${base.replace(/^http/u, 'ws')}/graphql`).join(','),
         FANOUT_N: String(n),
         FANOUT_MEASURE_MS: String(MEASURE_MS),
-        FANOUT_CLIENT_ORDERS: target === 'gateway' ? ordersFile : '',
+        FANOUT_CLIENT_ORDERS: ordersFiles[target],
       },
       /^\{.*\}$/u,
     );
@@ -230,7 +138,7 @@ async function step(target: 'bare' | 'gateway', n: number): Promise<StepResult> 
     let windowAt = 0;
     client.lines((line) => {
       if (line === 'measuring') {
-        cpuAtWindow = cpuSeconds(server.child.pid);
+        cpuAtWindow = cpuOfServers();
         windowAt = Date.now();
       }
     });
@@ -239,7 +147,7 @@ async function step(target: 'bare' | 'gateway', n: number): Promise<StepResult> 
     );
     const line = (await Promise.race([client.ready, timeout]))[0];
     // The window ends MEASURE_MS after it opened; the client reports 1 s later (the server idles meanwhile).
-    const cpuNow = cpuSeconds(server.child.pid);
+    const cpuNow = cpuOfServers();
     const serverCpu =
       cpuAtWindow !== null && cpuNow !== null ? (cpuNow - cpuAtWindow) / ((Date.now() - windowAt) / 1000) : null;
     const r = JSON.parse(line) as Record<string, unknown>;
@@ -269,7 +177,7 @@ async function step(target: 'bare' | 'gateway', n: number): Promise<StepResult> 
       seconds: (Date.now() - stepStarted) / 1000,
     };
   } catch (error) {
-    const stderr = (client?.stderrTail() ?? '') + server.stderrTail();
+    const stderr = (client?.stderrTail() ?? '') + servers.map((server) => server.stderrTail()).join('');
     return {
       target,
       n,
@@ -288,25 +196,12 @@ async function step(target: 'bare' | 'gateway', n: number): Promise<StepResult> 
       seconds: (Date.now() - stepStarted) / 1000,
     };
   } finally {
-    await Promise.all([client?.stop(), server.stop()]);
+    await stopAll([client, ...servers]);
   }
 }
 
-const fmt = (v: number | null, digits = 0) => (v === null ? '-' : v.toFixed(digits));
-
-function print(r: StepResult): void {
-  console.log(
-    `${r.target.padEnd(8)} N=${String(r.n).padEnd(6)} ${r.ok ? 'pass' : 'MISS'}  p50 ${fmt(r.p50)} ms  p99 ${fmt(r.p99)} ms` +
-      `  max ${fmt(r.max)} ms  missing ${fmt(r.missing)}  connect ${fmt(r.connectMs === null ? null : r.connectMs / 1000, 1)} s` +
-      `  server cpu ${fmt(r.serverCpu, 2)}  client loop ${fmt(r.clientLoop, 2)} (delay max ${fmt(r.clientDelayMax)} ms)` +
-      (r.serverP99 !== null ? `  server-side p99 ${fmt(r.serverP99)} ms` : '') +
-      `  (${r.seconds.toFixed(0)} s)` +
-      (r.note ? `  ${r.note}` : ''),
-  );
-}
-
 /** Ramps through STEPS until a miss, then bisects to 1000 while the budget allows. The best passing step. */
-async function ramp(target: 'bare' | 'gateway', budgetEnd: number): Promise<{ best: StepResult | null; steps: StepResult[] }> {
+async function ramp(target: Target, budgetEnd: number): Promise<{ best: StepResult | null; steps: StepResult[] }> {
   const steps: StepResult[] = [];
   let best: StepResult | null = null;
   let missAt: number | null = null;
@@ -341,12 +236,13 @@ async function main(): Promise<void> {
     `fan-out: open-file limit ${FD_LIMIT} per process (N capped at ${CAP}); steps ${STEPS.join(', ')}; ` +
       `window ${MEASURE_MS / 1000} s; pass = p99 < ${P99_LIMIT_MS} ms and no missing tick`,
   );
-  if (TARGETS.includes('gateway')) {
+  for (const target of ['gateway', 'gateway2'] as const) {
+    if (!TARGETS.includes(target)) continue;
     const t0 = Date.now();
-    await createOrders();
-    console.log(`created ${ORDERS} orders in ${((Date.now() - t0) / 1000).toFixed(1)} s (subscriber i watches order i mod ${ORDERS})`);
+    await createOrders(target);
+    console.log(`${target}: created ${ORDERS} orders in ${((Date.now() - t0) / 1000).toFixed(1)} s (subscriber i watches order i mod ${ORDERS})`);
   }
-  const results: Partial<Record<'bare' | 'gateway', StepResult | null>> = {};
+  const results: Partial<Record<Target, StepResult | null>> = {};
   const all: StepResult[] = [];
   for (const [index, target] of TARGETS.entries()) {
     // Each target gets an equal share of what is left of the budget (the last one all of it).
@@ -360,7 +256,7 @@ async function main(): Promise<void> {
   const widths = [34, 10, 10, 10, 12];
   console.log(`\nmost subscribers held with p99 tick lag < ${P99_LIMIT_MS} ms and no missing tick (one process each)`);
   console.log(row(['server', 'N', 'p50 ms', 'p99 ms', 'server cpu'], widths));
-  const labels = { bare: 'bare ws + the same ticker', gateway: 'gateway holdCountdown (graphql-ws)' };
+  const labels = { bare: 'bare ws + the same ticker', gateway: 'gateway holdCountdown (graphql-ws)', gateway2: 'two gateways, PostgreSQL + Redis' };
   for (const target of TARGETS) {
     const best = results[target];
     console.log(row([labels[target], best?.n ?? 0, fmt(best?.p50 ?? null), fmt(best?.p99 ?? null), fmt(best?.serverCpu ?? null, 2)], widths));
@@ -370,6 +266,9 @@ async function main(): Promise<void> {
   const ratio = bareN && gatewayN !== undefined ? gatewayN / bareN : null;
   const capped = bareN === CAP ? ` (bare reached the ${CAP} cap, so the ratio is a ceiling)` : '';
   if (ratio !== null) console.log(`\ngateway / bare: ${ratio.toFixed(2)}${capped}`);
+  if (results.gateway2 !== undefined && gatewayN) {
+    console.log(`two instances (half the subscribers each, on the same two cores) / one: ${((results.gateway2?.n ?? 0) / gatewayN).toFixed(2)}`);
+  }
   const cpu = cpuPerSubscriber(all);
   if (cpu) console.log(`server CPU per subscriber, gateway / bare, at N=${cpu.n} (the largest N both held): ${cpu.ratio.toFixed(2)}`);
   console.log(
@@ -379,6 +278,7 @@ async function main(): Promise<void> {
       orders: ORDERS,
       bare: bareN ?? null,
       gateway: gatewayN ?? null,
+      twoInstances: results.gateway2?.n ?? null,
       ratio,
       cpuRatio: cpu?.ratio ?? null,
       cpuRatioAt: cpu?.n ?? null,
@@ -386,15 +286,6 @@ async function main(): Promise<void> {
       steps: all.map(({ target, n, ok, p50, p99, missing, serverCpu }) => ({ target, n, ok, p50, p99, missing, serverCpu })),
     }),
   );
-}
-
-/** Server CPU per subscriber, gateway over bare, at the largest N that both passed (the same N: no per-N guesswork). */
-function cpuPerSubscriber(steps: StepResult[]): { n: number; ratio: number } | null {
-  const passed = (target: 'bare' | 'gateway') => new Map(steps.filter((s) => s.target === target && s.ok && s.serverCpu).map((s) => [s.n, s.serverCpu!]));
-  const bare = passed('bare');
-  const gateway = passed('gateway');
-  const shared = [...gateway.keys()].filter((n) => bare.has(n)).sort((a, b) => b - a)[0];
-  return shared === undefined ? null : { n: shared, ratio: gateway.get(shared)! / bare.get(shared)! };
 }
 
 main()
