@@ -6,7 +6,10 @@
  * order reversed every other round (a drift of the shared cores falls on both ends alike); each round gives its own
  * ratios, and the figure is their median, printed with its spread.
  */
-import { load, median, row, startChild, type Child, type LoadResult, type Target } from './lib.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GATEWAY_ENTRY, load, median, row, startChild, type Child, type LoadResult, type Target } from './lib.ts';
 
 const GRAPHQL_BODY = JSON.stringify({ query: '{ sleeveOptions { sizes fonts threads charLimit } }' });
 const NAMES = ['bare', 'barePost', 'rest', 'graphql'] as const;
@@ -69,5 +72,20 @@ export function printThroughputFigure(results: ThroughputFigures, seconds: numbe
     const r = results[name];
     const toPost = name === 'graphql' || name === 'barePost' ? ratioOf(r, results.barePost) : '';
     console.log(row([labels[name], median(r.map((x) => x.rps)).toFixed(0), median(r.map((x) => x.p50)), median(r.map((x) => x.p99)), ratioOf(r, results.bare), toPost], widths));
+  }
+}
+
+// `tsx bench/throughput.ts` runs this figure alone, against the build started as bench/run.ts starts it.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  const dir = mkdtempSync(join(tmpdir(), 'sleeve-throughput-'));
+  // The limiter still runs on every request; the limits are just out of reach of one load generator.
+  const gateway = await startChild(GATEWAY_ENTRY, { DATABASE_URL: `file:${join(dir, 'bench.db')}`, RATE_LIMIT_READ: '10000000', RATE_LIMIT_WRITE: '10000000' });
+  try {
+    printThroughputFigure(await benchThroughput(gateway.url, seconds, rounds), seconds);
+  } finally {
+    await gateway.stop();
+    rmSync(dir, { recursive: true, force: true });
   }
 }

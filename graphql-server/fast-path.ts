@@ -48,17 +48,16 @@
  * (and yoga's masking is where it is read), the path stays off and yoga runs every request — and
  * test/graphql/fast-path.test.ts fails, to say this file needs a look.
  */
-import { GraphQLError, Kind, type DocumentNode, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { createGraphQLError, isPromise, processRegularResult } from 'graphql-yoga';
-import type { RateLimiter } from '../src/kernel/rate-limiter.ts';
+import type { RateDecision, RateLimiter } from '../src/kernel/rate-limiter.ts';
 import type { CorsPolicy } from '../src/kernel/cors.ts';
 import type { ContextFactory } from './context-factory.ts';
 import type { DocumentCache } from './document-cache.ts';
 import { CONTENT_TYPE, jsonMediaType, type Answer, type JsonMediaType, type RequestHeads } from './http-messages.ts';
-import { chargesOf, rateLimitResult } from './use-rate-limit.ts';
+import { chargesOf, rateLimitResult, type RateCharge } from './use-rate-limit.ts';
 import type { GraphQLYoga } from './yoga-server.ts';
-import { jsonTextTooDeep } from '../src/kernel/json-depth.ts';
+import { compile, Decided, plainParams, type CompiledOperation, type PlainParams } from './fast-path-parts.ts';
 import { persistedHashOf, type TrustedDocuments } from './trusted-documents.ts';
 import type { ProductionHardening } from './use-production-hardening.ts';
 import type { GatewayMetrics } from '../src/operations/metrics.ts';
@@ -123,21 +122,6 @@ export interface FastPathDeps {
   scoped?: boolean;
 }
 
-interface PlainParams {
-  /** Absent or empty: the document is named by extensions.persistedQuery's hash. */
-  query?: string | null;
-  extensions?: Record<string, unknown> | null;
-  variables?: Record<string, unknown> | null;
-  operationName?: string | null;
-}
-
-interface CompiledOperation {
-  operationName: string | undefined;
-  type: 'query' | 'mutation';
-  query: CompiledQuery['query'];
-  stringify: CompiledQuery['stringify'];
-}
-
 /** A class, not closures: under tsx (esbuild keepNames) every closure made per request costs a `__name` call. */
 export class FastJsonPath {
   /** False when a plugin hooks a step this path skips: yoga then runs every request. */
@@ -159,11 +143,11 @@ export class FastJsonPath {
     this.maskError = this.maskError.bind(this);
     this.thrown = this.thrown.bind(this);
     this.masked = this.masked.bind(this);
-    this.run = this.run.bind(this);
+    this.runAsync = this.runAsync.bind(this);
   }
 
   /** The answer to a plain JSON POST of this body, or undefined when yoga must answer it (nothing has run then). */
-  answer(heads: RequestHeads, raw: string, client: string, requestId?: string): Promise<Answer> | undefined {
+  answer(heads: RequestHeads, raw: string, client: string, requestId?: string): Answer | Promise<Answer> | undefined {
     if (heads.corsRequest) return undefined;
     const params = plainParams(raw);
     if (!params) return undefined;
@@ -177,7 +161,7 @@ export class FastJsonPath {
     const plan = this.plan(document, params.operationName ?? undefined);
     if (!plan) return undefined;
     if (requestId !== undefined && plan.type === 'mutation' && this.deps.scoped) {
-      return runInRequestScope(requestId, this.run, plan, document, params, heads, mediaType, client, requestId);
+      return runInRequestScope(requestId, this.runAsync, plan, document, params, heads, mediaType, client, requestId);
     }
     return this.run(plan, document, params, heads, mediaType, client, requestId);
   }
@@ -194,26 +178,85 @@ export class FastJsonPath {
     return hash === undefined ? undefined : trusted.lookup(hash, authorization);
   }
 
-  private async run(plan: CompiledOperation, document: DocumentNode, params: PlainParams, heads: RequestHeads, mediaType: JsonMediaType, client: string, requestId: string | undefined): Promise<Answer> {
-    const charges = chargesOf(this.deps.schema, document, params.operationName, params.variables);
-    let result: ExecutionResult | null = charges.length === 0 ? null : await rateLimitResult(this.deps.limiter, charges, client);
-    if (!result) {
-      const contextValue = this.deps.createContext(heads.authorization, client);
-      try {
-        const executed = plan.query(undefined, contextValue, params.variables ?? {});
-        result = isPromise(executed) ? await executed : executed;
-        // Masking logs what it hides: at once, with this request's id (it may run outside the request scope).
-        if (result.errors) result = withRequestId(requestId, this.masked, result);
-      } catch (error) {
-        result = { errors: [withRequestId(requestId, this.thrown, error)] };
+  /**
+   * Runs the plan. Synchronous as long as everything it calls is (the limiter counting in this process, resolvers
+   * answering from memory): each promise hop was a measurable share of a small query. A promise otherwise.
+   */
+  private run(plan: CompiledOperation, document: DocumentNode, params: PlainParams, heads: RequestHeads, mediaType: JsonMediaType, client: string, requestId: string | undefined): Answer | Promise<Answer> {
+    let charges = plan.charges;
+    if (charges == null) {
+      charges = chargesOf(this.deps.schema, document, params.operationName, params.variables);
+      if (plan.charges === undefined) plan.charges = charges;
+    }
+    if (charges.length > 0) {
+      const { takeNow } = this.deps.limiter;
+      if (takeNow === undefined) return this.limitedRun(plan, charges, params, heads, mediaType, client, requestId);
+      // rateLimitResult's order: each charge in turn, the first refusal ends it.
+      for (const { group, subject } of charges) {
+        const decision = takeNow(group, client, subject);
+        if (!decision.allowed) return this.refused(decision, plan, { group, subject }, heads, mediaType, client);
       }
     }
+    let result: ExecutionResult | Promise<ExecutionResult>;
+    const contextValue = this.deps.createContext(heads.authorization, client);
+    try {
+      result = plan.query(undefined, contextValue, params.variables ?? {});
+    } catch (error) {
+      return this.respond(plan, { errors: [withRequestId(requestId, this.thrown, error)] }, heads, mediaType);
+    }
+    if (isPromise(result)) return this.settled(plan, result, heads, mediaType, requestId);
+    return this.respond(plan, result.errors ? withRequestId(requestId, this.masked, result) : result, heads, mediaType);
+  }
+
+  /** `run` for runInRequestScope, which wants a promise. */
+  private async runAsync(plan: CompiledOperation, document: DocumentNode, params: PlainParams, heads: RequestHeads, mediaType: JsonMediaType, client: string, requestId: string | undefined): Promise<Answer> {
+    return this.run(plan, document, params, heads, mediaType, client, requestId);
+  }
+
+  /** The shared limiter (Redis) answers by promise: rateLimitResult waits for it, then the plan runs. */
+  private async limitedRun(plan: CompiledOperation, charges: RateCharge[], params: PlainParams, heads: RequestHeads, mediaType: JsonMediaType, client: string, requestId: string | undefined): Promise<Answer> {
+    const limited = await rateLimitResult(this.deps.limiter, charges, client);
+    if (limited) return this.respond(plan, limited, heads, mediaType);
+    const contextValue = this.deps.createContext(heads.authorization, client);
+    let executed: ExecutionResult | Promise<ExecutionResult>;
+    try {
+      executed = plan.query(undefined, contextValue, params.variables ?? {});
+    } catch (error) {
+      return this.respond(plan, { errors: [withRequestId(requestId, this.thrown, error)] }, heads, mediaType);
+    }
+    return this.settled(plan, executed, heads, mediaType, requestId);
+  }
+
+  private async refused(decision: RateDecision, plan: CompiledOperation, charge: RateCharge, heads: RequestHeads, mediaType: JsonMediaType, client: string): Promise<Answer> {
+    const limited = await rateLimitResult(new Decided(decision) as unknown as RateLimiter, [charge], client);
+    return this.respond(plan, limited!, heads, mediaType);
+  }
+
+  /** An execution that answered by promise (a resolver that waits). */
+  private async settled(plan: CompiledOperation, pending: ExecutionResult | Promise<ExecutionResult>, heads: RequestHeads, mediaType: JsonMediaType, requestId: string | undefined): Promise<Answer> {
+    let result: ExecutionResult;
+    try {
+      result = await pending;
+    } catch (error) {
+      return this.respond(plan, { errors: [withRequestId(requestId, this.thrown, error)] }, heads, mediaType);
+    }
+    // Masking logs what it hides: at once, with this request's id (it may run outside the request scope).
+    return this.respond(plan, result.errors ? withRequestId(requestId, this.masked, result) : result, heads, mediaType);
+  }
+
+  /** The operation counted (useMetrics' onExecuteDone), and the answer. */
+  private respond(plan: CompiledOperation, result: ExecutionResult, heads: RequestHeads, mediaType: JsonMediaType): Answer | Promise<Answer> {
     this.deps.metrics.operation(plan.operationName, plan.type, result.errors?.length ? 'error' : 'ok');
     if (!result.errors?.length && !result.extensions) {
       const headers: Record<string, string> = { 'content-type': CONTENT_TYPE[mediaType] };
       if (heads.origin !== undefined) Object.assign(headers, this.deps.cors.headers(heads.origin));
       return { status: 200, headers, body: plan.stringify(result) };
     }
+    return this.processed(result, heads, mediaType);
+  }
+
+  /** yoga's own processRegularResult for a result with errors or extensions: its status, headers and body. */
+  private async processed(result: ExecutionResult, heads: RequestHeads, mediaType: JsonMediaType): Promise<Answer> {
     const response = processRegularResult(result as never, this.yoga.fetchAPI, mediaType) as Response;
     const headers: Record<string, string> = {};
     for (const [name, value] of response.headers) headers[name] = value;
@@ -249,40 +292,4 @@ export class FastJsonPath {
     if (!plan || (operationName !== undefined && plan.operationName !== operationName)) return undefined;
     return plan;
   }
-}
-
-function compile(schema: GraphQLSchema, document: DocumentNode): CompiledOperation | null {
-  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  const operation = operations[0];
-  if (operations.length !== 1 || operation!.operation === 'subscription') return null;
-  const compiled = compileQuery(schema, document);
-  if (!isCompiledQuery(compiled)) return null;
-  return { operationName: operation!.name?.value, type: operation!.operation as 'query' | 'mutation', query: compiled.query, stringify: compiled.stringify };
-}
-
-const PARAM_KEYS = new Set(['query', 'variables', 'operationName', 'extensions']);
-
-/**
- * The GraphQL-over-HTTP params of a body when they are plain — an object with a string `query` (or none, for a
- * persisted query's hash) and only the standard keys, well typed — or undefined, so that yoga itself answers
- * anything unusual (and says what is wrong). The parsed object itself, not a copy.
- */
-function plainParams(raw: string): PlainParams | undefined {
-  if (jsonTextTooDeep(raw)) return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const params = value as Record<string, unknown>;
-  for (const key in params) if (!PARAM_KEYS.has(key)) return undefined;
-  const { query, variables, operationName, extensions } = params;
-  // No text: a persisted query's hash names the document (checked by the caller); any other type → yoga's words.
-  if (query != null && typeof query !== 'string') return undefined;
-  if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) return undefined;
-  if (operationName != null && typeof operationName !== 'string') return undefined;
-  if (extensions != null && (typeof extensions !== 'object' || Array.isArray(extensions))) return undefined;
-  return params as unknown as PlainParams;
 }

@@ -10,6 +10,7 @@
  * scope every promise of the process is slower (src/kernel/logger.ts). The fast path scopes its mutations itself.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isPromise } from 'graphql-yoga';
 import { PayloadTooLargeError, readBody } from '../src/http/node-request.ts';
 import { runInRequestScope } from '../src/kernel/logger.ts';
 import type { FastJsonPath } from './fast-path.ts';
@@ -58,7 +59,8 @@ export class GraphQLNodeHandler {
     }
     const answer = this.fastPath.answer(heads, raw, serverContext.clientAddress, requestId);
     if (answer) {
-      send(res, identified(await answer, requestId));
+      // Most answers are ready at once (fast-path.ts runs synchronously where it can): no promise hop for them.
+      send(res, identified(isPromise(answer) ? await answer : answer, requestId));
       return;
     }
     (req as IncomingMessage & { body?: string }).body = raw;

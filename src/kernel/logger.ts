@@ -125,6 +125,8 @@ class JsonLogger implements Logger {
   /** The last client address written, and its JSON (a busy client sends many requests in a row). */
   private client = '';
   private clientJson = '""';
+  /** Each route template's JSON (a bounded set, written on every line): JSON.stringify once, not per line. */
+  private readonly routes = new Map<string, string>();
 
   constructor(
     private readonly min: number,
@@ -158,9 +160,14 @@ class JsonLogger implements Logger {
       this.client = line.client;
       this.clientJson = JSON.stringify(scrub(line.client));
     }
+    let route = this.routes.get(line.route);
+    if (route === undefined) {
+      route = JSON.stringify(line.route);
+      if (this.routes.size < 1000) this.routes.set(line.route, route);
+    }
     const traceId = traceIdOf?.();
     this.sink(
-      `{"time":"${isoTime(Date.now())}","level":"info","msg":"request","requestId":"${line.requestId}",${traceId ? `"traceId":"${traceId}",` : ''}"method":"${line.method}","route":${JSON.stringify(line.route)},"status":${line.status},"durationMs":${line.durationMs},"client":${this.clientJson}}`,
+      `{"time":"${isoTime(Date.now())}","level":"info","msg":"request","requestId":"${line.requestId}",${traceId ? `"traceId":"${traceId}",` : ''}"method":"${line.method}","route":${route},"status":${line.status},"durationMs":${line.durationMs},"client":${this.clientJson}}`,
     );
   }
 

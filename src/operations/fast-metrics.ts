@@ -20,21 +20,31 @@ export class RequestHistogram {
   readonly help = 'HTTP requests by route template, method and status: how long each took to answer.';
   readonly type = 'histogram';
   readonly aggregator = 'sum';
-  /** route → `METHOD status` → its series. */
-  private byRoute = new Map<string, Map<string, Series>>();
+  /**
+   * route → its series, each with the method and status it counts. A route sees a handful of method and status
+   * pairs, so a scan finds one by identity: a `METHOD status` key made per request was a new string to hash.
+   */
+  private byRoute = new Map<string, Array<Series & { method: string; status: number }>>();
 
   constructor(private readonly bounds: readonly number[]) {}
 
   observe(route: string, method: string, status: number, seconds: number): void {
-    let byKey = this.byRoute.get(route);
-    if (byKey === undefined) this.byRoute.set(route, (byKey = new Map()));
-    const key = method + ' ' + status;
-    let series = byKey.get(key);
+    let list = this.byRoute.get(route);
+    if (list === undefined) this.byRoute.set(route, (list = []));
+    let series: Series | undefined;
+    for (let j = 0; j < list.length; j++) {
+      const candidate = list[j]!;
+      if (candidate.status === status && candidate.method === method) {
+        series = candidate;
+        break;
+      }
+    }
     if (series === undefined) {
       // A method outside the usual few (the Fetch API takes any token) is one label, so the set stays bounded.
       const labels = { route, method: METHODS.has(method) ? method : 'OTHER', status: String(status) };
-      series = { labels, counts: new Array<number>(this.bounds.length + 1).fill(0), sum: 0, count: 0 };
-      byKey.set(key, series);
+      const added = { labels, counts: new Array<number>(this.bounds.length + 1).fill(0), sum: 0, count: 0, method, status };
+      list.push(added);
+      series = added;
     }
     const { bounds } = this;
     let i = 0;
@@ -49,8 +59,8 @@ export class RequestHistogram {
     const values: Array<{ labels: Record<string, string | number>; value: number; metricName: string }> = [];
     // Two methods of one route may share a label set (a method beyond the usual few): added up here.
     const merged = new Map<string, Series>();
-    for (const byKey of this.byRoute.values()) {
-      for (const series of byKey.values()) {
+    for (const list of this.byRoute.values()) {
+      for (const series of list) {
         const key = `${series.labels.route} ${series.labels.method} ${series.labels.status}`;
         const into = merged.get(key);
         if (!into) merged.set(key, { labels: series.labels, counts: [...series.counts], sum: series.sum, count: series.count });
@@ -83,17 +93,24 @@ export class OperationCounter {
   readonly help = 'GraphQL operations executed, by operation name (anonymous, a known name, or other), type and outcome.';
   readonly type = 'counter';
   readonly aggregator = 'sum';
-  private series = new Map<string, { labels: { operation: string; type: string; outcome: string }; value: number }>();
+  /** operation → its series (a few types and outcomes, found by a scan: no key string made per operation). */
+  private series = new Map<string, Array<{ labels: { operation: string; type: string; outcome: string }; value: number }>>();
 
   inc(operation: string, type: string, outcome: string): void {
-    const key = operation + ' ' + type + ' ' + outcome;
-    const series = this.series.get(key);
-    if (series !== undefined) series.value++;
-    else this.series.set(key, { labels: { operation, type, outcome }, value: 1 });
+    let list = this.series.get(operation);
+    if (list === undefined) this.series.set(operation, (list = []));
+    for (let j = 0; j < list.length; j++) {
+      const { labels } = list[j]!;
+      if (labels.type === type && labels.outcome === outcome) {
+        list[j]!.value++;
+        return;
+      }
+    }
+    list.push({ labels: { operation, type, outcome }, value: 1 });
   }
 
   async get() {
-    const values = [...this.series.values()].map(({ labels, value }) => ({ labels, value }));
+    const values = [...this.series.values()].flat().map(({ labels, value }) => ({ labels, value }));
     return { name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator };
   }
 
