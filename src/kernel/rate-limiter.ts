@@ -66,6 +66,16 @@ export interface RateLimiterOptions {
 /** Longest subject kept as a key: an email is at most 254 characters; a longer one is refused later anyway. */
 const SUBJECT_MAX = 256;
 
+/** The two counts a request makes, the same keys in either store: by client address, and by subject when it names one. */
+const clientKey = (group: RateGroup, client: string): string => `${group}:a:${client}`;
+const subjectKey = (group: RateGroup, subject: string): string => `${group}:s:${subject.slice(0, SUBJECT_MAX)}`;
+
+/** Each group's limits: by client address (its read or write limit) and by subject. */
+function limitsByGroup(config: RateLimitConfig): Record<RateGroup, { client: number; subject: number }> {
+  const of = (kind: 'read' | 'write') => ({ client: config[kind], subject: kind === 'read' ? config.subjectRead : config.subjectWrite });
+  return { options: of(GROUP_CLASS.options), lookup: of(GROUP_CLASS.lookup), create: of(GROUP_CLASS.create), pay: of(GROUP_CLASS.pay) };
+}
+
 const ALLOWED: RateDecision = { allowed: true, retryAfter: 0 };
 const ALLOWED_PROMISE = Promise.resolve(ALLOWED);
 
@@ -73,6 +83,7 @@ export function createRateLimiter(config: RateLimitConfig, clock: Clock, options
   if (!config.enabled) return { take: () => ALLOWED_PROMISE, takeNow: () => ALLOWED, check: async () => {}, dispose: async () => {} };
   if (!options.redisUrl) return new LocalRateLimiter(config, clock, options.onRefusal);
   const { windowMs } = config;
+  const limits = limitsByGroup(config);
   // Two windows: the current one and the previous one read for the slide.
   const duration = Math.ceil((2 * windowMs) / 1000);
   const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: true });
@@ -96,11 +107,8 @@ export function createRateLimiter(config: RateLimitConfig, clock: Clock, options
   return {
     async take(group, client, subject) {
       const now = clock.now();
-      const kind = GROUP_CLASS[group];
-      const counts = [count(`${group}:a:${client}`, config[kind], now)];
-      if (subject !== undefined) {
-        counts.push(count(`${group}:s:${subject.slice(0, SUBJECT_MAX)}`, kind === 'read' ? config.subjectRead : config.subjectWrite, now));
-      }
+      const counts = [count(clientKey(group, client), limits[group].client, now)];
+      if (subject !== undefined) counts.push(count(subjectKey(group, subject), limits[group].subject, now));
       const results = await Promise.all(counts);
       if (results.every((r) => r.allowed)) return ALLOWED;
       // Refused: hand every count back, so only allowed requests use up a budget.
@@ -124,6 +132,7 @@ export function createRateLimiter(config: RateLimitConfig, clock: Clock, options
  */
 class LocalRateLimiter implements RateLimiter {
   private readonly counts = new WindowCounts();
+  private readonly limits: ReturnType<typeof limitsByGroup>;
 
   constructor(
     private readonly config: RateLimitConfig,
@@ -131,6 +140,7 @@ class LocalRateLimiter implements RateLimiter {
     private readonly onRefusal: ((group: RateGroup) => void) | undefined,
   ) {
     this.takeNow = this.takeNow.bind(this);
+    this.limits = limitsByGroup(config);
   }
 
   take(group: RateGroup, client: string, subject?: string): Promise<RateDecision> {
@@ -143,16 +153,16 @@ class LocalRateLimiter implements RateLimiter {
     const now = this.clock.now();
     const window = Math.floor(now / config.windowMs);
     const elapsed = now - window * config.windowMs;
-    const kind = GROUP_CLASS[group];
-    const byClient = `${group}:a:${client}`;
+    const limits = this.limits[group];
+    const byClient = clientKey(group, client);
     const a = this.counts.add(byClient, window);
-    const first = slide(a.current, a.previous, config[kind], elapsed, config.windowMs);
+    const first = slide(a.current, a.previous, limits.client, elapsed, config.windowMs);
     let second: SlideCount | undefined;
     let bySubject = '';
     if (subject !== undefined) {
-      bySubject = `${group}:s:${subject.slice(0, SUBJECT_MAX)}`;
+      bySubject = subjectKey(group, subject);
       const s = this.counts.add(bySubject, window);
-      second = slide(s.current, s.previous, kind === 'read' ? config.subjectRead : config.subjectWrite, elapsed, config.windowMs);
+      second = slide(s.current, s.previous, limits.subject, elapsed, config.windowMs);
     }
     if (first.allowed && (second === undefined || second.allowed)) return ALLOWED;
     // Refused: hand every count back, so only allowed requests use up a budget.
