@@ -3,6 +3,11 @@
  * a reader must follow a request). V8's precise coverage counts every function call: the counters are reset after
  * a warm-up of the same flow, then one request is made, and every project file with a function called is listed.
  *
+ * The files are then sorted into the rooms issue 13 names (adapter, router or yoga, route or field, service, rules,
+ * repository, view), apart from what every request passes whatever it asks (kernel/ and operations/: limits, ids,
+ * the clock, logs, metrics, traces) and what runs after the commit because of it (listeners of the event it
+ * published). Which room a file is in follows from its folder and its name's ending alone (ROOMS below).
+ *
  *   npx tsx bench/touched-files.ts
  */
 import { Session } from 'node:inspector/promises';
@@ -53,9 +58,29 @@ const restPay = await touched(async () => {
 });
 const graphqlCreate = await touched(() => post('/graphql', { query: createMutation, variables: { input: orderInput() } }));
 
+/** First match wins. */
+const ROOMS: Array<[room: string, pattern: RegExp]> = [
+  ['every request (limits, ids, clock, logs, metrics, traces)', /^src\/(kernel|operations)\//u],
+  ['after the commit (listeners of the published event)', /^(mcp\/resource-updates|src\/jobs\/|src\/\w+\/[\w-]+-job\.ts$|src\/\w+\/[\w-]+-events\.ts$)/u],
+  ['adapter', /^(src\/server\.ts|src\/http\/|rest-compat\/(node|fetch)-adapter\.ts|graphql-server\/(node-handler|http-messages)\.ts)/u],
+  ['router or yoga', /^(rest-compat\/(api|routes|http|path-family|errors)\.ts|graphql-server\/)/u],
+  ['route or field', /^(rest-compat\/|schema\/)/u],
+  ['repository', /^(src\/\w+\/[\w-]+-repository\.ts|src\/db\/)/u],
+  ['service', /^src\/\w+\/[\w-]+-service\.ts$/u],
+  ['view', /^src\/\w+\/[\w-]+-view\.ts$/u],
+  ['rules', /^src\/\w+\//u],
+];
+const roomOf = (file: string) => ROOMS.find(([, pattern]) => pattern.test(file))?.[0] ?? 'other';
+
 for (const [name, files] of [['REST POST /api/orders/{n}/pay (vendor_card)', restPay], ['GraphQL createOrder', graphqlCreate]] as const) {
-  console.log(`${name}: ${files.length} project files`);
-  for (const file of files) console.log(`  ${file}`);
+  const rooms = new Map<string, string[]>(); // Map.groupBy needs Node 21
+  for (const file of files) rooms.set(roomOf(file), [...(rooms.get(roomOf(file)) ?? []), file]);
+  const own = [...rooms.keys()].filter((room) => !room.startsWith('every request') && !room.startsWith('after the commit'));
+  const ownFiles = own.reduce((sum, room) => sum + rooms.get(room)!.length, 0);
+  console.log(`${name}: ${files.length} project files; its own path ${own.length} rooms, ${ownFiles} files`);
+  for (const [room, inRoom] of [...rooms].sort(([a], [b]) => ROOMS.findIndex(([r]) => r === a) - ROOMS.findIndex(([r]) => r === b))) {
+    console.log(`  ${room}: ${inRoom.join(', ')}`);
+  }
 }
 await server.close(100);
 await gateway.dispose();
