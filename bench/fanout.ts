@@ -25,7 +25,8 @@
  *
  * Environment: FANOUT_TARGETS (default "bare,gateway"), FANOUT_STEPS (e.g. "2000,4000,8000"), FANOUT_ORDERS,
  * FANOUT_MEASURE_SECONDS (default 20), FANOUT_BUDGET_SECONDS (default 340; no new step starts past it),
- * FANOUT_CPU_PROF (a directory: the gateway runs with node --cpu-prof into it).
+ * FANOUT_CPU_PROF (a directory: the gateway runs with node --cpu-prof into it); FANOUT_NODE_ARGS (more node flags for
+ * the gateway, space-separated, e.g. --heapsnapshot-signal=SIGUSR2 to take a heap snapshot while it holds a step).
  * Targets 127.0.0.1 only; stops by itself; every child process is ended on the way out, also on error or signal.
  */
 import { execFileSync } from 'node:child_process';
@@ -74,7 +75,7 @@ const LISTENING = /listening on (http:\/\/\S+)/u;
 
 function startServers(target: Target): Proc[] {
   if (target === 'bare') return [startNode('bench/fanout-bare-server.ts', {}, LISTENING)];
-  const profile = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : [];
+  const profile = [...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []), ...(process.env.FANOUT_NODE_ARGS?.split(' ').filter(Boolean) ?? [])];
   if (target === 'gateway') return [startNode(GATEWAY_ENTRY, gatewayEnv, LISTENING, profile)];
   const url = new URL(PG_URL);
   url.searchParams.set('schema', pgSchema);
