@@ -10,7 +10,7 @@
  * Per delivery it does as little as it can (bench/webhooks.ts, README "Benchmark"): attempts are recorded several to a
  * commit, and the slots they leave at their endpoint are refilled in that same commit (claimNext: the endpoint row
  * from its health update, one claim with the messages' bodies in one query), not by a sweep of every endpoint nor a
- * commit of its own; secrets are opened once per sealed value.
+ * commit of its own; secrets are opened, and their HMAC keys made, once per sealed value (delivery-request.ts).
  */
 import { setMaxListeners } from 'node:events';
 import type { Db } from '../db/database.ts';
@@ -20,11 +20,9 @@ import { randomId } from '../kernel/tokens.ts';
 import type { GatewayMetrics } from '../operations/metrics.ts';
 import { createDeliveryRecorder, dropDelivery } from './delivery-attempt-service.ts';
 import { claimDueOf, nextDueOf, releaseDelivery, type DeliveryRow } from './delivery-repository.ts';
+import { createDeliveryRequests, type Message } from './delivery-request.ts';
 import { findEndpoint, nextThrottleEnd, sendableEndpoints, type EndpointRow } from './endpoint-repository.ts';
 import { notificationBodies } from './outbox-repository.ts';
-import { bodyToSend, openSecret } from './sealed-body.ts';
-import { bodyAtSend, evidenceClaimId, type AtSend } from './send-time.ts';
-import { endpointBodySignature, endpointHeaders } from './signing.ts';
 import { deliver, DELIVERY_TIMEOUT_MS, ok, Shutdown, type DeliveryResult } from './webhook-client.ts';
 
 const LEASE_MS = DELIVERY_TIMEOUT_MS + 5_000;
@@ -33,8 +31,6 @@ export const PER_ENDPOINT = 16;
 const MAX_IN_FLIGHT = 1024;
 const POLL_MS = 60_000;
 const SHUTDOWN_GRACE_MS = 3_000;
-
-type Message = Awaited<ReturnType<typeof notificationBodies>>[number];
 
 export type DeliveryDispatcherDeps = BackgroundDeps & { metrics?: Pick<GatewayMetrics, 'deliveryAttempted'> & Partial<Pick<GatewayMetrics, 'endpointDisabled'>> };
 
@@ -49,8 +45,7 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
   const sending = new Map<string, number>();
   const record = createDeliveryRecorder(database, { claimNext, sendingAt: (id) => sending.get(id) ?? 0 });
   const timer = createDueTimer(clock, () => sweep());
-  /** Opened secrets by their sealed value: opened once, not per attempt; a rotated secret is another value. */
-  const opened = new Map<string, string>();
+  const requests = createDeliveryRequests(services);
   let stopped = false;
   let running: Promise<void> | null = null;
   let sweepWanted = false;
@@ -173,47 +168,18 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
     void work.then(done, () => done(false));
   }
 
-  /** The endpoint's secrets now: the current one, and the one before it during the 24 h overlap. */
-  function secretsOf(endpoint: EndpointRow, now: number): string[] {
-    const secrets = [open(endpoint.secret_sealed)];
-    if (endpoint.previous_secret_sealed && endpoint.previous_secret_until != null && Number(endpoint.previous_secret_until) > now) secrets.push(open(endpoint.previous_secret_sealed));
-    return secrets;
-  }
-
-  function open(sealed: string): string {
-    let secret = opened.get(sealed);
-    if (secret === undefined) {
-      secret = openSecret(sealed); // throws when no key of this instance opens it: nothing cached
-      if (opened.size >= 4096) opened.clear();
-      opened.set(sealed, secret);
-    }
-    return secret;
-  }
-
-  /** The bytes to send, decided now: a test event's own body, or the message's, opened and narrowed at send time. */
-  async function prepare(row: DeliveryRow, message: Message | null, now: number): Promise<AtSend> {
-    if (row.body !== null) return { send: row.body };
-    if (!message) return { drop: 'The message is gone.' };
-    const queued = bodyToSend(message.body);
-    const claimId = evidenceClaimId(message.path, queued);
-    const claim = claimId === null ? null : await services.disputes.claims.find(claimId);
-    return bodyAtSend(message.path, message.id, queued, now, claim);
-  }
-
   /** Sends and records one delivery; true when its slot was handed over (claimNext). */
   async function send(row: DeliveryRow, endpoint: EndpointRow, message: Message | null): Promise<boolean> {
     try {
       const sentAt = clock.now();
       let result: DeliveryResult;
       try {
-        const prepared = await prepare(row, message, sentAt);
+        const prepared = await requests.prepare(row, message, sentAt);
         if ('drop' in prepared) {
           if (await dropDelivery(database, row, owner, prepared.drop, clock.now())) changed(row);
           return false;
         }
-        const secrets = secretsOf(endpoint, sentAt);
-        const headers = endpointHeaders(row.message_id, sentAt, prepared.send, secrets);
-        if (row.path === '/token-updated') headers.signature = endpointBodySignature(prepared.send, secrets[0]!);
+        const headers = requests.headers(row, endpoint, prepared.send, sentAt);
         sending.set(endpoint.id, (sending.get(endpoint.id) ?? 0) + 1);
         try {
           result = await deliver({ url: endpoint.url + row.path, headers, body: prepared.send }, { clock, signal: shutdown.signal });
@@ -278,7 +244,7 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
       await Promise.race([Promise.allSettled([...inFlight]), grace]);
       shutdown.abort(new Shutdown('the dispatcher is stopping'));
       await Promise.allSettled([...inFlight]);
-      opened.clear();
+      requests.clear();
     },
   };
 }

@@ -4,7 +4,7 @@
  * notification also carries the Standard Webhooks headers, which the public `standardwebhooks` library verifies
  * with the secret `whsec_` + base64(MERCHANT_SIGNING_KEY): `v1,` + base64 HMAC-SHA256 of `${id}.${timestamp}.${body}`.
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import { secretBytes } from './endpoint-rules.ts';
 
 /** The `signature` header of `/token-updated`. */
@@ -27,18 +27,20 @@ export function standardWebhooksHeaders(id: string, sentAtMs: number, body: stri
   return { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': `v1,${mac}` };
 }
 
+/** The HMAC key of a `whsec_…` secret (its decoded bytes, as the standardwebhooks library keys it), made once per secret. */
+export const endpointKey = (secret: string): KeyObject => createSecretKey(secretBytes(secret));
+
 /**
- * An endpoint's headers (docs/merchant-webhooks.md#signing-per-endpoint): `webhook-signature` with each of its
- * `whsec_…` secrets, keyed with the secret's decoded bytes as the standardwebhooks library does; during a rotation
- * the new secret's first, then the old one's, space separated.
+ * An endpoint's headers (docs/merchant-webhooks.md#signing-per-endpoint): `webhook-signature` with the key of each of
+ * its `whsec_…` secrets (endpointKey); during a rotation the new secret's first, then the old one's, space separated.
  */
-export function endpointHeaders(id: string, sentAtMs: number, body: string, secrets: readonly string[]): Record<string, string> {
+export function endpointHeaders(id: string, sentAtMs: number, body: string, keys: readonly KeyObject[]): Record<string, string> {
   const timestamp = Math.floor(sentAtMs / 1000);
-  const signatures = secrets.map((secret) => 'v1,' + createHmac('sha256', secretBytes(secret)).update(`${id}.${timestamp}.${body}`, 'utf8').digest('base64'));
+  const signatures = keys.map((key) => 'v1,' + createHmac('sha256', key).update(`${id}.${timestamp}.${body}`, 'utf8').digest('base64'));
   return { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signatures.join(' ') };
 }
 
-/** `signature` of `/token-updated` at an endpoint: lowercase hex HMAC-SHA256 keyed with the current secret's bytes. */
-export function endpointBodySignature(body: string, secret: string): string {
-  return createHmac('sha256', secretBytes(secret)).update(body, 'utf8').digest('hex');
+/** `signature` of `/token-updated` at an endpoint: lowercase hex HMAC-SHA256 keyed with the current secret's key. */
+export function endpointBodySignature(body: string, key: KeyObject): string {
+  return createHmac('sha256', key).update(body, 'utf8').digest('hex');
 }

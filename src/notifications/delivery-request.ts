@@ -1,0 +1,67 @@
+/**
+ * What one attempt at a merchant's endpoint sends (docs/merchant-webhooks.md#signing-per-endpoint): the bytes decided
+ * at send time (docs/notifications.md#decided-at-send-time) and the headers signed with the endpoint's secrets. Each
+ * sealed secret is opened once, and its HMAC key decoded once, not per attempt (delivery-job.ts sends thousands a
+ * second to one endpoint).
+ */
+import type { KeyObject } from 'node:crypto';
+import type { Services } from '../services.ts';
+import type { DeliveryRow } from './delivery-repository.ts';
+import type { EndpointRow } from './endpoint-repository.ts';
+import type { notificationBodies } from './outbox-repository.ts';
+import { bodyToSend, openSecret } from './sealed-body.ts';
+import { bodyAtSend, evidenceClaimId, type AtSend } from './send-time.ts';
+import { endpointBodySignature, endpointHeaders, endpointKey } from './signing.ts';
+
+export type Message = Awaited<ReturnType<typeof notificationBodies>>[number];
+
+/** Secrets' keys kept at most: a rotated secret is another sealed value, so old ones are dropped in bulk. */
+const OPENED_MAX = 4096;
+
+export interface DeliveryRequests {
+  /** The bytes to send now: a test event's own body, or the message's, opened and narrowed at send time. */
+  prepare(row: DeliveryRow, message: Message | null, now: number): Promise<AtSend>;
+  /** The headers of `body` at `endpoint`, signed with its secrets now (both during a rotation's overlap). */
+  headers(row: DeliveryRow, endpoint: EndpointRow, body: string, now: number): Record<string, string>;
+  clear(): void;
+}
+
+export function createDeliveryRequests(services: Pick<Services, 'disputes'>): DeliveryRequests {
+  /** HMAC keys by their secret's sealed value. */
+  const opened = new Map<string, KeyObject>();
+
+  function open(sealed: string): KeyObject {
+    let key = opened.get(sealed);
+    if (key === undefined) {
+      key = endpointKey(openSecret(sealed)); // openSecret throws when no key of this instance opens it: nothing cached
+      if (opened.size >= OPENED_MAX) opened.clear();
+      opened.set(sealed, key);
+    }
+    return key;
+  }
+
+  /** The keys of the endpoint's secrets now: the current one, and the one before it during the 24 h overlap. */
+  function secretsOf(endpoint: EndpointRow, now: number): KeyObject[] {
+    const secrets = [open(endpoint.secret_sealed)];
+    if (endpoint.previous_secret_sealed && endpoint.previous_secret_until != null && Number(endpoint.previous_secret_until) > now) secrets.push(open(endpoint.previous_secret_sealed));
+    return secrets;
+  }
+
+  return {
+    async prepare(row, message, now) {
+      if (row.body !== null) return { send: row.body };
+      if (!message) return { drop: 'The message is gone.' };
+      const queued = bodyToSend(message.body);
+      const claimId = evidenceClaimId(message.path, queued);
+      if (claimId === null) return bodyAtSend(message.path, message.id, queued, now, null);
+      return bodyAtSend(message.path, message.id, queued, now, await services.disputes.claims.find(claimId));
+    },
+    headers(row, endpoint, body, now) {
+      const secrets = secretsOf(endpoint, now);
+      const headers = endpointHeaders(row.message_id, now, body, secrets);
+      if (row.path === '/token-updated') headers.signature = endpointBodySignature(body, secrets[0]!);
+      return headers;
+    },
+    clear: () => opened.clear(),
+  };
+}
