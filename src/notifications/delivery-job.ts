@@ -10,7 +10,7 @@
  * Per delivery it does as little as it can (bench/webhooks.ts, README "Benchmark"): attempts are recorded several to a
  * commit, and the slots they leave at their endpoint are refilled in that same commit (claimNext: the endpoint row
  * from its health update, one claim with the messages' bodies in one query), not by a sweep of every endpoint nor a
- * commit of its own; secrets are opened, and their HMAC keys made, once per sealed value (delivery-request.ts).
+ * commit of its own; secrets are opened, and their HMAC keys made, once per sealed value (delivery-request-service.ts).
  */
 import { setMaxListeners } from 'node:events';
 import type { Db } from '../db/database.ts';
@@ -20,7 +20,7 @@ import { randomId } from '../kernel/tokens.ts';
 import type { GatewayMetrics } from '../operations/metrics.ts';
 import { createDeliveryRecorder, dropDelivery } from './delivery-attempt-service.ts';
 import { claimDueOf, nextDueOf, releaseDelivery, type DeliveryRow } from './delivery-repository.ts';
-import { createDeliveryRequests, type Message } from './delivery-request.ts';
+import { createDeliveryRequests, type Message } from './delivery-request-service.ts';
 import { findEndpoint, nextThrottleEnd, sendableEndpoints, type EndpointRow } from './endpoint-repository.ts';
 import { notificationBodies } from './outbox-repository.ts';
 import { deliver, DELIVERY_TIMEOUT_MS, ok, Shutdown, type DeliveryResult } from './webhook-client.ts';
@@ -174,7 +174,7 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
       const sentAt = clock.now();
       let result: DeliveryResult;
       try {
-        const prepared = await requests.prepare(row, message, sentAt);
+        const prepared = await requests.bodyAt(row, message, sentAt);
         if ('drop' in prepared) {
           if (await dropDelivery(database, row, owner, prepared.drop, clock.now())) changed(row);
           return false;

@@ -2,7 +2,8 @@
  * What one attempt at a merchant's endpoint sends (docs/merchant-webhooks.md#signing-per-endpoint): the bytes decided
  * at send time (docs/notifications.md#decided-at-send-time) and the headers signed with the endpoint's secrets. Each
  * sealed secret is opened once, and its HMAC key decoded once, not per attempt (delivery-job.ts sends thousands a
- * second to one endpoint).
+ * second to one endpoint). A service of the delivery job's (it asks the disputes area and opens sealed values),
+ * not a pure rule.
  */
 import type { KeyObject } from 'node:crypto';
 import type { Services } from '../services.ts';
@@ -20,7 +21,7 @@ const OPENED_MAX = 4096;
 
 export interface DeliveryRequests {
   /** The bytes to send now: a test event's own body, or the message's, opened and narrowed at send time. */
-  prepare(row: DeliveryRow, message: Message | null, now: number): Promise<AtSend>;
+  bodyAt(row: DeliveryRow, message: Message | null, now: number): Promise<AtSend>;
   /** The headers of `body` at `endpoint`, signed with its secrets now (both during a rotation's overlap). */
   headers(row: DeliveryRow, endpoint: EndpointRow, body: string, now: number): Record<string, string>;
   clear(): void;
@@ -48,7 +49,7 @@ export function createDeliveryRequests(services: Pick<Services, 'disputes'>): De
   }
 
   return {
-    async prepare(row, message, now) {
+    async bodyAt(row, message, now) {
       if (row.body !== null) return { send: row.body };
       if (!message) return { drop: 'The message is gone.' };
       const queued = bodyToSend(message.body);
