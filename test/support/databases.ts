@@ -2,6 +2,8 @@
  * Which backends the suite runs against. SQLite always; the `postgres` vitest project (present when
  * TEST_DATABASE_URL is set) runs the database-facing suites again on PostgreSQL, each gateway in a schema of its
  * own (dropped afterwards), with the event bus on Redis when TEST_REDIS_URL is set (a channel prefix of its own).
+ * Under vitest each worker has a database of its own beside TEST_DATABASE_URL's (test/support/worker-database.ts says
+ * why, and creates it).
  */
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
@@ -13,10 +15,30 @@ export interface BackendEnv {
   cleanup(): Promise<void>;
 }
 
+/**
+ * The database of this vitest worker (VITEST_POOL_ID: 1 to maxWorkers, one suite at a time each): TEST_DATABASE_URL's
+ * name with `_w<id>`; null outside vitest's workers.
+ */
+export function workerDatabase(base: string): { name: string; url: string } | null {
+  const worker = process.env.VITEST_POOL_ID;
+  if (!worker || !/^\d+$/u.test(worker)) return null;
+  const url = new URL(base);
+  const name = `${url.pathname.replace(/^\//u, '') || 'postgres'}_w${worker}`;
+  if (!/^[a-z_][a-z0-9_]{0,62}$/u.test(name)) throw new Error(`TEST_DATABASE_URL: the worker database "${name}" must be lower-case letters, digits and _`);
+  url.pathname = `/${name}`;
+  return { name, url: url.toString() };
+}
+
+/** TEST_DATABASE_URL, or this worker's database beside it. */
+function testDatabaseUrl(): string | undefined {
+  const base = process.env.TEST_DATABASE_URL;
+  return base && (workerDatabase(base)?.url ?? base);
+}
+
 /** Environment for one test gateway on the backend of this run. */
 export function backendEnv(): BackendEnv {
   if (BACKEND !== 'postgres') return { env: {}, cleanup: async () => {} };
-  const base = process.env.TEST_DATABASE_URL;
+  const base = testDatabaseUrl();
   if (!base) throw new Error('the postgres project needs TEST_DATABASE_URL');
   const id = `t_${randomBytes(6).toString('hex')}`;
   const url = new URL(base);
@@ -41,7 +63,7 @@ async function dropSchema(base: string, schema: string): Promise<void> {
  * one Redis prefix (TEST_REDIS_URL) shared by all of them. Only for suites that run when both are set.
  */
 export function sharedInstancesEnv(label: string): BackendEnv {
-  const base = process.env.TEST_DATABASE_URL;
+  const base = testDatabaseUrl();
   const redis = process.env.TEST_REDIS_URL;
   if (!base || !redis) throw new Error('several instances need TEST_DATABASE_URL and TEST_REDIS_URL');
   const schema = `${label}_${randomBytes(5).toString('hex')}`;
