@@ -125,20 +125,12 @@ async function main() {
 
   // One figure per area, each measured against its own baseline (an environment variable set to 0 leaves it out).
   await area('payments', 'BENCH_PAYMENTS', async () => {
-    const runs = await repeat('payments', ROUNDS, async () => {
-      const figure = await benchPayments(SECONDS);
-      printPaymentsFigure(figure, SECONDS);
-      return figure;
-    });
+    const runs = await repeat('payments', ROUNDS, () => benchPayments(SECONDS), (figure) => printPaymentsFigure(figure, SECONDS));
     summary.add('POST /api/payments / bare node:http (not the same work)', 'ratio', runs.map((r) => r.ratio));
     summary.add('POST /api/payments, SQLITE_SYNCHRONOUS full / normal', 'ratio', runs.map((r) => r.synchronousRatio));
   });
   await area('decisions', 'BENCH_DECISIONS', async () => {
-    const runs = await repeat('decisions', ROUNDS, async () => {
-      const figure = await benchDecisions(SECONDS);
-      printDecisionsFigure(figure, SECONDS);
-      return figure;
-    });
+    const runs = await repeat('decisions', ROUNDS, () => benchDecisions(SECONDS), (figure) => printDecisionsFigure(figure, SECONDS));
     summary.add('profile-access decisions / bare node:http (not the same work)', 'ratio', runs.map((r) => r.ratio));
   });
   // The write paths against raw drivers doing the same durable work, SQLite and PostgreSQL (bench/write-baseline.ts).
@@ -152,29 +144,17 @@ async function main() {
     }
   });
   await area('notifications', 'BENCH_NOTIFY', async () => {
-    const runs = await repeat('notifications', ROUNDS, async () => {
-      const figure = await benchNotifications();
-      printNotificationFigures(figure);
-      return figure;
-    });
+    const runs = await repeat('notifications', ROUNDS, () => benchNotifications(), (figure) => printNotificationFigures(figure));
     summary.add('notifications delivered / direct POSTs', 'ratio', runs.map((r) => r.ratio));
     summary.add('notifications, change → delivery p99', 'ms', runs.map((r) => r.latencyP99));
   });
   await area("merchants' endpoints", 'BENCH_HOOKS', async () => {
-    const runs = await repeat("merchants' endpoints", ROUNDS, async () => {
-      const figure = await benchWebhooks();
-      printWebhookFigures(figure);
-      return figure;
-    });
+    const runs = await repeat("merchants' endpoints", ROUNDS, () => benchWebhooks(), (figure) => printWebhookFigures(figure));
     summary.add('merchant endpoints: p99 beside a hanging endpoint / alone', 'ratio', runs.map((r) => r.isolation), atMost(1.2));
     summary.add('merchant endpoints: delivered / direct POSTs', 'ratio', runs.map((r) => r.throughput), atLeast(0.8));
   });
   await area('PostgreSQL scale-out', 'BENCH_SCALE', async () => {
-    const runs = await repeat('orders on PostgreSQL', ROUNDS, async () => {
-      const figure = await benchScale(SECONDS);
-      printScaleFigures(figure);
-      return figure;
-    });
+    const runs = await repeat('orders on PostgreSQL', ROUNDS, () => benchScale(SECONDS), (figure) => printScaleFigures(figure));
     summary.add('orders on PostgreSQL, two instances / one', 'ratio', runs.map((r) => r?.ratio));
   });
   await area('venue', 'BENCH_VENUE', async () => {

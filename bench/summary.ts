@@ -44,12 +44,14 @@ export interface BenchResults {
 export const atLeast = (value: number): Target => ({ op: '>=', value });
 export const atMost = (value: number): Target => ({ op: '<=', value });
 
-/** Runs `measure` `rounds` times, one after the other, saying which run is under way. */
-export async function repeat<T>(what: string, rounds: number, measure: () => Promise<T>): Promise<T[]> {
+/** Runs `measure` `rounds` times, one after the other, saying which run is under way (and printing each, given `print`). */
+export async function repeat<T>(what: string, rounds: number, measure: () => Promise<T>, print?: (figure: T) => void): Promise<T[]> {
   const results: T[] = [];
   for (let run = 1; run <= rounds; run++) {
     if (rounds > 1) console.log(`${what}: run ${run} of ${rounds}`);
-    results.push(await measure());
+    const figure = await measure();
+    print?.(figure); // each run's own lines as it ends, before the next one starts
+    results.push(figure);
   }
   return results;
 }
