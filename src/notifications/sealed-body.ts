@@ -84,22 +84,21 @@ export function subjectAtRest(path: string, subject: string | null): string | nu
   return subject !== null && MASKERS[path] ? maskToken(subject) : subject;
 }
 
-/**
- * The `$sealed` string of a stored envelope, read without parsing the masked copy after it (once per delivery): a
- * sealed value is a version, a key id and base64url, joined by dots (vault-crypto.ts), with nothing JSON escapes.
- */
-const sealedString = (stored: string): string => stored.slice(SEALED_PREFIX.length + 1, stored.indexOf('"', SEALED_PREFIX.length + 1));
-
 /** The exact body to sign and send; a VaultKeyError when no registered key opens it (another VAULT_KEY sealed it). */
 export function bodyToSend(stored: string): string {
-  if (!isSealed(stored)) return stored;
+  const sealed = sealedValueOf(stored);
+  if (sealed === null) return stored;
   if (!crypto) throw new Error('no VAULT_KEY registered for the outbox (the notification service registers it)');
-  return crypto.open(sealedString(stored));
+  return crypto.open(sealed);
 }
 
-/** The `$sealed` value of a stored body; null for a body kept in the clear. */
+/**
+ * The `$sealed` value of a stored body; null for a body kept in the clear. Read without parsing the masked copy
+ * after it (once per delivery): a sealed value is a version, a key id and base64url joined by dots
+ * (vault-crypto.ts), with nothing JSON escapes.
+ */
 export function sealedValueOf(stored: string): string | null {
-  return isSealed(stored) ? (JSON.parse(stored) as Envelope).$sealed : null;
+  return isSealed(stored) ? stored.slice(SEALED_PREFIX.length + 1, stored.indexOf('"', SEALED_PREFIX.length + 1)) : null;
 }
 
 /** How a body sealed under `under`'s current key starts, so a query finds the bodies a rotation still has to re-seal. */
