@@ -9,7 +9,7 @@
 import type { AppDatabase, Db } from '../db/database.ts';
 import { findLeased, insertAttempt, releaseLease, updateLeased, type OutboxRow, type RowState } from './outbox-repository.ts';
 import type { OutboxStatus } from './outbox-tables.ts';
-import { randomId } from '../kernel/tokens.ts';
+import { timeOrderedId } from '../kernel/tokens.ts';
 import { ok, type DeliveryResult } from './webhook-client.ts';
 
 export interface RecordRequest {
@@ -55,7 +55,7 @@ async function recordIn(trx: Db, lock: boolean, { row, owner, result, startedAt,
     : { ...common, ...nextState(result, current.round_attempts + 1, schedule, now), roundAttempts: current.round_attempts + 1 };
   if (!(await updateLeased(trx, row.id, owner, Number(current.redeliveries), state))) return null;
   await insertAttempt(trx, {
-    id: randomId('att_'),
+    id: timeOrderedId('att_'),
     notification_id: row.id,
     attempt,
     started_at: startedAt,

@@ -8,7 +8,7 @@
  * keeps that: the attempt is recorded, the row stays due.
  */
 import type { AppDatabase, Db } from '../db/database.ts';
-import { randomId } from '../kernel/tokens.ts';
+import { timeOrderedId } from '../kernel/tokens.ts';
 import { nextState } from './attempt-service.ts';
 import { findLeasedDelivery, insertDeliveryAttempts, updateLeasedDelivery, type DeliveryAttemptRow, type DeliveryRow, type DeliveryState } from './delivery-repository.ts';
 import { disableEndpoint, recordHealth, type EndpointRow } from './endpoint-repository.ts';
@@ -114,7 +114,7 @@ async function recordBatch(trx: Db, lock: boolean, requests: DeliveryRecordReque
       continue;
     }
     const { row, result, startedAt, now } = request;
-    attempts.push({ id: randomId('att_'), delivery_id: row.id, attempt: state.attemptCount, started_at: startedAt, duration_ms: result.durationMs, status_code: result.statusCode, response_excerpt: result.excerpt, error: result.error });
+    attempts.push({ id: timeOrderedId('att_'), delivery_id: row.id, attempt: state.attemptCount, started_at: startedAt, duration_ms: result.durationMs, status_code: result.statusCode, response_excerpt: result.excerpt, error: result.error });
     const throttledUntil = result.retryAfterMs !== null && result.retryAfterMs > 0 ? now + result.retryAfterMs : null;
     recorded.push({ nextAttemptAt: state.nextAttemptAt, disabled: null, throttledUntil, handedOver: false });
     byEndpoint.set(row.endpoint_id, [...(byEndpoint.get(row.endpoint_id) ?? []), recorded.length - 1]);

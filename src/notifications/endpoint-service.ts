@@ -6,7 +6,7 @@
  */
 import { DomainError } from '../kernel/errors.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
-import { randomId } from '../kernel/tokens.ts';
+import { randomId, timeOrderedId } from '../kernel/tokens.ts';
 import { openSecret, sealSecret } from './sealed-body.ts';
 import { useBootstrapSite } from './bootstrap-site.ts';
 import { attemptsOfDeliveries, countDeliveries, findDelivery, insertDeliveries, listDeliveries, makeDue, pendingDueNow } from './delivery-repository.ts';
@@ -219,9 +219,9 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
       const endpoint = await own(siteId, id);
       if (Number(endpoint.enabled) !== 1) throw new DomainError('validation_failed', 'The endpoint is disabled: enable it first (PATCH {"enabled": true}).', { field: 'enabled', errors: [{ field: 'enabled', message: 'the endpoint is disabled.' }] });
       const now = clock.now();
-      const deliveryId = randomId('dlv_');
+      const deliveryId = timeOrderedId('dlv_');
       await insertDeliveries(db, [
-        { id: deliveryId, message_id: randomId('msg_'), endpoint_id: id, site_id: siteId, path: TEST_PATH, body: testBody(id, siteId, now), status: 'PENDING', attempt_count: 0, next_attempt_at: now, lease_owner: null, lease_until: null, created_at: now, updated_at: now, delivered_at: null, last_error: null },
+        { id: deliveryId, message_id: timeOrderedId('msg_'), endpoint_id: id, site_id: siteId, path: TEST_PATH, body: testBody(id, siteId, now), status: 'PENDING', attempt_count: 0, next_attempt_at: now, lease_owner: null, lease_until: null, created_at: now, updated_at: now, delivered_at: null, last_error: null },
       ]);
       announce([{ id: deliveryId, endpointId: id, siteId }]);
       return (await delivery(deliveryId))!;

@@ -4,7 +4,7 @@
  * get theirs too and keep them until enabled (docs/merchant-webhooks.md#disabling-and-recovery).
  */
 import type { Db } from '../db/database.ts';
-import { randomId } from '../kernel/tokens.ts';
+import { timeOrderedId } from '../kernel/tokens.ts';
 import { insertDeliveries } from './delivery-repository.ts';
 import { endpointsOfSite } from './endpoint-repository.ts';
 import { takes } from './endpoint-rules.ts';
@@ -15,7 +15,7 @@ export async function queueDeliveries(trx: Db, message: { id: string; site: stri
   const rows = endpoints
     .filter((endpoint) => takes(JSON.parse(endpoint.event_types) as string[], message.path))
     .map((endpoint) => ({
-      id: randomId('dlv_'),
+      id: timeOrderedId('dlv_'),
       message_id: message.id,
       endpoint_id: endpoint.id,
       site_id: message.site,

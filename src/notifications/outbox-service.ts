@@ -7,7 +7,7 @@
  */
 import type { Db } from '../db/database.ts';
 import type { EventBus } from '../events/event-bus.ts';
-import { randomId } from '../kernel/tokens.ts';
+import { timeOrderedId } from '../kernel/tokens.ts';
 import type { NotificationBodies, NotificationPath } from './notification-paths.ts';
 import { insertNotification, replaceBody, unsealedBodies } from './outbox-repository.ts';
 import { bodyAtRest, SEALED_PREFIX, SECRET_PATHS, subjectAtRest } from './sealed-body.ts';
@@ -33,7 +33,7 @@ export interface QueueOptions {
  * body for `path` (fields computed at send time are filled in by the dispatcher).
  */
 export async function queueNotification<P extends NotificationPath>(trx: Db, path: P, body: NotificationBodies[P], options: QueueOptions): Promise<string> {
-  const id = randomId('msg_');
+  const id = timeOrderedId('msg_');
   const { now, site } = options;
   // Only the bootstrap site's go to MERCHANT_ENDPOINT; another site's row is never sent there, and says so.
   const bootstrap = site === undefined || isBootstrapSite(site);
