@@ -27,9 +27,13 @@ export const ROOT = resolve(import.meta.dirname, '..');
  */
 export const GATEWAY_ENTRY = 'dist/src/main.js';
 
-/** How node runs a script: TypeScript (the bench's own servers) through tsx, the build as it is. */
+/**
+ * How node runs a script: TypeScript (the bench's own servers) through tsx, the build as it is, with BENCH_NODE_ARGS
+ * (node flags for the gateway only, such as `--cpu-prof --cpu-prof-dir=/tmp/p`: NODE_OPTIONS refuses --cpu-prof).
+ */
 export function runnerArgs(script: string): string[] {
-  return script.endsWith('.ts') ? ['--import', 'tsx', script] : [script];
+  if (script.endsWith('.ts')) return ['--import', 'tsx', script];
+  return [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), script];
 }
 
 export interface Child {
