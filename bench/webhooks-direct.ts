@@ -24,9 +24,12 @@ function post(url: string, headers: Record<string, string>, body: string): Promi
   });
 }
 
-await pool(posts.length, width, async (i) => {
-  const { url, headers, body } = posts[i]!;
-  await post(url, headers, body);
-});
+const passes = Number(process.argv[4] ?? 1);
+for (let pass = 0; pass < passes; pass++) {
+  await pool(posts.length, width, async (i) => {
+    const { url, headers, body } = posts[i]!;
+    await post(url, headers, body);
+  });
+}
 agent.destroy();
 console.log('done');

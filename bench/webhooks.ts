@@ -12,7 +12,7 @@
  *    enabled: delivered per second, first arrival → last. Baseline: the same POSTs (bodies and headers as received)
  *    sent again to the same receiver as the dispatcher sends them (node:http, kept-alive connections, PER_ENDPOINT at
  *    a time) from a process of their own, as the gateway is (webhooks-direct.ts), timed the same way, first arrival
- *    → last. Target ≥ 0.8.
+ *    → last, in DIRECT_PASSES passes one after another: the median pass is the baseline. Target ≥ 0.8.
  *
  * Runs alone (`npx tsx bench/webhooks.ts`) or through benchWebhooks(). Environment: BENCH_HOOKS_N (default 4000),
  * BENCH_HOOKS_M (changes per slice, default 25), BENCH_HOOKS_SLICES (default 32). The defaults were 1000 and 8: a
@@ -27,11 +27,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PER_ENDPOINT } from '../src/notifications/delivery-job.ts';
-import { GATEWAY_ENTRY, ROOT, percentile, pool, runnerArgs, startChild, waitFor } from './lib.ts';
+import { GATEWAY_ENTRY, ROOT, median, percentile, pool, runnerArgs, startChild, waitFor } from './lib.ts';
 
 const ADMIN = 'bench-admin';
 const SITE_ID = 'bench-site';
 const API_KEY = 'bench-api-key';
+/** Times the direct baseline sends the dispatcher's POSTs; its rate is the median of the passes'. */
+const DIRECT_PASSES = 3;
 /** A pause before each slice, and after a beside slice (B's requests cut and their failures recorded meanwhile). */
 const SETTLE_MS = 200;
 
@@ -127,9 +129,9 @@ async function merchantSite(base: string, n: number): Promise<Site> {
 }
 
 /** The POSTs sent again from their own process (webhooks-direct.ts), `width` at a time; resolves when it exits. */
-function sendDirect(file: string, width: number): Promise<void> {
+function sendDirect(file: string, width: number, passes: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...runnerArgs('bench/webhooks-direct.ts'), file, String(width)], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(process.execPath, [...runnerArgs('bench/webhooks-direct.ts'), file, String(width), String(passes)], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`webhooks-direct.ts exited with ${code}`))));
   });
@@ -215,9 +217,13 @@ export async function benchWebhooks(n = Number(process.env.BENCH_HOOKS_N ?? 4000
       return { url: bulk.url + path, headers: forward, body };
     });
     writeFileSync(join(dir, 'posts.json'), JSON.stringify(posts));
-    await sendDirect(join(dir, 'posts.json'), PER_ENDPOINT);
-    if (bulk.arrivals.length !== sent.length) throw new Error(`the direct POSTs arrived ${bulk.arrivals.length} times of ${sent.length}`);
-    const directPerSecond = rate(bulk.arrivals);
+    await sendDirect(join(dir, 'posts.json'), PER_ENDPOINT, DIRECT_PASSES);
+    if (bulk.arrivals.length !== DIRECT_PASSES * sent.length) throw new Error(`the direct POSTs arrived ${bulk.arrivals.length} times of ${DIRECT_PASSES * sent.length}`);
+    // Each pass timed on its own (first arrival → last): one pass of 4,000 lasts about half a second, and its rate
+    // alone moved between 5,400/s and 12,300/s from run to run on the shared cores.
+    const passRates = Array.from({ length: DIRECT_PASSES }, (_, pass) => rate(bulk.arrivals.slice(pass * sent.length, (pass + 1) * sent.length)));
+    const directPerSecond = median(passRates);
+    if (process.env.BENCH_HOOKS_TRACE) console.error("direct passes", passRates.map((r) => r.toFixed(0)).join(" "));
 
     const aloneP99 = percentile(alone, 99);
     const besideP99 = percentile(beside, 99);
@@ -240,7 +246,7 @@ export async function benchWebhooks(n = Number(process.env.BENCH_HOOKS_N ?? 4000
 
 export function printWebhookFigures(f: WebhookFigures): void {
   console.log(`merchant endpoints, change → delivery at a healthy endpoint: alone p50 ${f.aloneP50.toFixed(1)} ms, p99 ${f.aloneP99.toFixed(1)} ms; beside another site's hanging endpoint p50 ${f.besideP50.toFixed(1)} ms, p99 ${f.besideP99.toFixed(1)} ms (p99 ratio ${f.isolation.toFixed(2)}, target ≤ 1.2)`);
-  console.log(`merchant endpoint throughput: ${f.deliveredPerSecond.toFixed(0)} delivered/s; the same POSTs sent directly, ${PER_ENDPOINT} at a time: ${f.directPerSecond.toFixed(0)}/s (ratio ${f.throughput.toFixed(2)}, target ≥ 0.8)`);
+  console.log(`merchant endpoint throughput: ${f.deliveredPerSecond.toFixed(0)} delivered/s; the same POSTs sent directly, ${PER_ENDPOINT} at a time: ${f.directPerSecond.toFixed(0)}/s (median of ${DIRECT_PASSES} passes) (ratio ${f.throughput.toFixed(2)}, target ≥ 0.8)`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
