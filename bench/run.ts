@@ -152,6 +152,8 @@ async function main() {
     const runs = await repeat("merchants' endpoints", ROUNDS, () => benchWebhooks(), (figure) => printWebhookFigures(figure));
     summary.add('merchant endpoints: p99 beside a hanging endpoint / alone', 'ratio', runs.map((r) => r.isolation), atMost(1.2));
     summary.add('merchant endpoints: delivered / direct POSTs', 'ratio', runs.map((r) => r.throughput), atLeast(0.8));
+    summary.add('merchant endpoints: delivered per second', '/s', runs.map((r) => r.deliveredPerSecond));
+    summary.add('merchant endpoints: direct POSTs per second (the baseline)', '/s', runs.map((r) => r.directPerSecond));
   });
   await area('PostgreSQL scale-out', 'BENCH_SCALE', async () => {
     const runs = await repeat('orders on PostgreSQL', ROUNDS, () => benchScale(SECONDS), (figure) => printScaleFigures(figure));

@@ -4,11 +4,13 @@
  * `?` placeholders become `$n` on PostgreSQL), in the order and the transactions the services run them:
  * src/orders/order-service.ts create + pay (vendor_card), src/payments/payment-service.ts create through
  * withIdempotency and the pay flow (reserve tx → sandbox processor → record tx), src/risk/decision-service.ts decide.
- * The values are computed as the gateway computes them (random tokens and ids, SHA-256 token hashes, AES-256-GCM
- * sealing and HMAC fingerprint of the card, the rules engine's decision), so each row written is the same size.
+ * The values are computed as the gateway computes them (random tokens, ids random or time-ordered as the gateway's
+ * are (timeOrderedId), SHA-256 token hashes, AES-256-GCM sealing and HMAC fingerprint of the card, the rules
+ * engine's decision), so each row written is the same size and lands where the gateway's would.
  */
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { parseAccountRequest } from '../src/risk/account-requests.ts';
+import { timeOrderedId } from '../src/kernel/tokens.ts';
 import { VELOCITY_WINDOW_MS } from '../src/risk/rules/behaviour-rules.ts';
 import { decide } from '../src/risk/rules/engine.ts';
 import { requestFacts } from '../src/risk/rules/facts.ts';
@@ -99,7 +101,7 @@ export async function orderCreateAndPay(r: Runner, holdSeconds: number, seq: str
   await r.tx(async (trx) => {
     const paid = await trx.q(SQL.markPaid, ['received', paidAt, 'vendor_card', paidAt, 1, number, 'awaiting payment', paidAt]);
     if (paid.rows.length !== 1) throw new Error('not paid');
-    await trx.q(SQL.insertOrderPayment, [`pay_${randomUUID()}`, number, 'vendor_card', 0, 'USD', 'succeeded', paidAt]);
+    await trx.q(SQL.insertOrderPayment, [timeOrderedId('pay_'), number, 'vendor_card', 0, 'USD', 'succeeded', paidAt]);
   });
 }
 
@@ -143,7 +145,7 @@ export async function payment(r: Runner, crypto: ReturnType<typeof vaultCrypto>,
   const card = PAYMENT_CARD;
   const payment = await r.tx(async (trx) => {
     const now = Date.now();
-    const id = `pay_${randomUUID()}`;
+    const id = timeOrderedId('pay_');
     const token = `tok_${randomToken(24)}`;
     const tokenHash = sha256(token);
     await trx.q(SQL.insertToken, [
@@ -161,7 +163,7 @@ export async function payment(r: Runner, crypto: ReturnType<typeof vaultCrypto>,
   const sealed = JSON.parse(crypto.open(String(tokenRow.sealed))) as { cardNumber: string };
   if (sealed.cardNumber !== card.number || crypto.open(String(tokenRow.cvc_sealed)) !== card.cvc) throw new Error('vault did not open');
   if ((await r.q(SQL.findCharge, [id])).rows.length > 0) throw new Error('charged before');
-  const chargeId = `ch_${randomUUID()}`;
+  const chargeId = timeOrderedId('ch_');
   await r.q(SQL.insertCharge, [id, chargeId, 'succeeded', 1999, 'USD', 0, Date.now()]);
   const now = Date.now();
   await r.tx(async (trx) => {
@@ -192,7 +194,7 @@ export async function decision(r: Runner, siteId: string, eventId: string, body:
     const reasons = JSON.stringify(d.reasonCodes);
     const recommendations = JSON.stringify(d.recommendations);
     await trx.q(SQL.insertRequest, [
-      `req_${randomUUID()}`, siteId, 'profile-access', eventId, acc, request.eventTime, ip, JSON.stringify(request.body), d.vendorDecision,
+      timeOrderedId('req_'), siteId, 'profile-access', eventId, acc, request.eventTime, ip, JSON.stringify(request.body), d.vendorDecision,
       reasons, recommendations, JSON.stringify(d.firedRules), `corr_${randomUUID()}`, d.vendorDecision === 'NOT_REVIEWED' ? 'AWAITING_REVIEW' : null, null, null, null, now,
     ]);
     const status = ({ APPROVE: 'ACTIVATE', DECLINE: 'DEACTIVATE', VERIFICATION_REQUIRED: 'VERIFICATION_REQUIRED', NOT_REVIEWED: 'NOT_REVIEWED' } as const)[d.vendorDecision];
@@ -204,7 +206,7 @@ export async function decision(r: Runner, siteId: string, eventId: string, body:
     if (!changed) return;
     const link = `${publicUrl}/admin/accounts/${encodeURIComponent(acc)}?site=${encodeURIComponent(siteId)}`;
     const notice = { timestamp: Math.floor(now / 1000), type: 'VENDOR_ACCOUNT_STATUS_UPDATE', accountId: acc, vendorDecision: status, reasons: d.reasonCodes, recommendations: d.recommendations, linkToAccountInDashboard: link };
-    await trx.q(SQL.insertNotification, [`msg_${randomUUID()}`, siteId, '/accountupdatenotification', JSON.stringify(notice), 'PENDING', acc, 0, now, null, null, now, now, null, null]);
+    await trx.q(SQL.insertNotification, [timeOrderedId('msg_'), siteId, '/accountupdatenotification', JSON.stringify(notice), 'PENDING', acc, 0, now, null, null, now, now, null, null]);
     await trx.q(SQL.endpointsOfSite, [siteId]);
   });
 }

@@ -9,7 +9,7 @@ import { checkOrderInput, type OrderInput, type PayInput } from './order-input.t
 import { viewOrder, viewPayResult, type OrderView, type PayResultView, type ViewOptions } from './order-view.ts';
 import { isUniqueViolation, type Db } from '../db/database.ts';
 import * as orders from './order-repository.ts';
-import { hashToken, randomId, randomToken, tokenMatchesHash } from '../kernel/tokens.ts';
+import { hashToken, randomToken, timeOrderedId, tokenMatchesHash } from '../kernel/tokens.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import type { OptionsService } from './options-service.ts';
 import type { OrderCharges } from '../payments/order-charge-service.ts';
@@ -205,7 +205,7 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
       const paid =
         input.method === 'vendor_card'
           ? // The demo card charges nothing; the row records that this order was paid, once.
-            await db.transaction().execute((trx) => markPaid(trx, number, { id: randomId('pay_'), method: input.method, amountCents: 0 }, now))
+            await db.transaction().execute((trx) => markPaid(trx, number, { id: timeOrderedId('pay_'), method: input.method, amountCents: 0 }, now))
           : // Card and wallet: $1.00 through the one pay flow with the payUrl page's token; the order is marked paid in
             // the transaction that records the charge. Null: paid or ended meanwhile (a late charge was refunded).
             ((await deps.payments.chargeOrder(number, input.method, input.token ?? '', (trx, charge) => markPaid(trx, number, charge, clock.now()))) ?? undefined);

@@ -6,7 +6,7 @@
  * What paying changes in the order is the orders area's: it hands its `settle` in.
  */
 import { DomainError } from '../kernel/errors.ts';
-import { hashToken, randomId } from '../kernel/tokens.ts';
+import { hashToken, timeOrderedId } from '../kernel/tokens.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import type { Db } from '../db/database.ts';
 import * as payments from './payment-repository.ts';
@@ -61,7 +61,7 @@ export function createOrderCharges(deps: ServiceDeps & { flow: PaymentFlow; refu
     if (!row || row.kind !== method || row.order_number === null || Number(row.order_number) !== number) {
       throw new DomainError('bad_request', TOKEN_INVALID, { field: 'token' });
     }
-    const id = randomId('pay_');
+    const id = timeOrderedId('pay_');
     if (!(await vault.reserveToken(trx, tokenHash, id, false))) {
       throw new DomainError('bad_request', 'That payment token was already used. Enter the card again on the payUrl page.', { field: 'token' });
     }

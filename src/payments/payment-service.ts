@@ -13,7 +13,7 @@ import { createSandboxProcessor } from './sandbox-processor.ts';
 import { tracedProcessor } from './traced-processor.ts';
 import { loadVaultKey } from '../kernel/vault-key.ts';
 import { createVaultCrypto } from './vault-crypto.ts';
-import { hashToken, randomId } from '../kernel/tokens.ts';
+import { hashToken, timeOrderedId } from '../kernel/tokens.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import { checkIdempotencyKey, withIdempotency, type Claim, type StoredResponse } from './idempotency-service.ts';
 import { createOrderCharges, type OrderCharges } from './order-charge-service.ts';
@@ -83,7 +83,7 @@ export function createPaymentService(deps: ServiceDeps & { sites: SiteService })
   async function reserveNew(trx: Db, site: Site, request: PaymentRequest, given: { hash: string; multiUse: boolean } | null, claim: Claim | null) {
     const now = clock.now();
     const decision = paymentDecision(request.customerEmail);
-    const id = randomId('pay_');
+    const id = timeOrderedId('pay_');
     const { source } = request;
     const token = 'card' in source ? { hash: hashToken((await tokens.vaultCard(trx, source.card, source.cvc)).token), multiUse: false } : given!;
     // A DECLINE decision charges nothing (issue 5 decisions): the payment is declined before the processor.

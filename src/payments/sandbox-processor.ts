@@ -7,7 +7,7 @@
 import type { Clock } from '../kernel/clock.ts';
 import type { Db } from '../db/database.ts';
 import { isUniqueViolation } from '../db/database.ts';
-import { randomId } from '../kernel/tokens.ts';
+import { timeOrderedId } from '../kernel/tokens.ts';
 import { findSandboxCharge, insertSandboxCharge, refundSandboxCharge } from './sandbox-charge-repository.ts';
 import { ProcessorTimeout, type ChargeRequest, type ChargeResult, type Processor } from './processor.ts';
 
@@ -25,7 +25,7 @@ export function createSandboxProcessor(db: Db, clock: Clock): Processor {
   }
 
   async function record(request: ChargeRequest, outcome: 'succeeded' | 'declined'): Promise<ChargeResult> {
-    const chargeId = randomId('ch_');
+    const chargeId = timeOrderedId('ch_');
     try {
       const { idempotencyKey, amount, currency } = request;
       await insertSandboxCharge(db, { idem_key: idempotencyKey, charge_id: chargeId, outcome, amount, currency, refunded_amount: 0, created_at: clock.now() });

@@ -15,7 +15,7 @@ import type { VendorDecision } from './rules/types.ts';
 import { isUniqueViolation } from '../db/database.ts';
 import * as accounts from './account-repository.ts';
 import { announceQueued } from '../notifications/outbox-service.ts';
-import { randomId } from '../kernel/tokens.ts';
+import { randomId, timeOrderedId } from '../kernel/tokens.ts';
 import { ACCOUNT_STATUS_OF, applyAccountState } from './account-record-service.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import type { Site } from '../sites/site-service.ts';
@@ -59,7 +59,7 @@ export function createDecisionService({ database, clock, bus, publicUrl }: Servi
           const history = await accounts.requestHistory(trx, site.siteId, request.accountId, ip, window.from, window.until);
           const decision = decide(request, history);
           const row: accounts.AccountRequestRow = {
-            id: randomId('req_'),
+            id: timeOrderedId('req_'),
             site_id: site.siteId,
             kind,
             event_id: eventId,
