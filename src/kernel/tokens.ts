@@ -20,12 +20,12 @@ let entropyAt = entropy.length;
 
 /**
  * A UUIDv7 (RFC 9562): the millisecond it was made, then 74 random bits, so ids made later sort later. For the rows
- * written thousands of times a second (notifications, deliveries, attempts: docs/merchant-webhooks.md#throughput):
+ * written at volume (notifications, deliveries, attempts, payments, charges, decisions: docs/running.md#the-database):
  * a random key puts each new row, and each row updated with its neighbours in time, on a page of its own in the
  * B-tree, and every such page is written again at each commit; ordered keys land on the last pages (a batch of 16
- * delivery attempts: its insert 200 → 43 µs, its commit 800 → 370–660 µs; docs/running.md#the-database). The random
- * part still makes an id unguessable; it reveals when the row was made, as Svix's and Stripe's ids do. Hand-made: the
- * uuid package's v7 asks for fresh random bytes each time (2.5 µs an id, measured, against 0.06 µs for randomUUID).
+ * delivery attempts: its insert 200 → 43 µs, its commit 800 → 370–660 µs). The random part still makes an id
+ * unguessable; it reveals when the row was made, as Svix's and Stripe's ids do. Hand-made: the uuid package's v7 asks
+ * for fresh random bytes each time (2.5 µs an id, measured, against 0.06 µs for randomUUID).
  */
 export function timeOrderedId(prefix = ''): string {
   if (entropyAt === entropy.length) {

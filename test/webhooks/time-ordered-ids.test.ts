@@ -1,7 +1,8 @@
 /**
  * Notification, delivery and attempt ids in time order (docs/merchant-webhooks.md#how-it-is-built): UUIDv7s whose
  * first 48 bits are the millisecond they were made, so rows written later sort later and share the B-tree's last
- * pages. Checked on the generator, and on the ids a real trigger stores and the delivery list shows.
+ * pages. Checked on the generator, and on the ids a real trigger stores (its decision, notification, delivery and
+ * attempt) and the delivery list shows.
  */
 import { describe, expect, it } from 'vitest';
 import { timeOrderedId } from '../../src/kernel/tokens.ts';
@@ -36,7 +37,7 @@ describe('time-ordered ids', () => {
     for (const a of earlier) for (const b of later) expect(a < b).toBe(true);
   });
 
-  it("a real trigger's notification, delivery and attempt ids are time-ordered", async () => {
+  it("a real trigger's decision, notification, delivery and attempt ids are time-ordered", async () => {
     const t = await webhookGateway();
     const site = await merchantSite(t);
     const at = await endpointAt(t, site);
@@ -62,6 +63,12 @@ describe('time-ordered ids', () => {
     for (const attempt of attempts) expect(attempt.id.slice(4)).toMatch(V7);
     const attemptOf = (deliveryId: string) => attempts.find((a) => a.delivery_id === deliveryId)!.id;
     expect(attemptOf(older.id) < attemptOf(newer.id)).toBe(true);
+    // The decisions that caused them (req_), stored in the same order.
+    const decisions = await t.gateway.database.db.selectFrom('account_requests').select(['id', 'event_id']).where('event_id', 'in', ['ev-ids-1', 'ev-ids-2']).execute();
+    expect(decisions).toHaveLength(2);
+    const decisionOf = (eventId: string) => decisions.find((d) => d.event_id === eventId)!.id;
+    for (const decision of decisions) expect(decision.id.slice(4)).toMatch(V7);
+    expect(decisionOf('ev-ids-1') < decisionOf('ev-ids-2')).toBe(true);
   });
 });
 
