@@ -18,10 +18,13 @@ export interface Proc {
   stop: () => Promise<void>;
 }
 
-/** node SCRIPT (runnerArgs: tsx for TypeScript), with the open-file limit raised; stdout read line by line, stderr kept (tail). */
-export function startNode(script: string, env: Record<string, string>, ready: RegExp, nodeArgs: string[] = []): Proc {
+/**
+ * node SCRIPT (runnerArgs: tsx for TypeScript, BENCH_NODE_ARGS for the gateway), with the open-file limit raised;
+ * stdout read line by line, stderr kept (tail).
+ */
+export function startNode(script: string, env: Record<string, string>, ready: RegExp): Proc {
   const raise = 'ulimit -n 65535 2>/dev/null || ulimit -n "$(ulimit -Hn)" 2>/dev/null; exec "$@"';
-  const child = spawn('bash', ['-c', raise, 'bash', process.execPath, ...nodeArgs, ...runnerArgs(script)], {
+  const child = spawn('bash', ['-c', raise, 'bash', process.execPath, ...runnerArgs(script)], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -25,8 +25,8 @@
  *
  * Environment: FANOUT_TARGETS (default "bare,gateway"), FANOUT_STEPS (e.g. "2000,4000,8000"), FANOUT_ORDERS,
  * FANOUT_MEASURE_SECONDS (default 20), FANOUT_BUDGET_SECONDS (default 340; no new step starts past it),
- * FANOUT_CPU_PROF (a directory: the gateway runs with node --cpu-prof into it); FANOUT_NODE_ARGS (more node flags for
- * the gateway, space-separated, e.g. --heapsnapshot-signal=SIGUSR2 to take a heap snapshot while it holds a step).
+ * and, as for every gateway the bench starts, BENCH_NODE_ARGS (node flags, space-separated, bench/lib.ts): e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/p`, or --heapsnapshot-signal=SIGUSR2 to take a heap snapshot while it holds a step.
  * Targets 127.0.0.1 only; stops by itself; every child process is ended on the way out, also on error or signal.
  */
 import { execFileSync } from 'node:child_process';
@@ -44,7 +44,6 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ORDERS = Number(process.env.FANOUT_ORDERS ?? 2000);
 const MEASURE_MS = Number(process.env.FANOUT_MEASURE_SECONDS ?? 20) * 1000;
 const BUDGET_MS = Number(process.env.FANOUT_BUDGET_SECONDS ?? 340) * 1000;
-const CPU_PROF = process.env.FANOUT_CPU_PROF;
 const P99_LIMIT_MS = 100;
 const started = Date.now();
 
@@ -75,12 +74,11 @@ const LISTENING = /listening on (http:\/\/\S+)/u;
 
 function startServers(target: Target): Proc[] {
   if (target === 'bare') return [startNode('bench/fanout-bare-server.ts', {}, LISTENING)];
-  const profile = [...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF}`] : []), ...(process.env.FANOUT_NODE_ARGS?.split(' ').filter(Boolean) ?? [])];
-  if (target === 'gateway') return [startNode(GATEWAY_ENTRY, gatewayEnv, LISTENING, profile)];
+  if (target === 'gateway') return [startNode(GATEWAY_ENTRY, gatewayEnv, LISTENING)];
   const url = new URL(PG_URL);
   url.searchParams.set('schema', pgSchema);
   const env = { ...gatewayEnv, DATABASE_URL: url.toString(), REDIS_URL };
-  return [startNode(GATEWAY_ENTRY, env, LISTENING, profile), startNode(GATEWAY_ENTRY, env, LISTENING, profile)];
+  return [startNode(GATEWAY_ENTRY, env, LISTENING), startNode(GATEWAY_ENTRY, env, LISTENING)];
 }
 
 const stopAll = (procs: Array<Proc | null>) => Promise.all(procs.map((proc) => proc?.stop()));
