@@ -6,9 +6,10 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { delimiter, join, resolve } from 'node:path';
 import { afterThisTest } from '../support/gateway.ts';
+import { freePorts } from '../support/ports.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 const SHIPPED = resolve(import.meta.dirname, '../../deploy/nginx/sleeve-gateway.conf');
@@ -57,14 +58,6 @@ export function localVariant(upstreams: string[], ports: { http: number; https: 
   return replace(text, /^([ \t]*ssl_certificate_key[ \t]+)\S+;$/, (_m, head) => `${head}${cert.key};`);
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
-}
-
 function accepts(port: number): Promise<boolean> {
   return new Promise((done) => {
     const socket = createConnection({ port, host: '127.0.0.1' });
@@ -80,7 +73,8 @@ export async function startNginx(nginx: string, upstreams: string[]): Promise<Ru
   const key = join(dir, 'key.pem');
   execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=sleeve.example.org',
     '-addext', 'subjectAltName=DNS:sleeve.example.org,IP:127.0.0.1', '-keyout', key, '-out', crt], { stdio: 'ignore' });
-  const ports = { http: await freePort(), https: await freePort() };
+  const [http, https] = (await freePorts(2)) as [number, number];
+  const ports = { http, https };
   writeFileSync(join(dir, 'sleeve-gateway.conf'), localVariant(upstreams, ports, { crt, key }));
   const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((name) => `${name}_temp_path ${join(dir, name)};`);
   writeFileSync(

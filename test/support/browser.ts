@@ -4,10 +4,10 @@
  * GraphQL calls against that process. Suites skip with `describe.skipIf(!hasChromium)` when it is missing.
  */
 import { existsSync, mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterThisTest } from './gateway.ts';
+export { freePort } from './ports.ts';
 import { expectDocumentedAnswer } from './openapi-answers.ts';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -59,18 +59,6 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return path;
 }
 
-/** A port that was free a moment ago: listen on port 0, note the port, close. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolvePort(port));
-    });
-  });
-}
 
 /** REST and GraphQL calls against a running server. */
 export function client(baseUrl: string, adminToken: string) {
