@@ -5,26 +5,31 @@
  * as the gateway's load has connections. Asked over IPC: { flow, seconds, callers, run } → { ops, elapsed, statements }.
  *
  * How the callers are modelled, as the gateway runs them:
- *  - SQLite: one connection, the pragmas of src/db/database.ts (WAL, synchronous FULL unless told normal,
- *    foreign_keys, busy_timeout), each statement prepared once and kept. better-sqlite3 is synchronous, so the
- *    callers are async loops in this one process taking turns at a mutex, statement by statement outside a
- *    transaction and for a whole transaction inside one: what kysely's SQLite driver does in the gateway (its
- *    ConnectionMutex). Nothing overlaps the database work, here or there; what the baseline leaves out is HTTP,
- *    parsing, auth, kysely's query building and the gateway's other per-request work.
+ *  - SQLite: raw better-sqlite3 committing in groups as the gateway does (bench/write-baseline-sqlite.ts).
  *  - PostgreSQL: a pg.Pool of 10 (as the gateway's), statements outside a transaction on any pooled connection,
  *    each transaction on one, begin … commit; named (server-side prepared) statements, the best raw pg can do.
  */
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { createDatabase } from '../src/db/database.ts';
 import { decision, decisionBody, orderCreateAndPay, payment, PAYMENT_CANONICAL, SITE_ID, vaultCrypto, type Row, type Runner } from './write-baseline-flows.ts';
 import { ROOT } from './lib.ts';
+import { sqliteRunner, type CommitPolicy } from './write-baseline-sqlite.ts';
+import { MAX_MEMBERS } from '../src/db/group-commit.ts';
 
 export type Flow = 'orders' | 'payments' | 'decisions';
-export interface WorkerRequest { flow: Flow; seconds: number; callers: number; run: string; ops?: number; epoch?: number }
+export interface WorkerRequest {
+  flow: Flow;
+  seconds: number;
+  callers: number;
+  run: string;
+  ops?: number;
+  epoch?: number;
+  /** SQLite: a COMMIT per transaction instead of the gateway's group commit. */
+  commitEach?: boolean;
+}
 export interface WorkerResult { ops: number; elapsed: number; statements: Record<string, number> }
 
 const HOLD_SECONDS = 600;
@@ -36,67 +41,6 @@ const count = (sql: string) => {
   const key = sql.replace(/\s+/gu, ' ').trim();
   statements.set(key, (statements.get(key) ?? 0) + 1);
 };
-
-/** The promise chain kysely's SQLite driver keeps: one holder of the connection at a time. */
-class Mutex {
-  private tail: Promise<void> = Promise.resolve();
-  async lock(): Promise<() => void> {
-    let release!: () => void;
-    const previous = this.tail;
-    this.tail = new Promise<void>((done) => (release = done));
-    await previous;
-    return release;
-  }
-}
-
-function sqliteRunner(path: string, synchronous: string): Runner {
-  const db = new SQLite(path);
-  db.exec('PRAGMA journal_mode = WAL');
-  db.exec(`PRAGMA synchronous = ${synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
-  db.exec('PRAGMA foreign_keys = ON');
-  db.exec('PRAGMA busy_timeout = 5000');
-  const kept = new Map<string, SQLite.Statement>();
-  const run = (sql: string, params: unknown[]) => {
-    count(sql);
-    let statement = kept.get(sql);
-    if (!statement) kept.set(sql, (statement = db.prepare(sql)));
-    if (statement.reader) return { rows: statement.all(...params) as Row[], changes: 0 };
-    return { rows: [], changes: statement.run(...params).changes };
-  };
-  const mutex = new Mutex();
-  const inside: Runner = {
-    multipleConnections: false,
-    q: async (sql, params) => run(sql, params),
-    tx: () => Promise.reject(new Error('nested transaction')),
-  };
-  return {
-    multipleConnections: false,
-    async q(sql, params) {
-      const release = await mutex.lock();
-      try {
-        return run(sql, params);
-      } finally {
-        release();
-      }
-    },
-    async tx(body) {
-      const release = await mutex.lock();
-      try {
-        run('begin', []);
-        try {
-          const result = await body(inside);
-          run('commit', []);
-          return result;
-        } catch (error) {
-          run('rollback', []);
-          throw error;
-        }
-      } finally {
-        release();
-      }
-    },
-  };
-}
 
 function pgRunner(url: string): Runner {
   const parsed = new URL(url);
@@ -145,6 +89,8 @@ function pgRunner(url: string): Runner {
   };
 }
 
+const policy: CommitPolicy = { maxMembers: MAX_MEMBERS };
+
 async function open(): Promise<Runner> {
   const target = process.env.WB_TARGET!;
   const synchronous = process.env.WB_SYNCHRONOUS ?? 'full';
@@ -153,7 +99,7 @@ async function open(): Promise<Runner> {
   const app = await createDatabase(postgres ? { kind: 'postgres', url: target } : { kind: 'sqlite', path: target, synchronous: synchronous as 'full' });
   await app.migrate();
   await app.destroy();
-  return postgres ? pgRunner(target) : sqliteRunner(target, synchronous);
+  return postgres ? pgRunner(target) : sqliteRunner(target, synchronous, count, policy);
 }
 
 export function main(): void {
@@ -164,6 +110,7 @@ export function main(): void {
     void (async () => {
       const runner = await ready;
       statements.clear();
+      policy.maxMembers = request.commitEach ? 1 : MAX_MEMBERS;
       let seq = 0;
       const one = (n: number): Promise<void> => {
         const id = `${request.run}-${n}`;

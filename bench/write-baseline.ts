@@ -10,6 +10,9 @@
  * The baseline (bench/write-baseline-worker.ts, bench/write-baseline-flows.ts) runs in a process of its own, from
  * as many callers as the gateway has connections, the statements of one request in the same transactions, on a
  * schema made by the project's migrations, with the gateway's pragmas and pool size.
+ * On SQLite it commits as the gateway does, in groups (src/db/group-commit.ts, bench/write-baseline-sqlite.ts):
+ * the same WAL syncs per request, not only the same rows. Each round also runs it with a COMMIT per transaction,
+ * the way the gateway committed before, and prints what the gateway makes of that.
  *
  * How the baseline was checked to do the same durable work, printed by every run:
  *  1. Statements: a gateway with bench/write-trace-hook.ts preloaded (it counts every statement at the drivers'
@@ -46,6 +49,8 @@ export interface FlowFigure {
   gateway: number[];
   baseline: number[];
   ratios: number[];
+  /** SQLite: the baseline again with a COMMIT per transaction (no group commit), once per round. */
+  commitEach: number[];
 }
 
 export interface DialectFigure {
@@ -100,14 +105,15 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', seconds: number, rou
     worker = await startWorker(target('baseline'));
     const flows: FlowFigure[] = [];
     for (const flow of FLOWS) {
-      const figure: FlowFigure = { flow, gateway: [], baseline: [], ratios: [] };
+      const figure: FlowFigure = { flow, gateway: [], baseline: [], ratios: [], commitEach: [] };
       const callers = CONNECTIONS[flow];
       await loadGateway(flow, gateway.url, 2, `warm-${flow}`);
       await worker.ask({ flow, seconds: 2, callers, run: `warm-${flow}` });
       for (let round = 0; round < rounds; round++) {
         const measureGateway = () => loadGateway(flow, gateway!.url, seconds, `run${round}-${flow}`, round + 1);
-        const measureBaseline = async () => {
-          const result = await worker!.ask({ flow, seconds, callers, run: `run${round}-${flow}`, epoch: round + 1 });
+        const measureBaseline = async (commitEach = false) => {
+          const run = `run${round}-${flow}${commitEach ? '-each' : ''}`;
+          const result = await worker!.ask({ flow, seconds, callers, run, epoch: round + 1, commitEach });
           return result.ops / result.elapsed;
         };
         // Alternate which goes first, so a drift of the shared cores favours neither.
@@ -123,6 +129,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', seconds: number, rou
         figure.gateway.push(g);
         figure.baseline.push(b);
         figure.ratios.push(g / b);
+        if (dialect === 'sqlite') figure.commitEach.push(await measureBaseline(true));
       }
       flows.push(figure);
     }
@@ -154,12 +161,16 @@ export function printWriteBaselines(figures: DialectFigure[], seconds: number): 
   const what: Record<Flow, string> = { orders: 'orders created+paid', payments: 'POST /api/payments', decisions: 'profile-access decisions' };
   for (const { dialect, flows, statements, rows } of figures) {
     console.log(`write path against raw ${dialect === 'sqlite' ? 'better-sqlite3' : 'pg'} doing the same durable work, ${flows[0]?.ratios.length ?? 0} rounds of ${seconds} s:`);
-    for (const { flow, gateway, baseline, ratios } of flows) {
+    for (const { flow, gateway, baseline, ratios, commitEach } of flows) {
       const list = ratios.map((r) => r.toFixed(2)).join(', ');
       console.log(
         `  ${what[flow].padEnd(26)} gateway ${median(gateway).toFixed(0).padStart(6)}/s  baseline ${median(baseline).toFixed(0).padStart(6)}/s  ` +
           `ratio ${median(ratios).toFixed(2)} (rounds ${list}; spread ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}; ${CONNECTIONS[flow]} callers)`,
       );
+      if (commitEach.length > 0) {
+        const each = median(commitEach);
+        console.log(`  ${''.padEnd(26)} baseline with a COMMIT per transaction ${each.toFixed(0)}/s: the gateway makes ${(median(gateway) / each).toFixed(2)} of it`);
+      }
     }
     printChecks(statements, rows);
   }

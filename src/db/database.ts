@@ -5,11 +5,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget, SqliteSynchronous } from '../kernel/config.ts';
 import { migrationProvider } from './migrations/index.ts';
-import { keepStatements } from './sqlite-statements.ts';
+import { groupCommitDialect } from './group-commit.ts';
 import { tracedDialect } from './traced-dialect.ts';
 import type { Database } from './tables.ts';
 
@@ -84,7 +84,7 @@ export async function createDatabase(target: DatabaseTarget): Promise<AppDatabas
     };
   }
   const sqlite = openSqlite(target.path, target.synchronous ?? 'full');
-  const db = new Kysely<Database>({ dialect: tracedDialect(new SqliteDialect({ database: keepStatements(sqlite) }), 'sqlite') });
+  const db = new Kysely<Database>({ dialect: tracedDialect(groupCommitDialect(sqlite), 'sqlite') });
   return {
     db,
     dialect: 'sqlite',

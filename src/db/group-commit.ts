@@ -1,0 +1,247 @@
+/**
+ * SQLite's driver with group commit (docs/running.md#group-commit): the transactions that finish within one turn of
+ * the event loop share one COMMIT, and so one sync of the WAL, instead of paying one each. Each caller still gets
+ * its answer only after the COMMIT that holds its work: `transaction().execute` resolves after it, and rejects when
+ * it fails. A success answer still means the work is on disk.
+ *
+ * How: the first transaction of a batch runs BEGIN; each transaction (the batch's members, one after another on the
+ * one connection, as kysely's own SQLite driver runs them) is a SAVEPOINT inside it, released when the transaction
+ * commits and rolled back alone when it fails, so one member's failure costs no other member its work. A member's
+ * commit hands the connection to the next caller at once and waits for the batch's COMMIT, which runs:
+ *  - at `setImmediate` after the first member committed, so that the transactions of every request read in the same
+ *    poll phase join it (no added wait when the gateway is idle: the next turn comes at once);
+ *  - at MAX_MEMBERS members, which bounds how much one failed COMMIT takes back and how long the write lock is held;
+ *  - when the driver is destroyed (a drain commits what it had).
+ * A member whose transaction is still running (its body awaits) keeps the COMMIT waiting until it ends.
+ *
+ * A statement outside a transaction while a batch is open (the auth lookup of the next request, a read of an
+ * idempotency key) runs inside the batch, where it sees the work of the members before it, and joins it as a member
+ * of one statement: its result is handed over after the COMMIT, or its caller gets the COMMIT's error. So no answer
+ * can be built on work whose COMMIT could still fail, and the next request's reads need not end the batch. With no
+ * batch open it runs at once, in autocommit, as with kysely's own driver.
+ *
+ * Measured with bench/write-baseline.ts: see docs/running.md#group-commit for the figures.
+ */
+import type SQLite from 'better-sqlite3';
+import { CompiledQuery, SelectQueryNode, SqliteDialect, type DatabaseConnection, type Dialect, type Driver, type QueryResult } from 'kysely';
+import { keepStatements, type KeptStatements } from './sqlite-statements.ts';
+
+/** kysely's SQLite dialect with the group-commit driver and every statement kept prepared (sqlite-statements.ts). */
+export function groupCommitDialect(sqlite: SQLite.Database): Dialect {
+  const statements = keepStatements(sqlite);
+  const base = new SqliteDialect({ database: statements });
+  return {
+    createAdapter: () => base.createAdapter(),
+    createDriver: () => new GroupCommitDriver(statements, sqlite, base.createDriver()),
+    createIntrospector: (db) => base.createIntrospector(db),
+    createQueryCompiler: () => base.createQueryCompiler(),
+  };
+}
+
+/** At most this many transactions in one COMMIT. */
+export const MAX_MEMBERS = 64;
+
+// IMMEDIATE: the batch takes the write lock at once (waiting busy_timeout for another process's), so a batch whose
+// first members only read can't find, at its first write, that another process wrote since (SQLITE_BUSY_SNAPSHOT).
+const BEGIN = CompiledQuery.raw('begin immediate');
+const COMMIT = CompiledQuery.raw('commit');
+const ROLLBACK = CompiledQuery.raw('rollback');
+const SAVEPOINT = CompiledQuery.raw('savepoint member');
+const RELEASE = CompiledQuery.raw('release member');
+const ROLLBACK_TO = CompiledQuery.raw('rollback to member');
+
+interface Waiting {
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/** One holder's use of the connection: kysely gets a fresh one per acquire, so a late release is told apart. */
+class Lease implements DatabaseConnection {
+  inTransaction = false;
+  constructor(private readonly driver: GroupCommitDriver) {}
+  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    return this.driver.run<R>(this, query);
+  }
+  streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    return this.driver.stream<R>(this, query);
+  }
+}
+
+export class GroupCommitDriver implements Driver {
+  #holder: Lease | null = null;
+  readonly #queue: Array<() => void> = [];
+  /** A BEGIN ran and its COMMIT has not. */
+  #open = false;
+  /** The members that committed into the open batch, waiting for its COMMIT. */
+  #members: Waiting[] = [];
+  #scheduled = false;
+  /** The COMMIT came due while a member was running: it runs when that member ends. */
+  #due = false;
+
+  // kysely's `trx.savepoint()`: its SQLite driver's, which only sends the statement on the connection given (SQLite
+  // nests them inside the member's own).
+  readonly savepoint: Driver['savepoint'];
+  readonly rollbackToSavepoint: Driver['rollbackToSavepoint'];
+  readonly releaseSavepoint: Driver['releaseSavepoint'];
+
+  constructor(
+    private readonly statements: KeptStatements,
+    private readonly sqlite: SQLite.Database,
+    savepoints: Driver,
+  ) {
+    this.savepoint = savepoints.savepoint?.bind(savepoints);
+    this.rollbackToSavepoint = savepoints.rollbackToSavepoint?.bind(savepoints);
+    this.releaseSavepoint = savepoints.releaseSavepoint?.bind(savepoints);
+  }
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const lease = new Lease(this);
+    await this.#hold(lease);
+    return lease;
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    this.#handOn(connection as Lease);
+  }
+
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await this.#hold(connection as Lease);
+    if (!this.#open) {
+      this.#execute(BEGIN);
+      this.#open = true;
+    }
+    this.#execute(SAVEPOINT);
+    (connection as Lease).inTransaction = true;
+  }
+
+  commitTransaction(connection: DatabaseConnection): Promise<void> {
+    const lease = connection as Lease;
+    try {
+      this.#execute(RELEASE);
+    } catch (error) {
+      return Promise.reject(error); // the member stays open: kysely then calls rollbackTransaction
+    }
+    lease.inTransaction = false;
+    return this.#join(lease, undefined);
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    const lease = connection as Lease;
+    if (!lease.inTransaction) return; // its COMMIT failed: the batch is already rolled back
+    lease.inTransaction = false;
+    if (this.sqlite.inTransaction) {
+      this.#execute(ROLLBACK_TO);
+      this.#execute(RELEASE);
+      if (this.#due) this.#commit();
+    } else {
+      // SQLite rolled the whole transaction back itself (a full disk, an I/O error): the members waiting lost theirs.
+      this.#settle(new Error('the transaction was rolled back by the database'));
+    }
+  }
+
+  async destroy(): Promise<void> {
+    if (this.#holder?.inTransaction === true) this.#settle(new Error('the database was closed before the commit'));
+    else this.#commit();
+    this.statements.close(); // an open transaction is rolled back by the close
+  }
+
+  async run<R>(lease: Lease, query: CompiledQuery): Promise<QueryResult<R>> {
+    await this.#hold(lease);
+    if (lease.inTransaction || !this.#open) return this.#execute(query) as QueryResult<R>;
+    let result: QueryResult<unknown>;
+    try {
+      result = this.#execute(query);
+    } catch (error) {
+      // SQLite undid that statement alone, unless the error ended the whole transaction (then the batch is lost).
+      if (!this.sqlite.inTransaction) this.#settle(error);
+      throw error;
+    }
+    return this.#join(lease, result as QueryResult<R>);
+  }
+
+  async *stream<R>(lease: Lease, query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    if (!SelectQueryNode.is(query.query)) throw new Error('Sqlite driver only supports streaming of select queries');
+    await this.#hold(lease);
+    if (!lease.inTransaction && this.#open) this.#commit(); // rows handed over one by one can't wait for a COMMIT
+    for (const row of this.statements.prepare(query.sql).iterate(query.parameters as unknown[])) yield { rows: [row as R] };
+  }
+
+  #execute(query: CompiledQuery): QueryResult<unknown> {
+    const statement = this.statements.prepare(query.sql);
+    if (statement.reader) return { rows: statement.all(query.parameters as unknown[]) };
+    const { changes, lastInsertRowid } = statement.run(query.parameters as unknown[]);
+    return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+  }
+
+  /**
+   * `lease` becomes the holder, now or in its turn. A lease already holds the connection from its acquire to its
+   * release, unless it handed it on early at a member's end (a kysely `connection()` used again after a transaction).
+   */
+  #hold(lease: Lease): Promise<void> | void {
+    if (this.#holder === lease) return;
+    if (this.#holder === null) {
+      this.#holder = lease;
+      return;
+    }
+    return new Promise((resolve) => this.#queue.push(() => resolve(void (this.#holder = lease))));
+  }
+
+  /**
+   * `lease`'s work is in the open batch: it waits for the COMMIT, which is now due or scheduled, and the connection
+   * goes to the next caller at once. kysely's releaseConnection of this lease, after the COMMIT, is then a no-op.
+   */
+  #join<T>(lease: Lease, value: T): Promise<T> {
+    const committed = new Promise<T>((resolve, reject) => this.#members.push({ resolve: () => resolve(value), reject }));
+    if (this.#due || this.#members.length >= MAX_MEMBERS) this.#commit();
+    else this.#schedule();
+    this.#handOn(lease);
+    return committed;
+  }
+
+  #handOn(lease: Lease): void {
+    if (this.#holder !== lease) return;
+    const next = this.#queue.shift();
+    if (next) next();
+    else this.#holder = null;
+  }
+
+  #schedule(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      if (this.#holder?.inTransaction) this.#due = true;
+      else this.#commit();
+    });
+  }
+
+  #commit(): void {
+    this.#due = false;
+    if (!this.#open) return;
+    try {
+      this.#execute(COMMIT);
+    } catch (error) {
+      try {
+        if (this.sqlite.inTransaction) this.#execute(ROLLBACK);
+      } finally {
+        this.#settle(error);
+      }
+      return;
+    }
+    this.#settle();
+  }
+
+  /** Closes the batch and answers its members: committed, or `error` (nothing of theirs is stored). */
+  #settle(error?: unknown): void {
+    this.#open = false;
+    this.#due = false;
+    const members = this.#members;
+    this.#members = [];
+    for (const member of members) {
+      if (error === undefined) member.resolve();
+      else member.reject(error);
+    }
+  }
+}
