@@ -440,6 +440,20 @@ describe('holdUntilText (docs/ordering.md#hold-deadline-text)', () => {
     const now = Date.UTC(2026, 10, 22, 23, 58);
     expect(holdUntilText(now + 300_000, now)).toBe('7:03 PM ET');
   });
+
+  it('gives each minute its own text when asked again and again, one minute after another and back', () => {
+    // The texts are remembered per minute (order-texts.ts): a remembered one must never answer for another minute.
+    const base = Date.UTC(2026, 10, 22, 15, 4, 59, 999); // 10:04:59.999 AM in New York
+    const asked = [base, base + 1, base + 59_999, base + 60_001, base, base + 86_400_000];
+    expect(asked.map((deadline) => holdUntilText(deadline, base))).toEqual([
+      '10:04 AM ET',
+      '10:05 AM ET',
+      '10:05 AM ET',
+      '10:06 AM ET',
+      '10:04 AM ET',
+      'Mon, Nov 23, 10:04 AM ET',
+    ]);
+  });
 });
 
 describe('secondsLeft (docs/ordering.md#seconds-left)', () => {
