@@ -92,6 +92,14 @@ export function sqliteRunner(path: string, synchronous: string, count: (sql: str
     return committed;
   };
 
+  /** The caller's work is in the open batch: the connection goes to the next caller, and this one on after the COMMIT. */
+  const afterCommit = async <T>(release: () => void, result: T): Promise<T> => {
+    const committed = join();
+    release();
+    await committed;
+    return result;
+  };
+
   const inside: Runner = {
     multipleConnections: false,
     q: async (sql, params) => run(sql, params),
@@ -101,13 +109,6 @@ export function sqliteRunner(path: string, synchronous: string, count: (sql: str
     multipleConnections: false,
     async q(sql, params) {
       const release = await mutex.lock();
-      if (!open) {
-        try {
-          return run(sql, params);
-        } finally {
-          release();
-        }
-      }
       let result;
       try {
         result = run(sql, params);
@@ -115,9 +116,8 @@ export function sqliteRunner(path: string, synchronous: string, count: (sql: str
         release();
         throw error;
       }
-      const committed = join();
+      if (open) return afterCommit(release, result);
       release();
-      await committed;
       return result;
     },
     async tx(body) {
@@ -145,10 +145,7 @@ export function sqliteRunner(path: string, synchronous: string, count: (sql: str
         release();
         throw error;
       }
-      const committed = join();
-      release();
-      await committed;
-      return result;
+      return afterCommit(release, result);
     },
   };
 }
