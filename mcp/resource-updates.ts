@@ -13,8 +13,9 @@ import type { SessionStore } from './session-store.ts';
 export class ResourceUpdates {
   /** Session id → the transport of its standalone stream on this instance. */
   private readonly streams = new Map<string, Transport>();
-  private readonly stopped: Promise<void>;
-  private readonly events: AsyncIterator<{ orderNumber: string }>;
+  /** The notifications being sent, one change after another, so a session's updates keep the changes' order. */
+  private sending: Promise<void> = Promise.resolve();
+  private readonly unlisten: () => void;
 
   constructor(
     bus: EventBus,
@@ -23,15 +24,10 @@ export class ResourceUpdates {
     private readonly open: (sealed: string) => string,
     private readonly logger: Logger,
   ) {
-    this.events = bus.subscribe('orderChanged')[Symbol.asyncIterator]();
-    this.stopped = this.follow();
-  }
-
-  private async follow(): Promise<void> {
-    for (let next = await this.events.next(); !next.done; next = await this.events.next()) {
-      if (this.streams.size === 0) continue; // nothing to send from here: no store read per change
-      await this.notify(next.value.orderNumber).catch((error: unknown) => this.logger.warn('MCP resource updates not sent', { error }));
-    }
+    this.unlisten = bus.listen('orderChanged', ({ orderNumber }) => {
+      if (this.streams.size === 0) return; // nothing to send from here: no store read per change
+      this.sending = this.sending.then(() => this.notify(orderNumber)).catch((error: unknown) => this.logger.warn('MCP resource updates not sent', { error }));
+    });
   }
 
   private async notify(orderNumber: string): Promise<void> {
@@ -65,7 +61,7 @@ export class ResourceUpdates {
 
   async dispose(): Promise<void> {
     this.end();
-    await this.events.return?.();
-    await this.stopped.catch(() => undefined);
+    this.unlisten();
+    await this.sending;
   }
 }

@@ -82,7 +82,11 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const logger = options.logger ?? createLogger(config.logLevel);
   const database = await createDatabase(config.database);
   await database.migrate();
-  const events = createEventBus({ redisUrl: config.redisUrl, channelPrefix: config.redisPrefix });
+  const events = createEventBus({
+    redisUrl: config.redisUrl,
+    channelPrefix: config.redisPrefix,
+    onListenerError: (error, topic) => logger.error('event listener failed', { topic, error }),
+  });
   const bus = events.bus;
   const ticker = createHoldTicker(clock);
   const services = createServices({ database, clock, bus, logger, ticker, config, publicUrl: config.publicUrl, holdSeconds: config.holdSeconds });

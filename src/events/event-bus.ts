@@ -8,7 +8,20 @@ import { createPubSub, type PubSub } from '@graphql-yoga/subscription';
 import { Redis } from 'ioredis';
 import type { Topics } from './topics.ts';
 
-export type EventBus = PubSub<Topics>;
+/** The topics whose events have no routing key: the ones a listener for the process's life follows whole. */
+export type WholeTopic = { [K in keyof Topics]: Topics[K] extends [unknown] ? K : never }[keyof Topics];
+
+export interface EventBus extends PubSub<Topics> {
+  /**
+   * Calls `handler` with each event of `topic` (from any instance, with Redis) inside the publisher's own call. It
+   * is for the listeners that follow a topic for the whole life of the process: the hold timer, the dispatchers,
+   * the MCP door. They need no async iterator. `subscribe` hands each event to each subscriber through a Repeater's
+   * buffer and a loop of awaits; on the orders path that cost 10–14% of throughput (README, "Benchmark"). The
+   * handler must be quick and must not throw; whatever it starts, it catches itself. A handler that throws anyway
+   * is cut off from the publisher and reported to `onListenerError`. Returns the unsubscribe.
+   */
+  listen<K extends WholeTopic>(topic: K, handler: (event: Topics[K][0]) => void): () => void;
+}
 
 export interface EventBusHandle {
   bus: EventBus;
@@ -22,10 +35,15 @@ export interface EventBusOptions {
   redisUrl?: string | null;
   /** Prefix of every Redis channel: instances of one event share it; separate deployments (or tests) differ. */
   channelPrefix?: string;
+  /** Where a `listen` handler's throw goes instead of to the publisher (a service, just after its commit). */
+  onListenerError?: (error: unknown, topic: string) => void;
 }
 
-export function createEventBus({ redisUrl, channelPrefix = '' }: EventBusOptions = {}): EventBusHandle {
-  if (!redisUrl) return { bus: createPubSub<Topics>(), check: async () => {}, dispose: async () => {} };
+export function createEventBus({ redisUrl, channelPrefix = '', onListenerError = () => {} }: EventBusOptions = {}): EventBusHandle {
+  if (!redisUrl) {
+    const target = new EventTarget();
+    return { bus: withListen(target as Target, onListenerError), check: async () => {}, dispose: async () => {} };
+  }
   const publishClient = quiet(new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 }));
   // No ready check on the subscriber: once in subscribe mode it may not send INFO, and on a reconnect the check
   // would fail with "only (P|S)SUBSCRIBE … are allowed in this context".
@@ -33,7 +51,7 @@ export function createEventBus({ redisUrl, channelPrefix = '' }: EventBusOptions
   const redisTarget = createRedisEventTarget<never>({ publishClient, subscribeClient });
   const state = { closed: false };
   return {
-    bus: createPubSub<Topics>({ eventTarget: guarded(redisTarget, channelPrefix, state) }),
+    bus: withListen(guarded(redisTarget, channelPrefix, state), onListenerError),
     async check() {
       // A subscriber that is down misses events silently; its status is all there is to read (it may not PING
       // in subscribe mode on every server version).
@@ -51,6 +69,24 @@ export function createEventBus({ redisUrl, channelPrefix = '' }: EventBusOptions
 
 type Target = ReturnType<typeof createRedisEventTarget<never>>;
 type Listener = Parameters<Target['addEventListener']>[1];
+
+/** yoga's pub/sub over `target`, and `listen` on the same target: both see every event, in publishing order. */
+function withListen(target: Target, onError: (error: unknown, topic: string) => void): EventBus {
+  const pubsub = createPubSub<Topics>({ eventTarget: target });
+  return Object.assign(pubsub, {
+    listen<K extends WholeTopic>(topic: K, handler: (event: Topics[K][0]) => void): () => void {
+      const listener = ((event: CustomEvent<Topics[K][0]>) => {
+        try {
+          handler(event.detail);
+        } catch (error) {
+          onError(error, topic);
+        }
+      }) as unknown as Listener;
+      target.addEventListener(topic as never, listener);
+      return () => target.removeEventListener(topic as never, listener);
+    },
+  });
+}
 
 /**
  * The Redis target with every topic prefixed, and silent once the bus is closed: streams that end during

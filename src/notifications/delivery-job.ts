@@ -229,16 +229,14 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
     bus.publish('webhookDeliveryChanged', { deliveryId: row.id, endpointId: row.endpoint_id, siteId: row.site_id });
   }
 
-  const subscription = bus.subscribe('notificationQueued');
-  void (async () => {
-    for await (const _event of subscription) void sweep();
-  })();
+  // After the publisher's call, as the subscription's loop ran it: the publisher may be this dispatcher, mid-sweep.
+  const unlisten = bus.listen('notificationQueued', () => queueMicrotask(() => void sweep()));
   await sweep();
   return {
     async dispose() {
       stopped = true;
       timer.stop();
-      await subscription.return?.();
+      unlisten();
       await running;
       const grace = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());
       await Promise.race([Promise.allSettled([...inFlight]), grace]);

@@ -164,17 +164,15 @@ async function runDispatcher(deps: DispatcherDeps, endpoint: string): Promise<Di
     else arm(dueAgain);
   }
 
-  const subscription = bus.subscribe('notificationQueued');
-  void (async () => {
-    for await (const _event of subscription) void sweep();
-  })();
+  // After the publisher's call, as the subscription's loop ran it: the publisher may be this dispatcher, mid-sweep.
+  const unlisten = bus.listen('notificationQueued', () => queueMicrotask(() => void sweep()));
 
   await sweep(); // rows queued while no dispatcher ran, and leases of an instance that died
   return {
     async dispose() {
       stopped = true;
       timer.stop();
-      await subscription.return?.();
+      unlisten();
       await sweeping;
       const grace = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());
       await Promise.race([Promise.allSettled([...inFlight]), grace]);

@@ -32,12 +32,9 @@ export function startHoldExpiry({ orders, clock, bus, logger, pollMs = 30_000 }:
       return orders.nextHoldEnd();
     },
     // A new hold may end before the one the timer is armed for.
-    watch(arm) {
-      const subscription = bus.subscribe('orderChanged');
-      void (async () => {
-        for await (const event of subscription) if (event.change === 'created') arm(event.holdUntil);
-      })();
-      return () => subscription.return?.();
-    },
+    watch: (arm) =>
+      bus.listen('orderChanged', (event) => {
+        if (event.change === 'created') arm(event.holdUntil);
+      }),
   });
 }

@@ -1,0 +1,80 @@
+/**
+ * `bus.listen` (src/events/event-bus.ts): the listeners that follow a topic for the process's life get every event
+ * of it, in memory and from another instance through Redis; one that throws never reaches the publisher (a service
+ * just after its commit) and is reported; after its unsubscribe it gets nothing.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createEventBus, type EventBusHandle } from '../../src/events/event-bus.ts';
+import type { OrderChangedEvent } from '../../src/events/topics.ts';
+
+const REDIS = process.env.TEST_REDIS_URL;
+const handles: EventBusHandle[] = [];
+afterEach(async () => {
+  await Promise.all(handles.splice(0).map((handle) => handle.dispose()));
+});
+
+function bus(options: Parameters<typeof createEventBus>[0] = {}): EventBusHandle {
+  const handle = createEventBus(options);
+  handles.push(handle);
+  return handle;
+}
+
+const change = (n: number) => ({ orderNumber: String(n), change: 'created', version: 1, holdUntil: n }) as unknown as OrderChangedEvent;
+
+async function eventually<T>(read: () => T | undefined, ms = 5_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = read();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error('never came');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('bus.listen', () => {
+  it('gives every event of its topic, in order, beside a subscriber; nothing after the unsubscribe', async () => {
+    const { bus: events } = bus();
+    const heard: string[] = [];
+    const unlisten = events.listen('orderChanged', (event) => heard.push(event.orderNumber));
+    const subscription = events.subscribe('orderChanged')[Symbol.asyncIterator]();
+    const first = subscription.next();
+    events.publish('orderChanged', change(1));
+    events.publish('orderChanged', change(2));
+    events.publish('optionsChanged', { version: 3 } as never);
+    expect(heard).toEqual(['1', '2']); // within the publisher's own call
+    expect((await first).value.orderNumber).toBe('1');
+    unlisten();
+    events.publish('orderChanged', change(3));
+    expect(heard).toEqual(['1', '2']);
+    await subscription.return?.();
+  });
+
+  it('keeps a throwing listener from the publisher, reports it, and still calls the others', async () => {
+    const reported: Array<[string, string]> = [];
+    const { bus: events } = bus({ onListenerError: (error, topic) => reported.push([topic, (error as Error).message]) });
+    const heard: string[] = [];
+    events.listen('orderChanged', () => {
+      throw new Error('listener broke');
+    });
+    events.listen('orderChanged', (event) => heard.push(event.orderNumber));
+    expect(() => events.publish('orderChanged', change(7))).not.toThrow();
+    expect(heard).toEqual(['7']);
+    expect(reported).toEqual([['orderChanged', 'listener broke']]);
+  });
+
+  it.skipIf(!REDIS)('hears what another instance publishes through Redis', async () => {
+    const prefix = `listen-${randomUUID()}:`;
+    const here = bus({ redisUrl: REDIS, channelPrefix: prefix });
+    const there = bus({ redisUrl: REDIS, channelPrefix: prefix });
+    const heard: string[] = [];
+    here.bus.listen('orderChanged', (event) => heard.push(event.orderNumber));
+    // The SUBSCRIBE goes out asynchronously: publish until the first arrives, then one that must arrive after it.
+    await eventually(() => {
+      there.bus.publish('orderChanged', change(1));
+      return heard.length > 0 ? true : undefined;
+    });
+    there.bus.publish('orderChanged', change(2));
+    expect(await eventually(() => (heard.includes('2') ? heard.at(-1) : undefined))).toBe('2');
+  });
+});
