@@ -7,9 +7,13 @@
  * again among the compiled parameters; later calls put their values in those places. So `build` must give the same
  * SQL whatever the values: no list of values, no choice made on a value (a constant written in `build` is kept as
  * it is). The shape is the set of keys of `values`, so one query serves rows of several shapes.
+ *
+ * On SQLite the compiled statement goes straight to the group-commit driver (runDirect) when it can, past kysely's
+ * executor: no plugin is installed, so the result is the same, with a promise or two instead of about fifteen.
  */
 import { createQueryId, type Compilable, type CompiledQuery, type QueryResult } from 'kysely';
 import type { Db } from './database.ts';
+import { directDriverOf } from './group-commit.ts';
 
 interface Known {
   sql: string;
@@ -38,6 +42,11 @@ export function compiledOnce<V extends Record<string, unknown>, R>(build: (db: D
       shapes.set(shape, known);
     }
     const parameters = known.slots.map((slot) => (typeof slot === 'string' ? values[slot] : slot.constant));
-    return db.executeQuery<R>({ sql: known.sql, query: known.query, parameters, queryId: createQueryId() });
+    return executeCompiled<R>(db, { sql: known.sql, query: known.query, parameters, queryId: createQueryId() });
   };
+}
+
+/** A compiled query run on `db` (a transaction, or not): on SQLite straight to the group-commit driver when it can. */
+export function executeCompiled<R>(db: Db, compiled: CompiledQuery<R>): Promise<QueryResult<R>> {
+  return directDriverOf(db.getExecutor().adapter)?.runDirect<R>(compiled, db.isTransaction) ?? db.executeQuery<R>(compiled);
 }

@@ -30,12 +30,25 @@ import { keepStatements, type KeptStatements } from './sqlite-statements.ts';
 export function groupCommitDialect(sqlite: SQLite.Database): Dialect {
   const statements = keepStatements(sqlite);
   const base = new SqliteDialect({ database: statements });
+  let driver: GroupCommitDriver | undefined;
   return {
-    createAdapter: () => base.createAdapter(),
-    createDriver: () => new GroupCommitDriver(statements, sqlite, base.createDriver()),
+    // kysely makes the driver first, then the adapter: the adapter is what a query's `db` leads to (directDriverOf).
+    createAdapter: () => {
+      const adapter = base.createAdapter();
+      if (driver) directDrivers.set(adapter, driver);
+      return adapter;
+    },
+    createDriver: () => (driver = new GroupCommitDriver(statements, sqlite, base.createDriver())),
     createIntrospector: (db) => base.createIntrospector(db),
     createQueryCompiler: () => base.createQueryCompiler(),
   };
+}
+
+const directDrivers = new WeakMap<object, GroupCommitDriver>();
+
+/** The group-commit driver behind a kysely adapter (`db.getExecutor().adapter`), for runDirect; none on PostgreSQL. */
+export function directDriverOf(adapter: object): GroupCommitDriver | undefined {
+  return directDrivers.get(adapter);
 }
 
 /** At most this many transactions in one COMMIT. */
@@ -169,6 +182,25 @@ export class GroupCommitDriver implements Driver {
     }
     if (lease.inTransaction || !this.#open) return Promise.resolve(result as QueryResult<R>);
     return this.#join(lease, result as QueryResult<R>);
+  }
+
+  /**
+   * A statement run here at once, past kysely's executor and connection providers (about fifteen promises a
+   * statement there, each a hook call while the request scope's AsyncLocalStorage is on, Node 20): `inTransaction`,
+   * in the transaction holding the connection, which is the caller's own (a transaction holds the connection from its
+   * BEGIN to its end, so no other transaction's code runs meanwhile); otherwise when the connection is free, as a
+   * statement of its own (joining the open batch, answered after its COMMIT, as run() does). Undefined when neither
+   * is so: the caller takes kysely's way.
+   */
+  runDirect<R>(query: CompiledQuery, inTransaction: boolean): Promise<QueryResult<R>> | undefined {
+    const holder = this.#holder;
+    if (inTransaction) return holder?.inTransaction ? this.run<R>(holder, query) : undefined;
+    if (holder !== null) return undefined;
+    const lease = new Lease(this);
+    this.#holder = lease;
+    const result = this.run<R>(lease, query);
+    this.#handOn(lease); // unless run() already handed it on, joining the batch
+    return result;
   }
 
   async *stream<R>(lease: Lease, query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {

@@ -5,7 +5,7 @@
  */
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { compiledOnce } from '../db/compiled-once.ts';
+import { compiledOnce, executeCompiled } from '../db/compiled-once.ts';
 import type { AccountRequestTable, PlatformAccountTable } from './risk-tables.ts';
 
 export type AccountRow = Selectable<PlatformAccountTable>;
@@ -109,12 +109,13 @@ export async function requestHistory(
   until: number,
 ): Promise<StoredHistory> {
   // Plain SQL that both dialects run: four index range scans (account_requests_site_account, account_requests_site_ip).
-  const { rows } = await sql<{ account_attempts: number; ip_attempts: number; account_seen: number | boolean; ip_used: number | boolean }>`
+  const history = sql<{ account_attempts: number; ip_attempts: number; account_seen: number | boolean; ip_used: number | boolean }>`
     select
       (select count(*) from account_requests where site_id = ${siteId} and account_id = ${accountId} and event_time > ${from} and event_time <= ${until}) as account_attempts,
       (select count(*) from account_requests where site_id = ${siteId} and customer_ip = ${ip ?? ''} and event_time > ${from} and event_time <= ${until}) as ip_attempts,
       exists (select 1 from account_requests where site_id = ${siteId} and account_id = ${accountId} and event_time <= ${until}) as account_seen,
-      exists (select 1 from account_requests where site_id = ${siteId} and account_id = ${accountId} and customer_ip = ${ip ?? ''} and event_time <= ${until}) as ip_used`.execute(db);
+      exists (select 1 from account_requests where site_id = ${siteId} and account_id = ${accountId} and customer_ip = ${ip ?? ''} and event_time <= ${until}) as ip_used`;
+  const { rows } = await executeCompiled(db, history.compile(db));
   const row = rows[0]!;
   return {
     accountAttempts: Number(row.account_attempts),
