@@ -188,16 +188,18 @@ export class GroupCommitDriver implements Driver {
    * A statement run here at once, past kysely's executor and connection providers (about fifteen promises a
    * statement there, each a hook call while the request scope's AsyncLocalStorage is on, Node 20): `inTransaction`,
    * in the transaction holding the connection, which is the caller's own (a transaction holds the connection from its
-   * BEGIN to its end, so no other transaction's code runs meanwhile); otherwise when the connection is free, as a
-   * statement of its own (joining the open batch, answered after its COMMIT, as run() does). Undefined when neither
-   * is so: the caller takes kysely's way.
+   * BEGIN to its end, so no other transaction's code runs meanwhile); otherwise as a statement of its own, in its
+   * turn for the connection (joining the open batch, answered after its COMMIT, as run() does). Undefined when a
+   * transaction's statement finds no transaction holding the connection: the caller takes kysely's way.
    */
   runDirect<R>(query: CompiledQuery, inTransaction: boolean): Promise<QueryResult<R>> | undefined {
-    const holder = this.#holder;
-    if (inTransaction) return holder?.inTransaction ? this.run<R>(holder, query) : undefined;
-    if (holder !== null) return undefined;
+    if (inTransaction) return this.#holder?.inTransaction ? this.run<R>(this.#holder, query) : undefined;
     const lease = new Lease(this);
-    this.#holder = lease;
+    const waiting = this.#hold(lease);
+    return waiting ? waiting.then(() => this.#runAlone<R>(lease, query)) : this.#runAlone<R>(lease, query);
+  }
+
+  #runAlone<R>(lease: Lease, query: CompiledQuery): Promise<QueryResult<R>> {
     const result = this.run<R>(lease, query);
     this.#handOn(lease); // unless run() already handed it on, joining the batch
     return result;
