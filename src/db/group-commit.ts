@@ -23,33 +23,9 @@
  * Measured with bench/write-baseline.ts: see docs/running.md#group-commit for the figures.
  */
 import type SQLite from 'better-sqlite3';
-import { CompiledQuery, SelectQueryNode, SqliteDialect, type DatabaseConnection, type Dialect, type Driver, type QueryResult } from 'kysely';
-import { keepStatements, type KeptStatements } from './sqlite-statements.ts';
-
-/** kysely's SQLite dialect with the group-commit driver and every statement kept prepared (sqlite-statements.ts). */
-export function groupCommitDialect(sqlite: SQLite.Database): Dialect {
-  const statements = keepStatements(sqlite);
-  const base = new SqliteDialect({ database: statements });
-  let driver: GroupCommitDriver | undefined;
-  return {
-    // kysely makes the driver first, then the adapter: the adapter is what a query's `db` leads to (directDriverOf).
-    createAdapter: () => {
-      const adapter = base.createAdapter();
-      if (driver) directDrivers.set(adapter, driver);
-      return adapter;
-    },
-    createDriver: () => (driver = new GroupCommitDriver(statements, sqlite, base.createDriver())),
-    createIntrospector: (db) => base.createIntrospector(db),
-    createQueryCompiler: () => base.createQueryCompiler(),
-  };
-}
-
-const directDrivers = new WeakMap<object, GroupCommitDriver>();
-
-/** The group-commit driver behind a kysely adapter (`db.getExecutor().adapter`), for runDirect; none on PostgreSQL. */
-export function directDriverOf(adapter: object): GroupCommitDriver | undefined {
-  return directDrivers.get(adapter);
-}
+import { CompiledQuery, SelectQueryNode, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
+import type { KeptStatements } from './sqlite-statements.ts';
+import { LogSyncs, type LogSync } from './wal-sync.ts';
 
 /** At most this many transactions in one COMMIT. */
 export const MAX_MEMBERS = 64;
@@ -90,6 +66,10 @@ export class GroupCommitDriver implements Driver {
   #scheduled = false;
   /** The COMMIT came due while a member was running: it runs when that member ends. */
   #due = false;
+  /** The syncs of the log this driver makes (wal-sync.ts), or null when SQLite's own is enough. */
+  readonly #syncs: LogSyncs | null;
+  /** The last statement run could write (an autocommit write is synced as a batch of its own). */
+  #wrote = false;
 
   // kysely's `trx.savepoint()`: its SQLite driver's, which only sends the statement on the connection given (SQLite
   // nests them inside the member's own).
@@ -101,7 +81,9 @@ export class GroupCommitDriver implements Driver {
     private readonly statements: KeptStatements,
     private readonly sqlite: SQLite.Database,
     savepoints: Driver,
+    logSync: LogSync | null,
   ) {
+    this.#syncs = logSync && new LogSyncs(logSync);
     this.savepoint = savepoints.savepoint?.bind(savepoints);
     this.rollbackToSavepoint = savepoints.rollbackToSavepoint?.bind(savepoints);
     this.releaseSavepoint = savepoints.releaseSavepoint?.bind(savepoints);
@@ -122,6 +104,7 @@ export class GroupCommitDriver implements Driver {
   }
 
   beginTransaction(connection: DatabaseConnection): Promise<void> {
+    if (this.#syncs?.failed) return Promise.reject(this.#syncs.failed);
     const lease = connection as Lease;
     const waiting = this.#hold(lease);
     if (waiting) return waiting.then(() => this.beginTransaction(lease));
@@ -166,10 +149,13 @@ export class GroupCommitDriver implements Driver {
   async destroy(): Promise<void> {
     if (this.#holder?.inTransaction === true) this.#settle(new Error('the database was closed before the commit'));
     else this.#commit();
+    await this.#syncs?.pending?.catch(() => undefined); // its callers are answered before the log is closed
     this.statements.close(); // an open transaction is rolled back by the close
+    this.#syncs?.close();
   }
 
   run<R>(lease: Lease, query: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.#syncs?.failed) return Promise.reject(this.#syncs.failed);
     const waiting = this.#hold(lease);
     if (waiting) return waiting.then(() => this.run<R>(lease, query));
     let result: QueryResult<unknown>;
@@ -180,8 +166,14 @@ export class GroupCommitDriver implements Driver {
       if (this.#open && !lease.inTransaction && !this.sqlite.inTransaction) this.#settle(error);
       return Promise.reject(error);
     }
-    if (lease.inTransaction || !this.#open) return Promise.resolve(result as QueryResult<R>);
-    return this.#join(lease, result as QueryResult<R>);
+    if (lease.inTransaction) return Promise.resolve(result as QueryResult<R>);
+    if (this.#open) return this.#join(lease, result as QueryResult<R>);
+    // Autocommit: a write is answered once its own sync of the log is done, a read once the sync in flight is (it may
+    // have read work not yet synced); the connection goes on to the next caller meanwhile.
+    const synced = this.#wrote ? this.#syncs?.sync() : this.#syncs?.pending;
+    if (!synced) return Promise.resolve(result as QueryResult<R>);
+    this.#handOn(lease);
+    return synced.then(() => result as QueryResult<R>);
   }
 
   /**
@@ -209,11 +201,13 @@ export class GroupCommitDriver implements Driver {
     if (!SelectQueryNode.is(query.query)) throw new Error('Sqlite driver only supports streaming of select queries');
     await this.#hold(lease);
     if (!lease.inTransaction && this.#open) this.#commit(); // rows handed over one by one can't wait for a COMMIT
+    await this.#syncs?.pending; // nor for the sync of what they may show
     for (const row of this.statements.prepare(query.sql).iterate(query.parameters as unknown[])) yield { rows: [row as R] };
   }
 
   #execute(query: CompiledQuery): QueryResult<unknown> {
     const statement = this.statements.prepare(query.sql);
+    this.#wrote = !(statement as unknown as SQLite.Statement).readonly;
     if (statement.reader) return { rows: statement.all(query.parameters as unknown[]) };
     const { changes, lastInsertRowid } = statement.run(query.parameters as unknown[]);
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
@@ -277,12 +271,19 @@ export class GroupCommitDriver implements Driver {
     this.#settle();
   }
 
-  /** Closes the batch and answers its members: committed, or `error` (nothing of theirs is stored). */
+  /** Closes the batch and answers its members: committed (and synced), or `error` (nothing of theirs is stored). */
   #settle(error?: unknown): void {
     this.#open = false;
     this.#due = false;
     const members = this.#members;
     this.#members = [];
+    if (error === undefined && this.#syncs && members.length > 0) {
+      this.#syncs.sync().then(
+        () => members.forEach((member) => member.resolve()),
+        (failed: unknown) => members.forEach((member) => member.reject(failed)),
+      );
+      return;
+    }
     for (const member of members) {
       if (error === undefined) member.resolve();
       else member.reject(error);
