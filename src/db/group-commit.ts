@@ -1,31 +1,23 @@
 /**
  * SQLite's driver with group commit (docs/running.md#group-commit): the transactions that finish within one turn of
- * the event loop share one COMMIT, and so one sync of the WAL, instead of paying one each. Each caller still gets
- * its answer only after the COMMIT that holds its work: `transaction().execute` resolves after it, and rejects when
- * it fails. A success answer still means the work is on disk.
+ * the event loop share one COMMIT, and so one sync of the WAL, instead of paying one each. Each caller is answered
+ * only after the COMMIT that holds its work and the sync after it (wal-sync.ts, made here off the event loop), or
+ * gets the COMMIT's error. A success answer still means the work is on disk (RELAXED_COMMIT says otherwise).
  *
- * How: the first transaction of a batch runs BEGIN; each transaction (the batch's members, one after another on the
- * one connection, as kysely's own SQLite driver runs them) is a SAVEPOINT inside it, released when the transaction
- * commits and rolled back alone when it fails, so one member's failure costs no other member its work. A member's
- * commit hands the connection to the next caller at once and waits for the batch's COMMIT, which runs:
- *  - at `setImmediate` after the first member committed, so that the transactions of every request read in the same
- *    poll phase join it (no added wait when the gateway is idle: the next turn comes at once);
- *  - at MAX_MEMBERS members, which bounds how much one failed COMMIT takes back and how long the write lock is held;
- *  - when the driver is destroyed (a drain commits what it had).
- * A member whose transaction is still running (its body awaits) keeps the COMMIT waiting until it ends.
+ * How: the first transaction of a batch runs BEGIN; each transaction (a member, one after another on the one
+ * connection) is a SAVEPOINT inside it, released when it commits and rolled back alone when it fails. A member's end
+ * hands the connection to the next caller at once; the batch's COMMIT runs at `setImmediate` after the first member
+ * ended (every request read in that poll phase joins it; an idle gateway waits for nothing), at MAX_MEMBERS, or when
+ * the driver is destroyed. A member still running (its body awaits) keeps the COMMIT waiting until it ends.
  *
- * A statement outside a transaction while a batch is open (the auth lookup of the next request, a read of an
- * idempotency key) runs inside the batch, where it sees the work of the members before it, and joins it as a member
- * of one statement: its result is handed over after the COMMIT, or its caller gets the COMMIT's error. So no answer
- * can be built on work whose COMMIT could still fail, and the next request's reads need not end the batch. With no
- * batch open it runs at once, in autocommit, as with kysely's own driver.
- *
- * Measured with bench/write-baseline.ts: see docs/running.md#group-commit for the figures.
+ * A statement outside a transaction while a batch is open (the next request's auth lookup) runs inside the batch,
+ * seeing its work, and is answered with it, after the COMMIT: no answer is built on work whose COMMIT could still
+ * fail. With no batch open it runs at once, in autocommit, and waits for a sync (see run()).
  */
 import type SQLite from 'better-sqlite3';
 import { CompiledQuery, SelectQueryNode, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
 import type { KeptStatements } from './sqlite-statements.ts';
-import { LogSyncs, type LogSync } from './wal-sync.ts';
+import { LogSyncs, RELAXED_COMMIT, type LogSync } from './wal-sync.ts';
 
 /** At most this many transactions in one COMMIT. */
 export const MAX_MEMBERS = 64;
@@ -42,11 +34,14 @@ const ROLLBACK_TO = CompiledQuery.raw('rollback to member');
 interface Waiting {
   resolve(): void;
   reject(error: unknown): void;
+  /** Answered at the COMMIT, not after the sync of the log (RELAXED_COMMIT). */
+  relaxed: boolean;
 }
 
 /** One holder's use of the connection: kysely gets a fresh one per acquire, so a late release is told apart. */
 class Lease implements DatabaseConnection {
   inTransaction = false;
+  relaxed = false;
   constructor(private readonly driver: GroupCommitDriver) {}
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     return this.driver.run<R>(this, query);
@@ -156,6 +151,7 @@ export class GroupCommitDriver implements Driver {
 
   run<R>(lease: Lease, query: CompiledQuery): Promise<QueryResult<R>> {
     if (this.#syncs?.failed) return Promise.reject(this.#syncs.failed);
+    if (query.sql === RELAXED_COMMIT.sql) return this.#relax<R>(lease);
     const waiting = this.#hold(lease);
     if (waiting) return waiting.then(() => this.run<R>(lease, query));
     let result: QueryResult<unknown>;
@@ -189,6 +185,13 @@ export class GroupCommitDriver implements Driver {
     const lease = new Lease(this);
     const waiting = this.#hold(lease);
     return waiting ? waiting.then(() => this.#runAlone<R>(lease, query)) : this.#runAlone<R>(lease, query);
+  }
+
+  /** RELAXED_COMMIT: marks the caller's transaction (its lease), and sends nothing to SQLite. */
+  #relax<R>(lease: Lease): Promise<QueryResult<R>> {
+    if (!lease.inTransaction) return Promise.reject(new Error('RELAXED_COMMIT outside a transaction'));
+    lease.relaxed = true;
+    return Promise.resolve({ rows: [] });
   }
 
   #runAlone<R>(lease: Lease, query: CompiledQuery): Promise<QueryResult<R>> {
@@ -231,7 +234,8 @@ export class GroupCommitDriver implements Driver {
    * goes to the next caller at once. kysely's releaseConnection of this lease, after the COMMIT, is then a no-op.
    */
   #join<T>(lease: Lease, value: T): Promise<T> {
-    const committed = new Promise<T>((resolve, reject) => this.#members.push({ resolve: () => resolve(value), reject }));
+    const { relaxed } = lease;
+    const committed = new Promise<T>((resolve, reject) => this.#members.push({ resolve: () => resolve(value), reject, relaxed }));
     if (this.#due || this.#members.length >= MAX_MEMBERS) this.#commit();
     else this.#schedule();
     this.#handOn(lease);
@@ -278,10 +282,14 @@ export class GroupCommitDriver implements Driver {
     const members = this.#members;
     this.#members = [];
     if (error === undefined && this.#syncs && members.length > 0) {
-      this.#syncs.sync().then(
-        () => members.forEach((member) => member.resolve()),
-        (failed: unknown) => members.forEach((member) => member.reject(failed)),
-      );
+      const strict = members.filter((member) => !member.relaxed);
+      for (const member of members) if (member.relaxed) member.resolve();
+      // A batch of relaxed members only is synced by the next sync or checkpoint.
+      if (strict.length > 0)
+        this.#syncs.sync().then(
+          () => strict.forEach((member) => member.resolve()),
+          (failed: unknown) => strict.forEach((member) => member.reject(failed)),
+        );
       return;
     }
     for (const member of members) {
