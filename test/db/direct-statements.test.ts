@@ -5,44 +5,20 @@
  * transaction, and with a batch open it is answered only after the batch's COMMIT. Watched from a second connection
  * on the same file, as another process would see it.
  */
-import SQLite from 'better-sqlite3';
-import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { compiledOnce, executeCompiled } from '../../src/db/compiled-once.ts';
-import { createDatabase, type AppDatabase, type Db } from '../../src/db/database.ts';
-import { tempDir } from '../support/temp-dir.ts';
+import type { Db } from '../../src/db/database.ts';
+import { sqliteScratch, type Marks } from '../support/sqlite-scratch.ts';
 
-interface Scratch {
-  marks: { id: string };
-}
-
-let open: Array<{ app: AppDatabase; reader: SQLite.Database }> = [];
-afterEach(async () => {
-  for (const { app, reader } of open) {
-    reader.close();
-    await app.destroy();
-  }
-  open = [];
-});
-
-async function scratch() {
-  const path = join(tempDir(), 'direct.db');
-  const app = await createDatabase({ kind: 'sqlite', path });
-  const db = app.db as unknown as Kysely<Scratch>;
-  await sql`create table marks (id text primary key)`.execute(db);
-  const reader = new SQLite(path, { readonly: true });
-  open.push({ app, reader });
-  const committed = (id: string) => (reader.prepare('select count(*) as n from marks where id = ?').get(id) as { n: number }).n === 1;
-  return { app, db, committed };
-}
+const scratch = sqliteScratch;
 
 // The scratch table is not in the gateway's schema: the queries are built on its Kysely, typed for it.
-const insertMark = compiledOnce((db: Db, v: { id: string }) => (db as unknown as Kysely<Scratch>).insertInto('marks').values({ id: v.id }));
+const insertMark = compiledOnce((db: Db, v: { id: string }) => (db as unknown as Kysely<Marks>).insertInto('marks').values({ id: v.id }));
 const countMarks = compiledOnce((db: Db, _: Record<string, never>) =>
-  (db as unknown as Kysely<Scratch>).selectFrom('marks').select((eb) => eb.fn.countAll<number>().as('n')),
+  (db as unknown as Kysely<Marks>).selectFrom('marks').select((eb) => eb.fn.countAll<number>().as('n')),
 );
-const asDb = (db: Kysely<Scratch>) => db as unknown as Db;
+const asDb = (db: Kysely<Marks>) => db as unknown as Db;
 
 describe('statements sent straight to the group-commit driver', () => {
   it('gives the same results as kysely, in and out of a transaction', async () => {

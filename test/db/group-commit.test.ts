@@ -6,12 +6,10 @@
  * process would see it.
  */
 import SQLite from 'better-sqlite3';
-import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createDatabase, type AppDatabase } from '../../src/db/database.ts';
+import { describe, expect, it } from 'vitest';
 import { MAX_MEMBERS } from '../../src/db/group-commit.ts';
-import { tempDir } from '../support/temp-dir.ts';
+import { sqliteScratch } from '../support/sqlite-scratch.ts';
 
 interface Scratch {
   marks: { id: string };
@@ -19,28 +17,13 @@ interface Scratch {
   children: { id: string; parent: string };
 }
 
-let open: Array<{ app: AppDatabase; reader: SQLite.Database }> = [];
-afterEach(async () => {
-  for (const { app, reader } of open) {
-    reader.close();
-    await app.destroy(); // a second destroy, after the test's own, does nothing
-  }
-  open = [];
-});
-
-/** A gateway database on a file, with scratch tables, and a second connection that sees only what is committed. */
+/** The scratch database with two more tables, whose deferred foreign key can make a COMMIT fail. */
 async function scratch() {
-  const path = join(tempDir(), 'group.db');
-  const app = await createDatabase({ kind: 'sqlite', path });
-  const db = app.db as unknown as Kysely<Scratch>;
-  await sql`create table marks (id text primary key)`.execute(db);
+  const { app, path, db: marks, committed, mark } = await sqliteScratch();
+  const db = marks as unknown as Kysely<Scratch>;
   await sql`create table parents (id text primary key)`.execute(db);
   // Checked at COMMIT only: the one way here for a COMMIT to fail.
   await sql`create table children (id text primary key, parent text references parents (id) deferrable initially deferred)`.execute(db);
-  const reader = new SQLite(path, { readonly: true });
-  open.push({ app, reader });
-  const committed = (id: string) => (reader.prepare('select count(*) as n from marks where id = ?').get(id) as { n: number }).n === 1;
-  const mark = (id: string) => db.transaction().execute((trx) => trx.insertInto('marks').values({ id }).execute());
   return { app, db, path, committed, mark };
 }
 

@@ -6,28 +6,20 @@
  * callers and everything after. The syncs are the real ones (fsync of the -wal file), held
  * back here until the test lets each go. A second connection on the file shows what is committed.
  */
-import SQLite from 'better-sqlite3';
-import { join } from 'node:path';
-import { sql, type Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { relaxCommit } from '../../src/db/compiled-once.ts';
-import { createDatabase, type AppDatabase, type Db } from '../../src/db/database.ts';
+import type { Db } from '../../src/db/database.ts';
 import { walSyncOf, type LogSync } from '../../src/db/wal-sync.ts';
-import { tempDir } from '../support/temp-dir.ts';
+import { sqliteScratch } from '../support/sqlite-scratch.ts';
 
-interface Scratch {
-  marks: { id: string };
-}
-
-let open: Array<{ app: AppDatabase; reader: SQLite.Database; gate: Gate }> = [];
-afterEach(async () => {
-  for (const { app, reader, gate } of open) {
+let gates: Gate[] = [];
+afterEach(() => {
+  // Before the database is closed (it waits for the syncs in flight): let every held sync go.
+  for (const gate of gates) {
     gate.holding = false;
     gate.release();
-    reader.close();
-    await app.destroy();
   }
-  open = [];
+  gates = [];
 });
 
 /** Real syncs, each held while `holding` until release(); `failWith` makes the next ones fail instead. */
@@ -56,15 +48,9 @@ class Gate {
 }
 
 async function scratch() {
-  const path = join(tempDir(), 'wal.db');
   const gate = new Gate();
-  const app = await createDatabase({ kind: 'sqlite', path, synchronous: 'full' }, { logSync: gate.logSync });
-  const db = app.db as unknown as Kysely<Scratch>;
-  await sql`create table marks (id text primary key)`.execute(db);
-  const reader = new SQLite(path, { readonly: true });
-  open.push({ app, reader, gate });
-  const committed = (id: string) => (reader.prepare('select count(*) as n from marks where id = ?').get(id) as { n: number }).n === 1;
-  const mark = (id: string) => db.transaction().execute((trx) => trx.insertInto('marks').values({ id }).execute());
+  gates.push(gate);
+  const { db, committed, mark } = await sqliteScratch({ logSync: gate.logSync });
   /** Whether `promise` has settled after the pending turns of the event loop (a held sync never lets it). */
   const settled = async (promise: Promise<unknown>) => {
     let done = false;
