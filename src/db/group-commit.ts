@@ -164,8 +164,8 @@ export class GroupCommitDriver implements Driver {
     }
     if (lease.inTransaction) return Promise.resolve(result as QueryResult<R>);
     if (this.#open) return this.#join(lease, result as QueryResult<R>);
-    // Autocommit: a write is answered once its own sync of the log is done, a read once the sync in flight is (it may
-    // have read work not yet synced); the connection goes on to the next caller meanwhile.
+    // Autocommit: a write waits for a sync of its own, a read for the one in flight (it may have read work not yet
+    // synced); the connection goes on meanwhile.
     const synced = this.#wrote ? this.#syncs?.sync() : this.#syncs?.pending;
     if (!synced) return Promise.resolve(result as QueryResult<R>);
     this.#handOn(lease);
