@@ -179,6 +179,9 @@ export function createLiveService(
             // it) changes nothing on the screen: announcing it again would flash an old order as new.
             if (event.status === 'ready' && wasOnBoard) continue;
             board = await staff.pickupBoard();
+            // An event older than the board read now (one published before this display subscribed can arrive after
+            // its snapshot, through Redis): the order's place on the board is not what the event says. Nothing moved.
+            if ((event.status === 'ready') !== board.some((entry) => entry.orderNumber === event.orderNumber)) continue;
             const change: PickupChange =
               event.status === 'ready' ? 'ready' : event.status === 'collected' ? 'collected' : 'removed';
             await push({ change, orderNumber: event.orderNumber, board });

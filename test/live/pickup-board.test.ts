@@ -47,4 +47,18 @@ describe('pickupBoard subscription', () => {
     await live.gql(`mutation { cancelOrder(orderNumber: "${n}", reason: "Thread snapped") { status } }`, {}, { token: live.adminToken });
     expect((await board.next()).pickupBoard).toEqual({ change: 'REMOVED', orderNumber: n, board: [] });
   });
+
+  // Seen once in a full run on PostgreSQL and Redis: the order's `paid` event, published before the display
+  // subscribed, reached it through Redis after its snapshot, and was announced as a removal of an order still ready.
+  it('announces nothing for an event older than the board it shows', async () => {
+    const live = await liveServer();
+    const n = await paidOrder(live, 'edsger@example.com', 'Edsger Dijkstra');
+    await live.gql(`mutation { advanceOrder(orderNumber: "${n}", status: READY) { status } }`, {}, { token: live.adminToken });
+    const board = subscribe(live.client(), BOARD);
+    expect((await board.next()).pickupBoard.board).toEqual([{ orderNumber: n, displayName: 'Edsger D.' }]);
+    // The order's earlier `paid` event, arriving late (the order is READY since).
+    live.gateway.bus.publish('orderChanged', { orderNumber: n, status: 'received', version: 1, change: 'paid', holdUntil: 0 });
+    await live.gql(`mutation { cancelOrder(orderNumber: "${n}", reason: "Thread snapped") { status } }`, {}, { token: live.adminToken });
+    expect((await board.next()).pickupBoard).toEqual({ change: 'REMOVED', orderNumber: n, board: [] });
+  });
 });
