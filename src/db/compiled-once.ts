@@ -14,7 +14,6 @@
 import { createQueryId, type Compilable, type CompiledQuery, type QueryResult } from 'kysely';
 import type { Db } from './database.ts';
 import { directDriverOf } from './group-commit-dialect.ts';
-import { RELAXED_COMMIT } from './wal-sync.ts';
 
 interface Known {
   sql: string;
@@ -50,9 +49,4 @@ export function compiledOnce<V extends Record<string, unknown>, R>(build: (db: D
 /** A compiled query run on `db` (a transaction, or not): on SQLite straight to the group-commit driver when it can. */
 export function executeCompiled<R>(db: Db, compiled: CompiledQuery<R>): Promise<QueryResult<R>> {
   return directDriverOf(db.getExecutor().adapter)?.runDirect<R>(compiled, db.isTransaction) ?? db.executeQuery<R>(compiled);
-}
-
-/** Marks the transaction `trx` as one whose success may be answered before its commit is on disk (RELAXED_COMMIT). */
-export async function relaxCommit(trx: Db): Promise<void> {
-  await executeCompiled(trx, RELAXED_COMMIT);
 }

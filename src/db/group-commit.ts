@@ -2,7 +2,7 @@
  * SQLite's driver with group commit (docs/running.md#group-commit): the transactions that finish within one turn of
  * the event loop share one COMMIT, and so one sync of the WAL, instead of paying one each. Each caller is answered
  * only after the COMMIT that holds its work and the sync after it (wal-sync.ts, made here off the event loop), or
- * gets the COMMIT's error. A success answer still means the work is on disk (RELAXED_COMMIT says otherwise).
+ * gets the COMMIT's error. A success answer still means the work is on disk.
  *
  * How: the first transaction of a batch runs BEGIN; each transaction (a member, one after another on the one
  * connection) is a SAVEPOINT inside it, released when it commits and rolled back alone when it fails. A member's end
@@ -17,7 +17,7 @@
 import type SQLite from 'better-sqlite3';
 import { CompiledQuery, SelectQueryNode, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
 import type { KeptStatements } from './sqlite-statements.ts';
-import { LogSyncs, RELAXED_COMMIT, type LogSync } from './wal-sync.ts';
+import { LogSyncs, type LogSync } from './wal-sync.ts';
 
 /** At most this many transactions in one COMMIT. */
 export const MAX_MEMBERS = 64;
@@ -34,14 +34,11 @@ const ROLLBACK_TO = CompiledQuery.raw('rollback to member');
 interface Waiting {
   resolve(): void;
   reject(error: unknown): void;
-  /** Answered at the COMMIT, not after the sync of the log (RELAXED_COMMIT). */
-  relaxed: boolean;
 }
 
 /** One holder's use of the connection: kysely gets a fresh one per acquire, so a late release is told apart. */
 class Lease implements DatabaseConnection {
   inTransaction = false;
-  relaxed = false;
   constructor(private readonly driver: GroupCommitDriver) {}
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     return this.driver.run<R>(this, query);
@@ -66,8 +63,7 @@ export class GroupCommitDriver implements Driver {
   /** The last statement run could write (an autocommit write is synced as a batch of its own). */
   #wrote = false;
 
-  // kysely's `trx.savepoint()`: its SQLite driver's, which only sends the statement on the connection given (SQLite
-  // nests them inside the member's own).
+  // kysely's `trx.savepoint()`: its SQLite driver's (it sends the statement; SQLite nests it in the member's own).
   readonly savepoint: Driver['savepoint'];
   readonly rollbackToSavepoint: Driver['rollbackToSavepoint'];
   readonly releaseSavepoint: Driver['releaseSavepoint'];
@@ -151,7 +147,6 @@ export class GroupCommitDriver implements Driver {
 
   run<R>(lease: Lease, query: CompiledQuery): Promise<QueryResult<R>> {
     if (this.#syncs?.failed) return Promise.reject(this.#syncs.failed);
-    if (query.sql === RELAXED_COMMIT.sql) return this.#relax<R>(lease);
     const waiting = this.#hold(lease);
     if (waiting) return waiting.then(() => this.run<R>(lease, query));
     let result: QueryResult<unknown>;
@@ -185,13 +180,6 @@ export class GroupCommitDriver implements Driver {
     const lease = new Lease(this);
     const waiting = this.#hold(lease);
     return waiting ? waiting.then(() => this.#runAlone<R>(lease, query)) : this.#runAlone<R>(lease, query);
-  }
-
-  /** RELAXED_COMMIT: marks the caller's transaction (its lease), and sends nothing to SQLite. */
-  #relax<R>(lease: Lease): Promise<QueryResult<R>> {
-    if (!lease.inTransaction) return Promise.reject(new Error('RELAXED_COMMIT outside a transaction'));
-    lease.relaxed = true;
-    return Promise.resolve({ rows: [] });
   }
 
   #runAlone<R>(lease: Lease, query: CompiledQuery): Promise<QueryResult<R>> {
@@ -234,8 +222,7 @@ export class GroupCommitDriver implements Driver {
    * goes to the next caller at once. kysely's releaseConnection of this lease, after the COMMIT, is then a no-op.
    */
   #join<T>(lease: Lease, value: T): Promise<T> {
-    const { relaxed } = lease;
-    const committed = new Promise<T>((resolve, reject) => this.#members.push({ resolve: () => resolve(value), reject, relaxed }));
+    const committed = new Promise<T>((resolve, reject) => this.#members.push({ resolve: () => resolve(value), reject }));
     if (this.#due || this.#members.length >= MAX_MEMBERS) this.#commit();
     else this.#schedule();
     this.#handOn(lease);
@@ -282,14 +269,10 @@ export class GroupCommitDriver implements Driver {
     const members = this.#members;
     this.#members = [];
     if (error === undefined && this.#syncs && members.length > 0) {
-      const strict = members.filter((member) => !member.relaxed);
-      for (const member of members) if (member.relaxed) member.resolve();
-      // A batch of relaxed members only is synced by the next sync or checkpoint.
-      if (strict.length > 0)
-        this.#syncs.sync().then(
-          () => strict.forEach((member) => member.resolve()),
-          (failed: unknown) => strict.forEach((member) => member.reject(failed)),
-        );
+      this.#syncs.sync().then(
+        () => members.forEach((member) => member.resolve()),
+        (failed: unknown) => members.forEach((member) => member.reject(failed)),
+      );
       return;
     }
     for (const member of members) {

@@ -15,16 +15,6 @@
  * for as long as a connection is open.
  */
 import { closeSync, fsync, openSync } from 'node:fs';
-import { CompiledQuery } from 'kysely';
-
-/**
- * Sent inside a transaction whose success may be answered before its commit is on disk, as PostgreSQL's own
- * statement says there (and does): the work is committed, seen by others, and synced by the next sync or
- * checkpoint, so a power cut may lose the last such commits, never a part of one. For records whose loss costs
- * a repeat, not a loss: the attempts of the webhook dispatchers, whose deliveries are then sent again (at least once,
- * docs/running.md#relaxed-commits). The SQLite driver takes it as a mark and sends nothing.
- */
-export const RELAXED_COMMIT = CompiledQuery.raw('set local synchronous_commit = off');
 
 /** Syncs what was written to the log so far; calls `done` once it is on disk (or with the error). */
 export interface LogSync {

@@ -6,7 +6,6 @@
  * (docs/notifications.md#redelivery-during-an-attempt): the attempt is recorded, and the row stays due as the
  * redelivery left it. A notification dropped at send time is recorded here too, under the same guard.
  */
-import { relaxCommit } from '../db/compiled-once.ts';
 import type { AppDatabase, Db } from '../db/database.ts';
 import { findLeased, insertAttempt, releaseLease, updateLeased, type OutboxRow, type RowState } from './outbox-repository.ts';
 import type { OutboxStatus } from './outbox-tables.ts';
@@ -108,9 +107,7 @@ export function createRecorder(database: AppDatabase): (request: RecordRequest) 
       const batch = waiting;
       waiting = [];
       try {
-        // Relaxed: a record a power cut takes back costs a repeated delivery, not a lost one (RELAXED_COMMIT).
         const results = await database.db.transaction().execute(async (trx) => {
-          await relaxCommit(trx);
           const recorded: Array<RecordedAttempt | null> = [];
           for (const { request } of batch) recorded.push(await recordIn(trx, database.caps.skipLocked, request));
           return recorded;

@@ -8,7 +8,6 @@
  * keeps that: the attempt is recorded, the row stays due.
  */
 import type { AppDatabase, Db } from '../db/database.ts';
-import { relaxCommit } from '../db/compiled-once.ts';
 import { timeOrderedId } from '../kernel/tokens.ts';
 import { nextState } from './attempt-service.ts';
 import { findLeasedDelivery, insertDeliveryAttempts, updateLeasedDelivery, type DeliveryAttemptRow, type DeliveryRow, type DeliveryState } from './delivery-repository.ts';
@@ -84,11 +83,9 @@ export function createDeliveryRecorder(database: AppDatabase, options: RecorderO
     const batch = waiting;
     waiting = [];
     try {
-      // Relaxed: a record a power cut takes back costs a repeated delivery, not a lost one (RELAXED_COMMIT).
-      const { recorded, after } = await database.db.transaction().execute(async (trx) => {
-        await relaxCommit(trx);
-        return recordBatch(trx, database.caps.skipLocked, batch.map((entry) => entry.request), options);
-      });
+      const { recorded, after } = await database.db.transaction().execute((trx) =>
+        recordBatch(trx, database.caps.skipLocked, batch.map((entry) => entry.request), options),
+      );
       batch.forEach((entry, i) => entry.resolve(recorded[i]!));
       for (const run of after) run();
     } catch (error) {

@@ -2,13 +2,10 @@
  * The group-commit driver's own sync of SQLite's log (src/db/wal-sync.ts, docs/running.md#group-commit): a caller
  * is answered only once the sync that follows the COMMIT of its work is done; the next batches run meanwhile and
  * share one sync after it; a read that may have seen work not yet synced waits for that sync; a write outside a
- * transaction gets a sync of its own; a relaxed transaction is answered at its COMMIT; a failed sync fails its
- * callers and everything after. The syncs are the real ones (fsync of the -wal file), held
+ * transaction gets a sync of its own; a failed sync fails its callers and everything after. The syncs are the real ones (fsync of the -wal file), held
  * back here until the test lets each go. A second connection on the file shows what is committed.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { relaxCommit } from '../../src/db/compiled-once.ts';
-import type { Db } from '../../src/db/database.ts';
 import { walSyncOf, type LogSync } from '../../src/db/wal-sync.ts';
 import { sqliteScratch } from '../support/sqlite-scratch.ts';
 
@@ -99,29 +96,6 @@ describe("the group-commit driver's sync of the log", () => {
     expect(await read).toEqual([{ id: 'a' }]);
     await Promise.all([written, lone]);
     expect(gate.calls).toBe(calls + 1); // the write's own sync, after the one in flight
-  });
-
-  it('answers a relaxed transaction at its COMMIT; a transaction of the same batch still waits for the sync', async () => {
-    const { db, gate, committed, settled } = await scratch();
-    gate.holding = true;
-    const calls = gate.calls;
-    const relaxed = db.transaction().execute(async (trx) => {
-      await relaxCommit(trx as unknown as Db);
-      await trx.insertInto('marks').values({ id: 'relaxed' }).execute();
-    });
-    const strict = db.transaction().execute((trx) => trx.insertInto('marks').values({ id: 'strict' }).execute());
-    expect(await settled(relaxed)).toBe(true);
-    expect(await settled(strict)).toBe(false);
-    expect([committed('relaxed'), committed('strict')]).toEqual([true, true]);
-    gate.holding = false;
-    gate.release();
-    await strict;
-    // A batch of relaxed transactions only asks for no sync: the next one, or a checkpoint, covers it.
-    await db.transaction().execute(async (trx) => {
-      await relaxCommit(trx as unknown as Db);
-      await trx.insertInto('marks').values({ id: 'alone' }).execute();
-    });
-    expect(gate.calls).toBe(calls + 1);
   });
 
   it('fails the callers of a failed sync, and every statement after it', async () => {
