@@ -12,18 +12,11 @@
  * COMMIT. That is the gateway's policy written out without kysely; what the baseline leaves out is HTTP, parsing,
  * auth, kysely's query building and the gateway's other per-request work.
  *
- * With SQLITE_SYNCHRONOUS full, as the gateway, the WAL's sync at commit is made after the COMMIT on libuv's thread
- * pool (src/db/wal-sync.ts, the gateway's own LogSyncs: one in flight, one queued for the batches committed
- * meanwhile), callers going on once it is done, and a statement outside a transaction waits for a sync as the
- * gateway's does (its own for a write, the one in flight for a read).
- *
- * With `maxMembers: 1` each transaction is committed at its end, SQLite syncing it in the COMMIT, before its caller
- * goes on: the way the gateway committed before group commit, which the bench also measures to show what the
- * grouping is worth.
+ * With `maxMembers: 1` each transaction is committed at its end, before its caller goes on: the way the gateway
+ * committed before group commit, which the bench also measures to show what the grouping is worth.
  */
 import SQLite from 'better-sqlite3';
 import { MAX_MEMBERS } from '../src/db/group-commit.ts';
-import { LogSyncs, walSyncOf } from '../src/db/wal-sync.ts';
 import type { Row, Runner } from './write-baseline-flows.ts';
 
 /** The promise chain kysely's SQLite driver keeps: one holder of the connection at a time. */
@@ -51,18 +44,14 @@ export interface CommitPolicy {
 export function sqliteRunner(path: string, synchronous: string, count: (sql: string) => void, policy: CommitPolicy): Runner {
   const db = new SQLite(path);
   db.exec('PRAGMA journal_mode = WAL');
-  // Grouped and FULL: the sync at commit is made here, off the loop, as the gateway makes it (src/db/database.ts).
-  const syncs = synchronous !== 'normal' && policy.maxMembers > 1 ? new LogSyncs(walSyncOf(path)) : null;
-  db.exec(`PRAGMA synchronous = ${synchronous === 'normal' || syncs ? 'NORMAL' : 'FULL'}`);
+  db.exec(`PRAGMA synchronous = ${synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
   db.exec('PRAGMA foreign_keys = ON');
   db.exec('PRAGMA busy_timeout = 5000');
   const kept = new Map<string, SQLite.Statement>();
-  let wrote = false;
   const run = (sql: string, params: unknown[]) => {
     count(sql);
     let statement = kept.get(sql);
     if (!statement) kept.set(sql, (statement = db.prepare(sql)));
-    wrote = !statement.readonly;
     if (statement.reader) return { rows: statement.all(...params) as Row[], changes: 0 };
     return { rows: [], changes: statement.run(...params).changes };
   };
@@ -86,12 +75,7 @@ export function sqliteRunner(path: string, synchronous: string, count: (sql: str
       for (const member of waiting) member.reject(error);
       return;
     }
-    if (syncs === null) for (const member of waiting) member.resolve();
-    else
-      syncs.sync().then(
-        () => waiting.forEach((member) => member.resolve()),
-        (error: unknown) => waiting.forEach((member) => member.reject(error)),
-      );
+    for (const member of waiting) member.resolve();
   };
   /** The caller's work is in the open batch: it goes on after the COMMIT. */
   const join = () => {
@@ -134,8 +118,6 @@ export function sqliteRunner(path: string, synchronous: string, count: (sql: str
       }
       if (open) return afterCommit(release, result);
       release();
-      const synced = wrote ? syncs?.sync() : syncs?.pending;
-      if (synced) await synced;
       return result;
     },
     async tx(body) {

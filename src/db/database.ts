@@ -9,9 +9,8 @@ import { Kysely, Migrator, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget, SqliteSynchronous } from '../kernel/config.ts';
 import { migrationProvider } from './migrations/index.ts';
-import { groupCommitDialect } from './group-commit-dialect.ts';
+import { groupCommitDialect } from './group-commit.ts';
 import { tracedDialect } from './traced-dialect.ts';
-import { walSyncOf, type LogSync } from './wal-sync.ts';
 import type { Database } from './tables.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
@@ -41,9 +40,7 @@ function openSqlite(path: string, synchronous: SqliteSynchronous): SQLite.Databa
   if (path !== ':memory:') sqlite.exec('PRAGMA journal_mode = WAL');
   // FULL by default: with WAL, NORMAL skips the sync at each commit, so an OS crash or power loss could roll back a
   // committed payment or outbox row after the processor charged (docs/running.md#durability-of-the-embedded-database).
-  // On a file, FULL's sync at commit is the group-commit driver's own, off the event loop (wal-sync.ts): the
-  // connection runs at NORMAL, which is FULL without that one sync.
-  sqlite.exec(`PRAGMA synchronous = ${synchronous === 'normal' || path !== ':memory:' ? 'NORMAL' : 'FULL'}`);
+  sqlite.exec(`PRAGMA synchronous = ${synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
   sqlite.exec('PRAGMA foreign_keys = ON');
   sqlite.exec('PRAGMA busy_timeout = 5000'); // another process (a second instance, a backup) may hold the lock briefly
   return sqlite;
@@ -73,12 +70,7 @@ async function openPostgres(url: string): Promise<{ db: Kysely<Database>; schema
 
 const INT8_OID = 20;
 
-export interface DatabaseOptions {
-  /** How the log of a SQLite file is synced at each commit (wal-sync.ts); tests watch it through this. */
-  logSync?: (path: string) => LogSync;
-}
-
-export async function createDatabase(target: DatabaseTarget, options: DatabaseOptions = {}): Promise<AppDatabase> {
+export async function createDatabase(target: DatabaseTarget): Promise<AppDatabase> {
   if (target.kind === 'postgres') {
     const { db, schema } = await openPostgres(target.url);
     return {
@@ -91,10 +83,8 @@ export async function createDatabase(target: DatabaseTarget, options: DatabaseOp
       destroy: () => db.destroy(),
     };
   }
-  const synchronous = target.synchronous ?? 'full';
-  const sqlite = openSqlite(target.path, synchronous);
-  const logSync = synchronous === 'full' && target.path !== ':memory:' ? (options.logSync ?? walSyncOf)(target.path) : null;
-  const db = new Kysely<Database>({ dialect: tracedDialect(groupCommitDialect(sqlite, logSync), 'sqlite') });
+  const sqlite = openSqlite(target.path, target.synchronous ?? 'full');
+  const db = new Kysely<Database>({ dialect: tracedDialect(groupCommitDialect(sqlite), 'sqlite') });
   return {
     db,
     dialect: 'sqlite',

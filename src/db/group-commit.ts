@@ -1,23 +1,55 @@
 /**
  * SQLite's driver with group commit (docs/running.md#group-commit): the transactions that finish within one turn of
- * the event loop share one COMMIT, and so one sync of the WAL, instead of paying one each. Each caller is answered
- * only after the COMMIT that holds its work and the sync after it (wal-sync.ts, made here off the event loop), or
- * gets the COMMIT's error. A success answer still means the work is on disk.
+ * the event loop share one COMMIT, and so one sync of the WAL, instead of paying one each. Each caller still gets
+ * its answer only after the COMMIT that holds its work: `transaction().execute` resolves after it, and rejects when
+ * it fails. A success answer still means the work is on disk.
  *
- * How: the first transaction of a batch runs BEGIN; each transaction (a member, one after another on the one
- * connection) is a SAVEPOINT inside it, released when it commits and rolled back alone when it fails. A member's end
- * hands the connection to the next caller at once; the batch's COMMIT runs at `setImmediate` after the first member
- * ended (every request read in that poll phase joins it; an idle gateway waits for nothing), at MAX_MEMBERS, or when
- * the driver is destroyed. A member still running (its body awaits) keeps the COMMIT waiting until it ends.
+ * How: the first transaction of a batch runs BEGIN; each transaction (the batch's members, one after another on the
+ * one connection, as kysely's own SQLite driver runs them) is a SAVEPOINT inside it, released when the transaction
+ * commits and rolled back alone when it fails, so one member's failure costs no other member its work. A member's
+ * commit hands the connection to the next caller at once and waits for the batch's COMMIT, which runs:
+ *  - at `setImmediate` after the first member committed, so that the transactions of every request read in the same
+ *    poll phase join it (no added wait when the gateway is idle: the next turn comes at once);
+ *  - at MAX_MEMBERS members, which bounds how much one failed COMMIT takes back and how long the write lock is held;
+ *  - when the driver is destroyed (a drain commits what it had).
+ * A member whose transaction is still running (its body awaits) keeps the COMMIT waiting until it ends.
  *
- * A statement outside a transaction while a batch is open (the next request's auth lookup) runs inside the batch,
- * seeing its work, and is answered with it, after the COMMIT: no answer is built on work whose COMMIT could still
- * fail. With no batch open it runs at once, in autocommit, and waits for a sync (see run()).
+ * A statement outside a transaction while a batch is open (the auth lookup of the next request, a read of an
+ * idempotency key) runs inside the batch, where it sees the work of the members before it, and joins it as a member
+ * of one statement: its result is handed over after the COMMIT, or its caller gets the COMMIT's error. So no answer
+ * can be built on work whose COMMIT could still fail, and the next request's reads need not end the batch. With no
+ * batch open it runs at once, in autocommit, as with kysely's own driver.
+ *
+ * Measured with bench/write-baseline.ts: see docs/running.md#group-commit for the figures.
  */
 import type SQLite from 'better-sqlite3';
-import { CompiledQuery, SelectQueryNode, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
-import type { KeptStatements } from './sqlite-statements.ts';
-import { LogSyncs, type LogSync } from './wal-sync.ts';
+import { CompiledQuery, SelectQueryNode, SqliteDialect, type DatabaseConnection, type Dialect, type Driver, type QueryResult } from 'kysely';
+import { keepStatements, type KeptStatements } from './sqlite-statements.ts';
+
+/** kysely's SQLite dialect with the group-commit driver and every statement kept prepared (sqlite-statements.ts). */
+export function groupCommitDialect(sqlite: SQLite.Database): Dialect {
+  const statements = keepStatements(sqlite);
+  const base = new SqliteDialect({ database: statements });
+  let driver: GroupCommitDriver | undefined;
+  return {
+    // kysely makes the driver first, then the adapter: the adapter is what a query's `db` leads to (directDriverOf).
+    createAdapter: () => {
+      const adapter = base.createAdapter();
+      if (driver) directDrivers.set(adapter, driver);
+      return adapter;
+    },
+    createDriver: () => (driver = new GroupCommitDriver(statements, sqlite, base.createDriver())),
+    createIntrospector: (db) => base.createIntrospector(db),
+    createQueryCompiler: () => base.createQueryCompiler(),
+  };
+}
+
+const directDrivers = new WeakMap<object, GroupCommitDriver>();
+
+/** The group-commit driver behind a kysely adapter (`db.getExecutor().adapter`), for runDirect; none on PostgreSQL. */
+export function directDriverOf(adapter: object): GroupCommitDriver | undefined {
+  return directDrivers.get(adapter);
+}
 
 /** At most this many transactions in one COMMIT. */
 export const MAX_MEMBERS = 64;
@@ -58,12 +90,9 @@ export class GroupCommitDriver implements Driver {
   #scheduled = false;
   /** The COMMIT came due while a member was running: it runs when that member ends. */
   #due = false;
-  /** The syncs of the log this driver makes (wal-sync.ts), or null when SQLite's own is enough. */
-  readonly #syncs: LogSyncs | null;
-  /** The last statement run could write (an autocommit write is synced as a batch of its own). */
-  #wrote = false;
 
-  // kysely's `trx.savepoint()`: its SQLite driver's (it sends the statement; SQLite nests it in the member's own).
+  // kysely's `trx.savepoint()`: its SQLite driver's, which only sends the statement on the connection given (SQLite
+  // nests them inside the member's own).
   readonly savepoint: Driver['savepoint'];
   readonly rollbackToSavepoint: Driver['rollbackToSavepoint'];
   readonly releaseSavepoint: Driver['releaseSavepoint'];
@@ -72,9 +101,7 @@ export class GroupCommitDriver implements Driver {
     private readonly statements: KeptStatements,
     private readonly sqlite: SQLite.Database,
     savepoints: Driver,
-    logSync: LogSync | null,
   ) {
-    this.#syncs = logSync && new LogSyncs(logSync);
     this.savepoint = savepoints.savepoint?.bind(savepoints);
     this.rollbackToSavepoint = savepoints.rollbackToSavepoint?.bind(savepoints);
     this.releaseSavepoint = savepoints.releaseSavepoint?.bind(savepoints);
@@ -95,7 +122,6 @@ export class GroupCommitDriver implements Driver {
   }
 
   beginTransaction(connection: DatabaseConnection): Promise<void> {
-    if (this.#syncs?.failed) return Promise.reject(this.#syncs.failed);
     const lease = connection as Lease;
     const waiting = this.#hold(lease);
     if (waiting) return waiting.then(() => this.beginTransaction(lease));
@@ -140,13 +166,10 @@ export class GroupCommitDriver implements Driver {
   async destroy(): Promise<void> {
     if (this.#holder?.inTransaction === true) this.#settle(new Error('the database was closed before the commit'));
     else this.#commit();
-    await this.#syncs?.pending?.catch(() => undefined); // its callers are answered before the log is closed
     this.statements.close(); // an open transaction is rolled back by the close
-    this.#syncs?.close();
   }
 
   run<R>(lease: Lease, query: CompiledQuery): Promise<QueryResult<R>> {
-    if (this.#syncs?.failed) return Promise.reject(this.#syncs.failed);
     const waiting = this.#hold(lease);
     if (waiting) return waiting.then(() => this.run<R>(lease, query));
     let result: QueryResult<unknown>;
@@ -157,14 +180,8 @@ export class GroupCommitDriver implements Driver {
       if (this.#open && !lease.inTransaction && !this.sqlite.inTransaction) this.#settle(error);
       return Promise.reject(error);
     }
-    if (lease.inTransaction) return Promise.resolve(result as QueryResult<R>);
-    if (this.#open) return this.#join(lease, result as QueryResult<R>);
-    // Autocommit: a write waits for a sync of its own, a read for the one in flight (it may have read work not yet
-    // synced); the connection goes on meanwhile.
-    const synced = this.#wrote ? this.#syncs?.sync() : this.#syncs?.pending;
-    if (!synced) return Promise.resolve(result as QueryResult<R>);
-    this.#handOn(lease);
-    return synced.then(() => result as QueryResult<R>);
+    if (lease.inTransaction || !this.#open) return Promise.resolve(result as QueryResult<R>);
+    return this.#join(lease, result as QueryResult<R>);
   }
 
   /**
@@ -192,13 +209,11 @@ export class GroupCommitDriver implements Driver {
     if (!SelectQueryNode.is(query.query)) throw new Error('Sqlite driver only supports streaming of select queries');
     await this.#hold(lease);
     if (!lease.inTransaction && this.#open) this.#commit(); // rows handed over one by one can't wait for a COMMIT
-    await this.#syncs?.pending; // nor for the sync of what they may show
     for (const row of this.statements.prepare(query.sql).iterate(query.parameters as unknown[])) yield { rows: [row as R] };
   }
 
   #execute(query: CompiledQuery): QueryResult<unknown> {
     const statement = this.statements.prepare(query.sql);
-    this.#wrote = !(statement as unknown as SQLite.Statement).readonly;
     if (statement.reader) return { rows: statement.all(query.parameters as unknown[]) };
     const { changes, lastInsertRowid } = statement.run(query.parameters as unknown[]);
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
@@ -262,19 +277,12 @@ export class GroupCommitDriver implements Driver {
     this.#settle();
   }
 
-  /** Closes the batch and answers its members: committed (and synced), or `error` (nothing of theirs is stored). */
+  /** Closes the batch and answers its members: committed, or `error` (nothing of theirs is stored). */
   #settle(error?: unknown): void {
     this.#open = false;
     this.#due = false;
     const members = this.#members;
     this.#members = [];
-    if (error === undefined && this.#syncs && members.length > 0) {
-      this.#syncs.sync().then(
-        () => members.forEach((member) => member.resolve()),
-        (failed: unknown) => members.forEach((member) => member.reject(failed)),
-      );
-      return;
-    }
     for (const member of members) {
       if (error === undefined) member.resolve();
       else member.reject(error);

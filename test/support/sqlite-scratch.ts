@@ -1,12 +1,12 @@
 /**
- * A gateway SQLite database on a fresh file (createDatabase, so the group-commit driver and its sync of the log)
+ * A gateway SQLite database on a fresh file (createDatabase, so the group-commit driver)
  * with a scratch table `marks`, and a second connection on the file that sees only what is committed, as another
  * process would: for the tests of src/db/group-commit.ts and its neighbours. Closed after the test.
  */
 import SQLite from 'better-sqlite3';
 import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import { createDatabase, type AppDatabase, type DatabaseOptions } from '../../src/db/database.ts';
+import { createDatabase, type AppDatabase } from '../../src/db/database.ts';
 import { afterThisTest } from './gateway.ts';
 import { tempDir } from './temp-dir.ts';
 
@@ -25,9 +25,9 @@ export interface SqliteScratch {
   mark(id: string): Promise<unknown>;
 }
 
-export async function sqliteScratch(options: DatabaseOptions = {}): Promise<SqliteScratch> {
+export async function sqliteScratch(): Promise<SqliteScratch> {
   const path = join(tempDir(), 'scratch.db');
-  const app = await createDatabase({ kind: 'sqlite', path, synchronous: 'full' }, options);
+  const app = await createDatabase({ kind: 'sqlite', path, synchronous: 'full' });
   const db = app.db as unknown as Kysely<Marks>;
   afterThisTest(() => app.destroy()); // a second destroy, after a test's own, does nothing
   await sql`create table marks (id text primary key)`.execute(db);
