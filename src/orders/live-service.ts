@@ -169,21 +169,25 @@ export function createLiveService(
     pickupBoard() {
       const changes = listening(bus.subscribe('orderChanged'));
       return new Repeater<PickupBoardEvent>(async (push, stop) => {
-        let board = await staff.pickupBoard();
-        await push({ change: 'snapshot', orderNumber: null, board });
+        // What the screen shows: the board last pushed, and only that (every check below is against the screen).
+        let shown = await staff.pickupBoard();
+        await push({ change: 'snapshot', orderNumber: null, board: shown });
         void (async () => {
           for await (const event of changes) {
-            const wasOnBoard = board.some((entry) => entry.orderNumber === event.orderNumber);
-            if (event.status !== 'ready' && !wasOnBoard) continue;
-            // A move to ready that the board already shows (it happened before the snapshot, and its event came after
-            // it) changes nothing on the screen: announcing it again would flash an old order as new.
-            if (event.status === 'ready' && wasOnBoard) continue;
-            board = await staff.pickupBoard();
+            const wasShown = shown.some((entry) => entry.orderNumber === event.orderNumber);
+            if (event.status !== 'ready' && !wasShown) continue;
+            // A move to ready that the screen already shows (it happened before the board it was last given, and its
+            // event came after) changes nothing there: announcing it again would flash an old order as new.
+            if (event.status === 'ready' && wasShown) continue;
+            const board = await staff.pickupBoard();
             // An event older than the board read now (one published before this display subscribed can arrive after
-            // its snapshot, through Redis): the order's place on the board is not what the event says. Nothing moved.
+            // its snapshot, through Redis): the order's place on the board is not what the event says, so nothing is
+            // announced. That board is not kept either: the orders it has that the screen lacks are announced by
+            // their own events, which would find them already shown.
             if ((event.status === 'ready') !== board.some((entry) => entry.orderNumber === event.orderNumber)) continue;
             const change: PickupChange =
               event.status === 'ready' ? 'ready' : event.status === 'collected' ? 'collected' : 'removed';
+            shown = board;
             await push({ change, orderNumber: event.orderNumber, board });
           }
         })();
