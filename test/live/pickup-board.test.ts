@@ -10,6 +10,17 @@ async function paidOrder(live: Awaited<ReturnType<typeof liveServer>>, email: st
   return created.body.orderNumber as string;
 }
 
+/** A paid order made ready by staff, before any display subscribes. */
+async function readyOrder(live: Awaited<ReturnType<typeof liveServer>>, email: string, name: string) {
+  const n = await paidOrder(live, email, name);
+  await live.gql(`mutation { advanceOrder(orderNumber: "${n}", status: READY) { status } }`, {}, { token: live.adminToken });
+  return n;
+}
+
+async function cancelOrder(live: Awaited<ReturnType<typeof liveServer>>, n: string) {
+  await live.gql(`mutation { cancelOrder(orderNumber: "${n}", reason: "Thread snapped") { status } }`, {}, { token: live.adminToken });
+}
+
 describe('pickupBoard subscription', () => {
   it('starts with the board, then announces an order made ready and collected, with no email anywhere', async () => {
     const live = await liveServer();
@@ -32,19 +43,17 @@ describe('pickupBoard subscription', () => {
 
   it('gives a display that reconnects the current board first', async () => {
     const live = await liveServer();
-    const n = await paidOrder(live, 'grace@example.com', 'Grace Hopper');
-    await live.gql(`mutation { advanceOrder(orderNumber: "${n}", status: READY) { status } }`, {}, { token: live.adminToken });
+    const n = await readyOrder(live, 'grace@example.com', 'Grace Hopper');
     const board = subscribe(live.client(), BOARD);
     expect((await board.next()).pickupBoard.board).toEqual([{ orderNumber: n, displayName: 'Grace H.' }]);
   });
 
   it('drops an order that is cancelled while ready', async () => {
     const live = await liveServer();
-    const n = await paidOrder(live, 'alan@example.com', 'Alan Turing');
-    await live.gql(`mutation { advanceOrder(orderNumber: "${n}", status: READY) { status } }`, {}, { token: live.adminToken });
+    const n = await readyOrder(live, 'alan@example.com', 'Alan Turing');
     const board = subscribe(live.client(), BOARD);
     await board.next();
-    await live.gql(`mutation { cancelOrder(orderNumber: "${n}", reason: "Thread snapped") { status } }`, {}, { token: live.adminToken });
+    await cancelOrder(live, n);
     expect((await board.next()).pickupBoard).toEqual({ change: 'REMOVED', orderNumber: n, board: [] });
   });
 
@@ -52,13 +61,12 @@ describe('pickupBoard subscription', () => {
   // subscribed, reached it through Redis after its snapshot, and was announced as a removal of an order still ready.
   it('announces nothing for an event older than the board it shows', async () => {
     const live = await liveServer();
-    const n = await paidOrder(live, 'edsger@example.com', 'Edsger Dijkstra');
-    await live.gql(`mutation { advanceOrder(orderNumber: "${n}", status: READY) { status } }`, {}, { token: live.adminToken });
+    const n = await readyOrder(live, 'edsger@example.com', 'Edsger Dijkstra');
     const board = subscribe(live.client(), BOARD);
     expect((await board.next()).pickupBoard.board).toEqual([{ orderNumber: n, displayName: 'Edsger D.' }]);
     // The order's earlier `paid` event, arriving late (the order is READY since).
     live.gateway.bus.publish('orderChanged', { orderNumber: n, status: 'received', version: 1, change: 'paid', holdUntil: 0 });
-    await live.gql(`mutation { cancelOrder(orderNumber: "${n}", reason: "Thread snapped") { status } }`, {}, { token: live.adminToken });
+    await cancelOrder(live, n);
     expect((await board.next()).pickupBoard).toEqual({ change: 'REMOVED', orderNumber: n, board: [] });
   });
 
@@ -66,9 +74,7 @@ describe('pickupBoard subscription', () => {
   // showing it; the move to ready of each order on that board then looked already shown, and was never announced.
   it('announces an order made ready after a late event, though the board read for that event already had it', async () => {
     const live = await liveServer();
-    const admin = { token: live.adminToken };
-    const n = await paidOrder(live, 'barbara@example.com', 'Barbara Liskov');
-    await live.gql(`mutation { advanceOrder(orderNumber: "${n}", status: READY) { status } }`, {}, admin);
+    const n = await readyOrder(live, 'barbara@example.com', 'Barbara Liskov');
     const m = await paidOrder(live, 'frances@example.com', 'Frances Allen');
     const board = subscribe(live.client(), BOARD);
     expect((await board.next()).pickupBoard.board).toEqual([{ orderNumber: n, displayName: 'Barbara L.' }]);
@@ -85,7 +91,7 @@ describe('pickupBoard subscription', () => {
         { orderNumber: m, displayName: 'Frances A.' },
       ],
     });
-    await live.gql(`mutation { cancelOrder(orderNumber: "${n}", reason: "Thread snapped") { status } }`, {}, admin);
+    await cancelOrder(live, n);
     expect((await board.next()).pickupBoard).toEqual({ change: 'REMOVED', orderNumber: n, board: [{ orderNumber: m, displayName: 'Frances A.' }] });
   });
 });
