@@ -20,7 +20,10 @@ function peakRss(pid: number): number {
 /** Opens a graphql-transport-ws socket, sends `frame` as one message, resolves with the close code it gets. */
 function sendOnce(url: string, frame: Buffer): Promise<number> {
   return new Promise((resolve) => {
-    const socket = new WebSocket(url, 'graphql-transport-ws');
+    // A zero mask: ws then sends the shared buffer as it is. A random one copies and masks all 50 MB per socket
+    // first, synchronously (400 MB for 8), and on a busy machine the last socket's frame header then left after the
+    // server's connection-init wait had closed it with 4408 (seen in a full run, and every time under a CPU load).
+    const socket = new WebSocket(url, 'graphql-transport-ws', { generateMask: (mask) => mask.fill(0) });
     socket.on('open', () => socket.send(frame));
     socket.on('error', () => {}); // the server stops reading: writes may fail, the close code is what counts
     socket.on('close', (code) => resolve(code));
