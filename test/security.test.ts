@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger, scrub } from '../src/kernel/logger.ts';
+import { freshRandomBytes, randomToken, timeOrderedId } from '../src/kernel/tokens.ts';
 import { testGateway } from './support/gateway.ts';
 
 describe('secrets at rest and in logs', () => {
@@ -32,5 +33,23 @@ describe('secrets at rest and in logs', () => {
     const id = 'pay_da124634-2366-4510-8416-9c57f0534c01'; // 2366-4510-8416 passes Luhn
     expect(scrub(`payment recorded ${id}`)).toBe(`payment recorded ${id}`);
     expect(scrub(`${id} card 4242 4242 4242 4242`)).toBe(`${id} card [redacted-number]`);
+  });
+});
+
+describe('random bytes from the pool (src/kernel/tokens.ts)', () => {
+  it('hands each byte out once, to one caller, across refills and beside time-ordered ids', () => {
+    const first = freshRandomBytes(12);
+    const kept = first.toString('hex');
+    // Sizes that do not divide the pool's 4 KiB, with UUIDv7s taking their 16 bytes in between: many refills.
+    const tokens = Array.from({ length: 3_000 }, (_, i) => (i % 3 === 0 ? timeOrderedId() : randomToken(i % 2 ? 32 : 18)));
+    const ivs = Array.from({ length: 3_000 }, () => freshRandomBytes(12).toString('hex'));
+    expect(new Set([...tokens, ...ivs]).size).toBe(6_000);
+    // A byte handed out twice would start the next caller's bytes with the zero it left: about 12 of 3,000 by chance.
+    expect(ivs.filter((iv) => iv.startsWith('00')).length).toBeLessThan(100);
+    expect(randomToken()).toMatch(/^[A-Za-z0-9_-]{43}$/u);
+    // A caller's bytes are its own: later calls and refills leave them as they were.
+    expect(first.toString('hex')).toBe(kept);
+    expect(kept).not.toBe('0'.repeat(24));
+    expect(freshRandomBytes(5_000)).toHaveLength(5_000);
   });
 });

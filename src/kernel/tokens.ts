@@ -4,19 +4,44 @@
  */
 import { createHash, randomBytes, randomFillSync, randomUUID, timingSafeEqual } from 'node:crypto';
 
+/**
+ * Random bytes come from one pool, filled 4 KiB at a time, as randomUUID's own pool does: a call to randomBytes costs
+ * about 5 µs whatever its size (12 bytes 5.4 µs, 4,096 bytes 5.7 µs, measured on Node 20), and a payment with an
+ * inline card asks for two (its card token, its sealing IV): in a CPU profile of `bench/payments.ts` they were 9% of
+ * the gateway's work. Each byte is handed out once, and zeroed in the pool when it is.
+ */
+const pool = Buffer.alloc(4096);
+let poolAt = pool.length;
+
+/** Where `size` fresh bytes start in the pool (at most its length), refilled when they would run past its end. */
+function takeFromPool(size: number): number {
+  if (poolAt + size > pool.length) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
+  const at = poolAt;
+  poolAt += size;
+  return at;
+}
+
+/** `size` random bytes of the caller's own (a copy: the pool's bytes are zeroed). */
+export function freshRandomBytes(size: number): Buffer {
+  if (size > pool.length) return randomBytes(size);
+  const at = takeFromPool(size);
+  const bytes = Buffer.from(pool.subarray(at, at + size));
+  pool.fill(0, at, at + size);
+  return bytes;
+}
+
 /** An opaque random secret: 32 bytes (256 bits), base64url. */
 export function randomToken(bytes = 32): string {
-  return randomBytes(bytes).toString('base64url');
+  return freshRandomBytes(bytes).toString('base64url');
 }
 
 /** A random identifier for rows and messages; never derived from data. */
 export function randomId(prefix = ''): string {
   return prefix + randomUUID();
 }
-
-/** Random bytes for timeOrderedId, filled 256 ids at a time (randomUUID keeps a pool the same way). */
-const entropy = Buffer.alloc(16 * 256);
-let entropyAt = entropy.length;
 
 /**
  * A UUIDv7 (RFC 9562): the millisecond it was made, then 74 random bits, so ids made later sort later. For the rows
@@ -28,11 +53,8 @@ let entropyAt = entropy.length;
  * for fresh random bytes each time (2.5 µs an id, measured, against 0.06 µs for randomUUID).
  */
 export function timeOrderedId(prefix = ''): string {
-  if (entropyAt === entropy.length) {
-    randomFillSync(entropy);
-    entropyAt = 0;
-  }
-  const bytes = entropy.subarray(entropyAt, (entropyAt += 16));
+  const at = takeFromPool(16);
+  const bytes = pool.subarray(at, at + 16); // written over and read in place: these bytes are this id's alone
   bytes.writeUIntBE(Date.now(), 0, 6);
   bytes[6] = (bytes[6]! & 0x0f) | 0x70; // version 7
   bytes[8] = (bytes[8]! & 0x3f) | 0x80; // variant 10

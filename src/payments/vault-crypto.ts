@@ -10,7 +10,8 @@
  * has re-sealed and re-hashed every value under the current key. A value sealed before key ids (`v1.…`) names no
  * key: it is opened by trying each, current first, since AES-GCM's tag refuses a wrong key.
  */
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync } from 'node:crypto';
+import { freshRandomBytes } from '../kernel/tokens.ts';
 import type { VaultKeys } from '../kernel/vault-key.ts';
 
 export interface VaultCrypto {
@@ -91,7 +92,7 @@ export function createVaultCrypto(keys: VaultKeys | Buffer): VaultCrypto {
     keyIds: known.map((key) => key.id),
     currentPrefix: prefixOf(current),
     seal(plaintext) {
-      const iv = randomBytes(IV_BYTES);
+      const iv = freshRandomBytes(IV_BYTES);
       const prefix = prefixOf(current);
       const cipher = createCipheriv('aes-256-gcm', current.sealKey, iv, { authTagLength: TAG_BYTES });
       // The prefix is additional data: a value moved under another key id fails to open instead of being misread.
