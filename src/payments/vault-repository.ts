@@ -39,20 +39,18 @@ export async function aliasesOf(db: Db, tokenHash: string): Promise<Array<{ key:
   return rows.map((r) => ({ key: r.alias_key, value: r.alias_value }));
 }
 
+const reserveTokenQuery = compiledOnce((db: Db, v: { tokenHash: string; paymentId: string }) =>
+  db.updateTable('vault_tokens').set({ used_by_payment: v.paymentId }).where('token_hash', '=', v.tokenHash).where('multi_use', '=', 0).where('used_by_payment', 'is', null),
+);
+
 /**
  * Reserves a token for one payment. A multi-use token is never reserved; a single-use one only while free, so two
  * payments racing with one token reserve it once. Returns false when the token is taken (or is not of this scope).
  */
 export async function reserveToken(db: Db, tokenHash: string, paymentId: string, multiUse: boolean): Promise<boolean> {
   if (multiUse) return true;
-  const result = await db
-    .updateTable('vault_tokens')
-    .set({ used_by_payment: paymentId })
-    .where('token_hash', '=', tokenHash)
-    .where('multi_use', '=', 0)
-    .where('used_by_payment', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const result = await reserveTokenQuery(db, { tokenHash, paymentId });
+  return Number(result.numAffectedRows ?? 0n) === 1;
 }
 
 /** Gives a token back after its payment failed without a charge, so the same card can be tried again. */
