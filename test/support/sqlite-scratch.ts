@@ -1,7 +1,7 @@
 /**
- * A gateway SQLite database on a fresh file (createDatabase, so the group-commit driver)
- * with a scratch table `marks`, and a second connection on the file that sees only what is committed, as another
- * process would: for the tests of src/db/group-commit.ts and its neighbours. Closed after the test.
+ * A gateway SQLite database on a fresh file (createDatabase, so the group-commit driver) with a scratch table
+ * `marks`, and a second connection on the file that sees only what is committed, as another process would: for the
+ * tests of src/db/group-commit.ts and its neighbours. Closed after the test.
  */
 import SQLite from 'better-sqlite3';
 import { join } from 'node:path';
