@@ -9,6 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHROMIUM_NOTE, DESKTOP, hasChromium, launchBrowser, openPage } from '../support/browser.ts';
 import { liveServer } from '../support/live-server.ts';
+import { readyOrdersUpTo } from './screens.ts';
 
 const BURST = 200;
 /** How much slower the page's scripts and layout run than on this machine. */
@@ -17,7 +18,6 @@ const CPU_SLOWDOWN = 6;
 describe.skipIf(!hasChromium)(`the pickup board during a burst ${CHROMIUM_NOTE}`, () => {
   it(`shows all ${BURST} orders made ready in a burst on a slow screen`, { timeout: 120_000 }, async () => {
     const live = await liveServer();
-    const { orders, staff } = live.gateway.services;
     const browser = await launchBrowser();
     const { page, pageErrors } = await openPage(browser, { viewport: DESKTOP });
     const cdp = await page.context().newCDPSession(page);
@@ -26,19 +26,7 @@ describe.skipIf(!hasChromium)(`the pickup board during a burst ${CHROMIUM_NOTE}`
     await expect.poll(() => page.locator('#state').textContent(), { timeout: 10_000 }).toBe('Live');
 
     const ready: string[] = [];
-    for (let i = 1; i <= BURST; i++) {
-      const { order, payToken } = await orders.create({
-        email: `guest${i}@example.com`,
-        name: 'Grace Hopper',
-        size: '13-inch',
-        font: 'Block',
-        thread: 'Gold',
-        stitchText: `B ${i}`,
-      });
-      await orders.pay(order.orderNumber, { t: payToken, method: 'vendor_card' });
-      await staff.advance(order.orderNumber, 'ready');
-      ready.push(order.orderNumber);
-    }
+    await readyOrdersUpTo(live.gateway.services, ready, BURST, () => 'Grace Hopper');
 
     // Four times what a board that keeps up needs here, loaded; far short of drawing 200 boards in turn.
     await expect.poll(() => page.locator('#count').textContent(), { timeout: 10_000 }).toBe(`${BURST} ready`);

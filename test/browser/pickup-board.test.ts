@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { CHROMIUM_NOTE, hasChromium, launchBrowser, openPage, screenshot } from '../support/browser.ts';
 import { liveServer } from '../support/live-server.ts';
-import { SCREENS } from './screens.ts';
+import { readyOrdersUpTo, SCREENS } from './screens.ts';
 
 const PAGE_SECONDS = 0.3;
 const COUNTS = [5, 25, 60, 200];
@@ -68,25 +68,9 @@ describe.skipIf(!hasChromium)(`the pickup board at a busy hour ${CHROMIUM_NOTE}`
   it('shows every ready order at 5, 25, 60 and 200, on a phone, a laptop, 1080p and 4K, never below a readable size', { timeout: 150_000 }, async () => {
     const live = await liveServer();
     const base = `http://127.0.0.1:${live.server.port}`;
-    const { orders, staff } = live.gateway.services;
     const ready: string[] = [];
-    async function readyUpTo(count: number) {
-      while (ready.length < count) {
-        const i = ready.length + 1;
-        const { order, payToken } = await orders.create({
-          email: `guest${i}@example.com`,
-          // Long and short first names: a long one must wrap, never be cut.
-          name: `${FIRST_NAMES[i % FIRST_NAMES.length]} Lovelace`,
-          size: '13-inch',
-          font: 'Block',
-          thread: 'Gold',
-          stitchText: `G ${i}`,
-        });
-        await orders.pay(order.orderNumber, { t: payToken, method: 'vendor_card' });
-        await staff.advance(order.orderNumber, 'ready');
-        ready.push(order.orderNumber);
-      }
-    }
+    // Long and short first names: a long one must wrap, never be cut.
+    const readyUpTo = (count: number) => readyOrdersUpTo(live.gateway.services, ready, count, (i) => `${FIRST_NAMES[i % FIRST_NAMES.length]} Lovelace`);
 
     const browser = await launchBrowser();
     const { page, pageErrors } = await openPage(browser, { viewport: SCREENS[0]!.viewport });

@@ -1,8 +1,8 @@
-/** The four screens issue 18 names, for the browser suites that look at every page at every size. */
+/** The four screens issue 18 names, for the browser suites that look at every page at every size; ready orders for the board. */
 import type { Page } from 'playwright-core';
 import { startServer } from '../../src/server.ts';
 import { freePort, screenshot } from '../support/browser.ts';
-import { afterThisTest, testGateway } from '../support/gateway.ts';
+import { afterThisTest, testGateway, type TestGateway } from '../support/gateway.ts';
 
 export const SCREENS = [
   { name: 'phone', viewport: { width: 390, height: 844 } },
@@ -32,4 +32,19 @@ export async function crossOriginServer() {
   const server = await startServer(t.gateway, { port, host: '127.0.0.1' });
   afterThisTest(() => server.close(1_000));
   return { ...t, base: `http://127.0.0.1:${port}`, publicUrl: `http://localhost:${port}` };
+}
+
+/**
+ * Makes orders ready through the services (fast) until `ready` holds `count` of their numbers, each paid with the
+ * demo card first; `nameOf(i)` names the i-th.
+ */
+export async function readyOrdersUpTo(services: TestGateway['gateway']['services'], ready: string[], count: number, nameOf: (i: number) => string) {
+  while (ready.length < count) {
+    const i = ready.length + 1;
+    const input = { email: `guest${i}@example.com`, name: nameOf(i), size: '13-inch', font: 'Block', thread: 'Gold', stitchText: `G ${i}` };
+    const { order, payToken } = await services.orders.create(input);
+    await services.orders.pay(order.orderNumber, { t: payToken, method: 'vendor_card' });
+    await services.staff.advance(order.orderNumber, 'ready');
+    ready.push(order.orderNumber);
+  }
 }
