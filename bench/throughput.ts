@@ -14,6 +14,13 @@ import { GATEWAY_ENTRY, load, median, row, startChild, type Child, type LoadResu
 const GRAPHQL_BODY = JSON.stringify({ query: '{ sleeveOptions { sizes fonts threads charLimit } }' });
 const NAMES = ['bare', 'barePost', 'rest', 'graphql'] as const;
 type Name = (typeof NAMES)[number];
+/**
+ * The order of a round: each ratio's two targets run back to back (bare GET with REST, bare POST with GraphQL). On
+ * the shared cores the machine's speed drifts over a run; in five runs of 2026-11-29 with the pairs 20 s apart, the
+ * GraphQL figure's third round was always its lowest (0.41–0.54 against 0.54–0.80), while a gateway aged by 40–90 s
+ * of load ran as fast as a fresh one beside it (median ratios 0.93, 0.94, 1.14).
+ */
+const LOAD_ORDER: readonly Name[] = ['bare', 'rest', 'barePost', 'graphql'];
 
 export type ThroughputFigures = Record<Name, LoadResult[]>;
 
@@ -37,7 +44,7 @@ export async function benchThroughput(gatewayUrl: string, seconds: number, round
     console.log(`warming up (${NAMES.length} × 3 s)…`);
     for (const name of NAMES) await load(targets[name], { duration: 3 });
     for (let round = 1; round <= rounds; round++) {
-      const order = round % 2 === 1 ? NAMES : [...NAMES].reverse();
+      const order = round % 2 === 1 ? LOAD_ORDER : [...LOAD_ORDER].reverse();
       for (const name of order) {
         const result = await load(targets[name], { duration: seconds });
         if (result.failures > 0) throw new Error(`${name}: ${result.failures} failed requests`);
