@@ -6,33 +6,22 @@
  * beside a serving gateway, and refuses to change anything when a key is missing. Afterwards the new key alone opens
  * and finds everything, and an endpoint made before the rotation still signs what standardwebhooks verifies.
  */
-import { spawn } from 'node:child_process';
 import { createCipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/database.ts';
 import { createManualClock } from '../../src/kernel/clock.ts';
 import { ConfigError, loadConfig } from '../../src/kernel/config.ts';
 import { createVaultCrypto, vaultKeyId } from '../../src/payments/vault-crypto.ts';
-import { BACKEND, backendEnv } from '../support/databases.ts';
-import { afterThisTest, type TestGateway } from '../support/gateway.ts';
+import type { TestGateway } from '../support/gateway.ts';
 import { tempDir } from '../support/temp-dir.ts';
 import { endpointAt, hooks, merchantSite, type Site } from '../webhooks/support.ts';
 import { card, CARDS, paymentsGateway, siteCalls } from './support.ts';
+import { b64, keyEnv, rotate, sharedDatabase } from './vault-rotate-process.ts';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const [A, B, C] = [randomBytes(32), randomBytes(32), randomBytes(32)];
-const b64 = (key: Buffer) => key.toString('base64');
-
-/** One database the test's gateways and the rotation processes share: a SQLite file, or a PostgreSQL schema. */
-function sharedDatabase(): string {
-  if (BACKEND !== 'postgres') return `file:${join(tempDir(), 'sleeve.db')}`;
-  const backend = backendEnv();
-  afterThisTest(backend.cleanup);
-  return backend.env.DATABASE_URL!;
-}
 
 const gatewayUnder = (url: string, current: Buffer, previous: Buffer[] = []) =>
   // The wall time: standardwebhooks refuses a signature whose timestamp is over five minutes away.
@@ -102,47 +91,6 @@ async function expectDetokenized(t: TestGateway, seeded: Seeded): Promise<void> 
     expect(res.body.cardNumber).toBe(number);
   }
 }
-
-interface Rotation {
-  output(): string;
-  /** Resolves once a line of output matches. */
-  waitFor(pattern: RegExp): Promise<void>;
-  kill(): void;
-  exited: Promise<number | null>;
-}
-
-/** scripts/vault-rotate.ts as an operator runs it: a process of its own, with only the environment given. */
-function rotate(url: string, env: Record<string, string>): Rotation {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VAULT_')));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/vault-rotate.ts'], { cwd: ROOT, env: { ...inherited, DATABASE_URL: url, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const waiters: Array<() => void> = [];
-  const collect = (chunk: Buffer) => {
-    output += chunk.toString();
-    waiters.forEach((check) => check());
-  };
-  child.stdout.on('data', collect);
-  child.stderr.on('data', collect);
-  const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
-  afterThisTest(async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await exited;
-  });
-  return {
-    output: () => output,
-    kill: () => child.kill('SIGKILL'),
-    exited,
-    waitFor: (pattern) =>
-      new Promise((done, fail) => {
-        const check = () => pattern.test(output) && done();
-        waiters.push(check);
-        check();
-        void exited.then(() => fail(new Error(`exited before ${pattern}:\n${output}`)));
-      }),
-  };
-}
-
-const keyEnv = (current: Buffer, previous: Buffer[]) => ({ VAULT_KEY: b64(current), VAULT_PREVIOUS_KEYS: previous.map(b64).join(',') });
 
 /** Neither a key nor a card number in anything the script printed. */
 function expectNoSecrets(output: string): void {
