@@ -1,8 +1,9 @@
 /**
  * `npm run vault:rotate` (npx tsx scripts/vault-rotate.ts): re-seals every value sealed under a previous vault key
- * — card tokens (card data, CVC, the card's lookup fingerprint), queued `/token-updated` bodies and merchant webhook
- * endpoints' secrets (current and previous) — under VAULT_KEY,
- * so the keys in VAULT_PREVIOUS_KEYS can be removed (docs/operations.md#rotating-vault_key).
+ * — card tokens (card data, CVC, network token, the card's lookup fingerprint), queued `/token-updated` bodies and
+ * merchant webhook endpoints' secrets (current and previous) — under VAULT_KEY, so the keys in VAULT_PREVIOUS_KEYS can
+ * be removed (docs/operations.md#rotating-vault_key). It also seals a network token stored in the clear before
+ * migration 0011: after that upgrade, run it once with the current VAULT_KEY alone.
  *
  *   VAULT_KEY=<new> VAULT_PREVIOUS_KEYS=<old> DATABASE_URL=… npm run vault:rotate
  *
@@ -49,14 +50,19 @@ function cardTokens(crypto: VaultCrypto): SealedStore<TokenRow> {
     pending: (db, after, limit) => tokensToReseal(db, crypto.currentPrefix, after, limit),
     count: (db) => countTokensToReseal(db, crypto.currentPrefix),
     keyOf: (row) => row.token_hash,
-    values: (row) => (row.cvc_sealed === null ? [row.sealed] : [row.sealed, row.cvc_sealed]),
+    values: (row) => [row.sealed, row.cvc_sealed, row.network_token_sealed].filter((value) => value !== null),
     reseal(row) {
       const { cardNumber } = JSON.parse(crypto.open(row.sealed)) as SealedCard;
+      // A network token stored in the clear before migration 0011 is sealed now; once sealed, the clear column is
+      // emptied (docs/platform.md#upgrade-and-network-tokens). A sealed one, when both are set, is the one read.
+      const networkToken = row.network_token_sealed ?? (row.network_token === null ? null : crypto.seal(row.network_token));
       // The lookup fingerprint moves with the card data: card update matches every known key's fingerprint meanwhile.
       const to: SealedColumns = {
         sealed: resealValue(row.sealed),
         cvc_sealed: row.cvc_sealed === null ? null : resealValue(row.cvc_sealed),
         fingerprint: row.fingerprint !== null && cardNumber ? crypto.fingerprint(cardNumber) : row.fingerprint,
+        network_token: null,
+        network_token_sealed: networkToken === null ? null : resealValue(networkToken),
       };
       return (trx) => resealToken(trx, row.token_hash, row, to);
     },

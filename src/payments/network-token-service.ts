@@ -33,15 +33,22 @@ const cardInfoOf = (row: vault.VaultTokenRow): CardInfo => ({
   expirationYear: Number(row.exp_year),
 });
 
-/** The sandbox network's token: random, never card-shaped; valid three years. */
-function networkFields(now: number) {
+/**
+ * The sandbox network's token: random, never card-shaped; valid three years. It stands in for the card number, so
+ * the row gets it sealed like the card data, never in the clear (`network_token` NULL), as
+ * docs/platform.md#upgrade-and-network-tokens says; `networkToken` is the clear value, for the /token-updated body.
+ */
+function provision(now: number, seal: (plaintext: string) => string) {
+  const networkToken = `ntk_${randomToken(16)}`;
   const expiry = new Date(now);
-  return {
-    network_token: `ntk_${randomToken(16)}`,
+  const fields = {
+    network_token: null,
+    network_token_sealed: seal(networkToken),
     network_token_par: `PAR${randomToken(18).toUpperCase().replace(/[^A-Z0-9]/gu, '0')}`.slice(0, 29),
     network_token_exp_month: expiry.getUTCMonth() + 1,
     network_token_exp_year: expiry.getUTCFullYear() + 3,
   };
+  return { networkToken, fields };
 }
 
 export function createNetworkTokens(deps: {
@@ -50,9 +57,11 @@ export function createNetworkTokens(deps: {
   bus: EventBus;
   /** The token in plaintext, from the sealed row. */
   tokenOf(row: vault.VaultTokenRow): string;
+  /** The vault's sealing under the current VAULT_KEY (vault-crypto.ts), the card data's own. */
+  seal(plaintext: string): string;
   resolve(site: Site, ref: TokenReference): Promise<vault.VaultTokenRow>;
 }): NetworkTokens {
-  const { db, clock, bus, tokenOf, resolve } = deps;
+  const { db, clock, bus, tokenOf, seal, resolve } = deps;
   const listeners = new Set<(due: number) => void>();
 
   return {
@@ -68,7 +77,7 @@ export function createNetworkTokens(deps: {
           multi_use: 1,
           network_token_status: status,
           updated_at: now,
-          ...(status === 'ACTIVE' ? networkFields(now) : { network_token_due: due }),
+          ...(status === 'ACTIVE' ? provision(now, seal).fields : { network_token_due: due }),
         });
         if (status === 'PENDING') for (const listener of listeners) listener(due);
       } else {
@@ -85,7 +94,7 @@ export function createNetworkTokens(deps: {
       const now = clock.now();
       const queued: string[] = [];
       for (const row of await vault.dueProvisioning(db, now, 100)) {
-        const fields = networkFields(now);
+        const { networkToken, fields } = provision(now, seal);
         const id = await db.transaction().execute(async (trx) => {
           // Conditional on PENDING: another sweeper may have provisioned it a moment ago.
           if (!(await vault.markProvisioned(trx, row.token_hash, { ...fields, updated_at: now }))) return null;
@@ -96,7 +105,8 @@ export function createNetworkTokens(deps: {
             networkTokenExpirationYear: String(fields.network_token_exp_year),
             paymentAccountReference: fields.network_token_par,
           };
-          const body = tokenUpdatedBody(token, { ...row, ...fields, network_token_status: 'ACTIVE' }, 'NETWORK_TOKEN_PROVISIONING', updatedFields, now);
+          const provisioned = { ...row, ...fields, network_token_status: 'ACTIVE' };
+          const body = tokenUpdatedBody({ token, networkToken }, provisioned, 'NETWORK_TOKEN_PROVISIONING', updatedFields, now);
           return queueNotification(trx, '/token-updated', body, { subject: token, now: now, site: row.site_id ?? undefined });
         });
         if (id) queued.push(id);

@@ -1,7 +1,8 @@
 /**
  * Payments, the card vault, tokens and idempotency keys (issue 5): table shapes as kysely sees them (migration 0004).
- * Card data never sits here in plaintext (docs/platform.md#card-data-at-rest): the number, holder name and the token itself are sealed
- * with AES-256-GCM (src/payments/vault-crypto.ts); a keyed hash finds a card without decrypting it.
+ * Card data never sits here in plaintext (docs/platform.md#card-data-at-rest): the number, holder name, the token itself
+ * and its network token are sealed with AES-256-GCM (src/payments/vault-crypto.ts); a keyed hash finds a card without
+ * decrypting it.
  */
 
 import type { Selectable } from 'kysely';
@@ -36,7 +37,13 @@ export interface VaultTokenTable {
   /** `NONE`, `PENDING` (async provisioning due at network_token_due), `ACTIVE`. */
   network_token_status: string;
   network_token_due: number | null;
+  /**
+   * A network token provisioned before migration 0011, in the clear; null for every one provisioned since, and for
+   * these once `npm run vault:rotate` has sealed them (docs/platform.md#upgrade-and-network-tokens).
+   */
   network_token: string | null;
+  /** The network token sealed like the card data (it stands in for the card number); null until provisioned. */
+  network_token_sealed: string | null;
   network_token_par: string | null;
   network_token_exp_month: number | null;
   network_token_exp_year: number | null;

@@ -56,21 +56,33 @@ export function toTokenView(row: VaultTokenRow, sealed: SealedCard, aliases: Tok
 /** MMYY as document 2 writes `expiration`. */
 const mmyy = (month: number | null, year: number | null) => String(Number(month)).padStart(2, '0') + String(Number(year) % 100).padStart(2, '0');
 
-/** Document 2 `/token-updated`; `updatedFields` holds the new values as strings. */
+/**
+ * A row's network token in the clear, for the /token-updated body only (docs/platform.md#upgrade-and-network-tokens):
+ * sealed since migration 0011; a row provisioned before keeps it in `network_token` until `npm run vault:rotate`
+ * seals it, and is still read from there. `open` is the vault's (vault-crypto.ts), so this file stays free of keys.
+ */
+export function networkTokenOf(row: VaultTokenRow, open: (sealed: string) => string): string | null {
+  return row.network_token_sealed !== null ? open(row.network_token_sealed) : row.network_token;
+}
+
+/**
+ * Document 2 `/token-updated`; `updatedFields` holds the new values as strings. The token and the network token come
+ * in the clear beside the row, which keeps them sealed (networkTokenOf reads the network token, sealed or legacy).
+ */
 export function tokenUpdatedBody(
-  token: string,
+  secrets: { token: string; networkToken: string | null },
   row: VaultTokenRow,
   source: 'ACCOUNT_UPDATER' | 'NETWORK_TOKEN_PROVISIONING',
   updatedFields: Partial<Record<UpdatedField, string>>,
   now: number,
 ): TokenUpdatedBody {
   return {
-    token,
+    token: secrets.token,
     card: { bin: row.bin ?? '', lastFourDigits: row.last_four ?? '', expiration: mmyy(row.exp_month, row.exp_year), state: 'ACTIVE' },
-    ...(row.network_token_status === 'ACTIVE' && row.network_token
+    ...(row.network_token_status === 'ACTIVE' && secrets.networkToken
       ? {
           networkToken: {
-            networkToken: row.network_token,
+            networkToken: secrets.networkToken,
             expiration: mmyy(row.network_token_exp_month, row.network_token_exp_year),
             paymentAccountReference: row.network_token_par ?? '',
             state: 'ACTIVE',

@@ -15,7 +15,7 @@ import { createNetworkTokens, type NetworkTokens } from './network-token-service
 // Other suites read the provisioning delay from here (test/notifications/triggers.test.ts).
 export { NETWORK_TOKEN_DELAY_MS } from './network-token-service.ts';
 import type { Site } from '../sites/site-service.ts';
-import { tokenUpdatedBody, toTokenView, type SealedCard, type TokenView } from './token-view.ts';
+import { networkTokenOf, tokenUpdatedBody, toTokenView, type SealedCard, type TokenView } from './token-view.ts';
 import { parseCard, parseTokenize, parseTokenReference, type TokenReference } from './token-input.ts';
 
 export interface Tokenized {
@@ -112,7 +112,7 @@ export function createTokenizationService(deps: ServiceDeps & { crypto: VaultCry
     return toTokenView(row, open(row), await vault.aliasesOf(db, row.token_hash));
   }
 
-  const network = createNetworkTokens({ db, clock, bus, resolve, tokenOf: (row) => open(row).token });
+  const network = createNetworkTokens({ db, clock, bus, resolve, tokenOf: (row) => open(row).token, seal: (plaintext) => crypto.seal(plaintext) });
 
   return {
     ...network,
@@ -191,7 +191,8 @@ export function createTokenizationService(deps: ServiceDeps & { crypto: VaultCry
           if (Number(row.exp_year) !== card.expirationYear) updatedFields.expirationYear = String(card.expirationYear);
           if (Object.keys(updatedFields).length === 0) continue;
           const updated = { ...row, exp_month: card.expirationMonth, exp_year: card.expirationYear };
-          const body = tokenUpdatedBody(sealed.token, updated, 'ACCOUNT_UPDATER', updatedFields, now);
+          const secrets = { token: sealed.token, networkToken: networkTokenOf(row, (value) => crypto.open(value)) };
+          const body = tokenUpdatedBody(secrets, updated, 'ACCOUNT_UPDATER', updatedFields, now);
           ids.push(await queueNotification(trx, '/token-updated', body, { subject: sealed.token, now: now, site: site.siteId }));
         }
         return ids;

@@ -1,5 +1,5 @@
 /** Kysely queries for vault tokens and their aliases. Rows in, rows out; `db` may be a transaction. */
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { ExpressionBuilder, Insertable, Selectable, Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { compiledOnce } from '../db/compiled-once.ts';
 import type { VaultTokenRow, VaultTokenTable } from './payment-tables.ts';
@@ -113,19 +113,28 @@ export async function markProvisioned(db: Db, tokenHash: string, change: Updatea
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** The columns a VAULT_KEY rotation rewrites (scripts/vault-rotate.ts): both sealed values and the fingerprint. */
-export type SealedColumns = Pick<VaultTokenRow, 'sealed' | 'cvc_sealed' | 'fingerprint'>;
+/**
+ * The columns a VAULT_KEY rotation rewrites (scripts/vault-rotate.ts): the sealed values, the fingerprint, and a
+ * network token stored in the clear before migration 0011, which it seals (docs/operations.md#rotating-vault_key).
+ */
+export type SealedColumns = Pick<VaultTokenRow, 'sealed' | 'cvc_sealed' | 'fingerprint' | 'network_token' | 'network_token_sealed'>;
+
+/** A token with a value not sealed under the current key (`currentPrefix`, `v2.<key id>.`), or a network token in the clear. */
+const toReseal = (currentPrefix: string) => (w: ExpressionBuilder<{ vault_tokens: VaultTokenTable }, 'vault_tokens'>) => {
+  const stale = (column: 'cvc_sealed' | 'network_token_sealed') => w.and([w(column, 'is not', null), w(column, 'not like', `${currentPrefix}%`)]);
+  return w.or([w('sealed', 'not like', `${currentPrefix}%`), stale('cvc_sealed'), stale('network_token_sealed'), w('network_token', 'is not', null)]);
+};
 
 /**
- * Tokens holding a value not sealed under the current key (`currentPrefix`, `v2.<key id>.`), in token_hash order
- * after `after`: one batch of a rotation pass. A token's fingerprint follows the key of its `sealed`.
+ * Tokens to re-seal (toReseal), in token_hash order after `after`: one batch of a rotation pass. A token's
+ * fingerprint follows the key of its `sealed`.
  */
 export async function tokensToReseal(db: Db, currentPrefix: string, after: string, limit: number): Promise<Array<SealedColumns & { token_hash: string }>> {
   return db
     .selectFrom('vault_tokens')
-    .select(['token_hash', 'sealed', 'cvc_sealed', 'fingerprint'])
+    .select(['token_hash', 'sealed', 'cvc_sealed', 'fingerprint', 'network_token', 'network_token_sealed'])
     .where('token_hash', '>', after)
-    .where((w) => w.or([w('sealed', 'not like', `${currentPrefix}%`), w.and([w('cvc_sealed', 'is not', null), w('cvc_sealed', 'not like', `${currentPrefix}%`)])]))
+    .where(toReseal(currentPrefix))
     .orderBy('token_hash')
     .limit(limit)
     .execute();
@@ -135,14 +144,15 @@ export async function countTokensToReseal(db: Db, currentPrefix: string): Promis
   const row = await db
     .selectFrom('vault_tokens')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where((w) => w.or([w('sealed', 'not like', `${currentPrefix}%`), w.and([w('cvc_sealed', 'is not', null), w('cvc_sealed', 'not like', `${currentPrefix}%`)])]))
+    .where(toReseal(currentPrefix))
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 /**
  * Writes a token's re-sealed columns only while they are still exactly what the rotation read: a token changed
- * meanwhile (card update, CVC erased, another rotation) is left alone and found again by the next pass.
+ * meanwhile (card update, CVC erased, network token provisioned, another rotation) is left alone and found again by
+ * the next pass.
  */
 export async function resealToken(db: Db, tokenHash: string, from: SealedColumns, to: SealedColumns): Promise<boolean> {
   const result = await db
@@ -152,6 +162,8 @@ export async function resealToken(db: Db, tokenHash: string, from: SealedColumns
     .where('sealed', '=', from.sealed)
     .where('cvc_sealed', from.cvc_sealed === null ? 'is' : '=', from.cvc_sealed)
     .where('fingerprint', from.fingerprint === null ? 'is' : '=', from.fingerprint)
+    .where('network_token', from.network_token === null ? 'is' : '=', from.network_token)
+    .where('network_token_sealed', from.network_token_sealed === null ? 'is' : '=', from.network_token_sealed)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

@@ -73,14 +73,19 @@ describe('/token-updated at rest', () => {
     expect(provisioned.networkToken.networkToken).toBe(`ntk_…${networkToken.slice(-4)}`);
   });
 
-  it('leaves no vault token in the SQLite file', async () => {
+  it('leaves no vault token or network token in the SQLite file', async () => {
     const dir = tempDir();
     const t = await notifyingGateway({ DATABASE_URL: `file:${join(dir, 'sleeve.db')}` });
-    const { token } = await tokenUpdates(t);
+    const { token, networkToken } = await tokenUpdates(t);
     await t.gateway.dispose();
     const files = readdirSync(dir).filter((f) => f.startsWith('sleeve.db'));
     expect(files.length).toBeGreaterThan(0);
-    for (const file of files) expect(readFileSync(join(dir, file)).toString('latin1').includes(token), `${file} holds the token`).toBe(false);
+    for (const file of files) {
+      const bytes = readFileSync(join(dir, file)).toString('latin1');
+      expect(bytes.includes(token), `${file} holds the token`).toBe(false);
+      // The vault seals the network token too (docs/platform.md#upgrade-and-network-tokens), not only the outbox.
+      expect(bytes.includes(networkToken), `${file} holds the network token`).toBe(false);
+    }
   });
 
   it('seals a body queued in the clear before this change at the next start, and still sends the real token', async () => {

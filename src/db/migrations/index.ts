@@ -13,6 +13,7 @@ import * as accountsPerSite from './0007-accounts-per-site.ts';
 import * as exactEvidenceTokenOrigin from './0008-exact-evidence-token-origin.ts';
 import * as outboxRedeliveries from './0009-outbox-redeliveries.ts';
 import * as webhookEndpoints from './0010-webhook-endpoints.ts';
+import * as sealedNetworkTokens from './0011-sealed-network-tokens.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-orders': orders,
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008-exact-evidence-token-origin': exactEvidenceTokenOrigin,
   '0009-outbox-redeliveries': outboxRedeliveries,
   '0010-webhook-endpoints': webhookEndpoints,
+  '0011-sealed-network-tokens': sealedNetworkTokens,
 };
 
 export const migrationProvider: MigrationProvider = {
