@@ -50,11 +50,18 @@ export async function startChild(script: string, env: Record<string, string> = {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let output = '';
+  let found = false;
   const url = await new Promise<string>((resolveUrl, reject) => {
+    // Read to the end (a full pipe would stop the child), but kept and searched only until the URL is found: a child
+    // that logs a lot would otherwise cost a search of everything it wrote per chunk.
     child.stdout!.on('data', (chunk: Buffer) => {
+      if (found) return;
       output += chunk.toString();
       const match = /listening on (http:\/\/\S+)/u.exec(output);
-      if (match) resolveUrl(match[1]!);
+      if (!match) return;
+      found = true;
+      output = '';
+      resolveUrl(match[1]!);
     });
     child.on('exit', (code) => reject(new Error(`${script} exited with ${code}:\n${output}`)));
   });
