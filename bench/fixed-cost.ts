@@ -5,7 +5,7 @@
  * observability.ts), with the body of the GraphQL figure. For each extra cost it prints the ratio of requests per
  * second and both servers' CPU time per request (from /proc: Linux only), so the CPU a request costs beyond the work
  * added shows: on a machine whose load generator shares the cores, a slower server also pays more per request
- * elsewhere (its answers wake a client that had gone to sleep).
+ * elsewhere (likeliest, not proven: its answers more often find the client asleep, and waking it costs the server).
  *
  * `npx tsx bench/fixed-cost.ts` (BENCH_ROUNDS, default 3; BENCH_SECONDS of slices per server and cost, default 5;
  * FIXED_COSTS_US, default 3,6,9,12).
