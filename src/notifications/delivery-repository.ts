@@ -27,6 +27,7 @@ export async function insertDeliveries(db: Db, rows: Array<Insertable<WebhookDel
  */
 export async function claimDueOf(db: Db, endpointId: string, request: { owner: string; now: number; leaseMs: number; limit: number; skipLocked: boolean }): Promise<DeliveryRow[]> {
   const { owner, now, leaseMs, limit, skipLocked } = request;
+  if (!skipLocked && !db.isTransaction) return db.transaction().execute((trx) => claimDueOf(trx, endpointId, request));
   const due = db
     .selectFrom('webhook_deliveries')
     .where('endpoint_id', '=', endpointId)
@@ -42,7 +43,6 @@ export async function claimDueOf(db: Db, endpointId: string, request: { owner: s
     // the subquery is computed once.
     return claim.where('id', '=', sql<string>`any(array(${due.select('id').forUpdate().skipLocked()}))`).returningAll().execute();
   }
-  if (!db.isTransaction) return db.transaction().execute((trx) => claimDueOf(trx, endpointId, request));
   const rows = await due.selectAll().execute();
   if (rows.length > 0) await claim.where('id', 'in', rows.map((row) => row.id)).execute();
   return rows.map((row) => ({ ...row, ...lease }));
