@@ -12,7 +12,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { loadInProcess, median, row, startChild, type Child } from './lib.ts';
+import { abbaSide, loadInProcess, median, row, startChild, type Child } from './lib.ts';
 
 const BODY = JSON.stringify({ query: '{ sleeveOptions { sizes fonts threads charLimit } }' });
 
@@ -36,7 +36,7 @@ async function pair(plain: Child, costly: Child, seconds: number): Promise<[Side
   const sides: [Side, Side] = [{ requests: 0, seconds: 0, cpu: 0 }, { requests: 0, seconds: 0, cpu: 0 }];
   const servers = [plain, costly];
   for (let slice = 0; slice < 2 * seconds; slice++) {
-    const which = (slice + (slice >> 1)) % 2;
+    const which = abbaSide(slice);
     const before = cpuMicros(servers[which]!);
     const run = await loadInProcess({ url: servers[which]!.url, method: 'POST', headers: { 'content-type': 'application/json' }, body: BODY, duration: 1 });
     const after = cpuMicros(servers[which]!);

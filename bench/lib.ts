@@ -131,6 +131,12 @@ function toLoadResult(result: AutocannonResult): LoadResult {
   };
 }
 
+/**
+ * Which of two sides the slice `slice` (0, 1, 2, …) goes to, in ABBA order (0 1 1 0 0 1 1 0 …): each side goes first
+ * as often as second, so a drift of the shared cores over the run falls on both alike.
+ */
+export const abbaSide = (slice: number): 0 | 1 => ((slice + (slice >> 1)) % 2) as 0 | 1;
+
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { GATEWAY_ENTRY, median, startChild } from './lib.ts';
+import { abbaSide, GATEWAY_ENTRY, median, startChild } from './lib.ts';
 
 const SLICE_MS = 1_000;
 /** Calls in flight on each side: MCP as CLIENTS sessions with PER_CLIENT calls each. */
@@ -80,7 +80,7 @@ async function round(seconds: number): Promise<[number, number]> {
     const calls = [0, 0];
     const elapsed = [0, 0];
     for (let slice = 0; slice < 2 * Math.ceil((seconds * 1000) / SLICE_MS); slice++) {
-      const which = (slice + (slice >> 1)) % 2; // ABBA: each side first as often as second
+      const which = abbaSide(slice);
       const started = performance.now();
       calls[which]! += await drive(sides[which]!, started + SLICE_MS);
       elapsed[which]! += performance.now() - started;

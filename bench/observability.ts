@@ -16,7 +16,7 @@ import { openSync, closeSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GATEWAY_ENTRY, loadInProcess, median, ROOT, row, runnerArgs } from './lib.ts';
+import { abbaSide, GATEWAY_ENTRY, loadInProcess, median, ROOT, row, runnerArgs } from './lib.ts';
 
 const GRAPHQL_BODY = JSON.stringify({ query: '{ sleeveOptions { sizes fonts threads charLimit } }' });
 const SLICE_SECONDS = 1;
@@ -75,7 +75,7 @@ async function round(seconds: number): Promise<Record<TargetName, Record<ConfigN
       const served = { on: 0, off: 0 };
       for (let slice = 0; slice < 2 * seconds; slice++) {
         // ABBA: slices 0 1 2 3 … go to on off off on …
-        const name = NAMES[(slice + (slice >> 1)) % 2]!;
+        const name = NAMES[abbaSide(slice)]!;
         const run = await loadInProcess({ ...target(servers[name].url, targetName), duration: SLICE_SECONDS });
         if (run.failures > 0) throw new Error(`${name} ${targetName}: ${run.failures} failed requests`);
         served[name] += run.rps;

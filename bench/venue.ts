@@ -13,7 +13,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { median, row, startChild, GATEWAY_ENTRY } from './lib.ts';
+import { abbaSide, median, row, startChild, GATEWAY_ENTRY } from './lib.ts';
 
 const ATTENDEES = Number(process.env.BENCH_VENUE_ATTENDEES ?? 2000);
 const EVENT_SECONDS = 600;
@@ -151,8 +151,7 @@ async function alternate(urls: [string, string], seconds: number): Promise<[numb
   const served = [0, 0];
   const elapsed = [0, 0];
   for (let slice = 0; slice < 2 * Math.ceil((seconds * 1000) / SLICE_MS); slice++) {
-    // ABBA order: each server goes first as often as second.
-    const which = (slice + (slice >> 1)) % 2;
+    const which = abbaSide(slice);
     const run = emptyRun('slice');
     const started = performance.now();
     await unpacedFlows(urls[which]!, run, started + SLICE_MS);

@@ -27,7 +27,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PER_ENDPOINT } from '../src/notifications/delivery-job.ts';
-import { GATEWAY_ENTRY, ROOT, median, percentile, pool, runnerArgs, startChild, waitFor } from './lib.ts';
+import { abbaSide, GATEWAY_ENTRY, ROOT, median, percentile, pool, runnerArgs, startChild, waitFor } from './lib.ts';
 
 const ADMIN = 'bench-admin';
 const SITE_ID = 'bench-site';
@@ -181,7 +181,7 @@ export async function benchWebhooks(n = Number(process.env.BENCH_HOOKS_N ?? 4000
     const beside: number[] = [];
     await changeToDelivery(a, healthy, 5); // warm-up
     for (let slice = 0; slice < slices; slice++) {
-      const besideHanging = (slice + (slice >> 1)) % 2 === 1;
+      const besideHanging = abbaSide(slice) === 1;
       // Every slice starts alike: B's backlog grows by more than its endpoint's slots (kept while it is disabled).
       await pool(2 * PER_ENDPOINT, 8, () => b.change());
       if (besideHanging) {
