@@ -5,7 +5,6 @@
  * the token masked, in the body and in `subject`.
  */
 import { createHmac } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +15,7 @@ import { card, CARDS, siteCalls } from '../payments/support.ts';
 import { backendEnv } from '../support/databases.ts';
 import { afterThisTest, testGateway } from '../support/gateway.ts';
 import { startReceiver } from '../support/receiver.ts';
+import { secretsInDatabaseFiles } from '../support/database-files.ts';
 import { tempDir } from '../support/temp-dir.ts';
 import { listNotifications, notifyingGateway, SIGNING_KEY, turnUntil, type NotifyingGateway } from './helpers.ts';
 
@@ -78,14 +78,8 @@ describe('/token-updated at rest', () => {
     const t = await notifyingGateway({ DATABASE_URL: `file:${join(dir, 'sleeve.db')}` });
     const { token, networkToken } = await tokenUpdates(t);
     await t.gateway.dispose();
-    const files = readdirSync(dir).filter((f) => f.startsWith('sleeve.db'));
-    expect(files.length).toBeGreaterThan(0);
-    for (const file of files) {
-      const bytes = readFileSync(join(dir, file)).toString('latin1');
-      expect(bytes.includes(token), `${file} holds the token`).toBe(false);
-      // The vault seals the network token too (docs/platform.md#upgrade-and-network-tokens), not only the outbox.
-      expect(bytes.includes(networkToken), `${file} holds the network token`).toBe(false);
-    }
+    // The vault seals the network token too (docs/platform.md#upgrade-and-network-tokens), not only the outbox.
+    expect(secretsInDatabaseFiles(dir, [token, networkToken])).toEqual([]);
   });
 
   it('seals a body queued in the clear before this change at the next start, and still sends the real token', async () => {

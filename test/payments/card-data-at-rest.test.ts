@@ -3,11 +3,12 @@
  * line carries one (nor a CVC), the vault key is generated once with mode 0600 and reused after a restart, and
  * GraphQL shows a token masked.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/kernel/logger.ts';
 import { testGateway, type TestGateway } from '../support/gateway.ts';
+import { secretsInDatabaseFiles } from '../support/database-files.ts';
 import { tempDir } from '../support/temp-dir.ts';
 import { ALL_TEST_NUMBERS, card, CARDS, paymentBody, siteCalls } from './support.ts';
 
@@ -44,12 +45,7 @@ describe('card data at rest and in logs', () => {
     expect(await served.execute()).not.toHaveLength(0);
     await t.gateway.dispose();
 
-    const files = readdirSync(dir).filter((f) => f.startsWith('sleeve.db')).map((f) => readFileSync(join(dir, f)));
-    expect(files.length).toBeGreaterThan(0);
-    for (const bytes of files) {
-      const ascii = bytes.toString('latin1');
-      for (const number of ALL_TEST_NUMBERS) expect(ascii.includes(number), number).toBe(false);
-    }
+    expect(secretsInDatabaseFiles(dir, ALL_TEST_NUMBERS)).toEqual([]);
     expect(lines.length).toBeGreaterThan(0);
     const log = lines.join('\n');
     for (const number of ALL_TEST_NUMBERS) expect(log).not.toContain(number);

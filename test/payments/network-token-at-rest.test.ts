@@ -7,7 +7,6 @@
  * (docs/operations.md#rotating-vault_key).
  */
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/database.ts';
@@ -18,6 +17,7 @@ import { NETWORK_TOKEN_DELAY_MS } from '../../src/payments/network-token-service
 import { createVaultCrypto, vaultKeyId } from '../../src/payments/vault-crypto.ts';
 import { SIGNING_KEY, turnUntil } from '../notifications/helpers.ts';
 import { BACKEND } from '../support/databases.ts';
+import { secretsInDatabaseFiles } from '../support/database-files.ts';
 import { testGateway, type TestGateway } from '../support/gateway.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
 import { card, CARDS, siteCalls } from './support.ts';
@@ -55,14 +55,7 @@ const sentFor = (receiver: Receiver, token: string): Array<string | null> =>
 
 /** On SQLite: no file of the database (main, WAL) holds any of `secrets`, in any byte. */
 function expectNotInFiles(url: string, secrets: string[]): void {
-  if (BACKEND === 'postgres') return;
-  const dir = dirname(url.slice('file:'.length));
-  const files = readdirSync(dir).filter((f) => f.startsWith('sleeve.db'));
-  expect(files.length).toBeGreaterThan(0);
-  for (const file of files) {
-    const bytes = readFileSync(`${dir}/${file}`).toString('latin1');
-    for (const secret of secrets) expect(bytes.includes(secret), `${file} holds a network token`).toBe(false);
-  }
+  if (BACKEND !== 'postgres') expect(secretsInDatabaseFiles(dirname(url.slice('file:'.length)), secrets)).toEqual([]);
 }
 
 /** Waits for a further `/token-updated` about `token`; returns the network token it carried. */
