@@ -10,17 +10,23 @@ import type { Topics } from './topics.ts';
 
 /** The topics whose events have no routing key: the ones a listener for the process's life follows whole. */
 export type WholeTopic = { [K in keyof Topics]: Topics[K] extends [unknown] ? K : never }[keyof Topics];
+/** The topics published under a routing key (one order's changes): a listener follows one key. */
+export type KeyedTopic = { [K in keyof Topics]: Topics[K] extends [string, unknown] ? K : never }[keyof Topics];
 
 export interface EventBus extends PubSub<Topics> {
   /**
-   * Calls `handler` with each event of `topic` (from any instance, with Redis) inside the publisher's own call. It
-   * is for the listeners that follow a topic for the whole life of the process: the hold timer, the dispatchers,
-   * the MCP door. They need no async iterator. `subscribe` hands each event to each subscriber through a Repeater's
-   * buffer and a loop of awaits; on the orders path that cost 10–14% of throughput (README, "Benchmark"). The
+   * Calls `handler` with each event of `topic` (from any instance, with Redis) inside the publisher's own call,
+   * listening from this call on. It is for the listeners that need no async iterator: those that follow a topic for
+   * the whole life of the process (the hold timer, the dispatchers, the MCP door), and a hold countdown's watch on
+   * its one order (src/orders/live-service.ts). `subscribe` hands each event to each subscriber through a Repeater's
+   * buffer and a loop of awaits; on the orders path that cost 10–14% of throughput (README, "Benchmark"), and held
+   * open by each of thousands of subscribers it is most of what one weighs (docs/graphql.md#subscriptions). The
    * handler must be quick and must not throw; whatever it starts, it catches itself. A handler that throws anyway
    * is cut off from the publisher and reported to `onListenerError`. Returns the unsubscribe.
    */
   listen<K extends WholeTopic>(topic: K, handler: (event: Topics[K][0]) => void): () => void;
+  /** The events of a keyed topic published under `key` (one order's changes), as above. */
+  listen<K extends KeyedTopic>(topic: K, key: string, handler: (event: Topics[K][1]) => void): () => void;
 }
 
 export interface EventBusHandle {
@@ -73,19 +79,21 @@ type Listener = Parameters<Target['addEventListener']>[1];
 /** yoga's pub/sub over `target`, and `listen` on the same target: both see every event, in publishing order. */
 function withListen(target: Target, onError: (error: unknown, topic: string) => void): EventBus {
   const pubsub = createPubSub<Topics>({ eventTarget: target });
-  return Object.assign(pubsub, {
-    listen<K extends WholeTopic>(topic: K, handler: (event: Topics[K][0]) => void): () => void {
-      const listener = ((event: CustomEvent<Topics[K][0]>) => {
-        try {
-          handler(event.detail);
-        } catch (error) {
-          onError(error, topic);
-        }
-      }) as unknown as Listener;
-      target.addEventListener(topic as never, listener);
-      return () => target.removeEventListener(topic as never, listener);
-    },
-  });
+  function listen(topic: string, keyOrHandler: string | ((event: unknown) => void), keyed?: (event: unknown) => void) {
+    // The event type yoga's pubsub publishes a keyed topic under: "order:1001".
+    const type = typeof keyOrHandler === 'string' ? `${topic}:${keyOrHandler}` : topic;
+    const handler = typeof keyOrHandler === 'string' ? keyed! : keyOrHandler;
+    const listener = ((event: CustomEvent<unknown>) => {
+      try {
+        handler(event.detail);
+      } catch (error) {
+        onError(error, topic);
+      }
+    }) as unknown as Listener;
+    target.addEventListener(type as never, listener);
+    return () => target.removeEventListener(type as never, listener);
+  }
+  return Object.assign(pubsub, { listen: listen as EventBus['listen'] });
 }
 
 /**

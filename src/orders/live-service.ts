@@ -65,7 +65,7 @@ function listening<T>(iterator: AsyncIterableIterator<T>): AsyncIterableIterator
 export function createLiveService(
   deps: ServiceDeps & { orders: OrderService; options: OptionsService; staff: OrderStaffService; ticker: HoldTicker },
 ): LiveService {
-  const { database, bus, clock, orders, options, staff, ticker } = deps;
+  const { database, bus, clock, logger, orders, options, staff, ticker } = deps;
 
   async function reload(orderNumber: string): Promise<Order | undefined> {
     const row = await findOrder(database.db, Number(orderNumber));
@@ -86,14 +86,28 @@ export function createLiveService(
 
   return {
     async holdCountdown(orderNumber, payToken) {
-      const followed = await followOrder(orderNumber, payToken);
-      const { changes } = followed;
-      let { order } = followed;
+      // A callback on the order's topic, not an iterator over it: the stream is held open by each of thousands of
+      // subscribers, and a Repeater with a loop awaiting it weighed more than the rest of the watch
+      // (docs/graphql.md#subscriptions). Listening starts before the read, so a change between the two is not missed.
+      let holdEnded = false;
+      let onHoldEnded = () => {};
+      const unlisten = bus.listen('order', orderNumber, (event) => {
+        if (event.status === 'awaiting payment' || holdEnded) return;
+        holdEnded = true;
+        onHoldEnded();
+      });
+      let order: Order;
+      try {
+        order = await orders.lookup(orderNumber, payToken);
+      } catch (error) {
+        unlisten();
+        throw error;
+      }
+      let unwatch: (() => void) | undefined;
       const stream = new LatestStream<HoldTickEvent>(() => {
         unwatch?.();
-        void changes.return?.();
+        unlisten();
       });
-      let unwatch: (() => void) | undefined;
       if (order.status !== 'awaiting payment') {
         // Not held (any more): the current state is also the last.
         stream.push({ order, secondsLeft: 0, final: true }, true);
@@ -102,15 +116,14 @@ export function createLiveService(
       }
       stream.push({ order, secondsLeft: Math.max(0, Math.floor((order.holdUntil - clock.now()) / 1000)), final: false }, true);
       unwatch = ticker.watch(order.holdUntil, (secondsLeft) => stream.push({ order, secondsLeft, final: false }));
-      void (async () => {
-        for await (const event of changes) {
-          if (event.status === 'awaiting payment') continue;
-          order = (await reload(orderNumber)) ?? order;
-          stream.push({ order, secondsLeft: 0, final: true }, true);
-          stream.end();
-          return;
-        }
-      })();
+      onHoldEnded = () => {
+        reload(orderNumber).then(
+          (latest) => stream.push({ order: latest ?? order, secondsLeft: 0, final: true }, true),
+          // Unreadable now: the stream ends without a final event rather than claim a state it could not read.
+          (error: unknown) => logger.error('hold countdown: the ended order could not be read', { orderNumber, error }),
+        ).finally(() => stream.end());
+      };
+      if (holdEnded) onHoldEnded();
       return stream;
     },
 

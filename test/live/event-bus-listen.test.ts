@@ -1,7 +1,8 @@
 /**
  * `bus.listen` (src/events/event-bus.ts): the listeners that follow a topic for the process's life get every event
  * of it, in memory and from another instance through Redis; one that throws never reaches the publisher (a service
- * just after its commit) and is reported; after its unsubscribe it gets nothing.
+ * just after its commit) and is reported; after its unsubscribe it gets nothing. A keyed topic's listener (a hold
+ * countdown's watch on its order) gets the events of its key only, as `subscribe(topic, key)` does.
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -61,6 +62,39 @@ describe('bus.listen', () => {
     expect(() => events.publish('orderChanged', change(7))).not.toThrow();
     expect(heard).toEqual(['7']);
     expect(reported).toEqual([['orderChanged', 'listener broke']]);
+  });
+
+  it("gives a keyed topic's listener the events of its key only, as a keyed subscriber gets them", async () => {
+    const { bus: events } = bus();
+    const heard: string[] = [];
+    const unlisten = events.listen('order', '1001', (event) => heard.push(`${event.orderNumber}@${event.version}`));
+    const subscription = events.subscribe('order', '1001')[Symbol.asyncIterator]();
+    const first = subscription.next();
+    events.publish('order', '1002', { ...change(1002), version: 1 });
+    events.publish('order', '1001', { ...change(1001), version: 2 });
+    events.publish('orderChanged', change(1001));
+    expect(heard).toEqual(['1001@2']);
+    expect((await first).value.version).toBe(2);
+    unlisten();
+    events.publish('order', '1001', { ...change(1001), version: 3 });
+    expect(heard).toEqual(['1001@2']);
+    await subscription.return?.();
+  });
+
+  it.skipIf(!REDIS)("hears a keyed topic's events of its key from another instance through Redis", async () => {
+    const prefix = `listen-${randomUUID()}:`;
+    const here = bus({ redisUrl: REDIS, channelPrefix: prefix });
+    const there = bus({ redisUrl: REDIS, channelPrefix: prefix });
+    const heard: number[] = [];
+    here.bus.listen('order', '1001', (event) => heard.push(event.version));
+    await eventually(() => {
+      there.bus.publish('order', '1001', { ...change(1001), version: 1 });
+      return heard.length > 0 ? true : undefined;
+    });
+    there.bus.publish('order', '1002', { ...change(1002), version: 99 });
+    there.bus.publish('order', '1001', { ...change(1001), version: 2 });
+    expect(await eventually(() => (heard.includes(2) ? heard.at(-1) : undefined))).toBe(2);
+    expect(heard).not.toContain(99);
   });
 
   it.skipIf(!REDIS)('hears what another instance publishes through Redis', async () => {

@@ -2,8 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { systemClock } from '../../src/kernel/clock.ts';
+import { createLogger } from '../../src/kernel/logger.ts';
+import { createHoldTicker } from '../../src/orders/hold-ticker.ts';
+import { createLiveService } from '../../src/orders/live-service.ts';
 import { createGateway, startServer } from '../../src/server.ts';
-import { afterThisTest, VALID_ORDER } from '../support/gateway.ts';
+import { afterThisTest, testGateway, VALID_ORDER } from '../support/gateway.ts';
 import { liveServer, subscribe } from '../support/live-server.ts';
 
 const COUNTDOWN = `subscription ($n: ID!, $t: String!) {
@@ -93,5 +96,42 @@ describe('holdCountdown over graphql-ws', () => {
       expect(1000 - sinceBoundary).toBeLessThan(300);
     }
     expect(arrivals.at(-1)!.status).toBe('CANCELLED');
+  });
+});
+
+describe('holdCountdown, the service', () => {
+  it('ends with the final event when the order is paid after the watch began listening and before its first read', async () => {
+    const t = await testGateway();
+    const { gateway } = t;
+    const { orderNumber, payToken } = await t.createOrder();
+    const real = gateway.services.orders;
+    // The pay commits and publishes inside the watch's read, which then returns the order as it was before it.
+    const orders = {
+      ...real,
+      lookup: async (n: string, token: string) => {
+        const before = await real.lookup(n, token);
+        await real.pay(n, { t: token, method: 'vendor_card' });
+        return before;
+      },
+    };
+    const live = createLiveService({
+      database: gateway.database,
+      bus: gateway.bus,
+      clock: gateway.clock,
+      logger: createLogger('silent'),
+      publicUrl: gateway.config.publicUrl,
+      holdSeconds: 300,
+      config: gateway.config,
+      orders,
+      options: gateway.services.options,
+      staff: gateway.services.staff,
+      ticker: createHoldTicker(gateway.clock),
+    });
+    const events: Array<[string, boolean]> = [];
+    for await (const event of await live.holdCountdown(orderNumber, payToken)) events.push([event.order.status, event.final]);
+    expect(events).toEqual([
+      ['awaiting payment', false],
+      ['received', true],
+    ]);
   });
 });
