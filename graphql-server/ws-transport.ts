@@ -61,8 +61,17 @@ export function attachWebSocket(
       ? { verifyClient: ({ origin }: { origin?: string }, done: (ok: boolean, code?: number) => void) => done(door.allowsOrigin!(origin), 403) }
       : {}),
   });
+  // Each socket's client address, read from its upgrade request once (docs/edge.md#client-address: TRUST_PROXY).
+  const addresses = new WeakMap<object, string>();
   const graphqlWs = useServer(
     {
+      onConnect: (ctx) => {
+        const { request, socket } = ctx.extra;
+        addresses.set(socket, door.clientAddressOf?.(request) ?? request.socket.remoteAddress ?? 'unknown');
+        // graphql-ws keeps the upgrade request for the socket's whole life, and nothing here reads it again: let it
+        // go (its headers and buffers were a tenth of what each of thousands of subscribers weighed).
+        Reflect.deleteProperty(ctx.extra, 'request');
+      },
       execute: (args) => (args.rootValue as EnvelopedRoot).execute(args) as never,
       subscribe: (args) => (args.rootValue as EnvelopedRoot).subscribe(args) as never,
       onSubscribe: async (ctx, _id, payload) => {
@@ -72,8 +81,7 @@ export function attachWebSocket(
         if (typeof source !== 'string') return [source];
         const enveloped = door.yoga.getEnveloped({
           connectionParams: ctx.connectionParams,
-          // The server's reading of the upgrade request (docs/edge.md#client-address: TRUST_PROXY).
-          clientAddress: door.clientAddressOf?.(ctx.extra.request) ?? ctx.extra.request.socket.remoteAddress ?? 'unknown',
+          clientAddress: addresses.get(ctx.extra.socket) ?? 'unknown',
           params: { ...payload, query: source },
         } as never);
         if (jsonValueTooDeep(payload.variables)) return [new GraphQLError(JSON_TOO_DEEP_MESSAGE)];

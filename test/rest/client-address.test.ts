@@ -3,8 +3,10 @@
  * TRUST_PROXY says which proxies to believe, and then X-Forwarded-For as Express's `trust proxy` reads it. Over the
  * production node:http entry (the peer is 127.0.0.1) and, for GraphQL, its fast JSON path too.
  */
+import { createClient, type Client } from 'graphql-ws';
 import { describe, expect, it } from 'vitest';
-import { VALID_ORDER } from '../support/gateway.ts';
+import WebSocket from 'ws';
+import { afterThisTest, VALID_ORDER } from '../support/gateway.ts';
 import { gatewayOver, type TransportGateway } from '../support/graphql-transports.ts';
 
 const LIMITS = { RATE_LIMIT_WRITE: '2' };
@@ -21,6 +23,29 @@ async function createGql(t: TransportGateway, i: number, forwardedFor: string): 
     body: JSON.stringify({ query: 'mutation ($i: OrderInput!) { createOrder(input: $i) { __typename } }', variables: { i: { ...VALID_ORDER, email: `g${i}@example.com` } } }),
   });
   return response.status;
+}
+
+/** A graphql-ws client whose upgrade request carries X-Forwarded-For, as a proxy in front would send it. */
+function wsClientFrom(t: TransportGateway, forwardedFor: string): Client {
+  class ForwardedWebSocket extends WebSocket {
+    constructor(url: string, protocols?: string | string[]) {
+      super(url, protocols, { headers: { 'x-forwarded-for': forwardedFor } });
+    }
+  }
+  const client = createClient({ url: `${t.server!.url.replace('http', 'ws')}/graphql`, webSocketImpl: ForwardedWebSocket, retryAttempts: 0 });
+  afterThisTest(async () => client.dispose());
+  return client;
+}
+
+/** createOrder over the socket: 'ok', or the error's code (RATE_LIMITED when over the limit). */
+async function createWs(client: Client, i: number): Promise<string> {
+  const result = await new Promise<{ errors?: Array<{ extensions?: { code?: string } }> }>((resolve, reject) => {
+    client.subscribe(
+      { query: 'mutation ($i: OrderInput!) { createOrder(input: $i) { __typename } }', variables: { i: { ...VALID_ORDER, email: `w${i}@example.com` } } },
+      { next: (value) => resolve(value as never), error: reject, complete: () => {} },
+    );
+  });
+  return result.errors?.[0]?.extensions?.code ?? 'ok';
 }
 
 describe('TRUST_PROXY unset (the default)', () => {
@@ -43,6 +68,16 @@ describe('TRUST_PROXY set', () => {
     // One forwarded client is limited on its own.
     expect(await create(t, 10, '198.51.100.0')).toBe(201);
     expect(await create(t, 11, '198.51.100.0')).toBe(429);
+  });
+
+  it('loopback over WebSocket: the upgrade request names the client, for every operation on that socket', async () => {
+    const t = await gatewayOver('node', { env: { ...LIMITS, TRUST_PROXY: 'loopback' } });
+    const first = wsClientFrom(t, '198.51.100.21');
+    expect([await createWs(first, 0), await createWs(first, 1), await createWs(first, 2)]).toEqual(['ok', 'ok', 'RATE_LIMITED']);
+    // Another socket from the same forwarded client shares its bucket; one from another client has its own.
+    expect(await createWs(wsClientFrom(t, '198.51.100.21'), 3)).toBe('RATE_LIMITED');
+    const second = wsClientFrom(t, '198.51.100.22');
+    expect([await createWs(second, 4), await createWs(second, 5)]).toEqual(['ok', 'ok']);
   });
 
   it('refuses spoofing: addresses a client prepends to X-Forwarded-For are not believed', async () => {
