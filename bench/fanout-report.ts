@@ -3,8 +3,11 @@
  * comparison at the same N.
  */
 
-/** bare: bench/fanout-bare-server.ts; gateway: one instance on SQLite; gateway2: two on PostgreSQL and Redis. */
-export type Target = 'bare' | 'gateway' | 'gateway2';
+/**
+ * bare: bench/fanout-bare-server.ts; graphql-ws: bench/fanout-graphql-ws-server.ts (the protocol library, no GraphQL);
+ * gateway: one instance on SQLite; gateway2: two on PostgreSQL and Redis.
+ */
+export type Target = 'bare' | 'graphql-ws' | 'gateway' | 'gateway2';
 
 export interface StepResult {
   target: Target;
@@ -41,12 +44,15 @@ export function print(r: StepResult): void {
 }
 
 
-/** Server CPU per subscriber, gateway over bare, at the largest N that both passed (the same N: no per-N guesswork). */
-export function cpuPerSubscriber(steps: StepResult[]): { n: number; ratio: number } | null {
-  const passed = (target: Target) => new Map(steps.filter((s) => s.target === target && s.ok && s.serverCpu).map((s) => [s.n, s.serverCpu!]));
-  const bare = passed('bare');
-  const gateway = passed('gateway');
-  const shared = [...gateway.keys()].filter((n) => bare.has(n)).sort((a, b) => b - a)[0];
-  return shared === undefined ? null : { n: shared, ratio: gateway.get(shared)! / bare.get(shared)! };
+/**
+ * Server CPU per subscriber, `target` over `baseline` (bare unless said), at the largest N that both passed (the same
+ * N: no per-N guesswork).
+ */
+export function cpuPerSubscriber(steps: StepResult[], target: Target = 'gateway', baseline: Target = 'bare'): { n: number; ratio: number } | null {
+  const passed = (of: Target) => new Map(steps.filter((s) => s.target === of && s.ok && s.serverCpu).map((s) => [s.n, s.serverCpu!]));
+  const base = passed(baseline);
+  const measured = passed(target);
+  const shared = [...measured.keys()].filter((n) => base.has(n)).sort((a, b) => b - a)[0];
+  return shared === undefined ? null : { n: shared, ratio: measured.get(shared)! / base.get(shared)! };
 }
 

@@ -19,6 +19,9 @@
  * Sockets: every child is started through `bash -c 'ulimit -n …'`, raising its soft open-file limit as far as the
  * hard limit allows; N is capped at that limit less 200 (one process holds all N sockets on each side).
  *
+ * FANOUT_TARGETS=bare,graphql-ws,gateway adds graphql-ws's own server with no GraphQL in it
+ * (bench/fanout-graphql-ws-server.ts) and prints the CPU per subscriber of bare → graphql-ws → gateway.
+ *
  * FANOUT_TARGETS=…,gateway2 adds two gateway instances on PostgreSQL (a fresh schema) and Redis, the client's
  * subscribers split between them and their CPU summed: on this machine they share its two cores with the client,
  * PostgreSQL and Redis, so the figure says what a second instance costs here, not what it brings on its own machine.
@@ -59,7 +62,7 @@ const STEPS = (process.env.FANOUT_STEPS ?? `4000,8000,12000,16000,${CAP}`)
   .filter((n, i, all) => n > 0 && n <= CAP && all.indexOf(n) === i);
 
 const dir = mkdtempSync(join(tmpdir(), 'sleeve-fanout-'));
-const ordersFiles = { bare: '', gateway: join(dir, 'orders.json'), gateway2: join(dir, 'orders-pg.json') };
+const ordersFiles = { bare: '', 'graphql-ws': '', gateway: join(dir, 'orders.json'), gateway2: join(dir, 'orders-pg.json') };
 const pgSchema = `bench_fanout_${randomBytes(4).toString('hex')}`;
 const gatewayEnv = {
   PORT: '0',
@@ -74,6 +77,7 @@ const LISTENING = /listening on (http:\/\/\S+)/u;
 
 function startServers(target: Target): Proc[] {
   if (target === 'bare') return [startNode('bench/fanout-bare-server.ts', {}, LISTENING)];
+  if (target === 'graphql-ws') return [startNode('bench/fanout-graphql-ws-server.ts', {}, LISTENING)];
   if (target === 'gateway') return [startNode(GATEWAY_ENTRY, gatewayEnv, LISTENING)];
   const url = new URL(PG_URL);
   url.searchParams.set('schema', pgSchema);
@@ -255,7 +259,7 @@ async function main(): Promise<void> {
   const widths = [34, 10, 10, 10, 12];
   console.log(`\nmost subscribers held with p99 tick lag < ${P99_LIMIT_MS} ms and no missing tick (one process each)`);
   console.log(row(['server', 'N', 'p50 ms', 'p99 ms', 'server cpu'], widths));
-  const labels = { bare: 'bare ws + the same ticker', gateway: 'gateway holdCountdown (graphql-ws)', gateway2: 'two gateways, PostgreSQL + Redis' };
+  const labels = { bare: 'bare ws + the same ticker', 'graphql-ws': "graphql-ws's server, no GraphQL", gateway: 'gateway holdCountdown (graphql-ws)', gateway2: 'two gateways, PostgreSQL + Redis' };
   for (const target of TARGETS) {
     const best = results[target];
     console.log(row([labels[target], best?.n ?? 0, fmt(best?.p50 ?? null), fmt(best?.p99 ?? null), fmt(best?.serverCpu ?? null, 2)], widths));
@@ -270,6 +274,10 @@ async function main(): Promise<void> {
   }
   const cpu = cpuPerSubscriber(all);
   if (cpu) console.log(`server CPU per subscriber, gateway / bare, at N=${cpu.n} (the largest N both held): ${cpu.ratio.toFixed(2)}`);
+  const library = cpuPerSubscriber(all, 'graphql-ws');
+  const overLibrary = cpuPerSubscriber(all, 'gateway', 'graphql-ws');
+  if (library) console.log(`server CPU per subscriber, graphql-ws's server / bare, at N=${library.n}: ${library.ratio.toFixed(2)}`);
+  if (overLibrary) console.log(`server CPU per subscriber, gateway / graphql-ws's server, at N=${overLibrary.n}: ${overLibrary.ratio.toFixed(2)}`);
   console.log(
     JSON.stringify({
       fdLimit: FD_LIMIT,
@@ -281,6 +289,9 @@ async function main(): Promise<void> {
       ratio,
       cpuRatio: cpu?.ratio ?? null,
       cpuRatioAt: cpu?.n ?? null,
+      graphqlWs: results['graphql-ws']?.n ?? null,
+      graphqlWsCpuRatio: library?.ratio ?? null,
+      cpuRatioOverGraphqlWs: overLibrary?.ratio ?? null,
       seconds: Math.round((Date.now() - started) / 1000),
       steps: all.map(({ target, n, ok, p50, p99, missing, serverCpu }) => ({ target, n, ok, p50, p99, missing, serverCpu })),
     }),

@@ -191,6 +191,11 @@ async function main() {
     // Only when FANOUT_TARGETS includes gateway2.
     const twoInstances = runs.map((r) => (r.twoInstances && r.gateway ? r.twoInstances / r.gateway : null));
     if (twoInstances.some((value) => value !== null)) summary.add('fan-out: two instances / one', 'ratio', twoInstances);
+    // Only when FANOUT_TARGETS includes graphql-ws: the protocol library's own server, and the gateway over it.
+    if (runs.some((r) => r.graphqlWsCpuRatio !== null)) {
+      summary.add("fan-out: server CPU per subscriber, graphql-ws's server / bare", 'ratio', runs.map((r) => r.graphqlWsCpuRatio));
+      summary.add("fan-out: server CPU per subscriber, gateway / graphql-ws's server", 'ratio', runs.map((r) => r.cpuRatioOverGraphqlWs));
+    }
   });
 
   summary.finish();
