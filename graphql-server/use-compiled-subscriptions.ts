@@ -48,7 +48,7 @@ export async function subscribeCompiled(args: ExecutionArgs): Promise<unknown> {
 /**
  * Each event of `source`, executed by `run`: one `then` per event. envelop's `mapAsyncIterator` (that of
  * @whatwg-node/promise-helpers) wraps every value in several promise-like objects, each with closures of its own;
- * at 8,000 hold ticks a second it made about 2 KB of garbage per tick (docs/graphql.md#subscriptions).
+ * at 8,000 hold ticks a second it made about 2 KB of garbage per tick (docs/graphql.md#what-one-subscriber-costs).
  */
 class ExecutedEvents implements AsyncIterableIterator<unknown> {
   constructor(

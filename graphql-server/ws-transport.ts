@@ -69,7 +69,7 @@ export function attachWebSocket(
         const { request, socket } = ctx.extra;
         addresses.set(socket, door.clientAddressOf?.(request) ?? request.socket.remoteAddress ?? 'unknown');
         // graphql-ws keeps the upgrade request for the socket's whole life, and nothing here reads it again: let it
-        // go (its headers and buffers were a tenth of what each of thousands of subscribers weighed).
+        // go, with its headers and stream state, for each of thousands of open sockets (docs/graphql.md#what-one-subscriber-costs).
         Reflect.deleteProperty(ctx.extra, 'request');
       },
       execute: (args) => (args.rootValue as EnvelopedRoot).execute(args) as never,

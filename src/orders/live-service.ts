@@ -88,7 +88,7 @@ export function createLiveService(
     async holdCountdown(orderNumber, payToken) {
       // A callback on the order's topic, not an iterator over it: the stream is held open by each of thousands of
       // subscribers, and a Repeater with a loop awaiting it weighed more than the rest of the watch
-      // (docs/graphql.md#subscriptions). Listening starts before the read, so a change between the two is not missed.
+      // (docs/graphql.md#what-one-subscriber-costs). Listening starts before the read, so a change between the two is not missed.
       let holdEnded = false;
       let onHoldEnded = () => {};
       const unlisten = bus.listen('order', orderNumber, (event) => {
