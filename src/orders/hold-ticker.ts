@@ -20,7 +20,10 @@ interface Watch {
 }
 
 export interface HoldTicker {
-  /** Calls `listener` with the whole seconds left each time that number changes; returns the unwatch. */
+  /**
+   * Calls `listener` with the whole seconds left each time that number changes, down to 0 once, after which the
+   * watch is let go by itself; returns the unwatch (safe to call after that too).
+   */
   watch(holdUntil: number, listener: TickListener): () => void;
   /** Watches currently registered (for tests and metrics). */
   size(): number;
@@ -66,8 +69,13 @@ export function createHoldTicker(clock: Clock): HoldTicker {
     // Every slot since the last pass, in order: a busy moment makes ticks late, never lost (up to a second).
     const end = Math.min(floorToSlot(now), cursor + 1000);
     for (let at = cursor + SLOT_MS; at <= end; at += SLOT_MS) {
-      for (const watch of [...slots[slotOf(at)]!]) {
-        watch.listener(Math.max(0, Math.floor((watch.holdUntil - now) / 1000)));
+      const slot = slots[slotOf(at)]!;
+      for (const watch of [...slot]) {
+        const secondsLeft = Math.max(0, Math.floor((watch.holdUntil - now) / 1000));
+        // 0 is the last number: it cannot change again, so the watch is let go. Kept, it heard 0 again at every
+        // boundary until the hold timer ended the order, and a countdown sent each as one more tick.
+        if (secondsLeft === 0 && slot.delete(watch)) count--;
+        watch.listener(secondsLeft);
       }
     }
     cursor = floorToSlot(now);
