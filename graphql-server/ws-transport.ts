@@ -12,6 +12,7 @@
  */
 import type { IncomingMessage, Server } from 'node:http';
 import { GraphQLError, type ExecutionArgs } from 'graphql';
+import type { ConnectionInitMessage } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { JSON_TOO_DEEP_MESSAGE, jsonValueTooDeep } from '../src/kernel/json-depth.ts';
@@ -61,13 +62,13 @@ export function attachWebSocket(
       ? { verifyClient: ({ origin }: { origin?: string }, done: (ok: boolean, code?: number) => void) => done(door.allowsOrigin!(origin), 403) }
       : {}),
   });
-  // Each socket's client address, read from its upgrade request once (docs/edge.md#client-address: TRUST_PROXY).
-  const addresses = new WeakMap<object, string>();
-  const graphqlWs = useServer(
+  // `extra` is graphql-ws's own per-socket object: the client address is kept there once read.
+  const graphqlWs = useServer<ConnectionInitMessage['payload'], { clientAddress: string }>(
     {
       onConnect: (ctx) => {
-        const { request, socket } = ctx.extra;
-        addresses.set(socket, door.clientAddressOf?.(request) ?? request.socket.remoteAddress ?? 'unknown');
+        // Read from the upgrade request once (docs/edge.md#client-address: TRUST_PROXY).
+        const { request } = ctx.extra;
+        ctx.extra.clientAddress = door.clientAddressOf?.(request) ?? request.socket.remoteAddress ?? 'unknown';
         // graphql-ws keeps the upgrade request for the socket's whole life, and nothing here reads it again: let it
         // go, with its headers and stream state, for each of thousands of open sockets (docs/graphql.md#what-one-subscriber-costs).
         Reflect.deleteProperty(ctx.extra, 'request');
@@ -81,7 +82,7 @@ export function attachWebSocket(
         if (typeof source !== 'string') return [source];
         const enveloped = door.yoga.getEnveloped({
           connectionParams: ctx.connectionParams,
-          clientAddress: addresses.get(ctx.extra.socket) ?? 'unknown',
+          clientAddress: ctx.extra.clientAddress ?? 'unknown',
           params: { ...payload, query: source },
         } as never);
         if (jsonValueTooDeep(payload.variables)) return [new GraphQLError(JSON_TOO_DEEP_MESSAGE)];
