@@ -4,19 +4,13 @@
  * subscribe → next …) that bench/fanout-client.ts drives it with the very same graphql-ws client it uses on the
  * gateway, so the two figures differ only by the server.
  *
- * Each subscription gets its own hold deadline one hour away at a random point in the second (the spread orders
- * have), an event at once, then one each time its whole seconds left change — from the gateway's own ONE shared
- * ticker (src/orders/hold-ticker.ts: slots of 10 ms, one timer), not a timer per connection. Every event
- * carries `due` (the second boundary it is for) and `sentAt` (when it was sent), both epoch milliseconds.
+ * Each subscription's hold and ticks come from bench/fanout-baseline-hold.ts, as graphql-ws's baseline's do. Every
+ * event carries `due` (the second boundary it is for) and `sentAt` (when it was sent), both epoch milliseconds.
  */
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { systemClock } from '../src/kernel/clock.ts';
-import { createHoldTicker } from '../src/orders/hold-ticker.ts';
+import { followHold, serveBaseline } from './fanout-baseline-hold.ts';
 
-const HOLD_MS = 3_600_000;
-const ticker = createHoldTicker(systemClock);
 const server = createServer((_req, res) => {
   res.writeHead(404).end();
 });
@@ -38,18 +32,14 @@ wss.on('connection', (socket: WebSocket) => {
       socket.send('{"type":"pong"}');
     } else if (message.type === 'subscribe' && typeof message.id === 'string') {
       const id = JSON.stringify(message.id);
-      const holdUntil = Date.now() + HOLD_MS + Math.floor(Math.random() * 1000);
-      const holdUntilIso = JSON.stringify(new Date(holdUntil).toISOString());
-      const send = (secondsLeft: number, due: number) => {
-        socket.send(
-          `{"id":${id},"type":"next","payload":{"data":{"holdCountdown":{"secondsLeft":${secondsLeft},` +
-            `"holdUntil":${holdUntilIso},"status":"AWAITING_PAYMENT","final":false,"due":${due},"sentAt":${Date.now()}}}}}`,
-        );
-      };
-      const now = Date.now();
-      const left = Math.floor((holdUntil - now) / 1000);
-      send(left, holdUntil - (left + 1) * 1000);
-      unwatches.push(ticker.watch(holdUntil, (secondsLeft) => send(secondsLeft, holdUntil - (secondsLeft + 1) * 1000)));
+      unwatches.push(
+        followHold((secondsLeft, due, holdUntil) => {
+          socket.send(
+            `{"id":${id},"type":"next","payload":{"data":{"holdCountdown":{"secondsLeft":${secondsLeft},` +
+              `"holdUntil":"${holdUntil}","status":"AWAITING_PAYMENT","final":false,"due":${due},"sentAt":${Date.now()}}}}}`,
+          );
+        }),
+      );
     }
   });
   socket.on('close', () => {
@@ -57,11 +47,4 @@ wss.on('connection', (socket: WebSocket) => {
   });
 });
 
-server.listen(0, '127.0.0.1', () => {
-  process.stdout.write(`fan-out bare server listening on http://127.0.0.1:${(server.address() as AddressInfo).port}\n`);
-});
-process.on('SIGTERM', () => {
-  ticker.dispose();
-  for (const client of wss.clients) client.terminate();
-  server.close(() => process.exit(0));
-});
+serveBaseline('bare', server, wss);
