@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, type Transaction } from 'kysely';
+import { DEFAULT_MIGRATION_TABLE, Kysely, Migrator, PostgresDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget, SqliteSynchronous } from '../kernel/config.ts';
 import { migrationProvider } from './migrations/index.ts';
@@ -104,18 +104,31 @@ async function migrate(db: Kysely<Database>, schema?: string): Promise<void> {
   }
 }
 
-/** A real round trip (the migrator's own read of its table), then no migration pending. */
+/**
+ * A real round trip that reads the migrator's table, and only that, then no migration pending. Not kysely's
+ * `getMigrations()`: it first lists every table and column of the whole database, schemas of other deployments
+ * included. On a shared PostgreSQL that made each probe cost a catalog scan (over 2 s, the probe's limit, beside a
+ * few hundred schemas), and it fails with 3F000 while another schema of the database is dropped.
+ */
 async function check(db: Kysely<Database>, schema?: string): Promise<void> {
-  let migrations;
+  const table = schema ? sql.table(`${schema}.${DEFAULT_MIGRATION_TABLE}`) : sql.table(DEFAULT_MIGRATION_TABLE);
+  let applied: Set<string>;
   try {
-    const migrator = new Migrator({ db, provider: migrationProvider, ...(schema ? { migrationTableSchema: schema } : {}) });
-    migrations = await migrator.getMigrations();
+    const { rows } = await sql<{ name: string }>`select name from ${table}`.execute(db);
+    applied = new Set(rows.map((row) => row.name));
   } catch (error) {
-    // The driver's code (ECONNREFUSED, 57P01, SQLITE_…) says enough; its message may name hosts or paths.
-    throw new Error(`database unavailable (${(error as { code?: string }).code ?? 'no answer'})`);
+    // No table yet: nothing is applied. Any other failure: the driver's code (ECONNREFUSED, 57P01, SQLITE_…) says
+    // enough; its message may name hosts or paths.
+    if (!isMissingTable(error)) throw new Error(`database unavailable (${(error as { code?: string }).code ?? 'no answer'})`);
+    applied = new Set();
   }
-  const pending = migrations.filter((m) => m.executedAt === undefined).length;
+  const pending = Object.keys(await migrationProvider.getMigrations()).filter((name) => !applied.has(name)).length;
   if (pending > 0) throw new Error(`${pending} migration${pending === 1 ? '' : 's'} not applied`);
+}
+
+function isMissingTable(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: string; message?: string };
+  return code === '42P01' || (code === 'SQLITE_ERROR' && (message ?? '').startsWith('no such table'));
 }
 
 /**

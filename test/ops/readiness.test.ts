@@ -6,7 +6,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { testGateway } from '../support/gateway.ts';
+import pg from 'pg';
+import { sharedInstancesEnv } from '../support/databases.ts';
+import { afterThisTest, testGateway } from '../support/gateway.ts';
 import { startProcess } from '../support/process.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
@@ -50,6 +52,34 @@ describe('/health and /ready', () => {
     const ready = await rest('GET', '/ready');
     expect(ready.status).toBe(503);
     expect(ready.body.checks.database).toBe('1 migration not applied');
+  });
+
+  it.runIf(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL)('/ready on PostgreSQL reads only its own schema: other schemas of the database made and dropped meanwhile change nothing', async () => {
+    const shared = sharedInstancesEnv('ready');
+    afterThisTest(shared.cleanup);
+    const { rest } = await testGateway({ env: shared.env });
+    const url = new URL(shared.env.DATABASE_URL!);
+    url.searchParams.delete('schema');
+    // Another deployment (or test run) sharing the database: schemas with tables come and go all the time.
+    const other = new pg.Client({ connectionString: url.toString() });
+    await other.connect();
+    let churning = true;
+    const churn = (async () => {
+      for (let i = 0; churning; i++) {
+        const name = `other_${process.pid}_${i}`;
+        await other.query(`create schema ${name}; create table ${name}.a (id serial primary key, note text); create table ${name}.b (id bigint, at timestamptz)`);
+        await other.query(`drop schema ${name} cascade`);
+      }
+    })();
+    const answers: string[] = [];
+    try {
+      for (let i = 0; i < 60; i++) answers.push((await rest('GET', '/ready')).body.checks.database);
+    } finally {
+      churning = false;
+      await churn;
+      await other.end();
+    }
+    expect(answers.filter((answer) => answer !== 'ok')).toEqual([]);
   });
 
   it('/ready is 503 when REDIS_URL is set and Redis does not answer', async () => {
