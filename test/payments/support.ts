@@ -2,10 +2,11 @@
  * Shared helpers of the payments suites: a gateway whose logs are captured (and checked after each file: no test
  * card number, nothing the logger had to scrub), test cards, site-authenticated calls, outbox and ledger reads.
  */
-import { afterAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import { createLogger } from '../../src/kernel/logger.ts';
 import { bodyToSend } from '../../src/notifications/sealed-body.ts';
 import { testGateway, type TestGateway } from '../support/gateway.ts';
+import { afterThisFile } from '../support/leftovers.ts';
 
 /** docs/platform.md#sandbox-processor, and two ordinary Luhn-valid numbers. */
 export const CARDS = {
@@ -19,17 +20,24 @@ export const CARDS = {
 export const ALL_TEST_NUMBERS = Object.values(CARDS);
 
 const captured: string[] = [];
+let checkPending = false;
 
-/** testGateway with every log line (debug and up) kept for the check below. */
+/** testGateway with every log line (debug and up) kept for the check after its file. */
 export function paymentsGateway(options: Parameters<typeof testGateway>[0] = {}): Promise<TestGateway> {
+  if (!checkPending) {
+    checkPending = true;
+    afterThisFile(checkCapturedLogs);
+  }
   return testGateway({ logger: createLogger('debug', (line) => captured.push(line)), ...options });
 }
 
-afterAll(() => {
-  const log = captured.join('\n');
+/** After a file: no test card number in any line its gateways logged, and nothing the logger had to scrub. */
+function checkCapturedLogs(): void {
+  checkPending = false;
+  const log = captured.splice(0).join('\n');
   for (const number of ALL_TEST_NUMBERS) expect(log).not.toContain(number);
   expect(log).not.toContain('[redacted-number]');
-});
+}
 
 export const card = (cardNumber: string = CARDS.ok, change: Record<string, unknown> = {}) => ({
   cardNumber,
