@@ -95,35 +95,59 @@ export async function createDatabase(target: DatabaseTarget): Promise<AppDatabas
   };
 }
 
+/** Retries of kysely's migrator when another schema of the database was dropped while it listed the catalog. */
+const CATALOG_RACE_RETRIES = 5;
+
+/**
+ * Applies what is pending. An instance starting on a database already migrated (every start but the first) only
+ * reads the migration table: kysely's migrator would first list every table of every schema of the database, which
+ * on a shared PostgreSQL costs a catalog scan and fails with 3F000 when another schema is dropped meanwhile. When
+ * there is something to apply, the migrator runs (under its own lock, so instances starting together take turns),
+ * again after such a failure: its migrations are transactions, so a retry starts from what was committed.
+ */
 async function migrate(db: Kysely<Database>, schema?: string): Promise<void> {
+  if ((await pendingMigrations(db, schema)) === 0) return;
   const migrator = new Migrator({ db, provider: migrationProvider, ...(schema ? { migrationTableSchema: schema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (!error) return;
+    if (attempt <= CATALOG_RACE_RETRIES && (error as { code?: string }).code === '3F000') continue;
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
 /**
- * A real round trip that reads the migrator's table, and only that, then no migration pending. Not kysely's
- * `getMigrations()`: it first lists every table and column of the whole database, schemas of other deployments
- * included. On a shared PostgreSQL that made each probe cost a catalog scan (over 2 s, the probe's limit, beside a
- * few hundred schemas), and it fails with 3F000 while another schema of the database is dropped.
+ * A real round trip that reads the migrator's table, and only that, then no migration pending
+ * (docs/operations.md#readiness).
  */
 async function check(db: Kysely<Database>, schema?: string): Promise<void> {
-  const table = schema ? sql.table(`${schema}.${DEFAULT_MIGRATION_TABLE}`) : sql.table(DEFAULT_MIGRATION_TABLE);
-  let applied: Set<string>;
+  let pending;
   try {
-    const { rows } = await sql<{ name: string }>`select name from ${table}`.execute(db);
-    applied = new Set(rows.map((row) => row.name));
+    pending = await pendingMigrations(db, schema);
   } catch (error) {
-    // No table yet: nothing is applied. Any other failure: the driver's code (ECONNREFUSED, 57P01, SQLITE_…) says
-    // enough; its message may name hosts or paths.
-    if (!isMissingTable(error)) throw new Error(`database unavailable (${(error as { code?: string }).code ?? 'no answer'})`);
-    applied = new Set();
+    // The driver's code (ECONNREFUSED, 57P01, SQLITE_…) says enough; its message may name hosts or paths.
+    throw new Error(`database unavailable (${(error as { code?: string }).code ?? 'no answer'})`);
   }
-  const pending = Object.keys(await migrationProvider.getMigrations()).filter((name) => !applied.has(name)).length;
   if (pending > 0) throw new Error(`${pending} migration${pending === 1 ? '' : 's'} not applied`);
+}
+
+/**
+ * How many migrations the migration table does not list, read from that table alone (none yet: all of them). Not
+ * kysely's `getMigrations()`: it first lists every table and column of the whole database, schemas of other
+ * deployments included. On a shared PostgreSQL that made each readiness probe cost a catalog scan (over 2 s, the
+ * probe's limit, beside a few hundred schemas), and fail with 3F000 while another schema of the database was dropped.
+ */
+async function pendingMigrations(db: Kysely<Database>, schema?: string): Promise<number> {
+  const table = schema ? sql.table(`${schema}.${DEFAULT_MIGRATION_TABLE}`) : sql.table(DEFAULT_MIGRATION_TABLE);
+  const applied = await sql<{ name: string }>`select name from ${table}`.execute(db).then(
+    ({ rows }) => new Set(rows.map((row) => row.name)),
+    (error: unknown) => {
+      if (isMissingTable(error)) return new Set<string>();
+      throw error;
+    },
+  );
+  return Object.keys(await migrationProvider.getMigrations()).filter((name) => !applied.has(name)).length;
 }
 
 function isMissingTable(error: unknown): boolean {

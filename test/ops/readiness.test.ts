@@ -6,8 +6,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import pg from 'pg';
-import { sharedInstancesEnv } from '../support/databases.ts';
+import { churnOtherSchemas, sharedInstancesEnv } from '../support/databases.ts';
 import { afterThisTest, testGateway } from '../support/gateway.ts';
 import { startProcess } from '../support/process.ts';
 import { tempDir } from '../support/temp-dir.ts';
@@ -58,27 +57,14 @@ describe('/health and /ready', () => {
     const shared = sharedInstancesEnv('ready');
     afterThisTest(shared.cleanup);
     const { rest } = await testGateway({ env: shared.env });
-    const url = new URL(shared.env.DATABASE_URL!);
-    url.searchParams.delete('schema');
-    // Another deployment (or test run) sharing the database: schemas with tables come and go all the time.
-    const other = new pg.Client({ connectionString: url.toString() });
-    await other.connect();
-    let churning = true;
-    const churn = (async () => {
-      for (let i = 0; churning; i++) {
-        const name = `other_${process.pid}_${i}`;
-        await other.query(`create schema ${name}; create table ${name}.a (id serial primary key, note text); create table ${name}.b (id bigint, at timestamptz)`);
-        await other.query(`drop schema ${name} cascade`);
-      }
-    })();
+    const churn = await churnOtherSchemas(shared.env.DATABASE_URL!);
     const answers: string[] = [];
     try {
       for (let i = 0; i < 60; i++) answers.push((await rest('GET', '/ready')).body.checks.database);
     } finally {
-      churning = false;
-      await churn;
-      await other.end();
+      await churn.stop();
     }
+    expect(churn.made()).toBeGreaterThan(0);
     expect(answers.filter((answer) => answer !== 'ok')).toEqual([]);
   });
 

@@ -30,7 +30,7 @@ export function workerDatabase(base: string): { name: string; url: string } | nu
 }
 
 /** TEST_DATABASE_URL, or this worker's database beside it. */
-function testDatabaseUrl(): string | undefined {
+export function testDatabaseUrl(): string | undefined {
   const base = process.env.TEST_DATABASE_URL;
   return base && (workerDatabase(base)?.url ?? base);
 }
@@ -70,4 +70,32 @@ export function sharedInstancesEnv(label: string): BackendEnv {
   const url = new URL(base);
   url.searchParams.set('schema', schema);
   return { env: { DATABASE_URL: url.toString(), REDIS_URL: redis, REDIS_PREFIX: `${schema}:` }, cleanup: () => dropSchema(base, schema) };
+}
+
+/**
+ * Another deployment (or test run) sharing the database: schemas with tables made and dropped one after another, on a
+ * connection of their own, until `stop()`; `made` counts the schemas dropped so far.
+ */
+export async function churnOtherSchemas(databaseUrl: string): Promise<{ stop(): Promise<void>; made(): number }> {
+  const url = new URL(databaseUrl);
+  url.searchParams.delete('schema');
+  const other = new pg.Client({ connectionString: url.toString() });
+  await other.connect();
+  let churning = true;
+  let made = 0;
+  const churn = (async () => {
+    while (churning) {
+      const name = `other_${process.pid}_${made}`;
+      await other.query(`create schema ${name}; create table ${name}.a (id serial primary key, note text); create table ${name}.b (id bigint, at timestamptz)`);
+      await other.query(`drop schema ${name} cascade`);
+      made++;
+    }
+  })();
+  return {
+    made: () => made,
+    async stop() {
+      churning = false;
+      await churn.finally(() => other.end());
+    },
+  };
 }

@@ -3,8 +3,9 @@
  *
  * Suites run in parallel workers, each gateway in a fresh schema that its suite drops afterwards. kysely's migrator
  * lists every table of the database (`introspection.getTables()`) before it migrates, and PostgreSQL fails that
- * query with `schema "t_…" does not exist` when another worker drops a schema while it runs. One database per worker
- * keeps each worker's creates and drops out of the others' catalog: at most one suite at a time uses a worker's
+ * query with `schema "t_…" does not exist` when another worker drops a schema while it runs (the gateway now retries
+ * that, src/db/database.ts). One database per worker keeps each worker's creates and drops out of the others'
+ * catalog, so no migration lists or waits on another worker's schemas: at most one suite at a time uses a worker's
  * database. The databases stay, like TEST_DATABASE_URL's own, and are reused by the next run.
  */
 import pg from 'pg';
