@@ -21,11 +21,19 @@ export function afterThisFile(fn: () => void | Promise<void>): void {
   afterFile.push(fn);
 }
 
-/** Undoes what the test left, last made first. */
-export async function disposeTestLeftovers(): Promise<void> {
-  while (afterTest.length > 0) await afterTest.pop()!();
+/** Undoes what the test left, last made first: all of it, even after one fails (then that failure is thrown). */
+export function disposeTestLeftovers(): Promise<void> {
+  return runAll(afterTest.splice(0).reverse());
 }
 
-export async function runFileChecks(): Promise<void> {
-  while (afterFile.length > 0) await afterFile.shift()!();
+/** The checks of the file just run, in the order they were asked for, all of them even after one fails. */
+export function runFileChecks(): Promise<void> {
+  return runAll(afterFile.splice(0));
+}
+
+/** None is left for the next test or file: it would fail there, or leave a process or schema behind. */
+async function runAll(steps: Array<() => void | Promise<void>>): Promise<void> {
+  const failures: unknown[] = [];
+  for (const step of steps) await Promise.resolve().then(step).catch((error: unknown) => failures.push(error));
+  if (failures.length > 0) throw failures[0];
 }
