@@ -184,6 +184,9 @@ export function createTokenizationService(deps: ServiceDeps & { crypto: VaultCry
             exp_year: card.expirationYear,
             sealed: crypto.seal(JSON.stringify({ ...sealed, cardHolderName: card.cardHolderName })),
             fingerprint: crypto.fingerprint(card.cardNumber),
+            // A network token provisioned before migration 0011 is still in the clear: the row is being rewritten
+            // under the current key anyway, so it leaves with its network token sealed too.
+            ...(row.network_token !== null ? { network_token: null, network_token_sealed: crypto.seal(row.network_token) } : {}),
             updated_at: now,
           });
           const updatedFields: Record<string, string> = {};

@@ -94,6 +94,25 @@ async function provisionBoth(t: TestGateway, receiver: Receiver): Promise<{ sync
   return { sync: { token: sync, networkToken: syncNetworkToken! }, later: { token: later, networkToken: provisioned! } };
 }
 
+/** A row as an upgrade provisioned it before migration 0011: the network token in its own column, in the clear. */
+async function legacyRow(t: TestGateway): Promise<Provisioned> {
+  const token = `tok_${randomBytes(16).toString('hex')}`;
+  const networkToken = `ntk_${randomBytes(8).toString('hex')}`;
+  const underA = createVaultCrypto(A);
+  const now = t.clock.now();
+  await t.gateway.database.db
+    .insertInto('vault_tokens')
+    .values({
+      token_hash: hashToken(token), kind: 'card', site_id: t.siteId, order_number: null,
+      sealed: underA.seal(JSON.stringify({ token, cardNumber: CARDS.ok, cardHolderName: 'Ada Lovelace' })), fingerprint: underA.fingerprint(CARDS.ok),
+      bin: '42424242', last_four: '4242', brand: 'VISA', exp_month: 12, exp_year: 2030, cvc_sealed: null, extra: null, customer_id: null,
+      multi_use: 1, used_by_payment: null, network_token_status: 'ACTIVE', network_token_due: null, network_token: networkToken,
+      network_token_par: 'PAR0LEGACY0000000000000000000', network_token_exp_month: 6, network_token_exp_year: 2029, created_at: now, updated_at: now,
+    })
+    .execute();
+  return { token, networkToken };
+}
+
 const rowOf = (db: Db, token: string) => db.selectFrom('vault_tokens').selectAll().where('token_hash', '=', hashToken(token)).executeTakeFirstOrThrow();
 
 /** No vault_tokens column of any row holds a network token in the clear. */
@@ -155,26 +174,22 @@ describe('network tokens at rest', () => {
     await expectNoneInTheClear(db, [sync.networkToken, later.networkToken]);
   });
 
-  it('delivers a network token stored in the clear before it was sealed, and vault:rotate seals it', async () => {
+  it('delivers a network token stored in the clear before it was sealed, and a card update seals it', async () => {
+    const receiver = await startReceiver();
+    const t = await gatewayUnder(sharedDatabase(), receiver, A);
+    const { token, networkToken } = await legacyRow(t);
+    expect(await updateAndReceive(t, receiver, CARDS.ok, token, 3)).toBe(networkToken);
+    const db = t.gateway.database.db;
+    await expectSealedUnder(db, A, [{ token, networkToken }]);
+    await expectNoneInTheClear(db, [networkToken]);
+    expect(await updateAndReceive(t, receiver, CARDS.ok, token, 4)).toBe(networkToken);
+  });
+
+  it('seals with vault:rotate a network token stored in the clear before it was sealed', async () => {
     const url = sharedDatabase();
     const receiver = await startReceiver();
     const t = await gatewayUnder(url, receiver, A);
-    const token = `tok_${randomBytes(16).toString('hex')}`;
-    const networkToken = `ntk_${randomBytes(8).toString('hex')}`;
-    const underA = createVaultCrypto(A);
-    const now = t.clock.now();
-    // A row as an upgrade provisioned it before migration 0011: the network token in its own column, in the clear.
-    await t.gateway.database.db
-      .insertInto('vault_tokens')
-      .values({
-        token_hash: hashToken(token), kind: 'card', site_id: t.siteId, order_number: null,
-        sealed: underA.seal(JSON.stringify({ token, cardNumber: CARDS.ok, cardHolderName: 'Ada Lovelace' })), fingerprint: underA.fingerprint(CARDS.ok),
-        bin: '42424242', last_four: '4242', brand: 'VISA', exp_month: 12, exp_year: 2030, cvc_sealed: null, extra: null, customer_id: null,
-        multi_use: 1, used_by_payment: null, network_token_status: 'ACTIVE', network_token_due: null, network_token: networkToken,
-        network_token_par: 'PAR0LEGACY0000000000000000000', network_token_exp_month: 6, network_token_exp_year: 2029, created_at: now, updated_at: now,
-      })
-      .execute();
-    expect(await updateAndReceive(t, receiver, CARDS.ok, token, 3)).toBe(networkToken);
+    const { token, networkToken } = await legacyRow(t);
     await t.gateway.dispose();
 
     // The step after the upgrade (docs/operations.md#rotating-vault_key): the current key alone seals what is in the clear.
