@@ -13,6 +13,7 @@ import { tempDir } from '../support/temp-dir.ts';
 import { ALL_TEST_NUMBERS, card, CARDS, paymentBody, siteCalls } from './support.ts';
 
 const CVC = '9731';
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/giu;
 
 /** Every path that handles card data, once: tokenize, detokenize, update, /api/payments, order pay, failures. */
 async function exercise(t: TestGateway): Promise<void> {
@@ -49,9 +50,10 @@ describe('card data at rest and in logs', () => {
     expect(lines.length).toBeGreaterThan(0);
     const log = lines.join('\n');
     for (const number of ALL_TEST_NUMBERS) expect(log).not.toContain(number);
-    // Not even an attempt the logger had to scrub, and no CVC.
+    // Not even an attempt the logger had to scrub, and no CVC. The ids are taken out first: four digits turn up in
+    // random hex now and then (a run once failed on pay_…-9989ffc99731), and an id is never where a CVC could leak.
     expect(log).not.toContain('[redacted-number]');
-    expect(log).not.toContain(CVC);
+    expect(log.replace(UUID, '')).not.toContain(CVC);
   });
 
   it('generates the vault key once into the data directory with mode 0600 and reuses it after a restart', async () => {
