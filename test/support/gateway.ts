@@ -57,6 +57,8 @@ export async function testGateway(
   const apiKey = options.env?.VENDOR_API_KEY ?? TEST_API_KEY;
   // A test that names its own database (a SQLite file) keeps it; the others run on this run's backend.
   const backend = options.env?.DATABASE_URL ? null : backendEnv();
+  // Dropped even when the gateway fails to start (its schema is made before it migrates); after it is disposed else.
+  if (backend) afterThisTest(backend.cleanup);
   const gateway = await createGateway({
     ...options,
     clock,
@@ -69,10 +71,7 @@ export async function testGateway(
       ...options.env,
     },
   });
-  afterThisTest(async () => {
-    await gateway.dispose();
-    await backend?.cleanup();
-  });
+  afterThisTest(() => gateway.dispose());
 
   const send = PRODUCTION_ENTRY ? overProductionEntry(gateway) : (path: string, init: RequestInit) => gateway.fetch(new Request(`http://sleeve.test${path}`, init));
   const { rest, gql, createOrder } = doorHelpers(send);
