@@ -124,6 +124,13 @@ describe('configuration (docs/running.md#configuration)', () => {
     expect(() => loadConfig({ RATE_LIMITS: 'maybe' })).toThrow(/^RATE_LIMITS: /u);
   });
 
+  it('stops start-up with one line saying why when the database does not answer', () => {
+    // Port 1: nothing listens there. The line is the driver's own (it names the address an operator set).
+    const result = startupRefusal({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/sleeve' });
+    expect(result.status).toBe(1);
+    expect(result.lines).toEqual(['sleeve-gateway: failed to start: connect ECONNREFUSED 127.0.0.1:1']);
+  });
+
   it('stops start-up with one line naming TRUST_PROXY on a bad value', () => {
     const result = startupRefusal({ TRUST_PROXY: '10.0.0.300' });
     expect(result.status).toBe(2);
