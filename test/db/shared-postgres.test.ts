@@ -5,17 +5,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import pg from 'pg';
 import { createDatabase } from '../../src/db/database.ts';
-import { churnOtherSchemas, testDatabaseUrl } from '../support/databases.ts';
+import { churnOtherSchemas, dropSchema, testDatabaseUrl } from '../support/databases.ts';
 
 const BASE = testDatabaseUrl();
-
-async function dropSchema(schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: BASE });
-  await client.connect();
-  await client.query(`drop schema if exists ${schema} cascade`).finally(() => client.end());
-}
 
 describe.runIf(BASE)('instances starting on a shared PostgreSQL database', () => {
   it('migrate a fresh schema, and start again on a migrated one, while other schemas are made and dropped', { timeout: 60_000 }, async () => {
@@ -39,7 +32,7 @@ describe.runIf(BASE)('instances starting on a shared PostgreSQL database', () =>
       }
     } finally {
       await churn.stop();
-      await Promise.all(schemas.map(dropSchema));
+      await Promise.all(schemas.map((schema) => dropSchema(BASE!, schema)));
     }
     expect(churn.made()).toBeGreaterThan(0);
   });

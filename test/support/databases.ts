@@ -48,7 +48,8 @@ export function backendEnv(): BackendEnv {
   return { env, cleanup: () => dropSchema(base, id) };
 }
 
-async function dropSchema(base: string, schema: string): Promise<void> {
+/** Drops `schema` of the database at `base`, with everything in it. */
+export async function dropSchema(base: string, schema: string): Promise<void> {
   const client = new pg.Client({ connectionString: base });
   await client.connect();
   try {
