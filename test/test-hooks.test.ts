@@ -2,8 +2,8 @@
  * The suites run with `isolate: false` (vitest.config.ts): a worker imports a support module once and runs file after
  * file with it. A hook that such a module registers at its top level belongs to the first file it ran in, so every
  * later file's gateways, child processes and PostgreSQL schemas would be left behind (a full run once left 80 gateway
- * processes and 760 schemas). Support modules hand what they make to test/support/leftovers.ts instead, and only a
- * setup file, which vitest runs for each file, registers hooks.
+ * processes and about 770 schemas). Support modules hand what they make to test/support/leftovers.ts instead, and
+ * only a setup file, which vitest runs for each file, registers hooks.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -95,23 +95,29 @@ export async function createDatabase(target: DatabaseTarget): Promise<AppDatabas
   };
 }
 
-/** Retries of kysely's migrator when another schema of the database was dropped while it listed the catalog. */
-const CATALOG_RACE_RETRIES = 5;
+/**
+ * Retries of kysely's migrator when another schema's table or schema was dropped while it listed the catalog: its
+ * listing calls `pg_get_serial_sequence` on every column's table by name, which then fails with 42P01 or 3F000. A
+ * migration of ours failing with 42P01 for a reason of its own fails the same way each time, and then is thrown.
+ */
+const CATALOG_RACE_RETRIES = 10;
+const CATALOG_RACE_CODES = new Set(['3F000', '42P01']);
 
 /**
  * Applies what is pending. An instance starting on a database already migrated (every start but the first) only
  * reads the migration table: kysely's migrator would first list every table of every schema of the database, which
- * on a shared PostgreSQL costs a catalog scan and fails with 3F000 when another schema is dropped meanwhile. When
+ * on a shared PostgreSQL costs a catalog scan and fails when another schema is dropped meanwhile. When
  * there is something to apply, the migrator runs (under its own lock, so instances starting together take turns),
  * again after such a failure: its migrations are transactions, so a retry starts from what was committed.
  */
 async function migrate(db: Kysely<Database>, schema?: string): Promise<void> {
   if ((await pendingMigrations(db, schema)) === 0) return;
-  const migrator = new Migrator({ db, provider: migrationProvider, ...(schema ? { migrationTableSchema: schema } : {}) });
+  const inSchema = schema ? { migrationTableSchema: schema } : {};
+  const migrator = new Migrator({ db, provider: migrationProvider, ...inSchema });
   for (let attempt = 1; ; attempt++) {
     const { error, results } = await migrator.migrateToLatest();
     if (!error) return;
-    if (attempt <= CATALOG_RACE_RETRIES && (error as { code?: string }).code === '3F000') continue;
+    if (attempt <= CATALOG_RACE_RETRIES && CATALOG_RACE_CODES.has((error as { code?: string }).code ?? '')) continue;
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
