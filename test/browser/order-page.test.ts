@@ -98,8 +98,9 @@ describe.skipIf(!hasChromium)(`the ordering page in headless Chromium ${CHROMIUM
     await page.goto(base);
     await expect.poll(() => page.locator('#conn').textContent(), { timeout: 10_000 }).toBe('Live');
 
-    // Every choice offered, each with its picture, drawn in the page from the option's data (Gold's colour).
-    expect(await page.locator('input[name="size"]').count()).toBe(4);
+    // Every choice offered, each with its picture, drawn in the page from the option's data (Gold's colour). 'Live'
+    // is the socket's state, not the options': they may be drawn a moment later (a full run once counted 0).
+    await expect.poll(() => page.locator('input[name="size"]').count(), { timeout: 10_000 }).toBe(4);
     expect(decodeURIComponent((await page.locator('#threads img').first().getAttribute('src'))!)).toMatch(/^data:image\/svg\+xml;.*#c9a227/su);
     // Loaded (it may still be arriving on a busy machine: wait, bounded, rather than look once).
     await expect.poll(() => page.locator('#threads img').first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { timeout: 10_000 }).toBe(true);
