@@ -28,20 +28,15 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/giu;
 export const showsCvc = (log: string, cvc: string): boolean => log.replace(UUID, '').includes(cvc);
 
 const captured: string[] = [];
-let checkPending = false;
 
 /** testGateway with every log line (debug and up) kept for the check after its file. */
 export function paymentsGateway(options: Parameters<typeof testGateway>[0] = {}): Promise<TestGateway> {
-  if (!checkPending) {
-    checkPending = true;
-    afterThisFile(checkCapturedLogs);
-  }
+  afterThisFile(checkCapturedLogs);
   return testGateway({ logger: createLogger('debug', (line) => captured.push(line)), ...options });
 }
 
 /** After a file: no test card number in any line its gateways logged, and nothing the logger had to scrub. */
 function checkCapturedLogs(): void {
-  checkPending = false;
   const log = captured.splice(0).join('\n');
   for (const number of ALL_TEST_NUMBERS) expect(log).not.toContain(number);
   expect(log).not.toContain('[redacted-number]');

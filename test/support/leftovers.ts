@@ -9,16 +9,17 @@
  */
 
 const afterTest: Array<() => Promise<void>> = [];
-const afterFile: Array<() => void | Promise<void>> = [];
+/** A set: a helper may ask for its check on every call, and the check runs once. */
+const afterFile = new Set<() => void | Promise<void>>();
 
 /** Disposes `fn` after the current test. */
 export function afterThisTest(fn: () => Promise<void>): void {
   afterTest.push(fn);
 }
 
-/** Runs `fn` once after every test of the current file. */
+/** Runs `fn` once after every test of the current file, however many times it is asked for. */
 export function afterThisFile(fn: () => void | Promise<void>): void {
-  afterFile.push(fn);
+  afterFile.add(fn);
 }
 
 /** Undoes what the test left, last made first: all of it, even after one fails (then that failure is thrown). */
@@ -28,7 +29,9 @@ export function disposeTestLeftovers(): Promise<void> {
 
 /** The checks of the file just run, in the order they were asked for, all of them even after one fails. */
 export function runFileChecks(): Promise<void> {
-  return runAll(afterFile.splice(0));
+  const checks = [...afterFile];
+  afterFile.clear();
+  return runAll(checks);
 }
 
 /** None is left for the next test or file: it would fail there, or leave a process or schema behind. */
