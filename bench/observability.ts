@@ -63,19 +63,24 @@ function target(url: string, name: TargetName): Record<string, unknown> {
     : { url: `${url}/graphql`, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: GRAPHQL_BODY };
 }
 
-/** One round: fresh servers, `seconds` one-second slices on each server per target, in ABBA order. */
-async function round(seconds: number): Promise<Record<TargetName, Record<ConfigName, number>>> {
+/**
+ * One round: fresh servers, `seconds` one-second slices on each server per target, in ABBA order. The round's
+ * `first` server is started, warmed and loaded first: an A/A run (both servers "off") gave the first-started one
+ * 0.86–1.00 of the other in five rounds of one run, so rounds alternate which one that is.
+ */
+async function round(seconds: number, first: ConfigName): Promise<Record<TargetName, Record<ConfigName, number>>> {
   const dir = mkdtempSync(join(tmpdir(), 'sleeve-observability-'));
   const servers = {} as Record<ConfigName, Server>;
+  const order = first === NAMES[0] ? NAMES : [...NAMES].reverse();
   try {
-    for (const name of NAMES) servers[name] = await startServer(dir, name, CONFIGS[name]);
+    for (const name of order) servers[name] = await startServer(dir, name, CONFIGS[name]);
     const result = {} as Record<TargetName, Record<ConfigName, number>>;
     for (const targetName of TARGETS) {
-      for (const name of NAMES) await loadInProcess({ ...target(servers[name].url, targetName), duration: 2 }); // warm-up
+      for (const name of order) await loadInProcess({ ...target(servers[name].url, targetName), duration: 2 }); // warm-up
       const served = { on: 0, off: 0 };
       for (let slice = 0; slice < 2 * seconds; slice++) {
-        // ABBA: slices 0 1 2 3 … go to on off off on …
-        const name = NAMES[abbaSide(slice)]!;
+        // ABBA: slices 0 1 2 3 … go to first, second, second, first …
+        const name = order[abbaSide(slice)]!;
         const run = await loadInProcess({ ...target(servers[name].url, targetName), duration: SLICE_SECONDS });
         if (run.failures > 0) throw new Error(`${name} ${targetName}: ${run.failures} failed requests`);
         served[name] += run.rps;
@@ -93,7 +98,7 @@ export async function benchObservability(rounds = Number(process.env.BENCH_ROUND
   const figures: ObservabilityFigures = { graphql: { on: [], off: [] }, rest: { on: [], off: [] } };
   console.log(`metrics and request logs: on vs off, ${rounds} rounds of ${seconds} one-second slices on each…`);
   for (let r = 1; r <= rounds; r++) {
-    const result = await round(seconds);
+    const result = await round(seconds, NAMES[(r - 1) % 2]!);
     for (const t of TARGETS) for (const name of NAMES) figures[t][name].push(result[t][name]);
     const ratios = TARGETS.map((t) => `${t} ${(result[t].on / result[t].off).toFixed(3)}`);
     console.log(`round ${r} on/off: ${ratios.join(', ')}`);

@@ -26,7 +26,7 @@
  *     notifications per decision), and printed side by side.
  *
  * Alone: `npx tsx bench/write-baseline.ts` after `node scripts/build.mjs` (BENCH_SECONDS, default 10;
- * BENCH_ROUNDS, default 3; BENCH_WRITE_PG=0 leaves PostgreSQL out, BENCH_PG_URL picks another server).
+ * BENCH_ROUNDS, default 3; BENCH_WRITE_PG=0 leaves PostgreSQL out, BENCH_WRITE_SQLITE=0 SQLite, BENCH_PG_URL picks another server).
  * From bench/run.ts: `printWriteBaselines(await benchWriteBaselines(seconds, rounds), seconds)`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -149,7 +149,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', seconds: number, rou
 }
 
 export async function benchWriteBaselines(seconds = 10, rounds = 3): Promise<DialectFigure[]> {
-  const figures = [await benchDialect('sqlite', seconds, rounds)];
+  const figures = process.env.BENCH_WRITE_SQLITE === '0' ? [] : [await benchDialect('sqlite', seconds, rounds)];
   if (process.env.BENCH_WRITE_PG !== '0') {
     if (await pgReachable()) figures.push(await benchDialect('postgres', seconds, rounds));
     else console.log(`write baselines: no PostgreSQL at ${PG_URL}; its figures are left out`);
