@@ -70,6 +70,45 @@ describe('subscription events on the compiled plan', () => {
     expect(compiled).toHaveLength(1);
   });
 
+  it('ends the source when the reader returns or throws, as graphql-js does', async () => {
+    const document = parse('subscription { holdCountdown(orderNumber: "1042", payToken: "t") { secondsLeft } }');
+    /** A stream of ticks that notes how it ended: its `finally` runs when the reader stops it. */
+    function watched() {
+      const seen = { closed: false, thrown: undefined as unknown };
+      const contextValue = contextWith([]);
+      (contextValue.services as { live: unknown }).live = {
+        async holdCountdown() {
+          return (async function* () {
+            try {
+              for (const tick of TICKS) yield tick;
+            } catch (error) {
+              seen.thrown = error;
+              throw error;
+            } finally {
+              seen.closed = true;
+            }
+          })();
+        },
+      };
+      return { seen, args: { schema, document, contextValue } };
+    }
+    for (const run of [subscribeCompiled, subscribe as never as typeof subscribeCompiled]) {
+      const returned = watched();
+      const stream = (await run(returned.args)) as AsyncIterableIterator<unknown>;
+      expect(await stream.next()).toEqual({ value: { data: { holdCountdown: { secondsLeft: 299 } } }, done: false });
+      expect(await stream.return!()).toEqual({ value: undefined, done: true });
+      expect(returned.seen.closed).toBe(true);
+      expect(await stream.next()).toEqual({ value: undefined, done: true });
+
+      const thrown = watched();
+      const failing = (await run(thrown.args)) as AsyncIterableIterator<unknown>;
+      await failing.next();
+      const reason = new Error('the reader gave up');
+      await expect(failing.throw!(reason)).rejects.toBe(reason);
+      expect(thrown.seen).toEqual({ closed: true, thrown: reason });
+    }
+  });
+
   it('runs the operation the name asks for in a document of several', async () => {
     const live = await liveServer();
     const created = await live.rest('POST', '/api/orders', VALID_ORDER);
