@@ -33,6 +33,10 @@ let page = 0;
 let pageTimer = 0;
 /** One digit's width in em of the number's font (bold, tabular), measured once. */
 let digitEm = 0;
+/** The board's room, measured again when it resizes (measuring lays out every card). */
+let space = null;
+/** The card size the last layout chose (0 before the first). */
+let chosen = 0;
 
 function card(entry) {
   const li = document.createElement('li');
@@ -92,31 +96,42 @@ function paginate(items, height) {
   return result.length ? result : [[]];
 }
 
+/**
+ * The largest size from the floor to the ceiling at which every card fits, to a pixel; the floor when none does.
+ * Each try is a layout of every card (tens of milliseconds for 200 on a slow screen), so the search starts at the
+ * size chosen last time: at a busy hour the board stays paged at the floor change after change, and one try says
+ * so; a board that grew by a card needs a short search below that size, not one from the ceiling down.
+ */
+function largestFitting(space, digits, floor, ceiling) {
+  const fitsAt = (size) => { setSize(size, digits); return fits(space); };
+  const guess = Math.min(ceiling, Math.max(floor, chosen || ceiling));
+  let low = floor;
+  let high = ceiling;
+  if (fitsAt(guess)) {
+    if (guess === ceiling || fitsAt(ceiling)) return ceiling;
+    low = guess;
+  } else {
+    if (guess === floor || !fitsAt(floor)) { setSize(floor, digits); return floor; }
+    high = guess;
+  }
+  while (high - low > 1) {
+    const mid = (low + high) / 2;
+    if (fitsAt(mid)) low = mid; else high = mid;
+  }
+  setSize(low, digits);
+  return low;
+}
+
 /** The largest size at which all cards fit, down to the floor; paged at the floor when even that is too many. */
 function layout() {
   const items = [...board.children];
   for (const li of items) li.hidden = false;
   if (!digitEm) measureDigit();
-  const space = room();
+  space ??= room();
   const digits = Math.max(4, ...items.map((li) => li.dataset.orderNumber.length));
   const floor = floorSize();
   const ceiling = Math.max(floor, Math.min(innerHeight * 0.2, space.width / (digitEm * digits + 0.8)));
-  let size = ceiling;
-  setSize(size, digits);
-  if (!fits(space)) {
-    let [low, high] = [floor, ceiling];
-    setSize(low, digits);
-    if (fits(space)) {
-      // Largest fitting size, to a pixel.
-      while (high - low > 1) {
-        const mid = (low + high) / 2;
-        setSize(mid, digits);
-        if (fits(space)) low = mid; else high = mid;
-      }
-    }
-    size = low;
-    setSize(size, digits);
-  }
+  chosen = largestFitting(space, digits, floor, ceiling);
   pages = fits(space) ? [items] : paginate(items, space.height);
   page = Math.min(page, pages.length - 1);
   showPage();
@@ -161,14 +176,29 @@ function render(entries) {
 }
 
 /**
- * The newest board is drawn once per frame. At a busy hour the stream sends a board per change, faster than a
- * slow screen lays out hundreds of cards; drawing each in turn left it seconds behind (CI saw 187 of 200 ready after
- * 5 s). Orders that became ready between two frames are highlighted together; a hidden page draws when shown.
+ * Only the newest board is drawn, at the next frame, and drawing rests as long as it last took. At a busy hour the
+ * stream sends a board per change, faster than a slow screen lays out hundreds of cards. Drawing each in turn left
+ * it seconds behind (CI saw 187 of 200 ready after 5 s on a busy runner); drawing at every frame still gave the
+ * stream only the moments between draws, a few dozen boards each, so the last came seconds after the server sent
+ * it. Resting as long as a draw takes leaves at least half the time to taking the stream in. Orders that became
+ * ready between two draws are highlighted together; a hidden page draws when shown.
  */
 let waiting = null;
+let restUntil = 0;
+function draw() {
+  const latest = waiting;
+  waiting = null;
+  const start = performance.now();
+  render(latest);
+  restUntil = 2 * performance.now() - start;
+}
 function receive(entries) {
-  if (waiting === null) requestAnimationFrame(() => { const latest = waiting; waiting = null; render(latest); });
+  const scheduled = waiting !== null;
   waiting = entries;
+  if (scheduled) return;
+  const rest = restUntil - performance.now();
+  if (rest > 0) setTimeout(() => requestAnimationFrame(draw), rest);
+  else requestAnimationFrame(draw);
 }
 
 function status(text, down) { state.textContent = text; state.className = down ? 'down' : ''; }
@@ -176,7 +206,7 @@ function status(text, down) { state.textContent = text; state.className = down ?
 let room_ = '';
 new ResizeObserver(() => {
   const now = `${main.clientWidth}x${main.clientHeight}`;
-  if (now !== room_) { room_ = now; layout(); }
+  if (now !== room_) { room_ = now; space = null; layout(); }
 }).observe(main);
 
 const url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/graphql';
