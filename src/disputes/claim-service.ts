@@ -20,7 +20,7 @@ import {
   type ClaimRow,
 } from './claim-repository.ts';
 import type { Db } from '../db/database.ts';
-import { announceQueued, queueNotification } from '../notifications/outbox-service.ts';
+import { announceQueued, queueNotification, type Queued } from '../notifications/outbox-service.ts';
 import { checkClaimInput, type OpenClaimInput } from './claim-input.ts';
 import { evidenceRequestBody, rowToClaim, type Claim } from './claim-mapping.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
@@ -77,7 +77,7 @@ export function createClaimService(deps: ServiceDeps & { sites: SiteService }): 
       const now = clock.now();
       const checked = checkClaimInput(input, now, config.vendorSiteId);
       if (!(await sites.find(checked.siteId))) throw new DomainError('not_found', 'No platform site has that siteId.', { field: 'siteId' });
-      const { claim, messageId } = await database.db.transaction().execute(async (trx) => {
+      const { claim, queued } = await database.db.transaction().execute(async (trx) => {
         if (!(await claimableOrderExists(trx, checked.orderId))) {
           throw new DomainError('not_found', 'No sleeve order or payment has that orderId.', { field: 'orderId' });
         }
@@ -106,10 +106,10 @@ export function createClaimService(deps: ServiceDeps & { sites: SiteService }): 
         });
         const opened = (await loadClaim(trx, claimId))!;
         const body = { ...evidenceRequestBody(opened, now) };
-        const id = await queueNotification(trx, '/requestforevidencenotification', body, { subject: String(claimId), now: now, site: opened.siteId });
-        return { claim: opened, messageId: id };
+        const queued = await queueNotification(trx, '/requestforevidencenotification', body, { subject: String(claimId), now: now, site: opened.siteId });
+        return { claim: opened, queued };
       });
-      announceQueued(bus, [messageId]);
+      announceQueued(bus, [queued]);
       return claim;
     },
 
@@ -128,7 +128,7 @@ export function createClaimService(deps: ServiceDeps & { sites: SiteService }): 
     async runDue() {
       const now = clock.now();
       await expireClaims(database.db, now);
-      const queued: string[] = [];
+      const queued: Queued[] = [];
       for (const row of await dueReminders(database.db, now, REMINDER_BATCH)) {
         const id = await database.db.transaction().execute(async (trx) => {
           const expected = Number(row.next_reminder_at);

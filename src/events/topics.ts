@@ -13,8 +13,13 @@ export type Topics = {
   order: [orderNumber: string, OrderChangedEvent];
   optionsChanged: [OptionsChangedEvent];
   eventInfoChanged: [{ updatedAt: number }];
-  /** Outbox rows were committed (src/notifications/outbox-service.ts): dispatchers wake up instead of waiting for a poll. */
-  notificationQueued: [{ ids: string[] }];
+  /**
+   * Outbox rows were committed (src/notifications/outbox-service.ts): dispatchers wake up instead of waiting for a
+   * poll. `outbox` says whether any waits for MERCHANT_ENDPOINT, `endpoints` which merchant endpoints got deliveries
+   * of them: each dispatcher wakes only for its own work (src/notifications/dispatcher-job.ts, delivery-job.ts).
+   * Left out (an instance of an older version, or work of unknown reach), every dispatcher sweeps all it serves.
+   */
+  notificationQueued: [{ ids: string[]; outbox?: boolean; endpoints?: string[] }];
   /** A delivery attempt was recorded (src/notifications/attempt-service.ts): staff `notificationEvents`, one per attempt. */
   notificationAttempted: [{ id: string; attempt: number }];
   /**

@@ -49,15 +49,17 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
   let stopped = false;
   let running: Promise<void> | null = null;
   let sweepWanted = false;
-  /** Endpoints that have room again since the last pass: refilled alone, without a sweep of every endpoint. */
+  /** Endpoints that have room again, or new messages, since the last pass: refilled alone, without a sweep of every endpoint. */
   const refills = new Set<string>();
+  /** A new message's endpoints are among the refills: the pass starts at once, as a sweep does. */
+  let woken = false;
   /** Where the next round-robin pass starts, so no endpoint is always first when room is short. */
   let turn = 0;
 
   const busy = (id: string) => perEndpoint.get(id) ?? 0;
   const roomAt = (id: string) => Math.min(PER_ENDPOINT - busy(id), MAX_IN_FLIGHT - inFlight.size);
 
-  /** Every sendable endpoint, round-robin (on a new message, on a timer, when the instance-wide room was short). */
+  /** Every sendable endpoint, round-robin (at start, on a timer, when the instance-wide room was short). */
   function sweep(): Promise<void> {
     sweepWanted = true;
     return run();
@@ -68,9 +70,10 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
     if (stopped) return Promise.resolve();
     running ??= (async () => {
       try {
-        // Let the attempts recorded in one commit all ask first, so their endpoint is refilled in one claim. A sweep
-        // (a new message) starts at once: deferred, its queries would wait behind every request read meanwhile.
-        if (!sweepWanted) await new Promise((resolve) => setImmediate(resolve));
+        // Let the attempts recorded in one commit all ask first, so their endpoint is refilled in one claim. A sweep or
+        // a new message starts at once: deferred, its queries would wait behind every request read meanwhile.
+        if (!sweepWanted && !woken) await new Promise((resolve) => setImmediate(resolve));
+        woken = false;
         while (!stopped && (sweepWanted || refills.size > 0)) {
           if (sweepWanted) {
             sweepWanted = false;
@@ -230,7 +233,17 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
   }
 
   // After the publisher's call, as the subscription's loop ran it: the publisher may be this dispatcher, mid-sweep.
-  const unlisten = bus.listen('notificationQueued', () => queueMicrotask(() => void sweep()));
+  // Only the endpoints the new messages went to: a sweep of every endpoint cost a claim at each, for every message
+  // of any site. An event that does not say (an older instance's, a test's) sweeps them all, as before.
+  const unlisten = bus.listen('notificationQueued', (event) => {
+    queueMicrotask(() => {
+      if (event.endpoints === undefined) return void sweep();
+      if (event.endpoints.length === 0) return;
+      for (const id of event.endpoints) refills.add(id);
+      woken = true;
+      void run();
+    });
+  });
   await sweep();
   return {
     async dispose() {

@@ -11,7 +11,8 @@
  *   lease; a staff redelivery asked for meanwhile keeps the row due (docs/notifications.md#redelivery-during-an-attempt).
  *   A crash between the POST and the record leaves the row leased; when the lease runs out it is sent again with
  *   the same id (at-least-once; receivers drop duplicates by `webhook-id`).
- * - Wake: on `notificationQueued`, on a timer for the next due row or lease end, and on a slow safety poll.
+ * - Wake: on `notificationQueued` for a row that waits for MERCHANT_ENDPOINT, on a timer for the next due row or lease
+ *   end, and on a slow safety poll.
  * With MERCHANT_ENDPOINT unset nothing is claimed: rows stay PENDING with no attempts.
  */
 import { setMaxListeners } from 'node:events';
@@ -165,7 +166,10 @@ async function runDispatcher(deps: DispatcherDeps, endpoint: string): Promise<Di
   }
 
   // After the publisher's call, as the subscription's loop ran it: the publisher may be this dispatcher, mid-sweep.
-  const unlisten = bus.listen('notificationQueued', () => queueMicrotask(() => void sweep()));
+  // Only for rows that wait for MERCHANT_ENDPOINT (`outbox`); an older instance's event does not say, and wakes it.
+  const unlisten = bus.listen('notificationQueued', (event) => {
+    if (event.outbox !== false) queueMicrotask(() => void sweep());
+  });
 
   await sweep(); // rows queued while no dispatcher ran, and leases of an instance that died
   return {

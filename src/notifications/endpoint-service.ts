@@ -118,10 +118,10 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
     return row ? toDelivery(row, await attemptsOfDeliveries(db, [id])) : null;
   }
 
-  /** After commit: dispatchers wake, live streams see the change. */
+  /** After commit: the dispatcher wakes for these deliveries' endpoints, live streams see the change. */
   function announce(rows: Array<{ id: string; endpointId: string; siteId: string }>): void {
     if (rows.length === 0) return;
-    bus.publish('notificationQueued', { ids: rows.map((r) => r.id) });
+    bus.publish('notificationQueued', { ids: rows.map((r) => r.id), outbox: false, endpoints: [...new Set(rows.map((r) => r.endpointId))] });
     for (const row of rows) bus.publish('webhookDeliveryChanged', { deliveryId: row.id, endpointId: row.endpointId, siteId: row.siteId });
   }
 
@@ -174,9 +174,10 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
         ...(enabling ? { enabled: 1, disabled_reason: null, failing_since: null, throttled_until: null } : {}),
         updated_at: now,
       });
-      // Enabled again: the deliveries it kept are due now (FAILED ones wait for recover).
+      // Enabled again: the deliveries it kept are due now (FAILED ones wait for recover), and its dispatcher wakes
+      // for it even with none due now, to wait for the next that will be.
       if (enabling) announce((await pendingDueNow(db, id, now)).map((deliveryId) => ({ id: deliveryId, endpointId: id, siteId })));
-      if (enabling) bus.publish('notificationQueued', { ids: [] });
+      if (enabling) bus.publish('notificationQueued', { ids: [], outbox: false, endpoints: [id] });
       return toEndpoint(await own(siteId, id), now);
     },
 

@@ -10,7 +10,8 @@ import { endpointsOfSite } from './endpoint-repository.ts';
 import { takes } from './endpoint-rules.ts';
 import type { NotificationPath } from './notification-paths.ts';
 
-export async function queueDeliveries(trx: Db, message: { id: string; site: string; path: NotificationPath; now: number; dueAt: number }): Promise<number> {
+/** Returns the endpoints that got a delivery, whose dispatcher is woken for them after the commit. */
+export async function queueDeliveries(trx: Db, message: { id: string; site: string; path: NotificationPath; now: number; dueAt: number }): Promise<string[]> {
   const endpoints = await endpointsOfSite(trx, message.site);
   const rows = endpoints
     .filter((endpoint) => takes(JSON.parse(endpoint.event_types) as string[], message.path))
@@ -32,5 +33,5 @@ export async function queueDeliveries(trx: Db, message: { id: string; site: stri
       last_error: null,
     }));
   await insertDeliveries(trx, rows);
-  return rows.length;
+  return rows.map((row) => row.endpoint_id);
 }

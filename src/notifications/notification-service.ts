@@ -147,7 +147,7 @@ export function createNotificationService(deps: ServiceDeps): NotificationServic
       }
       const row = await markForRedelivery(database.db, id, clock.now());
       if (!row) throw new DomainError('not_found', 'No notification has that id.');
-      announceQueued(bus, [id]);
+      announceQueued(bus, [{ id, outbox: true, endpoints: [] }]);
       return (await get(id))!;
     },
 

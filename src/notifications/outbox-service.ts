@@ -28,11 +28,21 @@ export interface QueueOptions {
   dueAt?: number;
 }
 
+/** A notification queued, and who has work for it: what `announceQueued` tells the dispatchers after the commit. */
+export interface Queued {
+  /** Its id, which is also its `webhook-id`. */
+  id: string;
+  /** Whether it waits for MERCHANT_ENDPOINT (the bootstrap site's; dispatcher-job.ts). */
+  outbox: boolean;
+  /** The merchant endpoints that got a delivery of it (delivery-job.ts). */
+  endpoints: string[];
+}
+
 /**
- * Inserts one notification inside `trx` and returns its id, which is also its `webhook-id`. The body is document 2's
- * body for `path` (fields computed at send time are filled in by the dispatcher).
+ * Inserts one notification inside `trx`, with a delivery to each endpoint of its site that takes it. The body is
+ * document 2's body for `path` (fields computed at send time are filled in by the dispatcher).
  */
-export async function queueNotification<P extends NotificationPath>(trx: Db, path: P, body: NotificationBodies[P], options: QueueOptions): Promise<string> {
+export async function queueNotification<P extends NotificationPath>(trx: Db, path: P, body: NotificationBodies[P], options: QueueOptions): Promise<Queued> {
   const id = timeOrderedId('msg_');
   const { now, site } = options;
   // Only the bootstrap site's go to MERCHANT_ENDPOINT; another site's row is never sent there, and says so.
@@ -53,13 +63,21 @@ export async function queueNotification<P extends NotificationPath>(trx: Db, pat
     delivered_at: null,
     last_error: bootstrap ? null : `Belongs to site ${site}: sent to that site's own endpoints, not MERCHANT_ENDPOINT.`,
   });
-  if (site !== undefined) await queueDeliveries(trx, { id, site, path, now, dueAt: options.dueAt ?? now });
-  return id;
+  const endpoints = site === undefined ? [] : await queueDeliveries(trx, { id, site, path, now, dueAt: options.dueAt ?? now });
+  return { id, outbox: bootstrap, endpoints };
 }
 
-/** After commit: tells every dispatcher that work is due (a hint; the dispatcher also polls). */
-export function announceQueued(bus: EventBus, ids: string[]): void {
-  if (ids.length > 0) bus.publish('notificationQueued', { ids });
+/**
+ * After commit: tells the dispatchers that have work in these that it is due (a hint; they also poll). Only those
+ * wake: a sweep of every merchant endpoint for each new message cost a claim per endpoint, whoever it was for.
+ */
+export function announceQueued(bus: EventBus, queued: Queued[]): void {
+  if (queued.length === 0) return;
+  bus.publish('notificationQueued', {
+    ids: queued.map((q) => q.id),
+    outbox: queued.some((q) => q.outbox),
+    endpoints: [...new Set(queued.flatMap((q) => q.endpoints))],
+  });
 }
 
 /**

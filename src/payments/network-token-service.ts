@@ -8,7 +8,7 @@ import type { Db } from '../db/database.ts';
 import * as vault from './vault-repository.ts';
 import type { Clock } from '../kernel/clock.ts';
 import type { EventBus } from '../events/event-bus.ts';
-import { announceQueued, queueNotification } from '../notifications/outbox-service.ts';
+import { announceQueued, queueNotification, type Queued } from '../notifications/outbox-service.ts';
 import { randomToken } from '../kernel/tokens.ts';
 import type { Site } from '../sites/site-service.ts';
 import { parseUpgrade, type TokenReference } from './token-input.ts';
@@ -92,7 +92,7 @@ export function createNetworkTokens(deps: {
 
     async provisionDue() {
       const now = clock.now();
-      const queued: string[] = [];
+      const queued: Queued[] = [];
       for (const row of await vault.dueProvisioning(db, now, 100)) {
         const { networkToken, fields } = provision(now, seal);
         const id = await db.transaction().execute(async (trx) => {

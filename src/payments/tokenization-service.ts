@@ -7,7 +7,7 @@ import { DomainError } from '../kernel/errors.ts';
 import type { Order } from '../orders/order.ts';
 import { isUniqueViolation, type Db } from '../db/database.ts';
 import * as vault from './vault-repository.ts';
-import { announceQueued, queueNotification } from '../notifications/outbox-service.ts';
+import { announceQueued, queueNotification, type Queued } from '../notifications/outbox-service.ts';
 import type { VaultCrypto } from './vault-crypto.ts';
 import { hashToken, randomToken } from '../kernel/tokens.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
@@ -176,7 +176,7 @@ export function createTokenizationService(deps: ServiceDeps & { crypto: VaultCry
         const rows = await vault.tokensOfCard(trx, site.siteId, fingerprints, database.caps.multipleConnections);
         if (rows.length === 0) throw new DomainError('bad_request', 'No token holds a card with that number.', { field: 'cardNumber' });
         const now = clock.now();
-        const ids: string[] = [];
+        const queued: Queued[] = [];
         for (const row of rows) {
           const sealed = open(row);
           await vault.updateToken(trx, row.token_hash, {
@@ -196,9 +196,9 @@ export function createTokenizationService(deps: ServiceDeps & { crypto: VaultCry
           const updated = { ...row, exp_month: card.expirationMonth, exp_year: card.expirationYear };
           const secrets = { token: sealed.token, networkToken: networkTokenOf(row, (value) => crypto.open(value)) };
           const body = tokenUpdatedBody(secrets, updated, 'ACCOUNT_UPDATER', updatedFields, now);
-          ids.push(await queueNotification(trx, '/token-updated', body, { subject: sealed.token, now: now, site: site.siteId }));
+          queued.push(await queueNotification(trx, '/token-updated', body, { subject: sealed.token, now: now, site: site.siteId }));
         }
-        return ids;
+        return queued;
       });
       announceQueued(bus, queued);
       // docs/platform.md#card-data-at-rest: only detokenize returns the full number; the echo masks it.

@@ -7,7 +7,7 @@ import type { FiredRule, VendorDecision } from './rules/types.ts';
 import type { Db } from '../db/database.ts';
 import * as accounts from './account-repository.ts';
 import { dashboardLinks, epochSeconds, type AccountDecision, type AccountUpdateBody } from '../notifications/bodies.ts';
-import { queueNotification } from '../notifications/outbox-service.ts';
+import { queueNotification, type Queued } from '../notifications/outbox-service.ts';
 
 export const ACCOUNT_STATUS_OF: Record<VendorDecision, AccountDecision> = {
   APPROVE: 'ACTIVATE',
@@ -49,10 +49,10 @@ export interface AccountRequestView {
 /**
  * Applies the account's new status inside `trx`. When it differs from the stored one (or the account is new), the
  * account takes the new reasons and recommendations and the `/accountupdatenotification` body is queued; its
- * outbox id is returned. docs/platform.md#accounts: none when the status stays; the account then keeps the reasons of its last
+ * queued notification is returned. docs/platform.md#accounts: none when the status stays; the account then keeps the reasons of its last
  * change, unless `replaceReasons` (a staff review restating the status with new reasons).
  */
-export async function applyAccountState(trx: Db, next: AccountState, publicUrl: string, { replaceReasons = false } = {}): Promise<string | null> {
+export async function applyAccountState(trx: Db, next: AccountState, publicUrl: string, { replaceReasons = false } = {}): Promise<Queued | null> {
   const row = {
     site_id: next.siteId,
     account_id: next.accountId,

@@ -19,7 +19,7 @@ import {
   type MerchantAction,
   type OrderStatusUpdateBody,
 } from '../notifications/bodies.ts';
-import { announceQueued, queueNotification } from '../notifications/outbox-service.ts';
+import { announceQueued, queueNotification, type Queued } from '../notifications/outbox-service.ts';
 import { applyAccountState, toAccountState, toRequestView, type AccountRequestView, type AccountState } from './account-record-service.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import type { OrderStaffService } from '../orders/staff-service.ts';
@@ -183,8 +183,8 @@ export function createReviewService(
         throw new DomainError('validation_failed', 'A cancelled order cannot be released.', { field: 'action' });
       }
       const view: OrderDecisionView = { orderId, kind, action: decision.action, triggeredBy, comments, decidedAt: clock.now() };
-      /** The decision and its notification, written in the caller's transaction; returns the outbox id. */
-      const record = async (trx: Db): Promise<string> => {
+      /** The decision and its notification, written in the caller's transaction; returns what was queued. */
+      const record = async (trx: Db): Promise<Queued> => {
         await decisions.insertOrderDecision(trx, {
           ref,
           kind,
@@ -206,7 +206,7 @@ export function createReviewService(
         return queueNotification(trx, '/orderstatusupdatenotification', body, { subject: orderId, now: view.decidedAt, site: siteId });
       };
       try {
-        let queued: string | undefined;
+        let queued: Queued | undefined;
         if (kind === 'SLEEVE_ORDER' && decision.action === 'CANCEL') {
           // One transaction: a failure (or a crash) after the cancel can no longer keep it without its decision.
           await staff.cancel(orderId, comments ?? `Cancelled on review by ${triggeredBy}.`, async (trx) => {

@@ -23,8 +23,8 @@ import { notifyingGateway, SIGNING_KEY, type NotifyingGateway } from './helpers.
 
 async function queue<P extends NotificationPath>(t: NotifyingGateway, path: P, body: NotificationBodies[P]): Promise<void> {
   const now = t.clock.now();
-  const id = await t.gateway.database.db.transaction().execute((trx) => queueNotification(trx, path, body, { now }));
-  announceQueued(t.gateway.bus, [id]);
+  const queued = await t.gateway.database.db.transaction().execute((trx) => queueNotification(trx, path, body, { now }));
+  announceQueued(t.gateway.bus, [queued]);
 }
 
 const tokenUpdated = (now: number): TokenUpdatedBody => ({

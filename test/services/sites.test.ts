@@ -57,7 +57,7 @@ describe('outbox writer', () => {
       }),
     ).rejects.toThrow('rolled back');
     const rows = await db.selectFrom('outbox_notifications').selectAll().execute();
-    expect(rows.map((r) => r.id)).toEqual([kept]);
+    expect(rows.map((r) => r.id)).toEqual([kept.id]);
     expect(rows[0]).toMatchObject({ status: 'PENDING', attempt_count: 0, next_attempt_at: clock.now(), subject: 'a1' });
     expect(JSON.parse(rows[0]!.body)).toEqual({ accountId: 'a1' });
   });
