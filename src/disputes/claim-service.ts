@@ -130,7 +130,7 @@ export function createClaimService(deps: ServiceDeps & { sites: SiteService }): 
       await expireClaims(database.db, now);
       const queued: Queued[] = [];
       for (const row of await dueReminders(database.db, now, REMINDER_BATCH)) {
-        const id = await database.db.transaction().execute(async (trx) => {
+        const reminder = await database.db.transaction().execute(async (trx) => {
           const expected = Number(row.next_reminder_at);
           // Conditional: another instance (or an earlier sweep) that took this reminder makes this a no-op.
           // A sweep that runs late (the server was down) sends one reminder, not one for each period missed.
@@ -144,7 +144,7 @@ export function createClaimService(deps: ServiceDeps & { sites: SiteService }): 
           const body = { ...evidenceRequestBody(claim, now) };
           return queueNotification(trx, '/requestforevidencenotification', body, { subject: String(claim.claimId), now: now, site: claim.siteId });
         });
-        if (id) queued.push(id);
+        if (reminder) queued.push(reminder);
       }
       announceQueued(bus, queued);
       return nextClaimWork(database.db);

@@ -49,7 +49,10 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
   let stopped = false;
   let running: Promise<void> | null = null;
   let sweepWanted = false;
-  /** Endpoints that have room again, or new messages, since the last pass: refilled alone, without a sweep of every endpoint. */
+  /**
+   * Endpoints that have room again, or new messages, since the last pass: refilled alone, without a sweep of every
+   * endpoint.
+   */
   const refills = new Set<string>();
   /** A new message's endpoints are among the refills: the pass starts at once, as a sweep does. */
   let woken = false;
@@ -73,8 +76,8 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
         // Let the attempts recorded in one commit all ask first, so their endpoint is refilled in one claim. A sweep or
         // a new message starts at once: deferred, its queries would wait behind every request read meanwhile.
         if (!sweepWanted && !woken) await new Promise((resolve) => setImmediate(resolve));
-        woken = false;
         while (!stopped && (sweepWanted || refills.size > 0)) {
+          woken = false;
           if (sweepWanted) {
             sweepWanted = false;
             refills.clear();

@@ -95,7 +95,7 @@ export function createNetworkTokens(deps: {
       const queued: Queued[] = [];
       for (const row of await vault.dueProvisioning(db, now, 100)) {
         const { networkToken, fields } = provision(now, seal);
-        const id = await db.transaction().execute(async (trx) => {
+        const notification = await db.transaction().execute(async (trx) => {
           // Conditional on PENDING: another sweeper may have provisioned it a moment ago.
           if (!(await vault.markProvisioned(trx, row.token_hash, { ...fields, updated_at: now }))) return null;
           const token = tokenOf(row);
@@ -109,7 +109,7 @@ export function createNetworkTokens(deps: {
           const body = tokenUpdatedBody({ token, networkToken }, provisioned, 'NETWORK_TOKEN_PROVISIONING', updatedFields, now);
           return queueNotification(trx, '/token-updated', body, { subject: token, now: now, site: row.site_id ?? undefined });
         });
-        if (id) queued.push(id);
+        if (notification) queued.push(notification);
       }
       announceQueued(bus, queued);
       return queued.length;

@@ -102,8 +102,8 @@ function paginate(items, height) {
  * size chosen last time: at a busy hour the board stays paged at the floor change after change, and one try says
  * so; a board that grew by a card needs a short search below that size, not one from the ceiling down.
  */
-function largestFitting(space, digits, floor, ceiling) {
-  const fitsAt = (size) => { setSize(size, digits); return fits(space); };
+function largestFitting(box, digits, floor, ceiling) {
+  const fitsAt = (size) => { setSize(size, digits); return fits(box); };
   const guess = Math.min(ceiling, Math.max(floor, chosen || ceiling));
   let low = floor;
   let high = ceiling;
