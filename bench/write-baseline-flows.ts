@@ -18,7 +18,7 @@ import { requestFacts } from '../src/risk/rules/facts.ts';
 export type Row = Record<string, unknown>;
 
 export const SITE_ID = 'site_bench';
-const API_KEY = 'bench-api-key-0123456789abcdef';
+export const API_KEY = 'bench-api-key-0123456789abcdef';
 /** The gateway's bootstrap site (VENDOR_SITE_ID), as bench/payments.ts and bench/decisions.ts run it. */
 export const GATEWAY_ENV = { VENDOR_SITE_ID: SITE_ID, VENDOR_API_KEY: API_KEY, RATE_LIMIT_READ: '10000000', RATE_LIMIT_WRITE: '10000000' };
 export const AUTH = { authorization: `Basic ${Buffer.from(`${SITE_ID}:${API_KEY}`).toString('base64')}`, 'content-type': 'application/json' };
@@ -31,6 +31,7 @@ export interface Runner {
 }
 
 export const SQL = {
+  findSite: 'select * from "sites" where "site_id" = ?',
   orderByEmailKey: 'select * from "orders" where "email_key" = ?',
   nextOrderNumber: 'update "counters" set "value" = "value" + ? where "name" = ? returning "value"',
   insertOrder:
@@ -74,6 +75,17 @@ export const SQL = {
 
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 const randomToken = (bytes = 32) => randomBytes(bytes).toString('base64url');
+
+/**
+ * The caller's credentials checked as src/sites/site-service.ts's authenticate does, for every platform request: the
+ * site's row read, the presented key's SHA-256 compared with its stored hash in constant time.
+ */
+async function authenticate(r: Runner, siteId: string): Promise<void> {
+  const row = (await r.q(SQL.findSite, [siteId])).rows[0];
+  const presented = Buffer.from(sha256(API_KEY), 'hex');
+  const stored = Buffer.from(String(row?.api_key_hash ?? ''), 'hex');
+  if (presented.length !== stored.length || !timingSafeEqual(presented, stored)) throw new Error('not authenticated');
+}
 
 /** One order created and paid with the demo card: create (tx), then pay's reads and its tx, as order-service.ts. */
 export async function orderCreateAndPay(r: Runner, holdSeconds: number, seq: string): Promise<void> {
@@ -134,11 +146,12 @@ export function vaultCrypto(master: Buffer) {
 export const PAYMENT_CARD = { number: '4242424242424242', month: 12, year: 2030, holder: 'Bench Mark', cvc: '123' };
 
 /**
- * One POST /api/payments with a fresh Idempotency-Key and an inline card: claim the key, reserve (vault the card,
+ * One POST /api/payments with a fresh Idempotency-Key and an inline card: the site's credentials, claim the key, reserve (vault the card,
  * spend its token, insert the payment, bind the key, read it back), the sandbox processor (open the card, look up
  * and record the charge), record (the payment's outcome, the CVC erased, the key's stored answer).
  */
 export async function payment(r: Runner, crypto: ReturnType<typeof vaultCrypto>, siteId: string, canonicalBody: string, key: string): Promise<void> {
+  await authenticate(r, siteId);
   const fingerprint = sha256(canonicalBody);
   const claimedAt = Date.now();
   await r.q(SQL.insertKey, [siteId, key, fingerprint, 'processing', null, null, null, claimedAt, claimedAt]);
@@ -174,8 +187,12 @@ export async function payment(r: Runner, crypto: ReturnType<typeof vaultCrypto>,
   });
 }
 
-/** One profile-access decision (decision-service.ts): in one transaction the history, the request, the account's state. */
+/**
+ * One profile-access decision (decision-service.ts): the site's credentials, then in one transaction the history,
+ * the request, the account's state.
+ */
 export async function decision(r: Runner, siteId: string, eventId: string, body: unknown, publicUrl: string): Promise<void> {
+  await authenticate(r, siteId);
   const request = parseAccountRequest('profile-access', body);
   const ip = requestFacts(request).customerIp;
   await r.tx(async (trx) => {

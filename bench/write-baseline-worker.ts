@@ -14,7 +14,9 @@ import { resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { createDatabase } from '../src/db/database.ts';
-import { decision, decisionBody, orderCreateAndPay, payment, PAYMENT_CANONICAL, SITE_ID, vaultCrypto, type Row, type Runner } from './write-baseline-flows.ts';
+import { hashToken } from '../src/kernel/tokens.ts';
+import { upsertBootstrapSite } from '../src/sites/site-repository.ts';
+import { API_KEY, decision, decisionBody, orderCreateAndPay, payment, PAYMENT_CANONICAL, SITE_ID, vaultCrypto, type Row, type Runner } from './write-baseline-flows.ts';
 import { ROOT } from './lib.ts';
 import { sqliteRunner, type CommitPolicy } from './write-baseline-sqlite.ts';
 import { MAX_MEMBERS } from '../src/db/group-commit.ts';
@@ -98,6 +100,8 @@ async function open(): Promise<Runner> {
   // The schema as the gateway makes it: the project's migrations, through its own createDatabase.
   const app = await createDatabase(postgres ? { kind: 'postgres', url: target } : { kind: 'sqlite', path: target, synchronous: synchronous as 'full' });
   await app.migrate();
+  // The site the payments and decisions authenticate as, made as the gateway's start makes it (VENDOR_SITE_ID).
+  await upsertBootstrapSite(app.db, SITE_ID, hashToken(API_KEY), Date.now());
   await app.destroy();
   return postgres ? pgRunner(target) : sqliteRunner(target, synchronous, count, policy);
 }
