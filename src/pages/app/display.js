@@ -8,6 +8,7 @@
  * ("Page 2 of 3", with the count of ready orders), one page every `pageSeconds` (8 s; `?pageSeconds=` sets it).
  * An order that has just become ready is highlighted for a few seconds.
  */
+import { drawSoon } from './dom.js';
 import { subscription } from './graphql.js';
 
 const params = new URLSearchParams(location.search);
@@ -176,29 +177,17 @@ function render(entries) {
 }
 
 /**
- * Only the newest board is drawn, at the next frame, and drawing rests as long as it last took. At a busy hour the
- * stream sends a board per change, faster than a slow screen lays out hundreds of cards. Drawing each in turn left
- * it seconds behind (CI saw 187 of 200 ready after 5 s on a busy runner); drawing at every frame still gave the
- * stream only the moments between draws, a few dozen boards each, so the last came seconds after the server sent
- * it. Resting as long as a draw takes leaves at least half the time to taking the stream in. Orders that became
- * ready between two draws are highlighted together; a hidden page draws when shown.
+ * Only the newest board is drawn (dom.js's drawSoon: at the next frame, resting as long as a draw takes). At a busy
+ * hour the stream sends a board per change, faster than a slow screen lays out hundreds of cards. Drawing each in
+ * turn left it seconds behind (CI saw 187 of 200 ready after 5 s on a busy runner); drawing at every frame still
+ * gave the stream only the moments between draws, so the last board came seconds after the server sent it. Orders
+ * that became ready between two draws are highlighted together; a hidden page draws when shown.
  */
-let waiting = null;
-let restUntil = 0;
-function draw() {
-  const latest = waiting;
-  waiting = null;
-  const start = performance.now();
-  render(latest);
-  restUntil = 2 * performance.now() - start;
-}
+let latest = null;
+const drawLatest = drawSoon(() => render(latest));
 function receive(entries) {
-  const scheduled = waiting !== null;
-  waiting = entries;
-  if (scheduled) return;
-  const rest = restUntil - performance.now();
-  if (rest > 0) setTimeout(() => requestAnimationFrame(draw), rest);
-  else requestAnimationFrame(draw);
+  latest = entries;
+  drawLatest();
 }
 
 function status(text, down) { state.textContent = text; state.className = down ? 'down' : ''; }

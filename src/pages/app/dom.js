@@ -45,3 +45,27 @@ export function sameOriginImage(previewImage) {
   const url = new URL(previewImage, location.href);
   return url.pathname + url.search;
 }
+
+/**
+ * `draw` at the next frame, once however often asked before it, and after each draw a rest as long as it took. At a
+ * busy hour a live screen's stream asks faster than a slow screen draws hundreds of cards: drawing at every change
+ * left it behind by the sum of every draw, and drawing at every frame still left the stream only the moments between
+ * draws. Resting as long as a draw takes leaves at least half the time to taking the stream in.
+ */
+export function drawSoon(draw) {
+  let pending = false;
+  let restUntil = 0;
+  const atNextFrame = () => requestAnimationFrame(() => {
+    pending = false;
+    const start = performance.now();
+    draw();
+    restUntil = 2 * performance.now() - start;
+  });
+  return () => {
+    if (pending) return;
+    pending = true;
+    const rest = restUntil - performance.now();
+    if (rest > 0) setTimeout(atNextFrame, rest);
+    else atNextFrame();
+  };
+}
