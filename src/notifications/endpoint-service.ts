@@ -174,10 +174,13 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
         ...(enabling ? { enabled: 1, disabled_reason: null, failing_since: null, throttled_until: null } : {}),
         updated_at: now,
       });
-      // Enabled again: the deliveries it kept are due now (FAILED ones wait for recover), and its dispatcher wakes
-      // for it even with none due now, to wait for the next that will be.
-      if (enabling) announce((await pendingDueNow(db, id, now)).map((deliveryId) => ({ id: deliveryId, endpointId: id, siteId })));
-      if (enabling) bus.publish('notificationQueued', { ids: [], outbox: false, endpoints: [id] });
+      // Enabled again: the deliveries it kept are due now (FAILED ones wait for recover). Its dispatcher wakes for it
+      // once, with those or, when none is due now, to wait for the next that will be.
+      if (enabling) {
+        const due = await pendingDueNow(db, id, now);
+        if (due.length > 0) announce(due.map((deliveryId) => ({ id: deliveryId, endpointId: id, siteId })));
+        else bus.publish('notificationQueued', { ids: [], outbox: false, endpoints: [id] });
+      }
       return toEndpoint(await own(siteId, id), now);
     },
 
