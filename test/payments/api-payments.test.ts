@@ -98,7 +98,7 @@ describe('Idempotency-Key (docs/platform.md#idempotency-keys)', () => {
     const t = await paymentsGateway();
     const api = siteCalls(t);
     const first = await api.pay(paymentBody(), 'key-1');
-    t.clock.advance(23 * 3600_000);
+    await t.clock.jump(23 * 3600_000);
     const { paymentMethod, ...rest } = paymentBody();
     const again = await api.pay({ paymentMethod, ...Object.fromEntries(Object.entries(rest).reverse()) }, 'key-1');
     expect(again.status).toBe(first.status);
@@ -114,7 +114,7 @@ describe('Idempotency-Key (docs/platform.md#idempotency-keys)', () => {
     const t = await paymentsGateway();
     const api = siteCalls(t);
     const first = await api.pay(paymentBody(), 'kept');
-    t.clock.advance(24 * 3600_000 + 1);
+    await t.clock.jump(24 * 3600_000 + 1);
     expect((await api.pay(paymentBody(), 'kept')).body.id).toBe(first.body.id);
   });
 

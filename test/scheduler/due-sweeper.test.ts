@@ -45,6 +45,18 @@ describe('the due sweeper', () => {
     await sweeper.dispose();
   });
 
+  it('polls every minute of an advance, and once, late, after a jump (as a suspended process wakes)', async () => {
+    const { clock, sweeps, sweeper } = setup(() => null);
+    await sweeper.sweep();
+    await clock.advance(3 * 60_000);
+    expect(sweeps).toEqual([0, 60_000, 120_000, 180_000]);
+    await clock.jump(24 * 3_600_000);
+    expect(sweeps).toEqual([0, 60_000, 120_000, 180_000, 180_000 + 24 * 3_600_000]);
+    await clock.advance(60_000);
+    expect(sweeps.at(-1)).toBe(240_000 + 24 * 3_600_000);
+    await sweeper.dispose();
+  });
+
   it('is armed sooner by an earlier due time, and not moved by a later one', async () => {
     const { clock, sweeps, sweeper } = setup(() => null);
     await sweeper.sweep();
