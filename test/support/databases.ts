@@ -35,17 +35,22 @@ export function testDatabaseUrl(): string | undefined {
   return base && (workerDatabase(base)?.url ?? base);
 }
 
-/** Environment for one test gateway on the backend of this run. */
+/** Environment for one test gateway on the backend of this run: a fresh schema, which the gateway migrates. */
 export function backendEnv(): BackendEnv {
   if (BACKEND !== 'postgres') return { env: {}, cleanup: async () => {} };
+  const id = `t_${randomBytes(6).toString('hex')}`;
+  return { env: schemaEnv(id, id), cleanup: () => dropSchema(testDatabaseUrl()!, id) };
+}
+
+/** DATABASE_URL naming `schema` of this worker's database, and REDIS_URL with `redisPrefix` when TEST_REDIS_URL is set. */
+export function schemaEnv(schema: string, redisPrefix: string): Record<string, string> {
   const base = testDatabaseUrl();
   if (!base) throw new Error('the postgres project needs TEST_DATABASE_URL');
-  const id = `t_${randomBytes(6).toString('hex')}`;
   const url = new URL(base);
-  url.searchParams.set('schema', id);
+  url.searchParams.set('schema', schema);
   const env: Record<string, string> = { DATABASE_URL: url.toString() };
-  if (process.env.TEST_REDIS_URL) Object.assign(env, { REDIS_URL: process.env.TEST_REDIS_URL, REDIS_PREFIX: `${id}:` });
-  return { env, cleanup: () => dropSchema(base, id) };
+  if (process.env.TEST_REDIS_URL) Object.assign(env, { REDIS_URL: process.env.TEST_REDIS_URL, REDIS_PREFIX: `${redisPrefix}:` });
+  return env;
 }
 
 /** Drops `schema` of the database at `base`, with everything in it. */

@@ -5,9 +5,9 @@
 import { expect } from 'vitest';
 import { createManualClock, type ManualClock } from '../../src/kernel/clock.ts';
 import { createGateway, startServer, type Gateway, type GatewayOptions } from '../../src/server.ts';
-import { backendEnv } from './databases.ts';
 import { afterThisTest } from './leftovers.ts';
 import { expectDocumentedAnswer } from './openapi-answers.ts';
+import { pooledBackendEnv } from './schema-pool.ts';
 
 // The suites' one way to undo what a test made, imported from here since before it had a module of its own.
 export { afterThisTest };
@@ -56,8 +56,8 @@ export async function testGateway(
   const siteId = options.env?.VENDOR_SITE_ID ?? TEST_SITE_ID;
   const apiKey = options.env?.VENDOR_API_KEY ?? TEST_API_KEY;
   // A test that names its own database (a SQLite file) keeps it; the others run on this run's backend.
-  const backend = options.env?.DATABASE_URL ? null : backendEnv();
-  // Dropped even when the gateway fails to start (its schema is made before it migrates); after it is disposed else.
+  const backend = options.env?.DATABASE_URL ? null : await pooledBackendEnv();
+  // Given back (or dropped) even when the gateway fails to start; after it is disposed else.
   if (backend) afterThisTest(backend.cleanup);
   const gateway = await createGateway({
     ...options,
