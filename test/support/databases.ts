@@ -1,7 +1,8 @@
 /**
  * Which backends the suite runs against. SQLite always; the `postgres` vitest project (present when
  * TEST_DATABASE_URL is set) runs the database-facing suites again on PostgreSQL, each gateway in a schema of its
- * own (dropped afterwards), with the event bus on Redis when TEST_REDIS_URL is set (a channel prefix of its own).
+ * own (handed to the file's next test, emptied, or dropped: schema-pool.ts), with the event bus on Redis when
+ * TEST_REDIS_URL is set (a channel prefix of its own).
  * Under vitest each worker has a database of its own beside TEST_DATABASE_URL's (test/support/worker-database.ts says
  * why, and creates it).
  */
