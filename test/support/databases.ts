@@ -6,8 +6,10 @@
  * Under vitest each worker has a database of its own beside TEST_DATABASE_URL's (test/support/worker-database.ts says
  * why, and creates it).
  */
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
+import { afterThisFile } from './leftovers.ts';
 
 export const BACKEND = process.env.SLEEVE_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
 
@@ -40,7 +42,7 @@ export function testDatabaseUrl(): string | undefined {
 export function backendEnv(): BackendEnv {
   if (BACKEND !== 'postgres') return { env: {}, cleanup: async () => {} };
   const id = `t_${randomBytes(6).toString('hex')}`;
-  return { env: schemaEnv(id, id), cleanup: () => dropSchema(testDatabaseUrl()!, id) };
+  return { env: schemaEnv(id, id), cleanup: () => Promise.all([dropSchema(testDatabaseUrl()!, id), forgetRedisPrefix(id)]).then(() => undefined) };
 }
 
 /** DATABASE_URL naming `schema` of this worker's database, and REDIS_URL with `redisPrefix` when TEST_REDIS_URL is set. */
@@ -52,6 +54,27 @@ export function schemaEnv(schema: string, redisPrefix: string): Record<string, s
   const env: Record<string, string> = { DATABASE_URL: url.toString() };
   if (process.env.TEST_REDIS_URL) Object.assign(env, { REDIS_URL: process.env.TEST_REDIS_URL, REDIS_PREFIX: `${redisPrefix}:` });
   return env;
+}
+
+let redis: Redis | null = null;
+
+/**
+ * Deletes the keys a test's gateways left under `prefix` (TEST_REDIS_URL): MCP sessions live a day, and a shared
+ * Redis should not hold a run's leftovers that long.
+ */
+export async function forgetRedisPrefix(prefix: string): Promise<void> {
+  const url = process.env.TEST_REDIS_URL;
+  if (!url) return;
+  if (redis === null) {
+    redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    afterThisFile(async () => {
+      await redis?.quit();
+      redis = null;
+    });
+  }
+  const keys: string[] = [];
+  for await (const batch of redis.scanStream({ match: `${prefix}:*`, count: 1000 })) keys.push(...(batch as string[]));
+  if (keys.length > 0) await redis.unlink(...keys);
 }
 
 /** Drops `schema` of the database at `base`, with everything in it. */
@@ -76,7 +99,8 @@ export function sharedInstancesEnv(label: string): BackendEnv {
   const schema = `${label}_${randomBytes(5).toString('hex')}`;
   const url = new URL(base);
   url.searchParams.set('schema', schema);
-  return { env: { DATABASE_URL: url.toString(), REDIS_URL: redis, REDIS_PREFIX: `${schema}:` }, cleanup: () => dropSchema(base, schema) };
+  const cleanup = () => Promise.all([dropSchema(base, schema), forgetRedisPrefix(schema)]).then(() => undefined);
+  return { env: { DATABASE_URL: url.toString(), REDIS_URL: redis, REDIS_PREFIX: `${schema}:` }, cleanup };
 }
 
 /**

@@ -15,7 +15,7 @@
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { createDatabase } from '../../src/db/database.ts';
-import { backendEnv, BACKEND, dropSchema, schemaEnv, testDatabaseUrl, type BackendEnv } from './databases.ts';
+import { backendEnv, BACKEND, dropSchema, forgetRedisPrefix, schemaEnv, testDatabaseUrl, type BackendEnv } from './databases.ts';
 import { afterThisFile } from './leftovers.ts';
 
 interface PooledSchema {
@@ -38,7 +38,8 @@ export async function pooledBackendEnv(): Promise<BackendEnv> {
   afterThisFile(dropPool);
   const schema = free.pop() ?? (await migratedSchema());
   uses += 1;
-  return { env: schemaEnv(schema.name, `${schema.name}_${uses}`), cleanup: () => giveBack(schema) };
+  const prefix = `${schema.name}_${uses}`;
+  return { env: schemaEnv(schema.name, prefix), cleanup: () => Promise.all([giveBack(schema), forgetRedisPrefix(prefix)]).then(() => undefined) };
 }
 
 async function connection(): Promise<pg.Client> {
