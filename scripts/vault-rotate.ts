@@ -3,7 +3,7 @@
  * — card tokens (card data, CVC, network token, the card's lookup fingerprint), queued `/token-updated` bodies and
  * merchant webhook endpoints' secrets (current and previous) — under VAULT_KEY, so the keys in VAULT_PREVIOUS_KEYS can
  * be removed (docs/operations.md#rotating-vault_key). It also seals a network token stored in the clear before
- * migration 0011: after that upgrade, run it once with the current VAULT_KEY alone.
+ * migration 0011 (the gateway also seals those itself, at start and on its network-token job's sweeps).
  *
  *   VAULT_KEY=<new> VAULT_PREVIOUS_KEYS=<old> DATABASE_URL=… npm run vault:rotate
  *

@@ -2,7 +2,8 @@
  * Provisions network tokens that an upgrade with `networkToken.async: true` queued (docs/platform.md#upgrade-and-network-tokens: answers
  * `created: false`, then sends /token-updated when provisioned). Each is a row with a due time, marked by a
  * conditional update (status = PENDING), so a restart or a second instance never provisions one twice; the timer is
- * armed for the earliest row, sooner when this instance queues an earlier one (due-sweeper.ts).
+ * armed for the earliest row, sooner when this instance queues an earlier one (due-sweeper.ts). Each sweep also seals
+ * the network tokens still stored in the clear.
  */
 import type { BackgroundJob } from '../jobs/background.ts';
 import { startDueJob } from '../jobs/due-sweeper.ts';
@@ -18,6 +19,10 @@ export const startNetworkTokenProvisioning: BackgroundJob = ({ services, clock, 
     name: 'network token provisioning',
     pollMs: TOKENS_POLL_MS,
     async sweepOnce() {
+      // docs/platform.md#upgrade-and-network-tokens: at start and on every sweep, so a rolling upgrade's older
+      // instance leaves nothing in the clear for long either (an index of those rows alone: migration 0012).
+      const sealed = await tokens.sealClearTokens();
+      if (sealed > 0) logger.info('sealed network tokens stored in the clear', { count: sealed });
       await tokens.provisionDue();
       return tokens.nextProvisionDue();
     },

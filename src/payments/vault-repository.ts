@@ -167,3 +167,27 @@ export async function resealToken(db: Db, tokenHash: string, from: SealedColumns
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/** A network token still in the clear, and what is sealed beside it (a rotation may have sealed it already). */
+export type ClearNetworkToken = Pick<VaultTokenRow, 'token_hash' | 'network_token_sealed'> & { network_token: string };
+
+/** A batch of the network tokens still in the clear (migration 0012's partial index finds them). */
+export async function clearNetworkTokens(db: Db, limit: number): Promise<ClearNetworkToken[]> {
+  const rows = await db.selectFrom('vault_tokens').select(['token_hash', 'network_token', 'network_token_sealed']).where('network_token', 'is not', null).limit(limit).execute();
+  return rows as ClearNetworkToken[];
+}
+
+/**
+ * Empties the clear column, with `sealed` in the sealed one, only while the row still holds what was read: a card
+ * update, a rotation or another instance that sealed it meanwhile wins, and this one changes nothing.
+ */
+export async function sealClearNetworkToken(db: Db, from: ClearNetworkToken, sealed: string): Promise<boolean> {
+  const result = await db
+    .updateTable('vault_tokens')
+    .set({ network_token: null, network_token_sealed: sealed })
+    .where('token_hash', '=', from.token_hash)
+    .where('network_token', '=', from.network_token)
+    .where('network_token_sealed', from.network_token_sealed === null ? 'is' : '=', from.network_token_sealed)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

@@ -3,8 +3,9 @@
  * that stands in for the card number, so it is sealed under VAULT_KEY like the card data (vault_tokens.
  * network_token_sealed, migration 0011). Provisioned at once or later, no row holds it in the clear (nor, on SQLite,
  * the database file), and `/token-updated` still carries the same network token to a real receiver.
- * `npm run vault:rotate` re-seals it under a new key, and seals one stored in the clear before this change
- * (docs/operations.md#rotating-vault_key).
+ * `npm run vault:rotate` re-seals it under a new key; one stored in the clear before this change (or by an older
+ * instance during the upgrade) is sealed by the gateway itself, at start and on its network-token job's poll, and by
+ * the rotation (docs/operations.md#rotating-vault_key).
  */
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
@@ -183,6 +184,26 @@ describe('network tokens at rest', () => {
     await expectSealedUnder(db, A, [{ token, networkToken }]);
     await expectNoneInTheClear(db, [networkToken]);
     expect(await updateAndReceive(t, receiver, CARDS.ok, token, 4)).toBe(networkToken);
+  });
+
+  it('seals a network token stored in the clear by an older instance on its next poll, and one left at start', async () => {
+    const url = sharedDatabase();
+    const receiver = await startReceiver();
+    const t = await gatewayUnder(url, receiver, A);
+    // Written beside this gateway as an instance from before migration 0011 writes it, during a rolling upgrade.
+    const first = await legacyRow(t);
+    await t.clock.advance(30_000);
+    await expectSealedUnder(t.gateway.database.db, A, [first]);
+    const second = await legacyRow(t);
+    await t.gateway.dispose();
+
+    const after = await gatewayUnder(url, receiver, A);
+    const db = after.gateway.database.db;
+    await expectSealedUnder(db, A, [second]);
+    await expectNoneInTheClear(db, [first.networkToken, second.networkToken]);
+    expect(await updateAndReceive(after, receiver, CARDS.ok, second.token, 4)).toBe(second.networkToken);
+    await after.gateway.dispose();
+    expectNotInFiles(url, [first.networkToken, second.networkToken]);
   });
 
   it('seals with vault:rotate a network token stored in the clear before it was sealed', async () => {

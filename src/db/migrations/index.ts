@@ -14,6 +14,7 @@ import * as exactEvidenceTokenOrigin from './0008-exact-evidence-token-origin.ts
 import * as outboxRedeliveries from './0009-outbox-redeliveries.ts';
 import * as webhookEndpoints from './0010-webhook-endpoints.ts';
 import * as sealedNetworkTokens from './0011-sealed-network-tokens.ts';
+import * as clearNetworkTokensIndex from './0012-clear-network-tokens-index.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-orders': orders,
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0009-outbox-redeliveries': outboxRedeliveries,
   '0010-webhook-endpoints': webhookEndpoints,
   '0011-sealed-network-tokens': sealedNetworkTokens,
+  '0012-clear-network-tokens-index': clearNetworkTokensIndex,
 };
 
 export const migrationProvider: MigrationProvider = {
