@@ -14,6 +14,9 @@ import type { Site } from '../sites/site-service.ts';
 import { parseUpgrade, type TokenReference } from './token-input.ts';
 import { tokenUpdatedBody } from './token-view.ts';
 
+/** Network tokens in the clear sealed per sweep: a backlog is sealed batch after batch, never holding up a start. */
+const SEAL_BATCH = 100;
+
 /** How long the sandbox network takes to provision a token asynchronously. */
 export const NETWORK_TOKEN_DELAY_MS = 2_000;
 
@@ -22,10 +25,10 @@ export interface NetworkTokens {
   provisionDue(): Promise<number>;
   nextProvisionDue(): Promise<number | null>;
   /**
-   * Seals every network token still in the clear (stored before migration 0011, or by an older instance during a
-   * rolling upgrade), so no operator step is needed for it; answers how many this call sealed.
+   * Seals a batch of the network tokens still in the clear (stored before migration 0011, or by an older instance
+   * during a rolling upgrade), so no operator step is needed for them: how many it sealed, and whether more are left.
    */
-  sealClearTokens(): Promise<number>;
+  sealClearTokens(): Promise<{ sealed: number; more: boolean }>;
   /** Calls `listener` with the due time of each async provisioning this instance queues. */
   onProvisionQueued(listener: (due: number) => void): () => void;
 }
@@ -123,16 +126,11 @@ export function createNetworkTokens(deps: {
     nextProvisionDue: () => vault.nextProvisioningDue(db),
 
     async sealClearTokens() {
+      const rows = await vault.clearNetworkTokens(db, SEAL_BATCH);
       let sealed = 0;
-      for (;;) {
-        const rows = await vault.clearNetworkTokens(db, 100);
-        let changed = 0;
-        // A sealed value beside the clear one is the one read (token-view.ts): it stays, and the clear one goes.
-        for (const row of rows) if (await vault.sealClearNetworkToken(db, row, row.network_token_sealed ?? seal(row.network_token))) changed += 1;
-        sealed += changed;
-        // Rows a card update or another instance sealed meanwhile are gone from the next batch; none changed: done.
-        if (rows.length < 100 || changed === 0) return sealed;
-      }
+      // A sealed value beside the clear one is the one read (token-view.ts): it stays, and the clear one goes.
+      for (const row of rows) if (await vault.sealClearNetworkToken(db, row, row.network_token_sealed ?? seal(row.network_token))) sealed += 1;
+      return { sealed, more: rows.length === SEAL_BATCH };
     },
 
     onProvisionQueued(listener) {
