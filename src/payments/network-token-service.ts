@@ -129,7 +129,9 @@ export function createNetworkTokens(deps: {
       const rows = await vault.clearNetworkTokens(db, SEAL_BATCH);
       let sealed = 0;
       // A sealed value beside the clear one is the one read (token-view.ts): it stays, and the clear one goes.
-      for (const row of rows) if (await vault.sealClearNetworkToken(db, row, row.network_token_sealed ?? seal(row.network_token))) sealed += 1;
+      for (const row of rows) {
+        if (await vault.sealClearNetworkToken(db, row, row.network_token_sealed ?? seal(row.network_token))) sealed += 1;
+      }
       return { sealed, more: rows.length === SEAL_BATCH };
     },
 

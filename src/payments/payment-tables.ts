@@ -39,7 +39,8 @@ export interface VaultTokenTable {
   network_token_due: number | null;
   /**
    * A network token provisioned before migration 0011 (or by an older instance), in the clear; null for every one
-   * provisioned since, and for these once the network-token job has sealed them (docs/platform.md#upgrade-and-network-tokens).
+   * provisioned since, and for these once the network-token job has sealed them
+   * (docs/platform.md#upgrade-and-network-tokens).
    */
   network_token: string | null;
   /** The network token sealed like the card data (it stands in for the card number); null until provisioned. */

@@ -59,7 +59,8 @@ const mmyy = (month: number | null, year: number | null) => String(Number(month)
 /**
  * A row's network token in the clear, for the /token-updated body only (docs/platform.md#upgrade-and-network-tokens):
  * sealed since migration 0011; a row provisioned before (or by an older instance) keeps it in `network_token` until
- * the network-token job seals it (NetworkTokens.sealClearTokens), and is still read from there. `open` is the vault's (vault-crypto.ts), so this file stays free of keys.
+ * the network-token job seals it (NetworkTokens.sealClearTokens), and is still read from there. `open` is the
+ * vault's (vault-crypto.ts), so this file stays free of keys.
  */
 export function networkTokenOf(row: VaultTokenRow, open: (sealed: string) => string): string | null {
   return row.network_token_sealed !== null ? open(row.network_token_sealed) : row.network_token;

@@ -173,7 +173,12 @@ export type ClearNetworkToken = Pick<VaultTokenRow, 'token_hash' | 'network_toke
 
 /** A batch of the network tokens still in the clear (migration 0012's partial index finds them). */
 export async function clearNetworkTokens(db: Db, limit: number): Promise<ClearNetworkToken[]> {
-  const rows = await db.selectFrom('vault_tokens').select(['token_hash', 'network_token', 'network_token_sealed']).where('network_token', 'is not', null).limit(limit).execute();
+  const rows = await db
+    .selectFrom('vault_tokens')
+    .select(['token_hash', 'network_token', 'network_token_sealed'])
+    .where('network_token', 'is not', null)
+    .limit(limit)
+    .execute();
   return rows as ClearNetworkToken[];
 }
 

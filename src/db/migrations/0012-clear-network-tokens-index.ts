@@ -8,5 +8,6 @@ import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   // Raw: a partial index, the same text on SQLite and PostgreSQL.
-  await sql`create index vault_tokens_clear_network_token on vault_tokens (token_hash) where network_token is not null`.execute(db);
+  await sql`create index vault_tokens_clear_network_token on vault_tokens (token_hash)
+    where network_token is not null`.execute(db);
 }
