@@ -21,7 +21,7 @@ import { BACKEND } from '../support/databases.ts';
 import { secretsInDatabaseFiles } from '../support/database-files.ts';
 import { testGateway, type TestGateway } from '../support/gateway.ts';
 import { startReceiver, type Receiver } from '../support/receiver.ts';
-import { card, CARDS, siteCalls } from './support.ts';
+import { card, CARDS, legacyTokenRow, siteCalls } from './support.ts';
 import { b64, keyEnv, rotate, sharedDatabase } from './vault-rotate-process.ts';
 
 const [A, B] = [randomBytes(32), randomBytes(32)];
@@ -99,18 +99,8 @@ async function provisionBoth(t: TestGateway, receiver: Receiver): Promise<{ sync
 async function legacyRow(t: TestGateway): Promise<Provisioned> {
   const token = `tok_${randomBytes(16).toString('hex')}`;
   const networkToken = `ntk_${randomBytes(8).toString('hex')}`;
-  const underA = createVaultCrypto(A);
-  const now = t.clock.now();
-  await t.gateway.database.db
-    .insertInto('vault_tokens')
-    .values({
-      token_hash: hashToken(token), kind: 'card', site_id: t.siteId, order_number: null,
-      sealed: underA.seal(JSON.stringify({ token, cardNumber: CARDS.ok, cardHolderName: 'Ada Lovelace' })), fingerprint: underA.fingerprint(CARDS.ok),
-      bin: '42424242', last_four: '4242', brand: 'VISA', exp_month: 12, exp_year: 2030, cvc_sealed: null, extra: null, customer_id: null,
-      multi_use: 1, used_by_payment: null, network_token_status: 'ACTIVE', network_token_due: null, network_token: networkToken,
-      network_token_par: 'PAR0LEGACY0000000000000000000', network_token_exp_month: 6, network_token_exp_year: 2029, created_at: now, updated_at: now,
-    })
-    .execute();
+  const row = legacyTokenRow({ tokenHash: hashToken(token), token, networkToken, crypto: createVaultCrypto(A), siteId: t.siteId, now: t.clock.now() });
+  await t.gateway.database.db.insertInto('vault_tokens').values(row).execute();
   return { token, networkToken };
 }
 

@@ -3,7 +3,10 @@
  * card number, nothing the logger had to scrub), test cards, site-authenticated calls, outbox and ledger reads.
  */
 import { expect } from 'vitest';
+import type { Insertable } from 'kysely';
 import { createLogger } from '../../src/kernel/logger.ts';
+import type { VaultTokenTable } from '../../src/payments/payment-tables.ts';
+import type { VaultCrypto } from '../../src/payments/vault-crypto.ts';
 import { bodyToSend } from '../../src/notifications/sealed-body.ts';
 import { testGateway, type TestGateway } from '../support/gateway.ts';
 import { afterThisFile } from '../support/leftovers.ts';
@@ -85,4 +88,18 @@ export async function sandboxCharges(t: TestGateway) {
 export async function outbox(t: TestGateway, path = '/token-updated') {
   const rows = await t.gateway.database.db.selectFrom('outbox_notifications').selectAll().where('path', '=', path).orderBy('created_at').execute();
   return rows.map((r) => ({ subject: r.subject, body: JSON.parse(bodyToSend(r.body)) as Record<string, any> }));
+}
+
+/**
+ * A vault row as an upgrade provisioned it before migration 0011 (or an older instance still does): the card data
+ * sealed by `crypto`, the network token in its own column, in the clear.
+ */
+export function legacyTokenRow(v: { tokenHash: string; token: string; networkToken: string; crypto: VaultCrypto; siteId: string | null; now: number }): Insertable<VaultTokenTable> {
+  return {
+    token_hash: v.tokenHash, kind: 'card', site_id: v.siteId, order_number: null,
+    sealed: v.crypto.seal(JSON.stringify({ token: v.token, cardNumber: CARDS.ok, cardHolderName: 'Ada Lovelace' })), fingerprint: v.crypto.fingerprint(CARDS.ok),
+    bin: '42424242', last_four: '4242', brand: 'VISA', exp_month: 12, exp_year: 2030, cvc_sealed: null, extra: null, customer_id: null,
+    multi_use: 1, used_by_payment: null, network_token_status: 'ACTIVE', network_token_due: null, network_token: v.networkToken,
+    network_token_par: 'PAR0LEGACY0000000000000000000', network_token_exp_month: 6, network_token_exp_year: 2029, created_at: v.now, updated_at: v.now,
+  };
 }

@@ -12,6 +12,7 @@ import { createVaultCrypto } from '../../src/payments/vault-crypto.ts';
 import { afterThisTest } from '../support/gateway.ts';
 import { startInstances } from '../support/instances.ts';
 import { startProcess } from '../support/process.ts';
+import { legacyTokenRow } from '../payments/support.ts';
 
 const DATABASE = process.env.TEST_DATABASE_URL;
 const REDIS = process.env.TEST_REDIS_URL;
@@ -41,16 +42,9 @@ describe.skipIf(!DATABASE || !REDIS)(
       const now = Date.now();
       const clear = new Map<string, string>();
       const rows = Array.from({ length: ROWS }, (_, i) => {
-        const tokenHash = `legacy-${i}`;
         const networkToken = `ntk_${randomBytes(8).toString('hex')}`;
-        clear.set(tokenHash, networkToken);
-        return {
-          token_hash: tokenHash, kind: 'card' as const, site_id: null, order_number: null,
-          sealed: crypto.seal(JSON.stringify({ token: `tok_${i}`, cardNumber: '4242424242424242', cardHolderName: 'Ada Lovelace' })), fingerprint: null,
-          bin: '42424242', last_four: '4242', brand: 'VISA', exp_month: 12, exp_year: 2030, cvc_sealed: null, extra: null, customer_id: null,
-          multi_use: 1, used_by_payment: null, network_token_status: 'ACTIVE', network_token_due: null, network_token: networkToken,
-          network_token_par: null, network_token_exp_month: 6, network_token_exp_year: 2029, created_at: now, updated_at: now,
-        };
+        clear.set(`legacy-${i}`, networkToken);
+        return legacyTokenRow({ tokenHash: `legacy-${i}`, token: `tok_${i}`, networkToken, crypto, siteId: null, now });
       });
       for (let i = 0; i < ROWS; i += 500) await database.db.insertInto('vault_tokens').values(rows.slice(i, i + 500)).execute();
 

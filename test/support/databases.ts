@@ -42,7 +42,7 @@ export function testDatabaseUrl(): string | undefined {
 export function backendEnv(): BackendEnv {
   if (BACKEND !== 'postgres') return { env: {}, cleanup: async () => {} };
   const id = `t_${randomBytes(6).toString('hex')}`;
-  return { env: schemaEnv(id, id), cleanup: () => Promise.all([dropSchema(testDatabaseUrl()!, id), forgetRedisPrefix(id)]).then(() => undefined) };
+  return { env: schemaEnv(id, id), cleanup: () => forgetSchema(id, id) };
 }
 
 /** DATABASE_URL naming `schema` of this worker's database, and REDIS_URL with `redisPrefix` when TEST_REDIS_URL is set. */
@@ -77,6 +77,11 @@ export async function forgetRedisPrefix(prefix: string): Promise<void> {
   if (keys.length > 0) await redis.unlink(...keys);
 }
 
+/** Drops `schema` of this worker's database and the keys under `redisPrefix`: what a test's gateways left. */
+export async function forgetSchema(schema: string, redisPrefix: string): Promise<void> {
+  await Promise.all([dropSchema(testDatabaseUrl()!, schema), forgetRedisPrefix(redisPrefix)]);
+}
+
 /** Drops `schema` of the database at `base`, with everything in it. */
 export async function dropSchema(base: string, schema: string): Promise<void> {
   const client = new pg.Client({ connectionString: base });
@@ -93,14 +98,9 @@ export async function dropSchema(base: string, schema: string): Promise<void> {
  * one Redis prefix (TEST_REDIS_URL) shared by all of them. Only for suites that run when both are set.
  */
 export function sharedInstancesEnv(label: string): BackendEnv {
-  const base = testDatabaseUrl();
-  const redis = process.env.TEST_REDIS_URL;
-  if (!base || !redis) throw new Error('several instances need TEST_DATABASE_URL and TEST_REDIS_URL');
+  if (!testDatabaseUrl() || !process.env.TEST_REDIS_URL) throw new Error('several instances need TEST_DATABASE_URL and TEST_REDIS_URL');
   const schema = `${label}_${randomBytes(5).toString('hex')}`;
-  const url = new URL(base);
-  url.searchParams.set('schema', schema);
-  const cleanup = () => Promise.all([dropSchema(base, schema), forgetRedisPrefix(schema)]).then(() => undefined);
-  return { env: { DATABASE_URL: url.toString(), REDIS_URL: redis, REDIS_PREFIX: `${schema}:` }, cleanup };
+  return { env: schemaEnv(schema, schema), cleanup: () => forgetSchema(schema, schema) };
 }
 
 /**

@@ -39,7 +39,7 @@ export async function pooledBackendEnv(): Promise<BackendEnv> {
   const schema = free.pop() ?? (await migratedSchema());
   uses += 1;
   const prefix = `${schema.name}_${uses}`;
-  return { env: schemaEnv(schema.name, prefix), cleanup: () => Promise.all([giveBack(schema), forgetRedisPrefix(prefix)]).then(() => undefined) };
+  return { env: schemaEnv(schema.name, prefix), cleanup: async () => void (await Promise.all([giveBack(schema), forgetRedisPrefix(prefix)])) };
 }
 
 async function connection(): Promise<pg.Client> {
