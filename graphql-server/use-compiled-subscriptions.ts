@@ -14,9 +14,29 @@
  * shutdown) wrap whatever this returns, over WebSocket and SSE alike. A document graphql-jit cannot compile, or one
  * of several operations, runs on graphql-js as before.
  */
-import { createSourceEventStream, Kind, subscribe, type DocumentNode, type ExecutionArgs, type GraphQLSchema } from 'graphql';
+import {
+  createSourceEventStream,
+  Kind,
+  subscribe,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type GraphQLSchema,
+} from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { isAsyncIterable, type Plugin } from '@envelop/core';
+
+/**
+ * Where a transport that can write an event's result at once keeps its writer, in the operation's context
+ * (ws-transport.ts). It returns false when it cannot write now (a socket backed up or closing).
+ */
+export const WRITE_NEXT_NOW = Symbol('writeNextNow');
+export type WriteNextNow = (result: ExecutionResult) => boolean;
+
+/** A source stream that can hand a value to a taker at once instead of its reader (src/events/latest-stream.ts). */
+interface OffersDirect {
+  offerTo(taker: (event: unknown) => boolean): void;
+}
 
 /** null: compiled once and found unfit (several operations, a compile error): graphql-js runs it. */
 const plans = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, CompiledQuery['query'] | null>>();
@@ -42,7 +62,23 @@ export async function subscribeCompiled(args: ExecutionArgs): Promise<unknown> {
   if (!isAsyncIterable(source)) return source; // the root field refused: its errors, no stream
   const { contextValue } = args;
   const variables = args.variableValues ?? {};
-  return new ExecutedEvents((source as AsyncIterable<unknown>)[Symbol.asyncIterator](), (event) => plan(event, contextValue, variables));
+  const run = (event: unknown) => plan(event, contextValue, variables);
+  const writeNow = (contextValue as { [WRITE_NEXT_NOW]?: WriteNextNow } | null)?.[WRITE_NEXT_NOW];
+  const offers = source as Partial<OffersDirect>;
+  if (writeNow && typeof offers.offerTo === 'function') offers.offerTo((event) => writeEventNow(run(event), writeNow));
+  return new ExecutedEvents((source as AsyncIterable<unknown>)[Symbol.asyncIterator](), run);
+}
+
+/**
+ * The tick path (docs/graphql.md#the-tick-path): a hold tick's result written to its socket as the ticker produces
+ * it, past the iterators of envelop and graphql-ws, each of which made promises per event of every subscriber. Only
+ * a result with no errors, computed at once, goes this way: a result with errors is what masking and the production
+ * hook change, so it is refused here and takes the reader's way through them, where the plan runs again.
+ */
+function writeEventNow(result: unknown, writeNow: WriteNextNow): boolean {
+  if (isPromiseLike(result)) return false;
+  const executed = result as ExecutionResult;
+  return executed.errors === undefined && writeNow(executed);
 }
 
 /**

@@ -9,15 +9,19 @@
  * protocol requires to be a string; or text, when this caller may send text), with the same errors as over HTTP
  * (docs/graphql.md#trusted-documents). With GRAPHQL_PRODUCTION, validation refuses introspection as over HTTP
  * (the plugin runs inside `validate`), and suggestions are cut from results here (docs/graphql.md#production).
+ *
+ * Each operation's context carries a writer of its `next` messages (WRITE_NEXT_NOW): the hold ticks are written with
+ * it, past graphql-ws's loop, while graphql-ws waits for the stream (docs/graphql.md#the-tick-path).
  */
 import type { IncomingMessage, Server } from 'node:http';
 import { GraphQLError, type ExecutionArgs } from 'graphql';
 import type { ConnectionInitMessage } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import { JSON_TOO_DEEP_MESSAGE, jsonValueTooDeep } from '../src/kernel/json-depth.ts';
 import { authorizationOf } from './context-factory.ts';
 import type { TrustedDocuments } from './trusted-documents.ts';
+import { WRITE_NEXT_NOW, type WriteNextNow } from './use-compiled-subscriptions.ts';
 import type { ProductionHardening } from './use-production-hardening.ts';
 import { GRAPHQL_PATH, type GraphQLYoga } from './yoga-server.ts';
 
@@ -75,7 +79,7 @@ export function attachWebSocket(
       },
       execute: (args) => (args.rootValue as EnvelopedRoot).execute(args) as never,
       subscribe: (args) => (args.rootValue as EnvelopedRoot).subscribe(args) as never,
-      onSubscribe: async (ctx, _id, payload) => {
+      onSubscribe: async (ctx, id, payload) => {
         // A bad operation fails alone: returning errors answers `error` for this id and keeps the socket and its
         // other subscriptions; a throw here would close the whole socket with 4500 (docs/edge.md#bounds).
         const source = door.trusted.resolve(payload.query, payload.extensions, authorizationOf({ connectionParams: ctx.connectionParams }));
@@ -97,12 +101,14 @@ export function attachWebSocket(
           throw error;
         }
         if (errors.length > 0) return [...errors];
+        const contextValue = await enveloped.contextFactory();
+        (contextValue as { [WRITE_NEXT_NOW]?: WriteNextNow })[WRITE_NEXT_NOW] = nextWriter(ctx.extra.socket, id, ctx.subscriptions);
         return {
           schema: enveloped.schema,
           document,
           operationName: payload.operationName ?? null,
           variableValues: payload.variables ?? null,
-          contextValue: await enveloped.contextFactory(),
+          contextValue,
           rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
         };
       },
@@ -121,5 +127,31 @@ export function attachWebSocket(
       await graphqlWs.dispose();
     },
     clients: () => wsServer.clients.size,
+  };
+}
+
+/**
+ * Above this many bytes waiting in a socket's buffer, events go graphql-ws's way again, which waits for each write:
+ * a slow reader then gets the newest tick, not every tick queued (LatestStream).
+ */
+const WRITE_NOW_BUFFER_LIMIT = 64 * 1024;
+
+/**
+ * Writes subscription `id`'s next message at once, as graphql-ws's `emit.next` writes it: the same fields in the same
+ * order (`{"id","type":"next","payload"}`), for a result without errors (use-compiled-subscriptions.ts). Not while
+ * the socket is backed up or closing, nor once the subscription has completed.
+ */
+function nextWriter(socket: WebSocket, id: string, subscriptions: Readonly<Record<string, unknown>>): WriteNextNow {
+  const head = `{"id":${JSON.stringify(id)},"type":"next","payload":`;
+  // This subscription's stream as graphql-ws holds it, taken at the first write (graphql-ws is reading it by then):
+  // after a `complete`, the client may subscribe again under the same id, and that stream is not this one.
+  let stream: unknown;
+  return (result) => {
+    if (socket.readyState !== WebSocket.OPEN || socket.bufferedAmount > WRITE_NOW_BUFFER_LIMIT) return false;
+    const current = subscriptions[id];
+    stream ??= current;
+    if (current == null || current !== stream) return false;
+    socket.send(`${head}${JSON.stringify(result)}}`);
+    return true;
   };
 }
