@@ -65,7 +65,7 @@ export async function subscribeCompiled(args: ExecutionArgs): Promise<unknown> {
   const run = (event: unknown) => plan(event, contextValue, variables);
   const writeNow = (contextValue as { [WRITE_NEXT_NOW]?: WriteNextNow } | null)?.[WRITE_NEXT_NOW];
   const offers = source as Partial<OffersDirect>;
-  if (writeNow && typeof offers.offerTo === 'function') offers.offerTo((event) => writeEventNow(run(event), writeNow));
+  if (writeNow && typeof offers.offerTo === 'function') offers.offerTo((event) => writeEventNow(event, run, writeNow));
   return new ExecutedEvents((source as AsyncIterable<unknown>)[Symbol.asyncIterator](), run);
 }
 
@@ -75,10 +75,17 @@ export async function subscribeCompiled(args: ExecutionArgs): Promise<unknown> {
  * a result with no errors, computed at once, goes this way: a result with errors is what masking and the production
  * hook change, so it is refused here and takes the reader's way through them, where the plan runs again.
  */
-function writeEventNow(result: unknown, writeNow: WriteNextNow): boolean {
-  if (isPromiseLike(result)) return false;
-  const executed = result as ExecutionResult;
-  return executed.errors === undefined && writeNow(executed);
+function writeEventNow(event: unknown, run: (event: unknown) => unknown, writeNow: WriteNextNow): boolean {
+  // The ticker calls this for every watch of a slot in turn: whatever fails here is left to the reader's way,
+  // where ExecutedEvents reports it for this stream alone, not thrown into the ticker and the other watches.
+  try {
+    const result = run(event);
+    if (isPromiseLike(result)) return false;
+    const executed = result as ExecutionResult;
+    return executed.errors === undefined && writeNow(executed);
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -40,7 +40,11 @@ async function compiledOverLatest(writerOpen: () => boolean) {
 describe('the tick path, at the compiled stream', () => {
   it('hands a tick to the writer while the reader waits, and first and final events to the reader', async () => {
     let open = true;
-    const { source, stream, written } = await compiledOverLatest(() => open);
+    let failing = false;
+    const { source, stream, written } = await compiledOverLatest(() => {
+      if (failing) throw new Error('the socket broke');
+      return open;
+    });
     source.push(tick(299), true);
     expect((await stream.next()).value).toEqual({ data: { holdCountdown: { left: 299, status: 'AWAITING_PAYMENT' } } });
 
@@ -57,6 +61,13 @@ describe('the tick path, at the compiled stream', () => {
     source.push(tick(296));
     expect((await waiting).value).toEqual({ data: { holdCountdown: { left: 296, status: 'AWAITING_PAYMENT' } } });
     open = true;
+
+    // One that fails leaves it to the reader too: the push, which the shared ticker makes, does not throw.
+    const afterFailure = stream.next();
+    failing = true;
+    expect(() => source.push(tick(295))).not.toThrow();
+    failing = false;
+    expect((await afterFailure).value).toEqual({ data: { holdCountdown: { left: 295, status: 'AWAITING_PAYMENT' } } });
 
     // The final event is kept for the reader even while a writer could take it.
     const final = stream.next();
