@@ -12,7 +12,8 @@
  *
  * Every plugin around it still sees the stream: envelop's onSubscribe hooks (metrics, masking, the end of streams on
  * shutdown) wrap whatever this returns, over WebSocket and SSE alike. A document graphql-jit cannot compile, or one
- * of several operations, runs on graphql-js as before.
+ * of several operations, runs on graphql-js as before. The one exception is the tick path below (writeEventNow): the
+ * plain ticks of a stream that offers them, written by the WebSocket transport while graphql-ws waits for the stream.
  */
 import {
   createSourceEventStream,
