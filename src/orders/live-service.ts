@@ -13,6 +13,7 @@ import type { ServiceDeps } from '../kernel/service-deps.ts';
 import type { OptionsService } from './options-service.ts';
 import type { OrderService } from './order-service.ts';
 import type { OrderStaffService, PickupEntry } from './staff-service.ts';
+import type { OrderChangedEvent } from './order-events.ts';
 
 export interface HoldTickEvent {
   order: Order;
@@ -71,6 +72,15 @@ export function createLiveService(
     const row = await findOrder(database.db, Number(orderNumber));
     return row ? rowToOrder(row) : undefined;
   }
+
+  // The streams of this process that react to the same event share one read of what it changed: K staff consoles or
+  // K pickup displays made K identical reads per change, at the busiest moments (docs/graphql.md#subscriptions).
+  // A read is keyed by the event, so it is only shared among streams that received that event before it began:
+  // it was started after the change was published, so it shows that change, as each stream's own read would.
+  const orderAfter = sharedReads<Order | undefined>();
+  const boardAfter = sharedReads<PickupEntry[]>();
+  const reloadAfter = (event: OrderChangedEvent) => orderAfter(eventKey(event), () => reload(event.orderNumber));
+  const readBoardAfter = (event: OrderChangedEvent) => boardAfter(eventKey(event), () => staff.pickupBoard());
 
   /** The changes of one order and the order itself, for the holder of its payToken (not_found otherwise). */
   async function followOrder(orderNumber: string, payToken: string) {
@@ -135,7 +145,7 @@ export function createLiveService(
         void (async () => {
           for await (const event of changes) {
             if (event.version <= version) continue;
-            const latest = await reload(orderNumber);
+            const latest = await reloadAfter(event);
             if (!latest || latest.version <= version) continue;
             version = latest.version;
             await push(latest);
@@ -151,7 +161,7 @@ export function createLiveService(
       return new Repeater<Order>(async (push, stop) => {
         void (async () => {
           for await (const event of changes) {
-            const latest = await reload(event.orderNumber);
+            const latest = await reloadAfter(event);
             if (latest) await push(latest);
           }
         })();
@@ -192,7 +202,7 @@ export function createLiveService(
             // A move to ready that the screen already shows (it happened before the board it was last given, and its
             // event came after) changes nothing there: announcing it again would flash an old order as new.
             if (event.status === 'ready' && wasShown) continue;
-            const board = await staff.pickupBoard();
+            const board = await readBoardAfter(event);
             // An event older than the board read now (one published before this display subscribed can arrive after
             // its snapshot, through Redis): the order's place on the board is not what the event says, so nothing is
             // announced. That board is not kept either: the orders it has that the screen lacks are announced by
@@ -208,5 +218,20 @@ export function createLiveService(
         await changes.return?.();
       });
     },
+  };
+}
+
+const eventKey = (event: OrderChangedEvent): string => `${event.orderNumber}@${event.version}`;
+
+/** Reads by key: a read asked for while one of the same key is under way gets that one's answer. */
+function sharedReads<T>(): (key: string, read: () => Promise<T>) => Promise<T> {
+  const underWay = new Map<string, Promise<T>>();
+  return (key, read) => {
+    let reading = underWay.get(key);
+    if (!reading) {
+      reading = read().finally(() => underWay.delete(key));
+      underWay.set(key, reading);
+    }
+    return reading;
   };
 }
