@@ -99,12 +99,12 @@ export function createLiveService(
       // A callback on the order's topic, not an iterator over it: the stream is held open by each of thousands of
       // subscribers, and a Repeater with a loop awaiting it weighed more than the rest of the watch
       // (docs/graphql.md#what-one-subscriber-costs). Listening starts before the read, so a change between the two is not missed.
-      let holdEnded = false;
-      let onHoldEnded = () => {};
+      let endedBy: OrderChangedEvent | undefined;
+      let onHoldEnded = (_event: OrderChangedEvent) => {};
       const unlisten = bus.listen('order', orderNumber, (event) => {
-        if (event.status === 'awaiting payment' || holdEnded) return;
-        holdEnded = true;
-        onHoldEnded();
+        if (event.status === 'awaiting payment' || endedBy) return;
+        endedBy = event;
+        onHoldEnded(event);
       });
       let order: Order;
       try {
@@ -126,14 +126,14 @@ export function createLiveService(
       }
       stream.push({ order, secondsLeft: Math.max(0, Math.floor((order.holdUntil - clock.now()) / 1000)), final: false }, true);
       unwatch = ticker.watch(order.holdUntil, (secondsLeft) => stream.push({ order, secondsLeft, final: false }));
-      onHoldEnded = () => {
-        reload(orderNumber).then(
+      onHoldEnded = (event) => {
+        reloadAfter(event).then(
           (latest) => stream.push({ order: latest ?? order, secondsLeft: 0, final: true }, true),
           // Unreadable now: the stream ends without a final event rather than claim a state it could not read.
           (error: unknown) => logger.error('hold countdown: the ended order could not be read', { orderNumber, error }),
         ).finally(() => stream.end());
       };
-      if (holdEnded) onHoldEnded();
+      if (endedBy) onHoldEnded(endedBy);
       return stream;
     },
 

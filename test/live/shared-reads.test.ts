@@ -41,4 +41,26 @@ describe('live screens share the reads of one change', () => {
     // The order: one read for the four consoles (was four).
     expect(reads(/^select \* from "orders" where "order_number" = /u)).toBe(1);
   });
+
+  it(`gives ${SCREENS} countdowns of one order their final event with one read of the order`, async () => {
+    const live = await liveServer();
+    const created = await live.rest('POST', '/api/orders', VALID_ORDER);
+    const n = created.body.orderNumber as string;
+    const countdown = 'subscription ($n: ID!, $t: String!) { holdCountdown(orderNumber: $n, payToken: $t) { status final } }';
+    const holds = Array.from({ length: SCREENS }, () => subscribe(live.client(), countdown, { n, t: created.body.payToken }));
+    for (const hold of holds) expect((await hold.next()).holdCountdown.final).toBe(false);
+
+    const recorded = recordStatements();
+    try {
+      await live.rest('POST', `/api/orders/${n}/pay`, { t: created.body.payToken, method: 'vendor_card' });
+      for (const hold of holds) {
+        await hold.completed;
+        expect(hold.all.at(-1)!.holdCountdown).toEqual({ status: 'RECEIVED', final: true });
+      }
+    } finally {
+      recorded.stop();
+    }
+    // The pay reads the order once itself (its token check), then one read for the four countdowns (was four).
+    expect(recorded.statements.filter((statement) => /^select \* from "orders" where "order_number" = /u.test(statement.sql))).toHaveLength(2);
+  });
 });

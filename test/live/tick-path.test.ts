@@ -14,6 +14,7 @@ import { LatestStream } from '../../src/events/latest-stream.ts';
 import type { Order } from '../../src/orders/order.ts';
 import { liveServer } from '../support/live-server.ts';
 import { VALID_ORDER } from '../support/gateway.ts';
+import { eventually } from '../support/receiver.ts';
 
 const NOW = Date.parse('2026-11-26T15:00:00Z');
 const held = { orderNumber: '1042', status: 'awaiting payment', holdUntil: NOW + 299_500 } as Order;
@@ -102,21 +103,13 @@ async function rawSocket(url: string) {
   socket.on('message', (data) => frames.push(String(data)));
   await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
   socket.send(JSON.stringify({ type: 'connection_init' }));
-  await until(() => frames.includes('{"type":"connection_ack"}'));
+  await eventually(() => frames.includes('{"type":"connection_ack"}'));
   return {
     socket,
     frames,
     send: (message: object) => socket.send(JSON.stringify(message)),
     of: (id: string) => frames.filter((frame) => (JSON.parse(frame) as { id?: string }).id === id),
   };
-}
-
-async function until(condition: () => boolean, ms = 5_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 const COUNTDOWN = 'subscription ($n: ID!, $t: String!) { holdCountdown(orderNumber: $n, payToken: $t) { secondsLeft final } }';
@@ -128,10 +121,10 @@ describe('the tick path, over a real socket', () => {
     const raw = await rawSocket(live.wsUrl);
     const variables = { n: created.body.orderNumber, t: created.body.payToken };
     raw.send({ id: 'h', type: 'subscribe', payload: { query: COUNTDOWN, variables } });
-    await until(() => raw.of('h').length === 1);
+    await eventually(() => raw.of('h').length === 1);
     for (let second = 1; second <= 3; second++) {
       await live.clock.advance(1_000);
-      await until(() => raw.of('h').length === second + 1);
+      await eventually(() => raw.of('h').length === second + 1);
     }
     expect(raw.of('h')).toEqual(
       [300, 299, 298, 297].map((secondsLeft) =>
@@ -142,19 +135,19 @@ describe('the tick path, over a real socket', () => {
     raw.send({ id: 'h', type: 'complete' });
     // A ping answered means the server has handled the complete before it.
     raw.send({ type: 'ping' });
-    await until(() => raw.frames.at(-1) === '{"type":"pong"}');
+    await eventually(() => raw.frames.at(-1) === '{"type":"pong"}');
     await live.clock.advance(2_000);
     raw.send({ type: 'ping' });
-    await until(() => raw.frames.filter((frame) => frame === '{"type":"pong"}').length === 2);
+    await eventually(() => raw.frames.filter((frame) => frame === '{"type":"pong"}').length === 2);
     expect(raw.of('h')).toHaveLength(4);
 
     // The same id again: one stream's ticks, one frame a second, not the old stream's beside it.
     raw.send({ id: 'h', type: 'subscribe', payload: { query: COUNTDOWN, variables } });
-    await until(() => raw.of('h').length === 5);
+    await eventually(() => raw.of('h').length === 5);
     await live.clock.advance(1_000);
-    await until(() => raw.of('h').length === 6);
+    await eventually(() => raw.of('h').length === 6);
     raw.send({ type: 'ping' });
-    await until(() => raw.frames.filter((frame) => frame === '{"type":"pong"}').length === 3);
+    await eventually(() => raw.frames.filter((frame) => frame === '{"type":"pong"}').length === 3);
     expect(raw.of('h').slice(4).map((frame) => JSON.parse(frame).payload.data.holdCountdown.secondsLeft)).toEqual([295, 294]);
     raw.socket.close();
   });
@@ -169,12 +162,12 @@ describe('the tick path, over a real socket', () => {
     const query = `subscription ($n: ID!, $t: String!) { holdCountdown(orderNumber: $n, payToken: $t) { secondsLeft final ${wide} } }`;
     const ids = Array.from({ length: 60 }, (_, i) => `s${i}`);
     for (const id of ids) raw.send({ id, type: 'subscribe', payload: { query, variables: { n: created.body.orderNumber, t: created.body.payToken } } });
-    await until(() => ids.every((id) => raw.of(id).length === 1));
+    await eventually(() => ids.every((id) => raw.of(id).length === 1));
 
     raw.socket.pause();
     await live.clock.advance(300_000); // every second of the hold, then its end
     raw.socket.resume();
-    await until(() => ids.every((id) => raw.frames.includes(JSON.stringify({ id, type: 'complete' }))), 30_000);
+    await eventually(() => ids.every((id) => raw.frames.includes(JSON.stringify({ id, type: 'complete' }))), 30_000);
 
     for (const id of ids) {
       const events = raw.of(id).filter((frame) => JSON.parse(frame).type === 'next').map((frame) => JSON.parse(frame).payload.data.holdCountdown);
