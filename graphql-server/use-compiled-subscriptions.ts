@@ -26,6 +26,7 @@ import {
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { isAsyncIterable, type Plugin } from '@envelop/core';
+import type { DirectTaker } from '../src/events/latest-stream.ts';
 
 /**
  * Where a transport that can write an event's result at once keeps its writer, in the operation's context
@@ -34,9 +35,9 @@ import { isAsyncIterable, type Plugin } from '@envelop/core';
 export const WRITE_NEXT_NOW = Symbol('writeNextNow');
 export type WriteNextNow = (result: ExecutionResult) => boolean;
 
-/** A source stream that can hand a value to a taker at once instead of its reader (src/events/latest-stream.ts). */
+/** A source stream that can hand a value to a taker at once instead of its reader (LatestStream). */
 interface OffersDirect {
-  offerTo(taker: (event: unknown) => boolean): void;
+  offerTo(taker: DirectTaker<unknown>): void;
 }
 
 /** null: compiled once and found unfit (several operations, a compile error): graphql-js runs it. */

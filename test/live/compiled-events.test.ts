@@ -13,25 +13,18 @@ import { DomainError } from '../../src/kernel/errors.ts';
 import type { Order } from '../../src/orders/order.ts';
 import { liveServer, subscribe as subscribeOverWs } from '../support/live-server.ts';
 import { VALID_ORDER } from '../support/gateway.ts';
-
-const NOW = Date.parse('2026-11-26T15:00:00Z');
-
-function order(status: Order['status']): Order {
-  // Only what HoldTick reads: the rest of an order is not on this stream.
-  return { orderNumber: '1042', status, holdUntil: NOW + 299_500 } as Order;
-}
+import { heldOrder, holdContext } from '../support/hold-context.ts';
 
 /** A context whose live service streams the given hold ticks, or refuses as a wrong payToken does. */
 function contextWith(events: Array<{ order: Order; secondsLeft: number; final: boolean }>, refuse = false): GraphQLContext {
-  const live = {
+  return holdContext({
     async holdCountdown() {
       if (refuse) throw new DomainError('not_found', 'No order with that number and token.');
       return (async function* () {
         yield* events;
       })();
     },
-  };
-  return { services: { live } as never, viewer: { isStaff: false }, clientAddress: '127.0.0.1', publicUrl: 'http://localhost', now: () => NOW };
+  });
 }
 
 async function frames(run: (args: ExecutionArgs) => unknown, args: ExecutionArgs): Promise<unknown[]> {
@@ -43,9 +36,9 @@ async function frames(run: (args: ExecutionArgs) => unknown, args: ExecutionArgs
 }
 
 const TICKS = [
-  { order: order('awaiting payment'), secondsLeft: 299, final: false },
-  { order: order('awaiting payment'), secondsLeft: 298, final: false },
-  { order: order('received'), secondsLeft: 0, final: true },
+  { order: heldOrder('awaiting payment'), secondsLeft: 299, final: false },
+  { order: heldOrder('awaiting payment'), secondsLeft: 298, final: false },
+  { order: heldOrder('received'), secondsLeft: 0, final: true },
 ];
 
 describe('subscription events on the compiled plan', () => {

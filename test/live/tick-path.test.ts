@@ -8,16 +8,15 @@ import { parse, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { schema } from '../../schema/index.ts';
-import type { GraphQLContext } from '../../schema/context.ts';
 import { subscribeCompiled, WRITE_NEXT_NOW, type WriteNextNow } from '../../graphql-server/use-compiled-subscriptions.ts';
 import { LatestStream } from '../../src/events/latest-stream.ts';
 import type { Order } from '../../src/orders/order.ts';
 import { liveServer } from '../support/live-server.ts';
 import { VALID_ORDER } from '../support/gateway.ts';
+import { heldOrder, holdContext } from '../support/hold-context.ts';
 import { eventually } from '../support/receiver.ts';
 
-const NOW = Date.parse('2026-11-26T15:00:00Z');
-const held = { orderNumber: '1042', status: 'awaiting payment', holdUntil: NOW + 299_500 } as Order;
+const held = heldOrder('awaiting payment');
 const tick = (secondsLeft: number, order: Order | null = held) => ({ order: order!, secondsLeft, final: false });
 
 /** subscribeCompiled over a LatestStream the test pushes into, with a writer that takes results while `open`. */
@@ -25,14 +24,7 @@ async function compiledOverLatest(writerOpen: () => boolean) {
   const source = new LatestStream<ReturnType<typeof tick>>(() => {});
   const written: ExecutionResult[] = [];
   const writeNow: WriteNextNow = (result) => writerOpen() && written.push(result) > 0;
-  const contextValue = {
-    services: { live: { holdCountdown: async () => source } },
-    viewer: { isStaff: false },
-    clientAddress: '127.0.0.1',
-    publicUrl: 'http://localhost',
-    now: () => NOW,
-    [WRITE_NEXT_NOW]: writeNow,
-  } as unknown as GraphQLContext;
+  const contextValue = holdContext({ holdCountdown: async () => source }, { [WRITE_NEXT_NOW]: writeNow });
   const document = parse('subscription { holdCountdown(orderNumber: "1042", payToken: "t") { left: secondsLeft status } }');
   const stream = (await subscribeCompiled({ schema, document, contextValue } as ExecutionArgs)) as AsyncIterableIterator<ExecutionResult>;
   return { source, stream, written };
