@@ -10,17 +10,12 @@
  * (test/support/openapi-answers.ts); an answer refusing the request (400, 401, 404, 413, 415, 422) must leave every
  * table as it was. fast-check prints the seed and the smallest failing case: FUZZ_SEED replays it, FUZZ_RUNS widens.
  */
-import Database from 'better-sqlite3';
-import { createHash } from 'node:crypto';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument, describedRoutes } from '../../rest-compat/openapi/document.ts';
-import { startServer } from '../../src/server.ts';
 import { badBodies, headerValue, pathSegment, type BadBody } from '../support/bad-input.ts';
-import { afterThisTest, testGateway, VALID_ORDER } from '../support/gateway.ts';
 import { answerProblem } from '../support/openapi-answers.ts';
-import { tempDir } from '../support/temp-dir.ts';
+import { changedTables, gatewayOnFile, storedRows } from '../support/stored-rows.ts';
 
 /** Cases per route with a body (a third of it for the others): about 20 s here. */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
@@ -34,26 +29,9 @@ interface Operation {
   security?: Array<Record<string, string[]>>;
 }
 
-/** Every row of every table, hashed per table: what "nothing stored changes" compares. */
-function fingerprint(file: string): Map<string, string> {
-  const db = new Database(file, { readonly: true });
-  try {
-    const tables = db.prepare(`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`).pluck().all() as string[];
-    return new Map(tables.map((table) => [table, createHash('sha256').update(JSON.stringify(db.prepare(`select * from "${table}"`).raw().all())).digest('hex')]));
-  } finally {
-    db.close();
-  }
-}
-
-const changedTables = (before: Map<string, string>, after: Map<string, string>) => [...after].filter(([table, hash]) => before.get(table) !== hash).map(([table]) => table);
-
 describe('bad input, generated for every documented route', () => {
   it('never answers 500 nor outside the document, and a refusal stores nothing', { timeout: 600_000 }, async () => {
-    const file = join(tempDir('sleeve-fuzz-'), 'fuzz.db');
-    const t = await testGateway({ env: { DATABASE_URL: `file:${file}`, RATE_LIMIT_READ: '10000000', RATE_LIMIT_WRITE: '10000000' } });
-    const server = await startServer(t.gateway, { port: 0, host: '127.0.0.1' });
-    afterThisTest(() => server.close(1_000));
-    const base = `http://127.0.0.1:${server.port}`;
+    const { t, file, base } = await gatewayOnFile();
     const site = { authorization: t.siteAuthorization, 'x-vendor-siteid': t.siteId, 'api-version': '10.3' };
 
     const send = async (method: string, path: string, body?: BadBody, headers: Record<string, string> = {}) => {
@@ -90,9 +68,9 @@ describe('bad input, generated for every documented route', () => {
       return `fuzz-${name}`;
     };
 
-    const before = fingerprint(file);
+    const before = storedRows(file);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(changedTables(before, fingerprint(file)), 'the database is still changing before the first case').toEqual([]);
+    expect(changedTables(before, storedRows(file)), 'the database is still changing before the first case').toEqual([]);
 
     for (const [template, operations] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
@@ -116,12 +94,12 @@ describe('bad input, generated for every documented route', () => {
             // As fetch sends it: the URL parser resolves dot segments, `%2e%2e` included.
             const sent = new URL(base + path + search);
             path = sent.pathname + sent.search;
-            const stored = fingerprint(file);
+            const stored = storedRows(file);
             const answer = await send(method.toUpperCase(), path, bad, sentHeaders);
             const what = `${method.toUpperCase()} ${path.slice(0, 200)} (${bad?.how ?? 'no body'}) answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 300)}`;
             expect(answer.status, what).toBeLessThan(500);
             expect(answerProblem(method, path, answer.status, answer.type, answer.body), what).toBeNull();
-            if (REFUSALS.has(answer.status)) expect(changedTables(stored, fingerprint(file)), `${what}\nchanged tables`).toEqual([]);
+            if (REFUSALS.has(answer.status)) expect(changedTables(stored, storedRows(file)), `${what}\nchanged tables`).toEqual([]);
           }),
           { numRuns: media ? RUNS : Math.ceil(RUNS / 3), ...(SEED === undefined ? {} : { seed: SEED }) },
         );
