@@ -58,6 +58,7 @@ import { CONTENT_TYPE, jsonMediaType, type Answer, type JsonMediaType, type Requ
 import { chargesOf, rateLimitResult, type RateCharge } from './use-rate-limit.ts';
 import type { GraphQLYoga } from './yoga-server.ts';
 import { compile, Decided, plainParams, type CompiledOperation, type PlainParams } from './fast-path-parts.ts';
+import { withRequestErrorStatus } from './request-errors.ts';
 import { persistedHashOf, type TrustedDocuments } from './trusted-documents.ts';
 import type { ProductionHardening } from './use-production-hardening.ts';
 import type { GatewayMetrics } from '../src/operations/metrics.ts';
@@ -257,7 +258,7 @@ export class FastJsonPath {
 
   /** yoga's own processRegularResult for a result with errors or extensions: its status, headers and body. */
   private async processed(result: ExecutionResult, heads: RequestHeads, mediaType: JsonMediaType): Promise<Answer> {
-    const response = processRegularResult(result as never, this.yoga.fetchAPI, mediaType) as Response;
+    const response = processRegularResult(withRequestErrorStatus(result) as never, this.yoga.fetchAPI, mediaType) as Response;
     const headers: Record<string, string> = {};
     for (const [name, value] of response.headers) headers[name] = value;
     if (heads.origin !== undefined) Object.assign(headers, this.deps.cors.headers(heads.origin));

@@ -24,6 +24,7 @@ import { authorizationOf, type ContextFactory } from './context-factory.ts';
 import type { DocumentCache } from './document-cache.ts';
 import { renderGraphiQLPage } from './graphiql-page.ts';
 import { GRAPHQL_RESPONSE_TYPE, jsonMediaType } from './http-messages.ts';
+import { withRequestErrorStatus } from './request-errors.ts';
 import { useCsrfPrevention } from './use-csrf-prevention.ts';
 import { useEdgeHeaders } from './use-edge-headers.ts';
 import { useJsonDepthLimit } from './use-json-depth.ts';
@@ -144,11 +145,13 @@ function jitFits(document: DocumentNode): boolean {
  * A client that names neither JSON type (no Accept header, or only wildcards such as `application/*`) gets
  * application/graphql-response+json, GraphQL over HTTP's media type, whose status codes say what went wrong;
  * yoga alone would pick application/json there. Only `application/json` asked for by name gets application/json.
- * Runs after yoga's own result processors, so it only ever narrows yoga's choice between its two JSON types.
+ * Runs after yoga's own result processors, so it only ever narrows yoga's choice between its two JSON types. A
+ * request error of execution gets its status here too (request-errors.ts), which the processor then reads.
  */
 const useJsonMediaType: Plugin = {
-  onResultProcess({ request, result, setResultProcessor }) {
+  onResultProcess({ request, result, setResult, setResultProcessor }) {
     if (isAsyncIterable(result)) return;
+    if (!Array.isArray(result)) setResult(withRequestErrorStatus(result));
     if (jsonMediaType(request.headers.get('accept')) === GRAPHQL_RESPONSE_TYPE) setResultProcessor(processRegularResult, GRAPHQL_RESPONSE_TYPE);
   },
 };

@@ -60,15 +60,16 @@ describe('the fast JSON path', () => {
     ['a syntax error', { query: '{ sleeveOptions { ' }, 400, 'yoga'],
     ['an unknown parameter', { query: '{ eventInfo }', extra: 1 }, 400, 'yoga'],
     ['variables that are not an object', { query: '{ eventInfo }', variables: [1] }, 400, 'yoga'],
-    // yoga answers a variable coercion error with 200 and no data; the fast path must do the same.
-    ['a variable of the wrong type', { query: 'query($n: ID!, $t: String!) { order(orderNumber: $n, payToken: $t) { status } }', variables: { n: '1', t: 5 } }, 200, 'fast'],
+    // A variable coercion error: errors and no data, so 400 under graphql-response+json (request-errors.ts), on both paths.
+    ['a variable of the wrong type', { query: 'query($n: ID!, $t: String!) { order(orderNumber: $n, payToken: $t) { status } }', variables: { n: '1', t: 5 } }, 400, 'fast'],
     ['an unknown operation name', { query: 'query A { eventInfo } query B { eventInfo }', operationName: 'C' }, 400, 'yoga'],
     ['two operations and no name', { query: 'query A { eventInfo } query B { eventInfo }' }, 400, 'yoga'],
     ['a missing query', { variables: {} }, 400, 'yoga'],
     ['a name that is not the operation\'s', { query: 'query A { eventInfo }', operationName: 'B' }, 400, 'yoga'],
-    // The query-limit rules throw rather than report; yoga answers those with 200 and the error, and so must we.
-    ['more aliases than the limit', { query: `{ ${Array.from({ length: 25 }, (_, i) => `a${i}: eventInfo`).join(' ')} }` }, 200, 'yoga'],
-    ['a query deeper than the limit', { query: `{ sleeveOptions ${'{ ... on SleeveOptions '.repeat(14)}{ charLimit }${' }'.repeat(14)} }` }, 200, 'yoga'],
+    // The query-limit rules throw rather than report: errors and no data, so 400 under graphql-response+json, as yoga
+    // now answers them too (request-errors.ts).
+    ['more aliases than the limit', { query: `{ ${Array.from({ length: 25 }, (_, i) => `a${i}: eventInfo`).join(' ')} }` }, 400, 'yoga'],
+    ['a query deeper than the limit', { query: `{ sleeveOptions ${'{ ... on SleeveOptions '.repeat(14)}{ charLimit }${' }'.repeat(14)} }` }, 400, 'yoga'],
   ])('answers %s exactly as yoga does', async (_name, body, status, path) => {
     const { first, second: fast, full, fast: tookIt } = await seenBefore(body, { accept: 'application/graphql-response+json' });
     expect(fast).toEqual(full);

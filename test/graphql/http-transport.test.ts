@@ -185,6 +185,27 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
       expect(await fast.json()).toEqual(await memory.json());
     });
 
+    // GraphQL over HTTP: no `data` entry under graphql-response+json MUST be 4xx or 5xx, and a variable that fails to
+    // coerce SHOULD be 400; under application/json it is 200 (graphql-server/request-errors.ts).
+    it.each([
+      ['a null for a required variable', { n: null, t: 'x' }],
+      ['a variable of the wrong type', { n: '1', t: 5 }],
+      ['a required variable left out', { t: 'x' }],
+    ])('%s is 400 under graphql-response+json and 200 under application/json, the body alike, on both paths', async (_name, variables) => {
+      const { post, t } = await serve(transport);
+      const body = JSON.stringify({ query: 'query Look($n: ID!, $t: String!) { order(orderNumber: $n, payToken: $t) { status } }', variables });
+      const memory = (accept: string) => t.gateway.fetch(new Request('http://sleeve.test/graphql', { method: 'POST', headers: { 'content-type': 'application/json', accept }, body }));
+      // Twice each: the first is yoga's, the second the fast path's compiled plan (over node:http).
+      for (const [accept, status] of [[RESPONSE_TYPE, 400], [undefined, 400], ['application/json', 200]] as const) {
+        const headers: Record<string, string> = accept === undefined ? {} : { accept };
+        const answers = [await post(body, headers), await post(body, headers), await memory(accept ?? '*/*')];
+        expect(answers.map((answer) => answer.status)).toEqual([status, status, status]);
+        const [first, ...rest] = await Promise.all(answers.map((answer) => answer.json()));
+        expect(first).toEqual({ errors: [{ message: expect.stringMatching(/^Variable "\$[nt]"/u) }] });
+        for (const other of rest) expect(other).toEqual(first);
+      }
+    });
+
     it('a body that is not one operation (a batch, null, no query) is refused with 400, as yoga does, not a crash', async () => {
       const { post, t } = await serve(transport);
       const cases: Array<[string, RegExp]> = [
