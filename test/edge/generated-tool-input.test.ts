@@ -12,41 +12,25 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { acceptAll, mcpClient } from '../agents/mcp-support.ts';
 import { argumentsOf } from '../support/bad-arguments.ts';
-import type { Seeds } from '../support/bad-variables.ts';
-import { VALID_ORDER } from '../support/gateway.ts';
-import { changedTables, gatewayOnFile, storedRows, type StoredRowsOptions } from '../support/stored-rows.ts';
+import { fuzzRuns } from '../support/bad-input.ts';
+import { orderSeeds } from '../support/bad-variables.ts';
+import { changedTables, DELIVERY_BOOKKEEPING, gatewayOnFile, storedRows } from '../support/stored-rows.ts';
 
-/** Calls per tool: about 10 s here. */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 60);
-const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
 /** Error codes that are outcomes which store something (a fresh duplicate payToken, a declined charge). */
 const STORING_OUTCOMES = new Set(['duplicate', 'declined', 'payment_error', 'payment_unknown']);
-const BACKGROUND: StoredRowsOptions = { ignore: ['outbox_attempts', 'webhook_delivery_attempts'], keysOnly: ['outbox_notifications', 'webhook_deliveries', 'webhook_endpoints'] };
 
 describe('bad input through the MCP door, generated for every tool', () => {
   it('always answers a tool result, never internal, and a refusal stores nothing', { timeout: 600_000 }, async () => {
     const { t, file, base } = await gatewayOnFile();
     const order = await t.createOrder({ email: 'fuzz@example.com' });
-    const seeds: Seeds = {
-      orderNumber: fc.constant(order.orderNumber),
-      payToken: fc.constant(order.payToken),
-      email: fc.nat().map((n) => `fuzz-${n}@example.com`),
-      name: fc.constant(VALID_ORDER.name),
-      collectorName: fc.constant(VALID_ORDER.name),
-      size: fc.constant(VALID_ORDER.size),
-      font: fc.constant(VALID_ORDER.font),
-      thread: fc.constant(VALID_ORDER.thread),
-      stitchText: fc.constant(VALID_ORDER.stitchText),
-      reason: fc.constant('fuzz'),
-    };
     const clients = [await mcpClient(base, { elicit: acceptAll }), await mcpClient(base, { headers: { authorization: `Bearer ${t.adminToken}` } })];
     for (const agent of clients) {
       const { tools } = await agent.client.listTools();
       expect(tools.length).toBeGreaterThan(3);
       for (const tool of tools) {
         await fc.assert(
-          fc.asyncProperty(argumentsOf(tool.inputSchema as never, seeds), async (args) => {
-            const stored = storedRows(file, BACKGROUND);
+          fc.asyncProperty(argumentsOf(tool.inputSchema as never, orderSeeds(order)), async (args) => {
+            const stored = storedRows(file, DELIVERY_BOOKKEEPING);
             let result;
             try {
               result = await agent.call(tool.name, args);
@@ -59,9 +43,10 @@ describe('bad input through the MCP door, generated for every tool', () => {
             expect(body?.ok, what).toBe(false);
             expect(body?.code, what).toEqual(expect.any(String));
             expect(body?.code, what).not.toBe('internal');
-            if (!STORING_OUTCOMES.has(body!.code!)) expect(changedTables(stored, storedRows(file, BACKGROUND)), `${what}\nchanged tables`).toEqual([]);
+            if (!STORING_OUTCOMES.has(body!.code!)) expect(changedTables(stored, storedRows(file, DELIVERY_BOOKKEEPING)), `${what}\nchanged tables`).toEqual([]);
           }),
-          { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },
+          // 60 calls per tool: about 10 s here.
+          fuzzRuns(60),
         );
       }
     }

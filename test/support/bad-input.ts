@@ -5,6 +5,12 @@
  */
 import fc from 'fast-check';
 
+/** fast-check's run options for `runs` cases: FUZZ_RUNS overrides the count, FUZZ_SEED replays a printed seed. */
+export function fuzzRuns(runs: number): fc.Parameters<unknown> {
+  const seed = process.env.FUZZ_SEED;
+  return { numRuns: Number(process.env.FUZZ_RUNS ?? runs), ...(seed === undefined ? {} : { seed: Number(seed) }) };
+}
+
 /** Text a validator meets in the field: empty, control characters, lone surrogates, huge, card-like, injection-like. */
 export const oddText: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom(

@@ -18,9 +18,27 @@ import {
   type GraphQLNamedType,
 } from 'graphql';
 import { oddText, oddValue } from './bad-input.ts';
+import { VALID_ORDER } from './gateway.ts';
 
 /** Arbitraries for arguments and input fields whose name says what a valid value is. */
 export type Seeds = Record<string, fc.Arbitrary<unknown>>;
+
+/** Seeds for an order that exists (its number and payToken), a fresh email, and the valid order's other fields. */
+export function orderSeeds(order: { orderNumber: string; payToken: string }): Seeds {
+  return {
+    orderNumber: fc.constant(order.orderNumber),
+    payToken: fc.constant(order.payToken),
+    t: fc.constant(order.payToken),
+    email: fc.nat().map((n) => `fuzz-${n}@example.com`),
+    name: fc.constant(VALID_ORDER.name),
+    collectorName: fc.constant(VALID_ORDER.name),
+    size: fc.constant(VALID_ORDER.size),
+    font: fc.constant(VALID_ORDER.font),
+    thread: fc.constant(VALID_ORDER.thread),
+    stitchText: fc.constant(VALID_ORDER.stitchText),
+    reason: fc.constant('fuzz'),
+  };
+}
 
 function scalarValue(name: string, seed: fc.Arbitrary<unknown> | undefined): fc.Arbitrary<unknown> {
   const typed: Record<string, fc.Arbitrary<unknown>> = {

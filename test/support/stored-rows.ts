@@ -11,6 +11,12 @@ import { startServer } from '../../src/server.ts';
 import { afterThisTest, testGateway, type TestGateway } from './gateway.ts';
 import { tempDir } from './temp-dir.ts';
 
+/**
+ * For a door whose valid calls may register an endpoint and queue a notification: its delivery then runs in the
+ * background, which adds attempts and updates the states of deliveries, notifications and endpoints.
+ */
+export const DELIVERY_BOOKKEEPING: StoredRowsOptions = { ignore: ['outbox_attempts', 'webhook_delivery_attempts'], keysOnly: ['outbox_notifications', 'webhook_deliveries', 'webhook_endpoints'] };
+
 /** A gateway on a SQLite file of its own, on a real port, rate limits out of the way of many requests. */
 export async function gatewayOnFile(): Promise<{ t: TestGateway; file: string; base: string }> {
   const file = join(tempDir('sleeve-stored-'), 'gateway.db');
