@@ -151,7 +151,8 @@ function jitFits(document: DocumentNode): boolean {
 const useJsonMediaType: Plugin = {
   onResultProcess({ request, result, setResult, setResultProcessor }) {
     if (isAsyncIterable(result)) return;
-    if (!Array.isArray(result)) setResult(withRequestErrorStatus(result));
+    const marked = Array.isArray(result) ? result : withRequestErrorStatus(result);
+    if (marked !== result) setResult(marked);
     if (jsonMediaType(request.headers.get('accept')) === GRAPHQL_RESPONSE_TYPE) setResultProcessor(processRegularResult, GRAPHQL_RESPONSE_TYPE);
   },
 };
