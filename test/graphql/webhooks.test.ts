@@ -8,7 +8,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createMerchant, platformHeaders } from '../platform/support.ts';
 import { testGateway, type GqlResult, type TestGateway } from '../support/gateway.ts';
-import { liveServer, subscribe } from '../support/live-server.ts';
+import { liveServer, subscribe, subscriptionsOpen } from '../support/live-server.ts';
 import { eventually, startReceiver, type Receiver } from '../support/receiver.ts';
 
 const ENDPOINT_FIELDS = 'id endpointId siteId url description eventTypes enabled disabledReason failingSince throttledUntil previousSecretExpiresAt createdAt updatedAt';
@@ -226,7 +226,7 @@ describe('the webhookDeliveries subscription', () => {
     expect(await anonymous.failed).toMatchObject([{ extensions: { code: 'UNAUTHORIZED' } }]);
     const ofEndpoint = subscribe(live.client(`Bearer ${live.adminToken}`), `subscription ($e: ID) { webhookDeliveries(endpointId: $e) { ${DELIVERY_FIELDS} } }`, { e: endpoint.id });
     const ofAll = subscribe(live.client(`Bearer ${live.adminToken}`), 'subscription { webhookDeliveries { deliveryId siteId status } }');
-    await new Promise((r) => setTimeout(r, 100)); // subscribed
+    await subscriptionsOpen(live, 'webhookDeliveries', 2);
 
     const elsewhere = (await ok(TEST, { siteId: live.siteId, id: other.id })).testWebhookEndpoint;
     const test = (await ok(TEST, { siteId: merchant.id, id: endpoint.id })).testWebhookEndpoint;
@@ -259,7 +259,7 @@ describe('the webhookEndpointDisabled subscription', () => {
     const anonymous = subscribe(live.client(), 'subscription { webhookEndpointDisabled { endpointId } }');
     expect(await anonymous.failed).toMatchObject([{ extensions: { code: 'UNAUTHORIZED' } }]);
     const notices = subscribe(live.client(`Bearer ${live.adminToken}`), `subscription { webhookEndpointDisabled { endpointId siteId url reason at endpoint { ${ENDPOINT_FIELDS} } } }`);
-    await new Promise((r) => setTimeout(r, 100)); // subscribed
+    await subscriptionsOpen(live, 'webhookEndpointDisabled', 1);
 
     receiver.failNext(1, { status: 410, body: 'gone' });
     await ok(TEST, { siteId: merchant.id, id: endpoint.id });
