@@ -80,11 +80,11 @@ export function variablesFor(field: GraphQLField<unknown, unknown>, seeds: Seeds
 }
 
 /** The operation calling `field` with `$a0…`, selecting `__typename` (and an ApiError's code) of what it returns. */
-export function operationFor(kind: 'query' | 'mutation', field: GraphQLField<unknown, unknown>): string {
-  const definitions = field.args.map((arg, i) => `$a${i}: ${String(arg.type)}`).join(', ');
-  const call = field.args.map((arg, i) => `${arg.name}: $a${i}`).join(', ');
+export function operationFor(kind: 'query' | 'mutation' | 'subscription', field: GraphQLField<unknown, unknown>): string {
+  const definitions = field.args.length === 0 ? '' : `(${field.args.map((arg, i) => `$a${i}: ${String(arg.type)}`).join(', ')})`;
+  const call = field.args.length === 0 ? '' : `(${field.args.map((arg, i) => `${arg.name}: $a${i}`).join(', ')})`;
   const named: GraphQLNamedType = getNamedType(field.type);
   const errorCode = isUnionType(named) && named.getTypes().some((member) => member.name === 'ApiError') ? ' ... on ApiError { code }' : '';
   const selection = isLeafType(named) ? '' : ` { __typename${errorCode} }`;
-  return `${kind} Fuzz(${definitions}) { ${field.name}(${call})${selection} }`;
+  return `${kind} Fuzz${definitions} { ${field.name}${call}${selection} }`;
 }
