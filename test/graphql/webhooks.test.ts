@@ -227,18 +227,19 @@ describe('the webhookDeliveries subscription', () => {
     const ofEndpoint = subscribe(live.client(`Bearer ${live.adminToken}`), `subscription ($e: ID) { webhookDeliveries(endpointId: $e) { ${DELIVERY_FIELDS} } }`, { e: endpoint.id });
     const ofAll = subscribe(live.client(`Bearer ${live.adminToken}`), 'subscription { webhookDeliveries { deliveryId siteId status } }');
     await subscriptionsOpen(live, 'webhookDeliveries', 2);
-
+    // With Redis the topic's SUBSCRIBE is sent, not awaited, when the first stream starts: another endpoint's
+    // delivery, seen, shows the topic is live for both streams before the one they must see.
     const elsewhere = (await ok(TEST, { siteId: live.siteId, id: other.id })).testWebhookEndpoint;
+    await eventually(() => ofAll.all.some((m: any) => m.webhookDeliveries.deliveryId === elsewhere.deliveryId));
     const test = (await ok(TEST, { siteId: merchant.id, id: endpoint.id })).testWebhookEndpoint;
-    // Queued, then each attempt: the endpoint's stream sees its own delivery only, first as it was queued.
+    // Queued, then each attempt: the endpoint's stream sees its own delivery only. Each event carries ids and the
+    // delivery is read when the event is handled (endpoint-service.ts deliveryEvents), so the queueing's event may
+    // already show the attempt that followed it on a loaded machine (PostgreSQL in the full suite): not PENDING.
     const first = (await ofEndpoint.next()).webhookDeliveries;
     expect(identity(first)).toEqual(identity(test));
-    expect(first.status).toBe('PENDING');
+    expect(['PENDING', 'DELIVERED']).toContain(first.status);
     const attemptedOnce = async () => {
-      for (;;) {
-        const next = (await ofEndpoint.next()).webhookDeliveries;
-        if (next.attemptCount > 0) return next;
-      }
+      for (let next = first; ; next = (await ofEndpoint.next()).webhookDeliveries) if (next.attemptCount > 0) return next;
     };
     expect(identity(await attemptedOnce())).toEqual(identity(test));
     // Every site's stream sees both deliveries.
