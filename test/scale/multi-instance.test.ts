@@ -50,7 +50,10 @@ describe.skipIf(!DATABASE || !REDIS)(
           { next: ({ data }) => seen.push({ what: 'update', at: Date.now(), status: data.orderUpdates.status }), error: () => {}, complete: () => {} },
         );
       });
-      await new Promise((r) => setTimeout(r, 300)); // both subscriptions registered
+      // Both streams start with the order as it is: once each has said so, both listen (no sleep to hope it).
+      const listeningBy = Date.now() + 5_000;
+      while (!['tick', 'update'].every((w) => seen.some((e) => e.what === w)) && Date.now() < listeningBy) await new Promise((r) => setTimeout(r, 20));
+      expect(seen.map((e) => e.status)).not.toContain('RECEIVED');
       const paidAt = Date.now();
       const paid = await post(b.url, `/api/orders/${vars.n}/pay`, { t: vars.t, method: 'vendor_card' });
       expect(paid.body.status).toBe('received');
