@@ -27,6 +27,13 @@ export interface EventBus extends PubSub<Topics> {
   listen<K extends WholeTopic>(topic: K, handler: (event: Topics[K][0]) => void): () => void;
   /** The events of a keyed topic published under `key` (one order's changes), as above. */
   listen<K extends KeyedTopic>(topic: K, key: string, handler: (event: Topics[K][1]) => void): () => void;
+  /**
+   * Resolves once Redis has acknowledged every SUBSCRIBE this process has sent so far (at once in memory). A stream
+   * subscribes, awaits this, and only then reads the state it starts with or says it is open: an event published
+   * after that read reaches it. Without the wait, the read could answer while the SUBSCRIBE was still on its way,
+   * and a change made meanwhile (on any instance) went to nobody (docs/graphql.md#subscriptions).
+   */
+  subscribed(): Promise<void>;
 }
 
 export interface EventBusHandle {
@@ -48,20 +55,23 @@ export interface EventBusOptions {
 export function createEventBus({ redisUrl, channelPrefix = '', onListenerError = () => {} }: EventBusOptions = {}): EventBusHandle {
   if (!redisUrl) {
     const target = new EventTarget();
-    return { bus: withListen(target as Target, onListenerError), check: async () => {}, dispose: async () => {} };
+    return { bus: withListen(target as Target, onListenerError, async () => {}), check: async () => {}, dispose: async () => {} };
   }
   const publishClient = quiet(new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 }));
   // No ready check on the subscriber: once in subscribe mode it may not send INFO, and on a reconnect the check
   // would fail with "only (P|S)SUBSCRIBE … are allowed in this context".
   const subscribeClient = quiet(new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3, enableReadyCheck: false }));
+  const subscribed = acknowledgements(subscribeClient);
   const redisTarget = createRedisEventTarget<never>({ publishClient, subscribeClient });
   const state = { closed: false };
   return {
-    bus: withListen(guarded(redisTarget, channelPrefix, state), onListenerError),
+    bus: withListen(guarded(redisTarget, channelPrefix, state), onListenerError, subscribed),
     async check() {
       // A subscriber that is down misses events silently; its status is all there is to read (it may not PING
       // in subscribe mode on every server version).
       if (subscribeClient.status !== 'ready') throw new Error(`redis events subscriber ${subscribeClient.status}`);
+      // Ready only once the process's own topics (the caches', the dispatchers') are listened to.
+      await subscribed();
       await publishClient.ping().catch(() => {
         throw new Error(`redis ${publishClient.status}`);
       });
@@ -77,7 +87,7 @@ type Target = ReturnType<typeof createRedisEventTarget<never>>;
 type Listener = Parameters<Target['addEventListener']>[1];
 
 /** yoga's pub/sub over `target`, and `listen` on the same target: both see every event, in publishing order. */
-function withListen(target: Target, onError: (error: unknown, topic: string) => void): EventBus {
+function withListen(target: Target, onError: (error: unknown, topic: string) => void, subscribed: () => Promise<void>): EventBus {
   const pubsub = createPubSub<Topics>({ eventTarget: target });
   function listen(topic: string, keyOrHandler: string | ((event: unknown) => void), keyed?: (event: unknown) => void) {
     // The event type yoga's pubsub publishes a keyed topic under: "order:1001".
@@ -93,7 +103,7 @@ function withListen(target: Target, onError: (error: unknown, topic: string) => 
     target.addEventListener(type as never, listener);
     return () => target.removeEventListener(type as never, listener);
   }
-  return Object.assign(pubsub, { listen: listen as EventBus['listen'] });
+  return Object.assign(pubsub, { listen: listen as EventBus['listen'], subscribed });
 }
 
 /**
@@ -111,6 +121,24 @@ function guarded(target: Target, prefix: string, state: { closed: boolean }): Ta
     dispatchEvent: (event: { type: string; detail?: unknown }) =>
       !state.closed && target.dispatchEvent(new CustomEvent(prefix + event.type, { detail: event.detail }) as never),
   } as Target;
+}
+
+/**
+ * What `subscribed()` waits for: every SUBSCRIBE sent so far, answered or failed. redis-event-target sends one for a
+ * channel's first listener and none for the next, whose wait is then the first one's. A failed one (the connection
+ * lost) settles too: ioredis subscribes again on reconnecting, and a stream must not hang for it.
+ */
+function acknowledgements(client: Redis): () => Promise<void> {
+  let all: Promise<unknown> = Promise.resolve();
+  const subscribe = client.subscribe.bind(client) as (...args: unknown[]) => Promise<unknown>;
+  (client as unknown as Record<string, unknown>).subscribe = (...args: unknown[]) => {
+    const result = subscribe(...args);
+    all = Promise.allSettled([all, result]);
+    return result;
+  };
+  return async () => {
+    await all;
+  };
 }
 
 /**

@@ -74,9 +74,9 @@ export interface WebhookService {
   /** Staff: an endpoint's deliveries with their attempts, any site; `not_found` for an unknown endpoint. */
   endpointDeliveries(endpointId: string, query?: DeliveryQuery): Promise<Page<WebhookDelivery>>;
   /** Live: every change of a delivery (queued, attempted, made due), on any instance, optionally of one site or endpoint. */
-  deliveryEvents(filter?: { siteId?: string | null; endpointId?: string | null }): AsyncIterable<WebhookDelivery>;
+  deliveryEvents(filter?: { siteId?: string | null; endpointId?: string | null }): Promise<AsyncIterable<WebhookDelivery>>;
   /** Live, for staff: each endpoint the dispatcher disables, as it happens. */
-  disabledEvents(): AsyncIterable<EndpointDisabledNotice>;
+  disabledEvents(): Promise<AsyncIterable<EndpointDisabledNotice>>;
 }
 
 const notFound = () => new DomainError('not_found', 'No webhook endpoint has that id.');

@@ -72,7 +72,7 @@ export interface NotificationService {
    */
   redeliver(id: string): Promise<Notification>;
   /** One event per recorded attempt, on any instance, as it happens. */
-  events(): AsyncIterable<Notification>;
+  events(): Promise<AsyncIterable<Notification>>;
 }
 
 function toAttempt(row: AttemptRow): NotificationAttempt {

@@ -1,16 +1,22 @@
 /**
  * A bus topic as an async iterable of views: each event reloaded (or skipped when `load` gives null). The first
- * `next()` is asked at once, because the pubsub starts listening on it: nothing published after the call is missed.
+ * `next()` is asked at once, because the pubsub starts listening on it, and the stream is handed over once Redis has
+ * acknowledged the SUBSCRIBE: nothing published after it resolves is missed.
  */
 import type { EventBus } from '../events/event-bus.ts';
 import type { Topics } from '../events/topics.ts';
 
 type SingleTopic = { [K in keyof Topics]: Topics[K] extends [infer _E] ? K : never }[keyof Topics];
 
-export function streamOf<K extends SingleTopic, T>(bus: EventBus, topic: K, load: (event: Topics[K][0]) => Promise<T | null>): AsyncIterable<T> {
+export async function streamOf<K extends SingleTopic, T>(
+  bus: EventBus,
+  topic: K,
+  load: (event: Topics[K][0]) => Promise<T | null>,
+): Promise<AsyncIterable<T>> {
   const subscribe = bus.subscribe as unknown as (name: K) => AsyncIterable<Topics[K][0]>;
   const source = subscribe.call(bus, topic)[Symbol.asyncIterator]();
   let first: ReturnType<typeof source.next> | null = source.next();
+  await bus.subscribed();
   return (async function* () {
     try {
       for (;;) {

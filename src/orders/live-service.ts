@@ -10,6 +10,7 @@ import type { SleeveOptionSet } from './sleeve-options.ts';
 import { findOrder, rowToOrder } from './order-repository.ts';
 import type { HoldTicker } from './hold-ticker.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
+import type { EventBus } from '../events/event-bus.ts';
 import type { OptionsService } from './options-service.ts';
 import type { OrderService } from './order-service.ts';
 import type { OrderStaffService, PickupEntry } from './staff-service.ts';
@@ -38,18 +39,19 @@ export interface LiveService {
   /** The order now, then after every change. */
   orderUpdates(orderNumber: string, payToken: string): Promise<AsyncIterable<Order>>;
   /** Every change of every order (staff). */
-  orderEvents(): AsyncIterable<Order>;
+  orderEvents(): Promise<AsyncIterable<Order>>;
   /** The current set now, then each new set. */
-  optionsChanges(): AsyncIterable<SleeveOptionSet>;
+  optionsChanges(): Promise<AsyncIterable<SleeveOptionSet>>;
   /** The board now, then an event each time an order becomes ready, is collected or leaves the board. */
-  pickupBoard(): AsyncIterable<PickupBoardEvent>;
+  pickupBoard(): Promise<AsyncIterable<PickupBoardEvent>>;
 }
 
 /**
- * A bus subscription that is listening from this moment. The pubsub registers its listener (and, on Redis, sends
- * SUBSCRIBE) only on the first `next()`; asked at once, so no change between now and the first read is missed.
+ * A bus subscription that is listening from when this resolves. The pubsub registers its listener (and, on Redis,
+ * sends SUBSCRIBE) only on the first `next()`, so that is asked at once; then Redis's acknowledgement is awaited, so
+ * that a state read after this shows every change whose event the stream does not get.
  */
-function listening<T>(iterator: AsyncIterableIterator<T>): AsyncIterableIterator<T> {
+async function listening<T>(bus: EventBus, iterator: AsyncIterableIterator<T>): Promise<AsyncIterableIterator<T>> {
   let first: Promise<IteratorResult<T>> | null = iterator.next();
   const started: AsyncIterableIterator<T> = {
     next: () => {
@@ -60,6 +62,7 @@ function listening<T>(iterator: AsyncIterableIterator<T>): AsyncIterableIterator
     return: (value?: unknown) => iterator.return?.(value) ?? Promise.resolve({ done: true, value: undefined }),
     [Symbol.asyncIterator]: () => started,
   };
+  await bus.subscribed();
   return started;
 }
 
@@ -85,7 +88,7 @@ export function createLiveService(
   /** The changes of one order and the order itself, for the holder of its payToken (not_found otherwise). */
   async function followOrder(orderNumber: string, payToken: string) {
     // Subscribe before reading, so a change between the two is not missed.
-    const changes = listening(bus.subscribe('order', orderNumber));
+    const changes = await listening(bus, bus.subscribe('order', orderNumber));
     try {
       return { changes, order: await orders.lookup(orderNumber, payToken) };
     } catch (error) {
@@ -106,6 +109,7 @@ export function createLiveService(
         endedBy = event;
         onHoldEnded(event);
       });
+      await bus.subscribed();
       let order: Order;
       try {
         order = await orders.lookup(orderNumber, payToken);
@@ -156,8 +160,8 @@ export function createLiveService(
       });
     },
 
-    orderEvents() {
-      const changes = listening(bus.subscribe('orderChanged'));
+    async orderEvents() {
+      const changes = await listening(bus, bus.subscribe('orderChanged'));
       return new Repeater<Order>(async (push, stop) => {
         void (async () => {
           for await (const event of changes) {
@@ -170,8 +174,8 @@ export function createLiveService(
       });
     },
 
-    optionsChanges() {
-      const changes = listening(bus.subscribe('optionsChanged'));
+    async optionsChanges() {
+      const changes = await listening(bus, bus.subscribe('optionsChanged'));
       return new Repeater<SleeveOptionSet>(async (push, stop) => {
         let version = (await options.current()).version;
         await push(await options.current());
@@ -189,8 +193,8 @@ export function createLiveService(
       });
     },
 
-    pickupBoard() {
-      const changes = listening(bus.subscribe('orderChanged'));
+    async pickupBoard() {
+      const changes = await listening(bus, bus.subscribe('orderChanged'));
       return new Repeater<PickupBoardEvent>(async (push, stop) => {
         // What the screen shows: the board last pushed, and only that (every check below is against the screen).
         let shown = await staff.pickupBoard();

@@ -29,7 +29,7 @@ describe('merchant webhooks: endpoint health', () => {
     const site = await merchantSite(t);
     const gone = await endpointAt(t, site);
     const other = await endpointAt(t, site);
-    const notices = t.gateway.services.webhooks.disabledEvents()[Symbol.asyncIterator]();
+    const notices = (await t.gateway.services.webhooks.disabledEvents())[Symbol.asyncIterator]();
     const notice = notices.next();
     gone.receiver.failNext(1, { status: 410 });
     await notify(t, site);

@@ -1,0 +1,84 @@
+/**
+ * `bus.subscribed()` (src/events/event-bus.ts): on Redis, a stream is handed over only once Redis has acknowledged
+ * its SUBSCRIBE, so an event published on another instance after that reaches it. Bus A reaches Redis through a
+ * link that holds what it sends for 300 ms (test/support/lagging-proxy.ts), bus B directly: without the wait, B's
+ * event reached Redis before A's SUBSCRIBE and went to nobody.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createEventBus, type EventBusHandle } from '../../src/events/event-bus.ts';
+import type { OrderChangedEvent } from '../../src/events/topics.ts';
+import { streamOf } from '../../src/notifications/stream-service.ts';
+import { laggingProxy } from '../support/lagging-proxy.ts';
+
+const REDIS = process.env.TEST_REDIS_URL;
+const LAG_MS = 300;
+const handles: EventBusHandle[] = [];
+afterEach(async () => {
+  await Promise.all(handles.splice(0).map((handle) => handle.dispose()));
+});
+
+/** Bus A behind the lagging link and bus B direct, on one channel prefix of their own. */
+async function twoBuses(): Promise<{ a: EventBusHandle; b: EventBusHandle }> {
+  const channelPrefix = `ack-${randomUUID()}:`;
+  const a = createEventBus({ redisUrl: (await laggingProxy(REDIS!, LAG_MS)).url, channelPrefix });
+  const b = createEventBus({ redisUrl: REDIS!, channelPrefix });
+  handles.push(a, b);
+  await Promise.all([connected(a), connected(b)]);
+  return { a, b };
+}
+
+/** Once both of the bus's connections are up (its readiness check passes). */
+async function connected(handle: EventBusHandle): Promise<void> {
+  const until = Date.now() + 5_000;
+  for (;;) {
+    try {
+      return await handle.check();
+    } catch (error) {
+      if (Date.now() > until) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}
+
+/** What `promise` gives, or undefined when it has not settled in `ms` (an event that never comes). */
+const within = <T>(promise: Promise<T>, ms: number) =>
+  Promise.race([promise, new Promise<undefined>((resolve) => void setTimeout(resolve, ms))]);
+
+const disabled = (endpointId: string) => ({ endpointId, siteId: 's', url: 'https://example.com', reason: 'gone', at: 1 });
+
+describe('the event bus in memory', () => {
+  it('is subscribed at once', async () => {
+    const handle = createEventBus();
+    const iterator = handle.bus.subscribe('orderChanged')[Symbol.asyncIterator]();
+    const first = iterator.next();
+    await handle.bus.subscribed();
+    handle.bus.publish('orderChanged', { orderNumber: '1' } as OrderChangedEvent);
+    expect((await first).value.orderNumber).toBe('1');
+    await iterator.return?.();
+  });
+});
+
+describe.skipIf(!REDIS)(`the event bus on Redis, behind a slow link${REDIS ? '' : ' (skipped: set TEST_REDIS_URL)'}`, () => {
+  it('resolves subscribed() once Redis has the SUBSCRIBE: an event published elsewhere just after reaches the stream', async () => {
+    const { a, b } = await twoBuses();
+    const iterator = a.bus.subscribe('order', '1001')[Symbol.asyncIterator]();
+    const first = iterator.next();
+    const started = Date.now();
+    await a.bus.subscribed();
+    // The acknowledgement crossed the link: it cannot have come sooner.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(LAG_MS - 20);
+    b.bus.publish('order', '1001', { orderNumber: '1001', version: 2 } as OrderChangedEvent);
+    expect((await within(first, 5_000))?.value).toMatchObject({ orderNumber: '1001', version: 2 });
+    await iterator.return?.();
+  });
+
+  it('hands over a pure event stream (streamOf) only once it listens', async () => {
+    const { a, b } = await twoBuses();
+    const stream = (await streamOf(a.bus, 'webhookEndpointDisabled', async (event) => event))[Symbol.asyncIterator]();
+    const first = stream.next();
+    b.bus.publish('webhookEndpointDisabled', disabled('ep_1'));
+    expect((await within(first, 5_000))?.value).toMatchObject({ endpointId: 'ep_1' });
+    await stream.return?.();
+  });
+});
