@@ -34,7 +34,21 @@ export interface EventBus extends PubSub<Topics> {
    * and a change made meanwhile (on any instance) went to nobody (docs/graphql.md#subscriptions).
    */
   subscribed(): Promise<void>;
+  /**
+   * Calls `handler` each time the Redis subscription is back after a break (Redis restarted, the link dropped),
+   * once Redis has acknowledged the resubscription. Whatever was published meanwhile, on any instance, was lost: a
+   * stream or cache that shows state reads it again here (docs/graphql.md#subscriptions). Never called in memory.
+   * The handler must be quick and must not throw, as with `listen`. Returns the unsubscribe.
+   */
+  onResume(handler: () => void): () => void;
 }
+
+/** The longest a stream waits for Redis to acknowledge its SUBSCRIBE (see acknowledgements()). */
+const SUBSCRIBE_WAIT_MS = 5_000;
+
+/** How events reach this process: at once in memory; on Redis, once subscribed, and again after a break. */
+type Arrival = Pick<EventBus, 'subscribed' | 'onResume'>;
+const IN_MEMORY: Arrival = { subscribed: async () => {}, onResume: () => () => {} };
 
 export interface EventBusHandle {
   bus: EventBus;
@@ -55,17 +69,20 @@ export interface EventBusOptions {
 export function createEventBus({ redisUrl, channelPrefix = '', onListenerError = () => {} }: EventBusOptions = {}): EventBusHandle {
   if (!redisUrl) {
     const target = new EventTarget();
-    return { bus: withListen(target as Target, onListenerError, async () => {}), check: async () => {}, dispose: async () => {} };
+    return { bus: withListen(target as Target, onListenerError, IN_MEMORY), check: async () => {}, dispose: async () => {} };
   }
   const publishClient = quiet(new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 }));
-  // No ready check on the subscriber: once in subscribe mode it may not send INFO, and on a reconnect the check
-  // would fail with "only (P|S)SUBSCRIBE … are allowed in this context".
-  const subscribeClient = quiet(new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3, enableReadyCheck: false }));
+  // The ready check stays on: without it ioredis 5 (redis/ioredis#2099) can call a connection that closed during its
+  // handshake "ready", stop reconnecting and queue every command for ever, so this instance silently heard nothing
+  // more (test/scale/redis-break.test.ts; ioredis 6 fixes it). No CLIENT SETINFO: it let SUBSCRIBEs asked before
+  // the first connect overtake the check's INFO, which then fails in subscribe mode (redis/ioredis#2037).
+  const subscribeClient = quiet(new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3, disableClientInfo: true }));
   const subscribed = acknowledgements(subscribeClient);
   const redisTarget = createRedisEventTarget<never>({ publishClient, subscribeClient });
   const state = { closed: false };
+  const onResume = resumptions(subscribeClient, subscribed, state, onListenerError);
   return {
-    bus: withListen(guarded(redisTarget, channelPrefix, state), onListenerError, subscribed),
+    bus: withListen(guarded(redisTarget, channelPrefix, state), onListenerError, { subscribed, onResume }),
     async check() {
       // A subscriber that is down misses events silently; its status is all there is to read (it may not PING
       // in subscribe mode on every server version).
@@ -87,7 +104,7 @@ type Target = ReturnType<typeof createRedisEventTarget<never>>;
 type Listener = Parameters<Target['addEventListener']>[1];
 
 /** yoga's pub/sub over `target`, and `listen` on the same target: both see every event, in publishing order. */
-function withListen(target: Target, onError: (error: unknown, topic: string) => void, subscribed: () => Promise<void>): EventBus {
+function withListen(target: Target, onError: (error: unknown, topic: string) => void, arrival: Arrival): EventBus {
   const pubsub = createPubSub<Topics>({ eventTarget: target });
   function listen(topic: string, keyOrHandler: string | ((event: unknown) => void), keyed?: (event: unknown) => void) {
     // The event type yoga's pubsub publishes a keyed topic under: "order:1001".
@@ -103,7 +120,7 @@ function withListen(target: Target, onError: (error: unknown, topic: string) => 
     target.addEventListener(type as never, listener);
     return () => target.removeEventListener(type as never, listener);
   }
-  return Object.assign(pubsub, { listen: listen as EventBus['listen'], subscribed });
+  return Object.assign(pubsub, { listen: listen as EventBus['listen'], subscribed: arrival.subscribed, onResume: arrival.onResume });
 }
 
 /**
@@ -137,7 +154,47 @@ function acknowledgements(client: Redis): () => Promise<void> {
     return result;
   };
   return async () => {
-    await all;
+    // A SUBSCRIBE that ioredis never settles must not hold every new stream for ever: past the bound the stream
+    // starts as it did before this wait, and /ready (whose check waits here too) says 503 meanwhile.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([all, new Promise((resolve) => (timer = setTimeout(resolve, SUBSCRIBE_WAIT_MS).unref()))]);
+    clearTimeout(timer);
+  };
+}
+
+/**
+ * What `onResume` follows: the subscriber's `ready` after a `close`. ioredis emits `ready` just before it sends the
+ * resubscription (autoResubscribe), so the handlers run a turn later, once that is acknowledged too.
+ */
+function resumptions(
+  client: Redis,
+  subscribed: () => Promise<void>,
+  state: { closed: boolean },
+  onError: (error: unknown, topic: string) => void,
+): EventBus['onResume'] {
+  const handlers = new Set<() => void>();
+  let broken = false;
+  client.on('close', () => (broken = true));
+  client.on('ready', () => {
+    if (!broken) return;
+    broken = false;
+    setImmediate(() =>
+      void subscribed().then(() => {
+        if (state.closed) return;
+        for (const handler of [...handlers]) {
+          try {
+            handler();
+          } catch (error) {
+            onError(error, 'resume');
+          }
+        }
+      }),
+    );
+  });
+  return (handler) => {
+    const entry = () => handler();
+    handlers.add(entry);
+    return () => handlers.delete(entry);
   };
 }
 

@@ -247,12 +247,15 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
       void run();
     });
   });
+  // After a break in Redis, messages queued meanwhile were announced to nobody: every endpoint now, not at the poll.
+  const unresume = bus.onResume(() => void sweep());
   await sweep();
   return {
     async dispose() {
       stopped = true;
       timer.stop();
       unlisten();
+      unresume();
       await running;
       const grace = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());
       await Promise.race([Promise.allSettled([...inFlight]), grace]);

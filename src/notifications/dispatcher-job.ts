@@ -170,6 +170,8 @@ async function runDispatcher(deps: DispatcherDeps, endpoint: string): Promise<Di
   const unlisten = bus.listen('notificationQueued', (event) => {
     if (event.outbox !== false) queueMicrotask(() => void sweep());
   });
+  // After a break in Redis, rows queued meanwhile were announced to nobody: swept now, not at the next poll.
+  const unresume = bus.onResume(() => void sweep());
 
   await sweep(); // rows queued while no dispatcher ran, and leases of an instance that died
   return {
@@ -177,6 +179,7 @@ async function runDispatcher(deps: DispatcherDeps, endpoint: string): Promise<Di
       stopped = true;
       timer.stop();
       unlisten();
+      unresume();
       await sweeping;
       const grace = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());
       await Promise.race([Promise.allSettled([...inFlight]), grace]);

@@ -31,10 +31,17 @@ export function startHoldExpiry({ orders, clock, bus, logger, pollMs = 30_000 }:
       await orders.expireDue();
       return orders.nextHoldEnd();
     },
-    // A new hold may end before the one the timer is armed for.
-    watch: (arm) =>
-      bus.listen('orderChanged', (event) => {
+    // A new hold may end before the one the timer is armed for. After a break in Redis the holds created meanwhile
+    // were announced to nobody: a sweep finds them (and arms for the earliest), without waiting for the poll.
+    watch: (arm) => {
+      const unlisten = bus.listen('orderChanged', (event) => {
         if (event.change === 'created') arm(event.holdUntil);
-      }),
+      });
+      const unresume = bus.onResume(() => arm(clock.now()));
+      return () => {
+        unlisten();
+        unresume();
+      };
+    },
   });
 }

@@ -102,10 +102,13 @@ export function createLiveService(
       // A callback on the order's topic, not an iterator over it: the stream is held open by each of thousands of
       // subscribers, and a Repeater with a loop awaiting it weighed more than the rest of the watch
       // (docs/graphql.md#what-one-subscriber-costs). Listening starts before the read, so a change between the two is not missed.
+      /** The hold's end is known (from its event, or read after a break in Redis): one final event. */
+      let ended = false;
       let endedBy: OrderChangedEvent | undefined;
       let onHoldEnded = (_event: OrderChangedEvent) => {};
       const unlisten = bus.listen('order', orderNumber, (event) => {
-        if (event.status === 'awaiting payment' || endedBy) return;
+        if (event.status === 'awaiting payment' || ended) return;
+        ended = true;
         endedBy = event;
         onHoldEnded(event);
       });
@@ -118,8 +121,10 @@ export function createLiveService(
         throw error;
       }
       let unwatch: (() => void) | undefined;
+      let unresume: (() => void) | undefined;
       const stream = new LatestStream<HoldTickEvent>(() => {
         unwatch?.();
+        unresume?.();
         unlisten();
       });
       if (order.status !== 'awaiting payment') {
@@ -130,13 +135,23 @@ export function createLiveService(
       }
       stream.push({ order, secondsLeft: Math.max(0, Math.floor((order.holdUntil - clock.now()) / 1000)), final: false }, true);
       unwatch = ticker.watch(order.holdUntil, (secondsLeft) => stream.push({ order, secondsLeft, final: false }));
-      onHoldEnded = (event) => {
-        reloadAfter(event).then(
+      const endWith = (read: Promise<Order | undefined>) => {
+        read.then(
           (latest) => stream.push({ order: latest ?? order, secondsLeft: 0, final: true }, true),
           // Unreadable now: the stream ends without a final event rather than claim a state it could not read.
           (error: unknown) => logger.error('hold countdown: the ended order could not be read', { orderNumber, error }),
         ).finally(() => stream.end());
       };
+      onHoldEnded = (event) => endWith(reloadAfter(event));
+      // After a break in Redis the event that ended the hold may be lost: the order says.
+      unresume = bus.onResume(() => {
+        if (ended) return;
+        void reload(orderNumber).then((latest) => {
+          if (!latest || latest.status === 'awaiting payment' || ended) return;
+          ended = true;
+          endWith(Promise.resolve(latest));
+        }, (error: unknown) => logger.warn('hold countdown: the order could not be read again after a break in Redis', { orderNumber, error }));
+      });
       if (endedBy) onHoldEnded(endedBy);
       return stream;
     },
@@ -146,16 +161,23 @@ export function createLiveService(
       return new Repeater<Order>(async (push, stop) => {
         let version = order.version;
         await push(order);
+        /** The order read after a change, shown when it is newer than what was shown. */
+        const show = async (latest: Order | undefined) => {
+          if (!latest || latest.version <= version) return;
+          version = latest.version;
+          await push(latest);
+        };
+        // After a break in Redis, changes made meanwhile were announced to nobody: the order says.
+        const unresume = bus.onResume(() =>
+          void reload(orderNumber).then(show, (error: unknown) => logger.warn('order updates: the order could not be read again after a break in Redis', { orderNumber, error })),
+        );
         void (async () => {
           for await (const event of changes) {
-            if (event.version <= version) continue;
-            const latest = await reloadAfter(event);
-            if (!latest || latest.version <= version) continue;
-            version = latest.version;
-            await push(latest);
+            if (event.version > version) await show(await reloadAfter(event));
           }
         })();
         await stop;
+        unresume();
         await changes.return?.();
       });
     },
@@ -179,16 +201,22 @@ export function createLiveService(
       return new Repeater<SleeveOptionSet>(async (push, stop) => {
         let version = (await options.current()).version;
         await push(await options.current());
+        /** The set as stored now, shown when newer (another instance may have published it: no cached copy). */
+        const showLatest = async () => {
+          options.invalidate();
+          const latest = await options.current();
+          if (latest.version <= version) return;
+          version = latest.version;
+          await push(latest);
+        };
+        const unresume = bus.onResume(() => void showLatest().catch((error: unknown) => logger.warn('options changes: the set could not be read again after a break in Redis', { error })));
         void (async () => {
           for await (const event of changes) {
-            if (event.version <= version) continue;
-            options.invalidate(); // another instance may have published it
-            const latest = await options.current();
-            version = latest.version;
-            await push(latest);
+            if (event.version > version) await showLatest();
           }
         })();
         await stop;
+        unresume();
         await changes.return?.();
       });
     },
@@ -199,6 +227,15 @@ export function createLiveService(
         // What the screen shows: the board last pushed, and only that (every check below is against the screen).
         let shown = await staff.pickupBoard();
         await push({ change: 'snapshot', orderNumber: null, board: shown });
+        // After a break in Redis, orders may have become ready or left meanwhile unannounced: the board as it is now,
+        // as a snapshot when it differs from the screen's.
+        const unresume = bus.onResume(() =>
+          void staff.pickupBoard().then(async (board) => {
+            if (JSON.stringify(board) === JSON.stringify(shown)) return;
+            shown = board;
+            await push({ change: 'snapshot', orderNumber: null, board });
+          }, (error: unknown) => logger.warn('pickup board: the board could not be read again after a break in Redis', { error })),
+        );
         void (async () => {
           for await (const event of changes) {
             const wasShown = shown.some((entry) => entry.orderNumber === event.orderNumber);
@@ -219,6 +256,7 @@ export function createLiveService(
           }
         })();
         await stop;
+        unresume();
         await changes.return?.();
       });
     },

@@ -1,7 +1,7 @@
 /**
  * `bus.subscribed()` (src/events/event-bus.ts): on Redis, a stream is handed over only once Redis has acknowledged
  * its SUBSCRIBE, so an event published on another instance after that reaches it. Bus A reaches Redis through a
- * link that holds what it sends for 300 ms (test/support/lagging-proxy.ts), bus B directly: without the wait, B's
+ * link that holds what it sends for 300 ms (test/support/faulty-link.ts), bus B directly: without the wait, B's
  * event reached Redis before A's SUBSCRIBE and went to nobody.
  */
 import { randomUUID } from 'node:crypto';
@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createEventBus, type EventBusHandle } from '../../src/events/event-bus.ts';
 import type { OrderChangedEvent } from '../../src/events/topics.ts';
 import { streamOf } from '../../src/notifications/stream-service.ts';
-import { laggingProxy } from '../support/lagging-proxy.ts';
+import { faultyLink } from '../support/faulty-link.ts';
 
 const REDIS = process.env.TEST_REDIS_URL;
 const LAG_MS = 300;
@@ -21,7 +21,7 @@ afterEach(async () => {
 /** Bus A behind the lagging link and bus B direct, on one channel prefix of their own. */
 async function twoBuses(): Promise<{ a: EventBusHandle; b: EventBusHandle }> {
   const channelPrefix = `ack-${randomUUID()}:`;
-  const a = createEventBus({ redisUrl: (await laggingProxy(REDIS!, LAG_MS)).url, channelPrefix });
+  const a = createEventBus({ redisUrl: (await faultyLink(REDIS!, { lagMs: LAG_MS })).url, channelPrefix });
   const b = createEventBus({ redisUrl: REDIS!, channelPrefix });
   handles.push(a, b);
   await Promise.all([connected(a), connected(b)]);

@@ -1,7 +1,7 @@
 /**
  * A subscription is listening before it says anything: on Redis, a stream's first result (the order as it is) and
  * its place in the open-subscriptions gauge come only after Redis has acknowledged its SUBSCRIBE. Instance A reaches
- * Redis through a link that holds what A sends for 300 ms (test/support/lagging-proxy.ts), B directly; a change made
+ * Redis through a link that holds what A sends for 300 ms (test/support/faulty-link.ts), B directly; a change made
  * on B just after A's stream has shown the order must still reach A's subscriber. Before the fix, A read and
  * answered at once while its SUBSCRIBE was still on the way, and B's event went to nobody: the countdown never
  * ended and the status never changed.
@@ -11,7 +11,7 @@ import WebSocket from 'ws';
 import { describe, expect, it } from 'vitest';
 import { afterThisTest, VALID_ORDER } from '../support/gateway.ts';
 import { postJson, startInstances } from '../support/instances.ts';
-import { laggingProxy } from '../support/lagging-proxy.ts';
+import { faultyLink } from '../support/faulty-link.ts';
 import { startProcess } from '../support/process.ts';
 
 const DATABASE = process.env.TEST_DATABASE_URL;
@@ -29,7 +29,7 @@ describe.skipIf(!DATABASE || !REDIS)(
     it('sees a payment made on the other instance right after its first result', async () => {
       const { processes, env } = await startInstances('redislag', {}, 1);
       const b = processes[0]!;
-      const a = await startProcess({ ...env, REDIS_URL: (await laggingProxy(env.REDIS_URL!, LAG_MS)).url });
+      const a = await startProcess({ ...env, REDIS_URL: (await faultyLink(env.REDIS_URL!, { lagMs: LAG_MS })).url });
       const created = await postJson(b.url, '/api/orders', VALID_ORDER);
       expect(created.status).toBe(201);
       const vars = { n: created.body.orderNumber, t: created.body.payToken };

@@ -1,25 +1,33 @@
 /**
- * A TCP proxy on 127.0.0.1 that holds every byte a client sends for `lagMs` before passing it on, and passes the
- * answers back at once: a slow link to Redis (or any server) for one instance only. What it shows is ordering, not
- * speed: a command sent through it reaches the server `lagMs` after another client's command sent at the same time.
+ * A TCP proxy on 127.0.0.1 standing for one instance's link to Redis (or any server), with two faults to give it:
+ * `lagMs` holds every byte the client sends that long before passing it on (answers come back at once), and `cut()`
+ * breaks every connection and refuses new ones until `restore()`, as a Redis restart or a dropped network does.
+ * What the lag shows is ordering, not speed: a command sent through it reaches the server `lagMs` after another
+ * client's command sent at the same time.
  */
 import { connect, createServer, type Socket } from 'node:net';
 import { afterThisTest } from './gateway.ts';
 
-export interface LaggingProxy {
+export interface FaultyLink {
   /** `target` with its host and port replaced by the proxy's (`redis://127.0.0.1:6379/0` → `redis://127.0.0.1:PORT/0`). */
   url: string;
+  /** Breaks every connection now, and each new one at once, until `restore()`. */
+  cut(): void;
+  restore(): void;
 }
 
 /** Starts a proxy to `target` (a URL with a host and port), closed after the test. */
-export async function laggingProxy(target: string, lagMs: number): Promise<LaggingProxy> {
+export async function faultyLink(target: string, { lagMs = 0 }: { lagMs?: number } = {}): Promise<FaultyLink> {
   const upstream = new URL(target);
   const sockets = new Set<Socket>();
+  let broken = false;
   const server = createServer((client) => {
+    if (broken) return void client.destroy();
     const server = connect(Number(upstream.port), upstream.hostname);
     sockets.add(client).add(server);
     // Timers of one delay fire in the order they were set: the bytes keep their order.
-    client.on('data', (chunk) => setTimeout(() => server.writable && server.write(chunk), lagMs));
+    const forward = (chunk: Buffer) => server.writable && server.write(chunk);
+    client.on('data', lagMs > 0 ? (chunk: Buffer) => setTimeout(() => forward(chunk), lagMs) : forward);
     server.on('data', (chunk) => client.writable && client.write(chunk));
     const close = () => {
       client.destroy();
@@ -37,5 +45,14 @@ export async function laggingProxy(target: string, lagMs: number): Promise<Laggi
   const proxied = new URL(target);
   proxied.hostname = '127.0.0.1';
   proxied.port = String((server.address() as { port: number }).port);
-  return { url: proxied.toString() };
+  return {
+    url: proxied.toString(),
+    cut() {
+      broken = true;
+      for (const socket of sockets) socket.destroy();
+    },
+    restore() {
+      broken = false;
+    },
+  };
 }

@@ -1,0 +1,111 @@
+/**
+ * A break in Redis loses what was published during it, on every instance: ioredis queues a PUBLISH while it
+ * reconnects and drops it after three tries. Two instances reach Redis through one link that the test cuts
+ * (test/support/faulty-link.ts), as a Redis restart would. During the break an order is paid and the sleeve options
+ * change on B; once Redis is back, A's subscribers show the payment and A answers with the new options, by reading
+ * again what they show (bus.onResume, docs/graphql.md#subscriptions), and a change made after the break reaches
+ * them as an event. Before, A's countdown never ended, its order stayed "awaiting payment" and A kept accepting and
+ * serving the old options until the next change. The link refuses each reconnection at once while cut, which also
+ * caught ioredis calling a closed connection ready (redis/ioredis#2099): the subscriber then heard nothing again.
+ */
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { describe, expect, it } from 'vitest';
+import { afterThisTest, basicAuth, VALID_ORDER } from '../support/gateway.ts';
+import { postJson, staffQuery, startInstances } from '../support/instances.ts';
+import { faultyLink } from '../support/faulty-link.ts';
+import { startReceiver } from '../support/receiver.ts';
+
+const DATABASE = process.env.TEST_DATABASE_URL;
+const REDIS = process.env.TEST_REDIS_URL;
+const ADMIN = 'break-admin';
+/** Longer than ioredis's three reconnection tries (50, 100, 150 ms apart): what B publishes now is lost. */
+const BREAK_MS = 2_000;
+const SITE = 'site_break';
+const KEY = 'break-api-key';
+const OPEN_CLAIM =
+  'mutation ($o: ID!, $d: String!) { openClaim(input: { orderId: $o, claimType: CHARGEBACK, amount: 9.5, currency: "USD", dueDate: $d, requestedEvidenceTypes: ["INVOICE"] }) { claimId } }';
+
+async function until(done: () => boolean | Promise<boolean>, ms: number): Promise<void> {
+  const by = Date.now() + ms;
+  while (!(await done()) && Date.now() < by) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+const readiness = async (base: string) => (await fetch(`${base}/ready`)).status;
+const charLimitAt = async (base: string) => ((await (await fetch(`${base}/api/sleeve-options`)).json()) as { charLimit: number }).charLimit;
+
+describe.skipIf(!DATABASE || !REDIS)(
+  `two instances across a break in Redis${!DATABASE || !REDIS ? ' (skipped: set TEST_DATABASE_URL and TEST_REDIS_URL)' : ''}`,
+  () => {
+    it('shows on A what changed on B while Redis was away: a payment to its subscribers, new options to its orders', async () => {
+      const link = await faultyLink(REDIS!);
+      const { processes } = await startInstances('redisbreak', { REDIS_URL: link.url, ADMIN_TOKEN: ADMIN });
+      const [a, b] = [processes[0]!, processes[1]!];
+      const created = await postJson(a.url, '/api/orders', VALID_ORDER);
+      expect(created.status).toBe(201);
+      const vars = { n: created.body.orderNumber, t: created.body.payToken };
+      const limitBefore = await charLimitAt(a.url); // A keeps the set in memory from here
+
+      const client = createClient({ url: a.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, retryAttempts: 0 });
+      afterThisTest(async () => client.dispose());
+      const seen = { tick: [] as string[], update: [] as string[] };
+      client.subscribe<any>(
+        { query: 'subscription ($n: ID!, $t: String!) { holdCountdown(orderNumber: $n, payToken: $t) { status final } }', variables: vars },
+        { next: ({ data }) => seen.tick.push(data.holdCountdown.status), error: () => {}, complete: () => {} },
+      );
+      client.subscribe<any>(
+        { query: 'subscription ($n: ID!, $t: String!) { orderUpdates(orderNumber: $n, payToken: $t) { status } }', variables: vars },
+        { next: ({ data }) => seen.update.push(data.orderUpdates.status), error: () => {}, complete: () => {} },
+      );
+      await until(() => seen.tick.length > 0 && seen.update.length > 0, 10_000);
+      expect([seen.tick, seen.update]).toEqual([['AWAITING_PAYMENT'], ['AWAITING_PAYMENT']]);
+
+      link.cut();
+      // Both instances know Redis is away (their readiness says so) before anything changes.
+      await until(async () => (await readiness(a.url)) === 503 && (await readiness(b.url)) === 503, 10_000);
+      const paid = await postJson(b.url, `/api/orders/${vars.n}/pay`, { t: vars.t, method: 'vendor_card' });
+      expect(paid.body.status).toBe('received');
+      const options = await staffQuery(b.url, ADMIN, 'mutation ($input: SleeveOptionsInput!) { updateSleeveOptions(input: $input) { charLimit } }', {
+        input: { sizes: [{ value: '13-inch' }], fonts: [{ value: 'Block' }], threads: [{ value: 'gold' }], charLimit: limitBefore - 1 },
+      });
+      expect(options.updateSleeveOptions.charLimit).toBe(limitBefore - 1);
+      await new Promise((resolve) => setTimeout(resolve, BREAK_MS));
+      expect(seen.update).toEqual(['AWAITING_PAYMENT']); // nothing came through the break
+      link.restore();
+
+      await until(async () => (await readiness(a.url)) === 200 && (await readiness(b.url)) === 200, 15_000);
+      await until(() => seen.tick.includes('RECEIVED') && seen.update.includes('RECEIVED'), 10_000);
+      expect(seen.tick.at(-1)).toBe('RECEIVED');
+      expect(seen.update.at(-1)).toBe('RECEIVED');
+      expect(await charLimitAt(a.url)).toBe(limitBefore - 1);
+
+      // And A hears again: a change made on B after the break reaches A's subscriber as an event.
+      await staffQuery(b.url, ADMIN, 'mutation ($n: ID!) { advanceOrder(orderNumber: $n, status: IN_PROGRESS) { status } }', { n: vars.n });
+      await until(() => seen.update.includes('IN_PROGRESS'), 5_000);
+      expect(seen.update.at(-1)).toBe('IN_PROGRESS');
+    });
+
+    it('delivers a notification queued on B while Redis was away once it is back, not at the next minute poll', async () => {
+      const receiver = await startReceiver();
+      const link = await faultyLink(REDIS!);
+      const { processes } = await startInstances('redisbreakhooks', { REDIS_URL: link.url, ADMIN_TOKEN: ADMIN, VENDOR_SITE_ID: SITE, VENDOR_API_KEY: KEY });
+      const [a, b] = [processes[0]!.url, processes[1]!.url];
+      const headers = { authorization: basicAuth(SITE, KEY), 'content-type': 'application/json' };
+      const endpoint = await fetch(`${a}/v1/webhooks/endpoints`, { method: 'POST', headers, body: JSON.stringify({ url: receiver.url }) });
+      expect(endpoint.status).toBe(201);
+      const order = await postJson(a, '/api/orders', VALID_ORDER);
+
+      link.cut();
+      await until(async () => (await readiness(a)) === 503 && (await readiness(b)) === 503, 10_000);
+      const dueDate = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+      await staffQuery(b, ADMIN, OPEN_CLAIM, { o: order.body.orderNumber, d: dueDate });
+      await new Promise((resolve) => setTimeout(resolve, BREAK_MS));
+      expect(receiver.requests).toHaveLength(0); // its announcement was lost with the break
+      link.restore();
+
+      // The dispatchers' safety poll is a minute away; the sweep after the break is not.
+      await receiver.waitFor(1, 15_000);
+      expect(receiver.requests[0]!.path).toBe('/requestforevidencenotification');
+    });
+  },
+);
