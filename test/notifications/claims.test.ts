@@ -132,7 +132,9 @@ describe('claims and evidence', () => {
     expect(t.receiver.schemaErrors).toEqual([]);
   });
 
-  it('reminds until the due date, then the claim is EXPIRED and evidence is refused', async () => {
+  // Moving the manual clock a day fires every poll of every job on the way (the hold timer's each 30 s, the
+  // dispatchers' each minute: thousands of sweeps): 20 s alone on PostgreSQL here, over 30 s once in a loaded suite.
+  it('reminds until the due date, then the claim is EXPIRED and evidence is refused', { timeout: 90_000 }, async () => {
     const t = await notifyingGateway({ EVIDENCE_REMINDER_HOURS: '3' });
     const claim = await openClaim(t, { dueDate: daysAhead(t, 0) });
     await t.receiver.waitFor(1);
