@@ -3,7 +3,9 @@
  * This instance holds some sessions' standalone streams (GET /mcp); it follows `orderChanged` on the event bus —
  * the bus the GraphQL subscriptions follow, through Redis across instances — and for each change reads from the
  * shared store which sessions follow that order, and writes to those whose stream it holds. A change made on any
- * instance, a subscription made on any instance: the instance with the stream sends the update.
+ * instance, a subscription made on any instance: the instance with the stream sends the update. After a break in
+ * Redis, whose changes were announced to nobody, every order a session here follows gets an update: a client that
+ * reads the resource again for nothing loses less than one that never learns of a change.
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { EventBus } from '../src/events/event-bus.ts';
@@ -16,6 +18,7 @@ export class ResourceUpdates {
   /** The notifications being sent, one change after another, so a session's updates keep the changes' order. */
   private sending: Promise<void> = Promise.resolve();
   private readonly unlisten: () => void;
+  private readonly unresume: () => void;
 
   constructor(
     bus: EventBus,
@@ -26,8 +29,20 @@ export class ResourceUpdates {
   ) {
     this.unlisten = bus.listen('orderChanged', ({ orderNumber }) => {
       if (this.streams.size === 0) return; // nothing to send from here: no store read per change
-      this.sending = this.sending.then(() => this.notify(orderNumber)).catch((error: unknown) => this.logger.warn('MCP resource updates not sent', { error }));
+      this.send(() => this.notify(orderNumber));
     });
+    this.unresume = bus.onResume(() =>
+      this.send(async () => {
+        const orders = new Set<string>();
+        for (const sessionId of this.streams.keys()) for (const orderNumber of await this.store.followed(sessionId)) orders.add(orderNumber);
+        for (const orderNumber of orders) await this.notify(orderNumber);
+      }),
+    );
+  }
+
+  /** Runs after what is being sent, so a session's updates keep the changes' order. */
+  private send(work: () => Promise<void>): void {
+    this.sending = this.sending.then(work).catch((error: unknown) => this.logger.warn('MCP resource updates not sent', { error }));
   }
 
   private async notify(orderNumber: string): Promise<void> {
@@ -62,6 +77,7 @@ export class ResourceUpdates {
   async dispose(): Promise<void> {
     this.end();
     this.unlisten();
+    this.unresume();
     await this.sending;
   }
 }

@@ -31,8 +31,13 @@ export interface SessionStore {
   subscribe(id: string, orderNumber: string, uriKey: string, sealedUri: string): Promise<boolean>;
   unsubscribe(id: string, orderNumber: string, uriKey: string): Promise<void>;
   subscribers(orderNumber: string): Promise<Subscription[]>;
+  /** The orders the session follows. */
+  followed(id: string): Promise<string[]>;
   dispose(): Promise<void>;
 }
+
+/** The order numbers of a session's members ("orderNumber uriKey"), once each. */
+const ordersOf = (members: Iterable<string>): string[] => [...new Set([...members].map((member) => member.split(' ')[0]!))];
 
 export const SESSION_TTL_SECONDS = 24 * 60 * 60;
 export const MAX_SUBSCRIPTIONS = 50;
@@ -89,6 +94,9 @@ function redisStore(url: string, prefix: string): SessionStore {
         return { sessionId: sessionId!, uriKey: uriKey!, sealedUri };
       });
     },
+    async followed(id) {
+      return ordersOf(await redis.smembers(owned(id)));
+    },
     async dispose() {
       await redis.quit().catch(() => undefined);
     },
@@ -140,6 +148,9 @@ function memoryStore(): SessionStore {
     },
     async subscribers(orderNumber) {
       return [...(byOrder.get(orderNumber)?.values() ?? [])].filter((s) => live(s.sessionId));
+    },
+    async followed(id) {
+      return ordersOf(owned.get(id) ?? []);
     },
     async dispose() {
       sessions.clear();

@@ -15,6 +15,8 @@ import { afterThisTest, basicAuth, VALID_ORDER } from '../support/gateway.ts';
 import { postJson, staffQuery, startInstances } from '../support/instances.ts';
 import { faultyLink } from '../support/faulty-link.ts';
 import { startReceiver } from '../support/receiver.ts';
+import { mcpClient } from '../agents/mcp-support.ts';
+import { randomBytes } from 'node:crypto';
 
 const DATABASE = process.env.TEST_DATABASE_URL;
 const REDIS = process.env.TEST_REDIS_URL;
@@ -106,6 +108,26 @@ describe.skipIf(!DATABASE || !REDIS)(
       // The dispatchers' safety poll is a minute away; the sweep after the break is not.
       await receiver.waitFor(1, 15_000);
       expect(receiver.requests[0]!.path).toBe('/requestforevidencenotification');
+    });
+
+    it('tells an MCP client following an order on A that it changed on B while Redis was away', async () => {
+      const link = await faultyLink(REDIS!);
+      const { processes } = await startInstances('redisbreakmcp', { REDIS_URL: link.url, VAULT_KEY: randomBytes(32).toString('base64') });
+      const [a, b] = [processes[0]!.url, processes[1]!.url];
+      const agent = await mcpClient(a);
+      await agent.streamOpen;
+      const created = await postJson(a, '/api/orders', VALID_ORDER);
+      const { orderNumber, payToken } = created.body;
+      const uri = `sleeve://orders/${orderNumber}?t=${payToken}`;
+      await agent.client.subscribeResource({ uri });
+
+      link.cut();
+      await until(async () => (await readiness(a)) === 503 && (await readiness(b)) === 503, 10_000);
+      expect((await postJson(b, `/api/orders/${orderNumber}/pay`, { t: payToken, method: 'vendor_card' })).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, BREAK_MS));
+      link.restore();
+
+      expect(await agent.updates(1, 15_000)).toEqual([uri]);
     });
   },
 );
