@@ -8,14 +8,13 @@
  * serving the old options until the next change. The link refuses each reconnection at once while cut, which also
  * caught ioredis calling a closed connection ready (redis/ioredis#2099): the subscriber then heard nothing again.
  */
-import { createClient } from 'graphql-ws';
-import WebSocket from 'ws';
 import { describe, expect, it } from 'vitest';
-import { afterThisTest, basicAuth, VALID_ORDER } from '../support/gateway.ts';
+import { basicAuth, VALID_ORDER } from '../support/gateway.ts';
 import { postJson, staffQuery, startInstances } from '../support/instances.ts';
 import { faultyLink } from '../support/faulty-link.ts';
 import { startReceiver } from '../support/receiver.ts';
 import { mcpClient } from '../agents/mcp-support.ts';
+import { followOrder, until } from '../support/order-streams.ts';
 import { randomBytes } from 'node:crypto';
 
 const DATABASE = process.env.TEST_DATABASE_URL;
@@ -27,11 +26,6 @@ const SITE = 'site_break';
 const KEY = 'break-api-key';
 const OPEN_CLAIM =
   'mutation ($o: ID!, $d: String!) { openClaim(input: { orderId: $o, claimType: CHARGEBACK, amount: 9.5, currency: "USD", dueDate: $d, requestedEvidenceTypes: ["INVOICE"] }) { claimId } }';
-
-async function until(done: () => boolean | Promise<boolean>, ms: number): Promise<void> {
-  const by = Date.now() + ms;
-  while (!(await done()) && Date.now() < by) await new Promise((resolve) => setTimeout(resolve, 50));
-}
 
 const readiness = async (base: string) => (await fetch(`${base}/ready`)).status;
 const charLimitAt = async (base: string) => ((await (await fetch(`${base}/api/sleeve-options`)).json()) as { charLimit: number }).charLimit;
@@ -48,18 +42,7 @@ describe.skipIf(!DATABASE || !REDIS)(
       const vars = { n: created.body.orderNumber, t: created.body.payToken };
       const limitBefore = await charLimitAt(a.url); // A keeps the set in memory from here
 
-      const client = createClient({ url: a.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, retryAttempts: 0 });
-      afterThisTest(async () => client.dispose());
-      const seen = { tick: [] as string[], update: [] as string[] };
-      client.subscribe<any>(
-        { query: 'subscription ($n: ID!, $t: String!) { holdCountdown(orderNumber: $n, payToken: $t) { status final } }', variables: vars },
-        { next: ({ data }) => seen.tick.push(data.holdCountdown.status), error: () => {}, complete: () => {} },
-      );
-      client.subscribe<any>(
-        { query: 'subscription ($n: ID!, $t: String!) { orderUpdates(orderNumber: $n, payToken: $t) { status } }', variables: vars },
-        { next: ({ data }) => seen.update.push(data.orderUpdates.status), error: () => {}, complete: () => {} },
-      );
-      await until(() => seen.tick.length > 0 && seen.update.length > 0, 10_000);
+      const seen = await followOrder(a.url, vars);
       expect([seen.tick, seen.update]).toEqual([['AWAITING_PAYMENT'], ['AWAITING_PAYMENT']]);
 
       link.cut();

@@ -6,22 +6,16 @@
  * answered at once while its SUBSCRIBE was still on the way, and B's event went to nobody: the countdown never
  * ended and the status never changed.
  */
-import { createClient } from 'graphql-ws';
-import WebSocket from 'ws';
 import { describe, expect, it } from 'vitest';
-import { afterThisTest, VALID_ORDER } from '../support/gateway.ts';
+import { VALID_ORDER } from '../support/gateway.ts';
 import { postJson, startInstances } from '../support/instances.ts';
 import { faultyLink } from '../support/faulty-link.ts';
 import { startProcess } from '../support/process.ts';
+import { followOrder, until } from '../support/order-streams.ts';
 
 const DATABASE = process.env.TEST_DATABASE_URL;
 const REDIS = process.env.TEST_REDIS_URL;
 const LAG_MS = 300;
-
-async function until(done: () => boolean, ms: number): Promise<void> {
-  const by = Date.now() + ms;
-  while (!done() && Date.now() < by) await new Promise((resolve) => setTimeout(resolve, 20));
-}
 
 describe.skipIf(!DATABASE || !REDIS)(
   `a subscription on an instance with a slow link to Redis${!DATABASE || !REDIS ? ' (skipped: set TEST_DATABASE_URL and TEST_REDIS_URL)' : ''}`,
@@ -34,19 +28,8 @@ describe.skipIf(!DATABASE || !REDIS)(
       expect(created.status).toBe(201);
       const vars = { n: created.body.orderNumber, t: created.body.payToken };
 
-      const client = createClient({ url: a.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, retryAttempts: 0 });
-      afterThisTest(async () => client.dispose());
-      const seen = { tick: [] as string[], update: [] as string[] };
-      client.subscribe<any>(
-        { query: 'subscription ($n: ID!, $t: String!) { holdCountdown(orderNumber: $n, payToken: $t) { status final } }', variables: vars },
-        { next: ({ data }) => seen.tick.push(data.holdCountdown.status), error: () => {}, complete: () => {} },
-      );
-      client.subscribe<any>(
-        { query: 'subscription ($n: ID!, $t: String!) { orderUpdates(orderNumber: $n, payToken: $t) { status } }', variables: vars },
-        { next: ({ data }) => seen.update.push(data.orderUpdates.status), error: () => {}, complete: () => {} },
-      );
       // Each stream has shown the order as it is: from here on, each says it is listening.
-      await until(() => seen.tick.length > 0 && seen.update.length > 0, 10_000);
+      const seen = await followOrder(a.url, vars);
       expect(seen.tick[0]).toBe('AWAITING_PAYMENT');
       expect(seen.update[0]).toBe('AWAITING_PAYMENT');
 

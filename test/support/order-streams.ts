@@ -1,0 +1,37 @@
+/**
+ * What a live display of one order sees: its `holdCountdown` and `orderUpdates` over graphql-ws on one instance,
+ * each status in the order it came. For the suites that change the order elsewhere (test/scale/).
+ */
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { afterThisTest } from './gateway.ts';
+
+export interface OrderStreams {
+  /** The status of each holdCountdown event. */
+  tick: string[];
+  /** The status of each orderUpdates event. */
+  update: string[];
+}
+
+/** Resolves when `done` holds, or after `ms` (the caller's assertions then say what was missing). */
+export async function until(done: () => boolean | Promise<boolean>, ms: number): Promise<void> {
+  const by = Date.now() + ms;
+  while (!(await done()) && Date.now() < by) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+/** Subscribes to both streams of order `n` (payToken `t`) on `base`; resolves once each has shown the order. */
+export async function followOrder(base: string, vars: { n: string; t: string }): Promise<OrderStreams> {
+  const client = createClient({ url: base.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, retryAttempts: 0 });
+  afterThisTest(async () => client.dispose());
+  const seen: OrderStreams = { tick: [], update: [] };
+  client.subscribe<any>(
+    { query: 'subscription ($n: ID!, $t: String!) { holdCountdown(orderNumber: $n, payToken: $t) { status final } }', variables: vars },
+    { next: ({ data }) => seen.tick.push(data.holdCountdown.status), error: () => {}, complete: () => {} },
+  );
+  client.subscribe<any>(
+    { query: 'subscription ($n: ID!, $t: String!) { orderUpdates(orderNumber: $n, payToken: $t) { status } }', variables: vars },
+    { next: ({ data }) => seen.update.push(data.orderUpdates.status), error: () => {}, complete: () => {} },
+  );
+  await until(() => seen.tick.length > 0 && seen.update.length > 0, 10_000);
+  return seen;
+}
