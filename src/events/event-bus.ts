@@ -84,8 +84,7 @@ export function createEventBus({ redisUrl, channelPrefix = '', onListenerError =
   return {
     bus: withListen(guarded(redisTarget, channelPrefix, state), onListenerError, { subscribed, onResume }),
     async check() {
-      // A subscriber that is down misses events silently; its status is all there is to read (it may not PING
-      // in subscribe mode on every server version).
+      // A subscriber that is down misses events silently; its status says so (truthfully with the ready check on).
       if (subscribeClient.status !== 'ready') throw new Error(`redis events subscriber ${subscribeClient.status}`);
       // Ready only once the process's own topics (the caches', the dispatchers') are listened to.
       await subscribed();
