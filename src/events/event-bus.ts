@@ -38,9 +38,10 @@ export interface EventBus extends PubSub<Topics> {
    * Calls `handler` each time the Redis subscription is back after a break (Redis restarted, the link dropped),
    * once Redis has acknowledged the resubscription. Whatever was published meanwhile, on any instance, was lost: a
    * stream or cache that shows state reads it again here (docs/graphql.md#subscriptions). Never called in memory.
-   * The handler must be quick and must not throw, as with `listen`. Returns the unsubscribe.
+   * `awayMs`: how long the subscriber was away, from its break to the resubscription's acknowledgement. The
+   * handler must be quick and must not throw, as with `listen`. Returns the unsubscribe.
    */
-  onResume(handler: () => void): () => void;
+  onResume(handler: (awayMs: number) => void): () => void;
 }
 
 /** The longest a stream waits for Redis to acknowledge its SUBSCRIBE (see acknowledgements()). */
@@ -171,18 +172,23 @@ function resumptions(
   state: { closed: boolean },
   onError: (error: unknown, topic: string) => void,
 ): EventBus['onResume'] {
-  const handlers = new Set<() => void>();
+  const handlers = new Set<(awayMs: number) => void>();
   let broken = false;
-  client.on('close', () => (broken = true));
+  let brokenAt = 0;
+  client.on('close', () => {
+    if (!broken) brokenAt = Date.now();
+    broken = true;
+  });
   client.on('ready', () => {
     if (!broken) return;
     broken = false;
     setImmediate(() =>
       void subscribed().then(() => {
         if (state.closed) return;
+        const awayMs = Date.now() - brokenAt;
         for (const handler of [...handlers]) {
           try {
-            handler();
+            handler(awayMs);
           } catch (error) {
             onError(error, 'resume');
           }
@@ -191,7 +197,7 @@ function resumptions(
     );
   });
   return (handler) => {
-    const entry = () => handler();
+    const entry = (awayMs: number) => handler(awayMs);
     handlers.add(entry);
     return () => handlers.delete(entry);
   };

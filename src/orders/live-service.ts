@@ -1,13 +1,13 @@
 /**
- * The live streams behind the subscriptions (docs/graphql.md#root-fields). Each stream starts with the current state — so a
- * display that reconnects is right again at once — then follows the event bus. Events carry ids and versions;
- * every change is reloaded from the database, so a stale or repeated event never shows stale data.
+ * The live streams behind the subscriptions (docs/graphql.md#root-fields). Each stream starts with the current state —
+ * so a display that reconnects is right again at once — then follows the event bus, and reads again after a break in
+ * Redis. Events carry ids and versions; every change is reloaded, so a stale or repeated event never shows stale data.
  */
 import { LatestStream } from '../events/latest-stream.ts';
 import { Repeater } from '@repeaterjs/repeater';
 import type { Order } from './order.ts';
 import type { SleeveOptionSet } from './sleeve-options.ts';
-import { findOrder, rowToOrder } from './order-repository.ts';
+import { findOrder, listOrders, rowToOrder } from './order-repository.ts';
 import type { HoldTicker } from './hold-ticker.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import type { EventBus } from '../events/event-bus.ts';
@@ -84,6 +84,16 @@ export function createLiveService(
   const boardAfter = sharedReads<PickupEntry[]>();
   const reloadAfter = (event: OrderChangedEvent) => orderAfter(eventKey(event), () => reload(event.orderNumber));
   const readBoardAfter = (event: OrderChangedEvent) => boardAfter(eventKey(event), () => staff.pickupBoard());
+
+  /** Pushes each order changed at `since` or later, by order number, a page at a time. */
+  async function changedSince(since: number, push: (order: Order) => Promise<unknown>): Promise<void> {
+    for (let after = 0; ; ) {
+      const page = await listOrders(database.db, { changedSince: since, afterNumber: after, limit: PAGE });
+      for (const row of page) await push(rowToOrder(row));
+      if (page.length < PAGE) return;
+      after = Number(page.at(-1)!.order_number);
+    }
+  }
 
   /** The changes of one order and the order itself, for the holder of its payToken (not_found otherwise). */
   async function followOrder(orderNumber: string, payToken: string) {
@@ -185,6 +195,13 @@ export function createLiveService(
     async orderEvents() {
       const changes = await listening(bus, bus.subscribe('orderChanged'));
       return new Repeater<Order>(async (push, stop) => {
+        // After a break in Redis: every order changed while it lasted (and a margin for the instances' clocks). A
+        // console keeps the newest version of each order, so one it already has changes nothing.
+        const unresume = bus.onResume((awayMs) =>
+          void changedSince(clock.now() - awayMs - CLOCK_MARGIN_MS, push).catch((error: unknown) =>
+            logger.warn('order events: the orders changed during a break in Redis could not be read', { error }),
+          ),
+        );
         void (async () => {
           for await (const event of changes) {
             const latest = await reloadAfter(event);
@@ -192,6 +209,7 @@ export function createLiveService(
           }
         })();
         await stop;
+        unresume();
         await changes.return?.();
       });
     },
@@ -263,6 +281,9 @@ export function createLiveService(
   };
 }
 
+/** How far before a break `orderEvents` looks for changes (the instances' clocks may differ by this much), by pages. */
+const CLOCK_MARGIN_MS = 30_000;
+const PAGE = 200;
 const eventKey = (event: OrderChangedEvent): string => `${event.orderNumber}@${event.version}`;
 
 /** Reads by key: a read asked for while one of the same key is under way gets that one's answer. */

@@ -261,14 +261,15 @@ export interface OrderListFilter {
   statuses?: readonly string[];
 }
 
-/** One page of orders by order number ascending, after `afterNumber`; `limit` rows at most. */
+/** One page of orders by order number ascending, after `afterNumber`, changed at `changedSince` or later; `limit` rows at most. */
 export async function listOrders(
   db: Db,
-  filter: OrderListFilter & { afterNumber?: number; limit: number },
+  filter: OrderListFilter & { afterNumber?: number; changedSince?: number; limit: number },
 ): Promise<OrderRow[]> {
   let query = db.selectFrom('orders').selectAll();
   if (filter.statuses && filter.statuses.length > 0) query = query.where('status', 'in', filter.statuses);
   if (filter.afterNumber !== undefined) query = query.where('order_number', '>', filter.afterNumber);
+  if (filter.changedSince !== undefined) query = query.where('updated_at', '>=', filter.changedSince);
   return query.orderBy('order_number', 'asc').limit(filter.limit).execute();
 }
 

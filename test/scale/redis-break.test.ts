@@ -14,7 +14,7 @@ import { postJson, staffQuery, startInstances } from '../support/instances.ts';
 import { faultyLink } from '../support/faulty-link.ts';
 import { startReceiver } from '../support/receiver.ts';
 import { mcpClient } from '../agents/mcp-support.ts';
-import { followOrder, until } from '../support/order-streams.ts';
+import { followOrder, followOrderEvents, until } from '../support/order-streams.ts';
 import { randomBytes } from 'node:crypto';
 
 const DATABASE = process.env.TEST_DATABASE_URL;
@@ -33,13 +33,15 @@ const charLimitAt = async (base: string) => ((await (await fetch(`${base}/api/sl
 describe.skipIf(!DATABASE || !REDIS)(
   `two instances across a break in Redis${!DATABASE || !REDIS ? ' (skipped: set TEST_DATABASE_URL and TEST_REDIS_URL)' : ''}`,
   () => {
-    it('shows on A what changed on B while Redis was away: a payment to its subscribers, new options to its orders', async () => {
+    it('shows on A what changed on B while Redis was away: a payment to its subscribers and staff, new options to its orders', async () => {
       const link = await faultyLink(REDIS!);
       const { processes } = await startInstances('redisbreak', { REDIS_URL: link.url, ADMIN_TOKEN: ADMIN });
       const [a, b] = [processes[0]!, processes[1]!];
+      const console = followOrderEvents(a.url, ADMIN);
       const created = await postJson(a.url, '/api/orders', VALID_ORDER);
       expect(created.status).toBe(201);
       const vars = { n: created.body.orderNumber, t: created.body.payToken };
+      await until(() => console.includes(`${vars.n} AWAITING_PAYMENT`), 10_000); // the console listens
       const limitBefore = await charLimitAt(a.url); // A keeps the set in memory from here
 
       const seen = await followOrder(a.url, vars);
@@ -50,12 +52,15 @@ describe.skipIf(!DATABASE || !REDIS)(
       await until(async () => (await readiness(a.url)) === 503 && (await readiness(b.url)) === 503, 10_000);
       const paid = await postJson(b.url, `/api/orders/${vars.n}/pay`, { t: vars.t, method: 'vendor_card' });
       expect(paid.body.status).toBe('received');
+      const another = await postJson(b.url, '/api/orders', { ...VALID_ORDER, email: 'another@example.com' });
+      expect(another.status).toBe(201);
       const options = await staffQuery(b.url, ADMIN, 'mutation ($input: SleeveOptionsInput!) { updateSleeveOptions(input: $input) { charLimit } }', {
         input: { sizes: [{ value: '13-inch' }], fonts: [{ value: 'Block' }], threads: [{ value: 'gold' }], charLimit: limitBefore - 1 },
       });
       expect(options.updateSleeveOptions.charLimit).toBe(limitBefore - 1);
       await new Promise((resolve) => setTimeout(resolve, BREAK_MS));
       expect(seen.update).toEqual(['AWAITING_PAYMENT']); // nothing came through the break
+      expect(console).toEqual([`${vars.n} AWAITING_PAYMENT`]);
       link.restore();
 
       await until(async () => (await readiness(a.url)) === 200 && (await readiness(b.url)) === 200, 15_000);
@@ -63,6 +68,9 @@ describe.skipIf(!DATABASE || !REDIS)(
       expect(seen.tick.at(-1)).toBe('RECEIVED');
       expect(seen.update.at(-1)).toBe('RECEIVED');
       expect(await charLimitAt(a.url)).toBe(limitBefore - 1);
+      // The staff console on A learns of both orders changed during the break: the one paid, the one created.
+      await until(() => console.includes(`${vars.n} RECEIVED`) && console.includes(`${another.body.orderNumber} AWAITING_PAYMENT`), 5_000);
+      expect(console).toEqual(expect.arrayContaining([`${vars.n} RECEIVED`, `${another.body.orderNumber} AWAITING_PAYMENT`]));
 
       // And A hears again: a change made on B after the break reaches A's subscriber as an event.
       await staffQuery(b.url, ADMIN, 'mutation ($n: ID!) { advanceOrder(orderNumber: $n, status: IN_PROGRESS) { status } }', { n: vars.n });

@@ -1,6 +1,7 @@
 /**
- * What a live display of one order sees: its `holdCountdown` and `orderUpdates` over graphql-ws on one instance,
- * each status in the order it came. For the suites that change the order elsewhere (test/scale/).
+ * What a live display of one order sees (its `holdCountdown` and `orderUpdates`), and what a staff console sees
+ * (`orderEvents`), over graphql-ws on one instance, each in the order it came. For the suites that change orders
+ * elsewhere (test/scale/).
  */
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -33,5 +34,22 @@ export async function followOrder(base: string, vars: { n: string; t: string }):
     { next: ({ data }) => seen.update.push(data.orderUpdates.status), error: () => {}, complete: () => {} },
   );
   await until(() => seen.tick.length > 0 && seen.update.length > 0, 10_000);
+  return seen;
+}
+
+/** A staff console's `orderEvents` on `base`: each event as "orderNumber STATUS". Not yet known to be listening. */
+export function followOrderEvents(base: string, adminToken: string): string[] {
+  const client = createClient({
+    url: base.replace('http', 'ws') + '/graphql',
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+    connectionParams: { authorization: `Bearer ${adminToken}` },
+  });
+  afterThisTest(async () => client.dispose());
+  const seen: string[] = [];
+  client.subscribe<any>(
+    { query: 'subscription { orderEvents { orderNumber status } }' },
+    { next: ({ data }) => seen.push(`${data.orderEvents.orderNumber} ${data.orderEvents.status}`), error: () => {}, complete: () => {} },
+  );
   return seen;
 }
