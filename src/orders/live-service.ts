@@ -195,8 +195,7 @@ export function createLiveService(
     async orderEvents() {
       const changes = await listening(bus, bus.subscribe('orderChanged'));
       return new Repeater<Order>(async (push, stop) => {
-        // After a break in Redis: every order changed while it lasted (and a margin for the instances' clocks). A
-        // console keeps the newest version of each order, so one it already has changes nothing.
+        // After a break in Redis, every order changed meanwhile: a console keeps the newest version of each.
         const unresume = bus.onResume((awayMs) =>
           void changedSince(clock.now() - awayMs - CLOCK_MARGIN_MS, push).catch((error: unknown) =>
             logger.warn('order events: the orders changed during a break in Redis could not be read', { error }),
