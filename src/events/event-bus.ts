@@ -197,9 +197,8 @@ function resumptions(
     );
   });
   return (handler) => {
-    const entry = (awayMs: number) => handler(awayMs);
-    handlers.add(entry);
-    return () => handlers.delete(entry);
+    handlers.add(handler);
+    return () => void handlers.delete(handler);
   };
 }
 

@@ -14,7 +14,7 @@ import { postJson, staffQuery, startInstances } from '../support/instances.ts';
 import { faultyLink } from '../support/faulty-link.ts';
 import { startReceiver } from '../support/receiver.ts';
 import { mcpClient } from '../agents/mcp-support.ts';
-import { followOrder, followOrderEvents, until } from '../support/order-streams.ts';
+import { followOrder, followOrderEvents, record, until } from '../support/order-streams.ts';
 import { randomBytes } from 'node:crypto';
 
 const DATABASE = process.env.TEST_DATABASE_URL;
@@ -33,15 +33,19 @@ const charLimitAt = async (base: string) => ((await (await fetch(`${base}/api/sl
 describe.skipIf(!DATABASE || !REDIS)(
   `two instances across a break in Redis${!DATABASE || !REDIS ? ' (skipped: set TEST_DATABASE_URL and TEST_REDIS_URL)' : ''}`,
   () => {
-    it('shows on A what changed on B while Redis was away: a payment to its subscribers and staff, new options to its orders', async () => {
+    it('shows on A what changed on B while Redis was away: to its displays, staff and options streams, and in its own options', async () => {
       const link = await faultyLink(REDIS!);
       const { processes } = await startInstances('redisbreak', { REDIS_URL: link.url, ADMIN_TOKEN: ADMIN });
       const [a, b] = [processes[0]!, processes[1]!];
       const console = followOrderEvents(a.url, ADMIN);
+      const boards = record(a.url, 'subscription { pickupBoard { board { orderNumber } } }', (data) => data.pickupBoard.board.map((e: any) => e.orderNumber));
+      const limits = record(a.url, 'subscription { sleeveOptionsChanged { charLimit } }', (data) => data.sleeveOptionsChanged.charLimit);
       const created = await postJson(a.url, '/api/orders', VALID_ORDER);
       expect(created.status).toBe(201);
       const vars = { n: created.body.orderNumber, t: created.body.payToken };
-      await until(() => console.includes(`${vars.n} AWAITING_PAYMENT`), 10_000); // the console listens
+      // Each is listening: the console has had an event, the board and the options their first state.
+      await until(() => console.includes(`${vars.n} AWAITING_PAYMENT`) && boards.length > 0 && limits.length > 0, 10_000);
+      expect(boards).toEqual([[]]);
       const limitBefore = await charLimitAt(a.url); // A keeps the set in memory from here
 
       const seen = await followOrder(a.url, vars);
@@ -52,8 +56,11 @@ describe.skipIf(!DATABASE || !REDIS)(
       await until(async () => (await readiness(a.url)) === 503 && (await readiness(b.url)) === 503, 10_000);
       const paid = await postJson(b.url, `/api/orders/${vars.n}/pay`, { t: vars.t, method: 'vendor_card' });
       expect(paid.body.status).toBe('received');
+      // Another order made, paid and made ready: it belongs on A's pickup board.
       const another = await postJson(b.url, '/api/orders', { ...VALID_ORDER, email: 'another@example.com' });
-      expect(another.status).toBe(201);
+      const m = another.body.orderNumber;
+      expect((await postJson(b.url, `/api/orders/${m}/pay`, { t: another.body.payToken, method: 'vendor_card' })).status).toBe(200);
+      await staffQuery(b.url, ADMIN, 'mutation ($n: ID!) { advanceOrder(orderNumber: $n, status: READY) { status } }', { n: m });
       const options = await staffQuery(b.url, ADMIN, 'mutation ($input: SleeveOptionsInput!) { updateSleeveOptions(input: $input) { charLimit } }', {
         input: { sizes: [{ value: '13-inch' }], fonts: [{ value: 'Block' }], threads: [{ value: 'gold' }], charLimit: limitBefore - 1 },
       });
@@ -61,6 +68,7 @@ describe.skipIf(!DATABASE || !REDIS)(
       await new Promise((resolve) => setTimeout(resolve, BREAK_MS));
       expect(seen.update).toEqual(['AWAITING_PAYMENT']); // nothing came through the break
       expect(console).toEqual([`${vars.n} AWAITING_PAYMENT`]);
+      expect([boards, limits]).toEqual([[[]], [limitBefore]]);
       link.restore();
 
       await until(async () => (await readiness(a.url)) === 200 && (await readiness(b.url)) === 200, 15_000);
@@ -68,9 +76,12 @@ describe.skipIf(!DATABASE || !REDIS)(
       expect(seen.tick.at(-1)).toBe('RECEIVED');
       expect(seen.update.at(-1)).toBe('RECEIVED');
       expect(await charLimitAt(a.url)).toBe(limitBefore - 1);
-      // The staff console on A learns of both orders changed during the break: the one paid, the one created.
-      await until(() => console.includes(`${vars.n} RECEIVED`) && console.includes(`${another.body.orderNumber} AWAITING_PAYMENT`), 5_000);
-      expect(console).toEqual(expect.arrayContaining([`${vars.n} RECEIVED`, `${another.body.orderNumber} AWAITING_PAYMENT`]));
+      // A's staff console learns of both orders changed during the break, its pickup display shows the ready one, and
+      // its options stream the new set.
+      await until(() => console.includes(`${vars.n} RECEIVED`) && console.includes(`${m} READY`) && boards.length > 1 && limits.length > 1, 5_000);
+      expect(console).toEqual(expect.arrayContaining([`${vars.n} RECEIVED`, `${m} READY`]));
+      expect(boards.at(-1)).toEqual([m]);
+      expect(limits.at(-1)).toBe(limitBefore - 1);
 
       // And A hears again: a change made on B after the break reaches A's subscriber as an event.
       await staffQuery(b.url, ADMIN, 'mutation ($n: ID!) { advanceOrder(orderNumber: $n, status: IN_PROGRESS) { status } }', { n: vars.n });

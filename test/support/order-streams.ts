@@ -37,19 +37,25 @@ export async function followOrder(base: string, vars: { n: string; t: string }):
   return seen;
 }
 
-/** A staff console's `orderEvents` on `base`: each event as "orderNumber STATUS". Not yet known to be listening. */
-export function followOrderEvents(base: string, adminToken: string): string[] {
+/**
+ * Any subscription on `base`: what `pick` takes from each result, in order of arrival. Not yet known to be
+ * listening; an `adminToken` signs it in as staff.
+ */
+export function record<T>(base: string, query: string, pick: (data: any) => T, adminToken?: string): T[] {
   const client = createClient({
     url: base.replace('http', 'ws') + '/graphql',
     webSocketImpl: WebSocket,
     retryAttempts: 0,
-    connectionParams: { authorization: `Bearer ${adminToken}` },
+    ...(adminToken ? { connectionParams: { authorization: `Bearer ${adminToken}` } } : {}),
   });
   afterThisTest(async () => client.dispose());
-  const seen: string[] = [];
-  client.subscribe<any>(
-    { query: 'subscription { orderEvents { orderNumber status } }' },
-    { next: ({ data }) => seen.push(`${data.orderEvents.orderNumber} ${data.orderEvents.status}`), error: () => {}, complete: () => {} },
-  );
+  const seen: T[] = [];
+  client.subscribe<any>({ query }, { next: ({ data }) => seen.push(pick(data)), error: () => {}, complete: () => {} });
   return seen;
+}
+
+/** A staff console's `orderEvents` on `base`: each event as "orderNumber STATUS". */
+export function followOrderEvents(base: string, adminToken: string): string[] {
+  const query = 'subscription { orderEvents { orderNumber status } }';
+  return record(base, query, (data) => `${data.orderEvents.orderNumber} ${data.orderEvents.status}`, adminToken);
 }
