@@ -15,6 +15,7 @@ import type { OptionsService } from './options-service.ts';
 import type { OrderService } from './order-service.ts';
 import type { OrderStaffService, PickupEntry } from './staff-service.ts';
 import type { OrderChangedEvent } from './order-events.ts';
+import { eventKey, sharedReads } from './shared-reads.ts';
 
 export interface HoldTickEvent {
   order: Order;
@@ -76,14 +77,17 @@ export function createLiveService(
     return row ? rowToOrder(row) : undefined;
   }
 
-  // The streams of this process that react to the same event share one read of what it changed: K staff consoles or
-  // K pickup displays made K identical reads per change, at the busiest moments (docs/graphql.md#subscriptions).
-  // A read is keyed by the event, so it is only shared among streams that received that event before it began:
-  // it was started after the change was published, so it shows that change, as each stream's own read would.
+  // The streams of this process that react to one change, or to one resume after a break, share one read of it.
   const orderAfter = sharedReads<Order | undefined>();
   const boardAfter = sharedReads<PickupEntry[]>();
+  // Counted before any stream subscribes, so at each resume every stream's handler sees that resume's number.
+  let resumes = 0;
+  bus.onResume(() => (resumes += 1));
+  const resumeKey = () => `resume${resumes}`;
   const reloadAfter = (event: OrderChangedEvent) => orderAfter(eventKey(event), () => reload(event.orderNumber));
   const readBoardAfter = (event: OrderChangedEvent) => boardAfter(eventKey(event), () => staff.pickupBoard());
+  const reloadAfterResume = (orderNumber: string) => orderAfter(`${orderNumber}@${resumeKey()}`, () => reload(orderNumber));
+  const readBoardAfterResume = () => boardAfter(resumeKey(), () => staff.pickupBoard());
 
   /** Pushes each order changed at `since` or later, by order number, a page at a time. */
   async function changedSince(since: number, push: (order: Order) => Promise<unknown>): Promise<void> {
@@ -156,7 +160,7 @@ export function createLiveService(
       // After a break in Redis the event that ended the hold may be lost: the order says.
       unresume = bus.onResume(() => {
         if (ended) return;
-        void reload(orderNumber).then((latest) => {
+        void reloadAfterResume(orderNumber).then((latest) => {
           if (!latest || latest.status === 'awaiting payment' || ended) return;
           ended = true;
           endWith(Promise.resolve(latest));
@@ -179,7 +183,7 @@ export function createLiveService(
         };
         // After a break in Redis, changes made meanwhile were announced to nobody: the order says.
         const unresume = bus.onResume(() =>
-          void reload(orderNumber).then(show, (error: unknown) => logger.warn('order updates: the order could not be read again after a break in Redis', { orderNumber, error })),
+          void reloadAfterResume(orderNumber).then(show, (error: unknown) => logger.warn('order updates: the order could not be read again after a break in Redis', { orderNumber, error })),
         );
         void (async () => {
           for await (const event of changes) {
@@ -247,7 +251,7 @@ export function createLiveService(
         // After a break in Redis, orders may have become ready or left meanwhile unannounced: the board as it is now,
         // as a snapshot when it differs from the screen's.
         const unresume = bus.onResume(() =>
-          void staff.pickupBoard().then(async (board) => {
+          void readBoardAfterResume().then(async (board) => {
             if (JSON.stringify(board) === JSON.stringify(shown)) return;
             shown = board;
             await push({ change: 'snapshot', orderNumber: null, board });
@@ -283,17 +287,3 @@ export function createLiveService(
 /** How far before a break `orderEvents` looks for changes (the instances' clocks may differ by this much), by pages. */
 const CLOCK_MARGIN_MS = 30_000;
 const PAGE = 200;
-const eventKey = (event: OrderChangedEvent): string => `${event.orderNumber}@${event.version}`;
-
-/** Reads by key: a read asked for while one of the same key is under way gets that one's answer. */
-function sharedReads<T>(): (key: string, read: () => Promise<T>) => Promise<T> {
-  const underWay = new Map<string, Promise<T>>();
-  return (key, read) => {
-    let reading = underWay.get(key);
-    if (!reading) {
-      reading = read().finally(() => underWay.delete(key));
-      underWay.set(key, reading);
-    }
-    return reading;
-  };
-}

@@ -1,5 +1,5 @@
 /**
- * Screens in a busy hour (src/orders/live-service.ts, sharedReads): every pickup display and staff console of one
+ * Screens in a busy hour (src/orders/shared-reads.ts): every pickup display and staff console of one
  * process reacts to the same order change, and they share one read of what it changed instead of one read each.
  * What each screen receives does not change.
  */
