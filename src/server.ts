@@ -80,7 +80,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     options.config ?? loadConfig({ DATABASE_URL: ':memory:', LOG_LEVEL: 'silent', ...options.env }).config;
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
-  const database = await createDatabase(config.database);
+  const database = await createDatabase(config.database, { logger });
   await database.migrate();
   const events = createEventBus({
     redisUrl: config.redisUrl,

@@ -11,6 +11,8 @@ import type { DatabaseTarget, SqliteSynchronous } from '../kernel/config.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { groupCommitDialect } from './group-commit.ts';
 import { tracedDialect } from './traced-dialect.ts';
+import { ConnectionLost, unavailableOnConnectionLoss } from './connection-loss.ts';
+import type { Logger } from '../kernel/logger.ts';
 import type { Database } from './tables.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
@@ -50,7 +52,7 @@ function openSqlite(path: string, synchronous: SqliteSynchronous): SQLite.Databa
  * PostgreSQL through a pool. `?schema=NAME` in the URL puts every table in that schema (created when missing),
  * so several test files or deployments can share one database without colliding.
  */
-async function openPostgres(url: string): Promise<{ db: Kysely<Database>; schema: string | null }> {
+async function openPostgres(url: string, logger?: Logger): Promise<{ db: Kysely<Database>; schema: string | null }> {
   const parsed = new URL(url);
   const schema = parsed.searchParams.get('schema');
   parsed.searchParams.delete('schema');
@@ -64,15 +66,27 @@ async function openPostgres(url: string): Promise<{ db: Kysely<Database>; schema
     // bigint columns hold epoch milliseconds and order numbers: all well inside 2^53, so read them as numbers.
     types: { getTypeParser: (oid: number, format?: string) => (oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format as never)) } as never,
   });
+  // A connection PostgreSQL ends (a restart, a failover, pg_terminate_backend) emits 'error' on its pg client, and
+  // on the pool too while it is idle; an 'error' event nobody hears ends the process, so both are heard here. pg
+  // drops that client; the next request gets a new connection (docs/operations.md#when-postgresql-goes-away).
+  pool.on('error', () => {});
+  pool.on('connect', (client) =>
+    client.on('error', (error: Error & { code?: string }) => {
+      // The code only: the driver's message may name hosts.
+      logger?.warn('a database connection was lost', { code: error.code ?? 'closed' });
+    }),
+  );
   if (schema) await pool.query(`create schema if not exists ${schema}`);
-  return { db: new Kysely<Database>({ dialect: tracedDialect(new PostgresDialect({ pool }), 'postgresql') }), schema };
+  const dialect = tracedDialect(unavailableOnConnectionLoss(new PostgresDialect({ pool })), 'postgresql');
+  return { db: new Kysely<Database>({ dialect }), schema };
 }
 
 const INT8_OID = 20;
 
-export async function createDatabase(target: DatabaseTarget): Promise<AppDatabase> {
+/** `logger` hears of PostgreSQL connections lost (nothing is logged without one). */
+export async function createDatabase(target: DatabaseTarget, { logger }: { logger?: Logger } = {}): Promise<AppDatabase> {
   if (target.kind === 'postgres') {
-    const { db, schema } = await openPostgres(target.url);
+    const { db, schema } = await openPostgres(target.url, logger);
     return {
       db,
       dialect: 'postgres',
@@ -133,7 +147,8 @@ async function check(db: Kysely<Database>, schema?: string): Promise<void> {
     pending = await pendingMigrations(db, schema);
   } catch (error) {
     // The driver's code (ECONNREFUSED, 57P01, SQLITE_…) says enough; its message may name hosts or paths.
-    throw new Error(`database unavailable (${(error as { code?: string }).code ?? 'no answer'})`);
+    const code = error instanceof ConnectionLost ? error.driverCode : (error as { code?: string }).code;
+    throw new Error(`database unavailable (${code ?? 'no answer'})`);
   }
   if (pending > 0) throw new Error(`${pending} migration${pending === 1 ? '' : 's'} not applied`);
 }

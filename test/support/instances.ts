@@ -12,11 +12,18 @@ export interface SharedInstances {
   env: Record<string, string>;
 }
 
-/** Starts `count` processes one after another (the first applies the migrations) on one schema and Redis prefix. */
-export async function startInstances(label: string, env: Record<string, string> = {}, count = 2): Promise<SharedInstances> {
+/**
+ * Starts `count` processes one after another (the first applies the migrations) on one schema and Redis prefix.
+ * `env` is added to the shared variables, or made from them (to reach the shared database another way).
+ */
+export async function startInstances(
+  label: string,
+  env: Record<string, string> | ((shared: Record<string, string>) => Promise<Record<string, string>>) = {},
+  count = 2,
+): Promise<SharedInstances> {
   const shared = sharedInstancesEnv(label);
   afterThisTest(shared.cleanup);
-  const all = { ...shared.env, LOG_LEVEL: 'warn', ...env };
+  const all = { ...shared.env, LOG_LEVEL: 'warn', ...(typeof env === 'function' ? await env(shared.env) : env) };
   const processes: ServerProcess[] = [];
   for (let i = 0; i < count; i++) processes.push(await startProcess(all));
   return { processes, env: all };

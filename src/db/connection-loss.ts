@@ -1,0 +1,112 @@
+/**
+ * PostgreSQL going away (a restart, a failover, `pg_terminate_backend`, a pooler's idle timeout, a dropped network)
+ * is an outage, not a bug: a request that meets it is answered 503 `unavailable`, retryable, in its door's
+ * shape, rather than 500 (docs/operations.md#when-postgresql-goes-away). The driver is wrapped so that every
+ * failure of this kind, whichever query or transaction step meets it, becomes that DomainError; every other
+ * driver error (a unique violation, a serialization failure) passes unchanged to the code that handles it.
+ */
+import type { DatabaseConnection, Dialect, Driver, Kysely, QueryResult, TransactionSettings } from 'kysely';
+import { DomainError } from '../kernel/errors.ts';
+
+/** Node's codes for a connection refused, reset or unreachable. */
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+/** SQLSTATE: admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections (class 08 is checked apart). */
+const SERVER_CODES = new Set(['57P01', '57P02', '57P03', '53300']);
+/** pg's and pg-pool's own errors for a connection that died or could not be had; they carry no code. */
+const DRIVER_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed|Query read timeout)/u;
+
+/** Whether `error` says the database could not be reached or dropped the connection (not what a query did). */
+export function isConnectionLoss(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') return NETWORK_CODES.has(code) || SERVER_CODES.has(code) || (code.length === 5 && code.startsWith('08'));
+  return DRIVER_MESSAGES.test(error.message);
+}
+
+/**
+ * What a request that met a lost connection is answered. The driver's code (ECONNREFUSED, 57P01) stays for
+ * readiness and logs; its message, which may name hosts, stays out.
+ */
+export class ConnectionLost extends DomainError {
+  readonly driverCode: string;
+
+  constructor(cause: Error & { code?: unknown }) {
+    super('unavailable', 'The database cannot be reached right now. Please try again shortly.', { retryAfter: 1 });
+    this.driverCode = typeof cause.code === 'string' ? cause.code : 'closed';
+  }
+}
+
+function unavailable(error: unknown): unknown {
+  return isConnectionLoss(error) ? new ConnectionLost(error as Error) : error;
+}
+
+const rethrow = (error: unknown): never => {
+  throw unavailable(error);
+};
+
+export function unavailableOnConnectionLoss(inner: Dialect): Dialect {
+  return {
+    createAdapter: () => inner.createAdapter(),
+    createDriver: () => new ConnectionLossDriver(inner.createDriver()),
+    createIntrospector: (db: Kysely<any>) => inner.createIntrospector(db),
+    createQueryCompiler: () => inner.createQueryCompiler(),
+  };
+}
+
+class ConnectionLossDriver implements Driver {
+  /** Each pooled connection's wrapper, and back: kysely keeps one connection object per pg client. */
+  private readonly outerOf = new WeakMap<DatabaseConnection, DatabaseConnection>();
+  private readonly innerOf = new WeakMap<DatabaseConnection, DatabaseConnection>();
+  readonly savepoint: Driver['savepoint'];
+  readonly rollbackToSavepoint: Driver['rollbackToSavepoint'];
+  readonly releaseSavepoint: Driver['releaseSavepoint'];
+
+  constructor(private readonly inner: Driver) {
+    this.savepoint = inner.savepoint?.bind(inner);
+    this.rollbackToSavepoint = inner.rollbackToSavepoint?.bind(inner);
+    this.releaseSavepoint = inner.releaseSavepoint?.bind(inner);
+  }
+
+  init(): Promise<void> {
+    return this.inner.init();
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await this.inner.acquireConnection().catch(rethrow);
+    let outer = this.outerOf.get(connection);
+    if (!outer) {
+      outer = {
+        executeQuery: <R>(query: Parameters<DatabaseConnection['executeQuery']>[0]): Promise<QueryResult<R>> =>
+          connection.executeQuery<R>(query).catch(rethrow),
+        streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
+      };
+      this.outerOf.set(connection, outer);
+      this.innerOf.set(outer, connection);
+    }
+    return outer;
+  }
+
+  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    return this.inner.beginTransaction(this.unwrapped(connection), settings).catch(rethrow);
+  }
+
+  commitTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.inner.commitTransaction(this.unwrapped(connection)).catch(rethrow);
+  }
+
+  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    return this.inner.rollbackTransaction(this.unwrapped(connection)).catch(rethrow);
+  }
+
+  releaseConnection(connection: DatabaseConnection): Promise<void> {
+    return this.inner.releaseConnection(this.unwrapped(connection));
+  }
+
+  destroy(): Promise<void> {
+    return this.inner.destroy();
+  }
+
+  private unwrapped(connection: DatabaseConnection): DatabaseConnection {
+    return this.innerOf.get(connection) ?? connection;
+  }
+}
