@@ -89,7 +89,7 @@ const position = (after: string | null | undefined) => {
 };
 
 export function createWebhookService(deps: ServiceDeps): WebhookService {
-  const { database, clock, bus, config } = deps;
+  const { database, clock, bus, config, logger } = deps;
   const db = database.db;
   // Sealed with the key the notification service registered for the outbox (sealed-body.ts), built before this.
   const vault = { seal: sealSecret, open: openSecret };
@@ -257,11 +257,11 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
         if (filter.siteId && event.siteId !== filter.siteId) return null;
         if (filter.endpointId && event.endpointId !== filter.endpointId) return null;
         return delivery(event.deliveryId);
-      });
+      }, logger);
     },
 
     disabledEvents() {
-      return streamOf(bus, 'webhookEndpointDisabled', async (event) => event);
+      return streamOf(bus, 'webhookEndpointDisabled', async (event) => event, logger);
     },
   };
 }

@@ -114,7 +114,7 @@ function decodeCursor(cursor: string): { createdAt: number; id: string } {
 }
 
 export function createNotificationService(deps: ServiceDeps): NotificationService {
-  const { database, clock, bus } = deps;
+  const { database, clock, bus, logger } = deps;
   // The key that seals outbox bodies with secrets, for queueNotification and the dispatcher (sealed-body.ts).
   useVaultKey(loadVaultKey(deps.config));
 
@@ -152,7 +152,7 @@ export function createNotificationService(deps: ServiceDeps): NotificationServic
     },
 
     events() {
-      return streamOf(bus, 'notificationAttempted', (event) => get(event.id));
+      return streamOf(bus, 'notificationAttempted', (event) => get(event.id), logger);
     },
 
   };

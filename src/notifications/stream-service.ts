@@ -1,10 +1,13 @@
 /**
  * A bus topic as an async iterable of views: each event reloaded (or skipped when `load` gives null). The first
  * `next()` is asked at once, because the pubsub starts listening on it, and the stream is handed over once Redis has
- * acknowledged the SUBSCRIBE: nothing published after it resolves is missed.
+ * acknowledged the SUBSCRIBE: nothing published after it resolves is missed. An event whose view cannot be read (the
+ * database unreachable) is skipped and logged, and the stream goes on: an error from a stream makes graphql-ws close
+ * the client's whole socket (4500), after which its clients do not reconnect. The staff's lists show what it missed.
  */
 import type { EventBus } from '../events/event-bus.ts';
 import type { Topics } from '../events/topics.ts';
+import type { Logger } from '../kernel/logger.ts';
 
 type SingleTopic = { [K in keyof Topics]: Topics[K] extends [infer _E] ? K : never }[keyof Topics];
 
@@ -12,6 +15,7 @@ export async function streamOf<K extends SingleTopic, T>(
   bus: EventBus,
   topic: K,
   load: (event: Topics[K][0]) => Promise<T | null>,
+  logger: Logger,
 ): Promise<AsyncIterable<T>> {
   const subscribe = bus.subscribe as unknown as (name: K) => AsyncIterable<Topics[K][0]>;
   const source = subscribe.call(bus, topic)[Symbol.asyncIterator]();
@@ -23,7 +27,10 @@ export async function streamOf<K extends SingleTopic, T>(
         const event = await (first ?? source.next());
         first = null;
         if (event.done) return;
-        const view = await load(event.value);
+        const view = await load(event.value).catch((error: unknown) => {
+          logger.warn(`${topic} stream: an event could not be read; skipped`, { error });
+          return null;
+        });
         if (view !== null) yield view;
       }
     } finally {

@@ -1,7 +1,8 @@
 /**
  * The live streams behind the subscriptions (docs/graphql.md#root-fields). Each stream starts with the current state —
- * so a display that reconnects is right again at once — then follows the event bus, and reads again after a break in
- * Redis. Events carry ids and versions; every change is reloaded, so a stale or repeated event never shows stale data.
+ * so a display that reconnects is right again at once — then follows the event bus; it reads again after a break in
+ * Redis, and after a failed read once the database answers (read-recovery.ts). Events carry ids and versions; every
+ * change is reloaded, so a stale or repeated event never shows stale data.
  */
 import { LatestStream } from '../events/latest-stream.ts';
 import { Repeater } from '@repeaterjs/repeater';
@@ -16,6 +17,7 @@ import type { OrderService } from './order-service.ts';
 import type { OrderStaffService, PickupEntry } from './staff-service.ts';
 import type { OrderChangedEvent } from './order-events.ts';
 import { eventKey, sharedReads } from './shared-reads.ts';
+import { createReadRecovery } from './read-recovery.ts';
 
 export interface HoldTickEvent {
   order: Order;
@@ -80,9 +82,11 @@ export function createLiveService(
   // The streams of this process that react to one change, or to one resume after a break, share one read of it.
   const orderAfter = sharedReads<Order | undefined>();
   const boardAfter = sharedReads<PickupEntry[]>();
+  // A stream whose read fails keeps its place and reads again once the database answers, as after a break in Redis.
+  const { guarded, onResume, readFailed } = createReadRecovery({ onBusResume: (h) => bus.onResume(h), probe: database.check, clock, logger });
   // Counted before any stream subscribes, so at each resume every stream's handler sees that resume's number.
   let resumes = 0;
-  bus.onResume(() => (resumes += 1));
+  onResume(() => (resumes += 1));
   const resumeKey = () => `resume${resumes}`;
   const reloadAfter = (event: OrderChangedEvent) => orderAfter(eventKey(event), () => reload(event.orderNumber));
   const readBoardAfter = (event: OrderChangedEvent) => boardAfter(eventKey(event), () => staff.pickupBoard());
@@ -151,20 +155,27 @@ export function createLiveService(
       unwatch = ticker.watch(order.holdUntil, (secondsLeft) => stream.push({ order, secondsLeft, final: false }));
       const endWith = (read: Promise<Order | undefined>) => {
         read.then(
-          (latest) => stream.push({ order: latest ?? order, secondsLeft: 0, final: true }, true),
-          // Unreadable now: the stream ends without a final event rather than claim a state it could not read.
-          (error: unknown) => logger.error('hold countdown: the ended order could not be read', { orderNumber, error }),
-        ).finally(() => stream.end());
+          (latest) => {
+            stream.push({ order: latest ?? order, secondsLeft: 0, final: true }, true);
+            stream.end();
+          },
+          // Unreadable now: no final event claims a state it could not read; the resume below reads it again.
+          (error: unknown) => {
+            ended = false;
+            readFailed('hold countdown', error);
+          },
+        );
       };
       onHoldEnded = (event) => endWith(reloadAfter(event));
-      // After a break in Redis the event that ended the hold may be lost: the order says.
-      unresume = bus.onResume(() => {
+      // After a break in Redis (or a failed read) the event that ended the hold may be lost: the order says.
+      unresume = onResume(() => {
         if (ended) return;
-        void reloadAfterResume(orderNumber).then((latest) => {
+        void guarded('hold countdown', async () => {
+          const latest = await reloadAfterResume(orderNumber);
           if (!latest || latest.status === 'awaiting payment' || ended) return;
           ended = true;
           endWith(Promise.resolve(latest));
-        }, (error: unknown) => logger.warn('hold countdown: the order could not be read again after a break in Redis', { orderNumber, error }));
+        });
       });
       if (endedBy) onHoldEnded(endedBy);
       return stream;
@@ -181,13 +192,11 @@ export function createLiveService(
           version = latest.version;
           await push(latest);
         };
-        // After a break in Redis, changes made meanwhile were announced to nobody: the order says.
-        const unresume = bus.onResume(() =>
-          void reloadAfterResume(orderNumber).then(show, (error: unknown) => logger.warn('order updates: the order could not be read again after a break in Redis', { orderNumber, error })),
-        );
+        // After a break in Redis (or a failed read), changes made meanwhile were announced to nobody: the order says.
+        const unresume = onResume(() => void guarded('order updates', async () => show(await reloadAfterResume(orderNumber))));
         void (async () => {
           for await (const event of changes) {
-            if (event.version > version) await show(await reloadAfter(event));
+            if (event.version > version) await guarded('order updates', async () => show(await reloadAfter(event)));
           }
         })();
         await stop;
@@ -199,16 +208,15 @@ export function createLiveService(
     async orderEvents() {
       const changes = await listening(bus, bus.subscribe('orderChanged'));
       return new Repeater<Order>(async (push, stop) => {
-        // After a break in Redis, every order changed meanwhile: a console keeps the newest version of each.
-        const unresume = bus.onResume((awayMs) =>
-          void changedSince(clock.now() - awayMs - CLOCK_MARGIN_MS, push).catch((error: unknown) =>
-            logger.warn('order events: the orders changed during a break in Redis could not be read', { error }),
-          ),
-        );
+        // After a break in Redis (or a failed read), every order changed meanwhile: a console keeps the newest
+        // version of each.
+        const unresume = onResume((awayMs) => void guarded('order events', () => changedSince(clock.now() - awayMs - CLOCK_MARGIN_MS, push)));
         void (async () => {
           for await (const event of changes) {
-            const latest = await reloadAfter(event);
-            if (latest) await push(latest);
+            await guarded('order events', async () => {
+              const latest = await reloadAfter(event);
+              if (latest) await push(latest);
+            });
           }
         })();
         await stop;
@@ -230,10 +238,10 @@ export function createLiveService(
           version = latest.version;
           await push(latest);
         };
-        const unresume = bus.onResume(() => void showLatest().catch((error: unknown) => logger.warn('options changes: the set could not be read again after a break in Redis', { error })));
+        const unresume = onResume(() => void guarded('options changes', showLatest));
         void (async () => {
           for await (const event of changes) {
-            if (event.version > version) await showLatest();
+            if (event.version > version) await guarded('options changes', showLatest);
           }
         })();
         await stop;
@@ -248,33 +256,35 @@ export function createLiveService(
         // What the screen shows: the board last pushed, and only that (every check below is against the screen).
         let shown = await staff.pickupBoard();
         await push({ change: 'snapshot', orderNumber: null, board: shown });
-        // After a break in Redis, orders may have become ready or left meanwhile unannounced: the board as it is now,
-        // as a snapshot when it differs from the screen's.
-        const unresume = bus.onResume(() =>
-          void readBoardAfterResume().then(async (board) => {
+        // After a break in Redis (or a failed read), orders may have become ready or left meanwhile unannounced: the
+        // board as it is now, as a snapshot when it differs from the screen's.
+        const unresume = onResume(() =>
+          void guarded('pickup board', async () => {
+            const board = await readBoardAfterResume();
             if (JSON.stringify(board) === JSON.stringify(shown)) return;
             shown = board;
             await push({ change: 'snapshot', orderNumber: null, board });
-          }, (error: unknown) => logger.warn('pickup board: the board could not be read again after a break in Redis', { error })),
+          }),
         );
+        /** One change, announced when it moves an order onto or off the board the screen shows. */
+        const announce = async (event: OrderChangedEvent) => {
+          const wasShown = shown.some((entry) => entry.orderNumber === event.orderNumber);
+          if (event.status !== 'ready' && !wasShown) return;
+          // A move to ready that the screen already shows (it happened before the board it was last given, and its
+          // event came after) changes nothing there: announcing it again would flash an old order as new.
+          if (event.status === 'ready' && wasShown) return;
+          const board = await readBoardAfter(event);
+          // An event older than the board read now (one published before this display subscribed can arrive after
+          // its snapshot, through Redis): the order's place on the board is not what the event says, so nothing is
+          // announced. That board is not kept either: the orders it has that the screen lacks are announced by
+          // their own events, which would find them already shown.
+          if ((event.status === 'ready') !== board.some((entry) => entry.orderNumber === event.orderNumber)) return;
+          const change: PickupChange = event.status === 'ready' ? 'ready' : event.status === 'collected' ? 'collected' : 'removed';
+          shown = board;
+          await push({ change, orderNumber: event.orderNumber, board });
+        };
         void (async () => {
-          for await (const event of changes) {
-            const wasShown = shown.some((entry) => entry.orderNumber === event.orderNumber);
-            if (event.status !== 'ready' && !wasShown) continue;
-            // A move to ready that the screen already shows (it happened before the board it was last given, and its
-            // event came after) changes nothing there: announcing it again would flash an old order as new.
-            if (event.status === 'ready' && wasShown) continue;
-            const board = await readBoardAfter(event);
-            // An event older than the board read now (one published before this display subscribed can arrive after
-            // its snapshot, through Redis): the order's place on the board is not what the event says, so nothing is
-            // announced. That board is not kept either: the orders it has that the screen lacks are announced by
-            // their own events, which would find them already shown.
-            if ((event.status === 'ready') !== board.some((entry) => entry.orderNumber === event.orderNumber)) continue;
-            const change: PickupChange =
-              event.status === 'ready' ? 'ready' : event.status === 'collected' ? 'collected' : 'removed';
-            shown = board;
-            await push({ change, orderNumber: event.orderNumber, board });
-          }
+          for await (const event of changes) await guarded('pickup board', () => announce(event));
         })();
         await stop;
         unresume();

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createEventBus, type EventBusHandle } from '../../src/events/event-bus.ts';
 import type { OrderChangedEvent } from '../../src/events/topics.ts';
 import { streamOf } from '../../src/notifications/stream-service.ts';
+import { createLogger } from '../../src/kernel/logger.ts';
 import { faultyLink } from '../support/faulty-link.ts';
 
 const REDIS = process.env.TEST_REDIS_URL;
@@ -48,6 +49,22 @@ const within = <T>(promise: Promise<T>, ms: number) =>
 const disabled = (endpointId: string) => ({ endpointId, siteId: 's', url: 'https://example.com', reason: 'gone', at: 1 });
 
 describe('the event bus in memory', () => {
+  it('skips and logs an event whose view cannot be read (streamOf), and goes on with the next', async () => {
+    const handle = createEventBus();
+    const lines: string[] = [];
+    const load = async (event: ReturnType<typeof disabled>) => {
+      if (event.endpointId === 'ep_unreadable') throw new Error('Connection terminated unexpectedly');
+      return event.endpointId;
+    };
+    const stream = (await streamOf(handle.bus, 'webhookEndpointDisabled', load, createLogger('warn', (line) => lines.push(line))))[Symbol.asyncIterator]();
+    const first = stream.next();
+    handle.bus.publish('webhookEndpointDisabled', disabled('ep_unreadable'));
+    handle.bus.publish('webhookEndpointDisabled', disabled('ep_2'));
+    expect((await within(first, 5_000))?.value).toBe('ep_2');
+    expect(lines.map((line) => JSON.parse(line).msg)).toEqual(['webhookEndpointDisabled stream: an event could not be read; skipped']);
+    await stream.return?.();
+  });
+
   it('is subscribed at once', async () => {
     const handle = createEventBus();
     const iterator = handle.bus.subscribe('orderChanged')[Symbol.asyncIterator]();
@@ -75,7 +92,7 @@ describe.skipIf(!REDIS)(`the event bus on Redis, behind a slow link${REDIS ? '' 
 
   it('hands over a pure event stream (streamOf) only once it listens', async () => {
     const { a, b } = await twoBuses();
-    const stream = (await streamOf(a.bus, 'webhookEndpointDisabled', async (event) => event))[Symbol.asyncIterator]();
+    const stream = (await streamOf(a.bus, 'webhookEndpointDisabled', async (event) => event, createLogger('silent')))[Symbol.asyncIterator]();
     const first = stream.next();
     b.bus.publish('webhookEndpointDisabled', disabled('ep_1'));
     expect((await within(first, 5_000))?.value).toMatchObject({ endpointId: 'ep_1' });
