@@ -2,6 +2,7 @@
  * The process: config → database and migrations → schedulers → HTTP server → print generated credentials once
  * → on SIGTERM/SIGINT stop accepting, finish requests in flight, close sockets and the database, exit 0.
  */
+import { ConnectionLost } from './db/connection-loss.ts';
 import { ConfigError, loadConfig } from './kernel/config.ts';
 import { createLogger } from './kernel/logger.ts';
 import { createGateway, startServer } from './server.ts';
@@ -57,6 +58,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`sleeve-gateway: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  // The operator's own configuration failed: the driver's words (which host refused) say more than an API answer.
+  const reason = error instanceof ConnectionLost ? (error.cause as Error) : error;
+  process.stderr.write(`sleeve-gateway: failed to start: ${reason instanceof Error ? reason.message : String(reason)}\n`);
   process.exit(1);
 });

@@ -33,6 +33,9 @@ export class ConnectionLost extends DomainError {
   constructor(cause: Error & { code?: unknown }) {
     super('unavailable', 'The database cannot be reached right now. Please try again shortly.', { retryAfter: 1 });
     this.driverCode = typeof cause.code === 'string' ? cause.code : 'closed';
+    // Kept for the one reader who needs the host: start-up's own line (src/main.ts). Not enumerable, so no error
+    // body or log line carries it.
+    Object.defineProperty(this, 'cause', { value: cause, enumerable: false });
   }
 }
 
