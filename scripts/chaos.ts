@@ -1,12 +1,14 @@
 /**
  * `npm run chaos`: real traffic against real server processes killed (SIGKILL) at random moments and restarted,
  * first one instance on SQLite, then two instances on one PostgreSQL schema and Redis (when TEST_DATABASE_URL and
- * TEST_REDIS_URL, or DATABASE_URL and REDIS_URL, name them). Clients keep a ledger of every success they were told
- * of; after the killing stops and the servers have had time to finish what was due, the ledger is checked against the
- * database and the merchant's receiver. It prints the figures and exits 1 on any loss (issue 14).
+ * TEST_REDIS_URL, or DATABASE_URL and REDIS_URL, name them); then the same two instances' PostgreSQL connections
+ * terminated at random moments (`pg_terminate_backend`, as a restart or failover does), with no restart: any exit
+ * is a loss there. Clients keep a ledger of every success they were told of; after the faults stop and the
+ * servers have had time to finish what was due, the ledger is checked against the database and the merchant's
+ * receiver. It prints the figures and exits 1 on any loss (issue 14).
  *
- *   npm run chaos                         # both phases, about 2 × (CHAOS_SECONDS + settle) 
- *   CHAOS_SECONDS=20 CHAOS_KILLS=10 npm run chaos
+ *   npm run chaos                         # every phase, about 3 × (CHAOS_SECONDS + settle)
+ *   CHAOS_SECONDS=20 CHAOS_KILLS=10 CHAOS_PHASES=terminate npm run chaos
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,32 +21,75 @@ import { Ledger } from './chaos/ledger.ts';
 import { startInstances, type Instances } from './chaos/instances.ts';
 import { startReceiver } from './chaos/receiver.ts';
 import { runTraffic } from './chaos/traffic.ts';
+import pg from 'pg';
 
 const SECONDS = Number(process.env.CHAOS_SECONDS ?? 40);
 const KILLS = Number(process.env.CHAOS_KILLS ?? 12);
+/** How many times every PostgreSQL connection of the instances is terminated, in the last phase. */
+const TERMINATIONS = Number(process.env.CHAOS_TERMINATIONS ?? 30);
+/** `sqlite`, `postgres` and `terminate`, comma-separated (default: all three). */
+const PHASES = (process.env.CHAOS_PHASES ?? 'sqlite,postgres,terminate').split(',');
+
+/** What is done to the servers, `count` times at random moments over CHAOS_SECONDS. */
+interface Fault {
+  name: string;
+  count: number;
+  strike(instances: Instances): Promise<void>;
+  /** What the strikes did, when it is more than their number. */
+  detail?(): string;
+}
+
+const KILL: Fault = { name: 'kills', count: KILLS, strike: (instances) => instances.killAndRestart(Math.floor(Math.random() * instances.count)) };
+
+/** Terminates every connection whose application_name is `name`, through a connection of its own. */
+async function terminator(url: string, name: string): Promise<Fault & { close(): Promise<void> }> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  let terminated = 0;
+  return {
+    name: 'terminations',
+    count: TERMINATIONS,
+    async strike() {
+      const sql = 'select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where application_name = $1 and pid <> pg_backend_pid()';
+      terminated += (await admin.query<{ n: number }>(sql, [name])).rows[0]!.n;
+    },
+    detail: () => `${terminated} connections ended`,
+    close: () => admin.end(),
+  };
+}
 /** Past the pay flow's stale bound (60 s) and one reconciliation poll (30 s): what a crash left is settled by then. */
 const SETTLE_MS = Number(process.env.CHAOS_SETTLE_SECONDS ?? 100) * 1000;
 
-async function phase(name: string, instances: Instances, receiver: Awaited<ReturnType<typeof startReceiver>>, openDatabase: () => ReturnType<typeof createDatabase>): Promise<Verdict> {
+async function phase(
+  name: string,
+  instances: Instances,
+  receiver: Awaited<ReturnType<typeof startReceiver>>,
+  openDatabase: () => ReturnType<typeof createDatabase>,
+  fault: Fault = KILL,
+): Promise<Verdict> {
   const ledger = new Ledger();
   const running = { on: true };
-  console.log(`chaos ${name}: ${KILLS} kills over about ${SECONDS} s of traffic`);
+  console.log(`chaos ${name}: ${fault.count} ${fault.name} over about ${SECONDS} s of traffic`);
   const traffic = runTraffic(instances, ledger, () => running.on);
-  let kills = 0;
-  // Every kill happens, each at a random moment of its slot (restarts add their own time to the window).
-  const slot = (SECONDS * 1000) / KILLS;
-  for (; kills < KILLS; kills++) {
+  let strikes = 0;
+  // Every fault happens, each at a random moment of its slot (restarts add their own time to the window).
+  const slot = (SECONDS * 1000) / fault.count;
+  for (; strikes < fault.count; strikes++) {
     await sleep(slot * (0.3 + Math.random() * 0.6));
-    await instances.killAndRestart(Math.floor(Math.random() * instances.count));
+    await fault.strike(instances);
   }
   await sleep(2_000);
   running.on = false;
   await traffic;
-  console.log(`chaos ${name}: traffic stopped after ${kills} kills; settling for ${SETTLE_MS / 1000} s`);
+  console.log(`chaos ${name}: traffic stopped after ${strikes} ${fault.name}; settling for ${SETTLE_MS / 1000} s`);
   await sleep(SETTLE_MS);
   const database = await openDatabase();
   try {
-    const verdict = await checkLedger(database, ledger, receiver, kills);
+    const verdict = await checkLedger(database, ledger, receiver, `${strikes} ${fault.name}${fault.detail ? ` (${fault.detail()})` : ''}`);
+    // An instance that ended by itself (not one of the kills) is a defect whatever the ledger says.
+    const crashes = instances.crashes();
+    verdict.lines.splice(1, 0, `unexpected exits ${crashes}`);
+    verdict.losses += crashes;
     console.log(`chaos ${name}:\n${verdict.lines.map((l) => `  ${l}`).join('\n')}`);
     return verdict;
   } finally {
@@ -69,32 +114,42 @@ async function main(): Promise<void> {
   const verdicts: Verdict[] = [];
 
   const receiver = await startReceiver();
-  const dir = mkdtempSync(join(tmpdir(), 'sleeve-chaos-'));
-  try {
-    const file = join(dir, 'chaos.db');
-    const env = { ...common, DATABASE_URL: `file:${file}`, MERCHANT_ENDPOINT: receiver.url };
-    verdicts.push(await phase('SQLite, one instance', await startInstances(1, env), receiver, () => createDatabase({ kind: 'sqlite', path: file })));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+  if (PHASES.includes('sqlite')) {
+    const dir = mkdtempSync(join(tmpdir(), 'sleeve-chaos-'));
+    try {
+      const file = join(dir, 'chaos.db');
+      const env = { ...common, DATABASE_URL: `file:${file}`, MERCHANT_ENDPOINT: receiver.url };
+      verdicts.push(await phase('SQLite, one instance', await startInstances(1, env), receiver, () => createDatabase({ kind: 'sqlite', path: file })));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
 
   const base = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
   const redis = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL;
-  if (base?.startsWith('postgres') && redis) {
+  /** Two instances on a fresh schema (dropped after), with `fault` or kills. */
+  const onPostgres = async (name: string, fault?: (base: string, applicationName: string) => Promise<Fault & { close(): Promise<void> }>) => {
     receiver.reset();
     const schema = `chaos_${randomBytes(4).toString('hex')}`;
-    const url = new URL(base);
+    const url = new URL(base!);
     url.searchParams.set('schema', schema);
-    const env = { ...common, DATABASE_URL: url.toString(), REDIS_URL: redis, REDIS_PREFIX: `${schema}:`, MERCHANT_ENDPOINT: receiver.url };
+    url.searchParams.set('application_name', schema); // what the terminations pick the instances' connections by
+    const env = { ...common, DATABASE_URL: url.toString(), REDIS_URL: redis!, REDIS_PREFIX: `${schema}:`, MERCHANT_ENDPOINT: receiver.url };
+    const striking = await fault?.(base!, schema);
     try {
-      verdicts.push(await phase('PostgreSQL + Redis, two instances', await startInstances(2, env), receiver, () => createDatabase({ kind: 'postgres', url: url.toString() })));
+      verdicts.push(await phase(name, await startInstances(2, env), receiver, () => createDatabase({ kind: 'postgres', url: url.toString() }), striking));
     } finally {
-      const admin = await createDatabase({ kind: 'postgres', url: base });
+      await striking?.close();
+      const admin = await createDatabase({ kind: 'postgres', url: base! });
       await admin.db.schema.dropSchema(schema).ifExists().cascade().execute();
       await admin.destroy();
     }
+  };
+  if (base?.startsWith('postgres') && redis) {
+    if (PHASES.includes('postgres')) await onPostgres('PostgreSQL + Redis, two instances');
+    if (PHASES.includes('terminate')) await onPostgres('PostgreSQL connections terminated, two instances', terminator);
   } else {
-    console.log('chaos: PostgreSQL phase skipped (set TEST_DATABASE_URL and TEST_REDIS_URL)');
+    console.log('chaos: PostgreSQL phases skipped (set TEST_DATABASE_URL and TEST_REDIS_URL)');
   }
   await receiver.close();
   const lost = verdicts.reduce((n, v) => n + v.losses, 0);

@@ -17,7 +17,8 @@ export interface Verdict {
 
 const AFTER_PAYMENT = ['received', 'in progress', 'ready', 'collected'];
 
-export async function checkLedger({ db }: AppDatabase, ledger: Ledger, receiver: ChaosReceiver, kills: number): Promise<Verdict> {
+/** `faults` says what was done to the servers ("12 kills"), for the first line. */
+export async function checkLedger({ db }: AppDatabase, ledger: Ledger, receiver: ChaosReceiver, faults: string): Promise<Verdict> {
   const problems: string[] = [];
   const orders = new Map((await db.selectFrom('orders').select(['order_number', 'status', 'hold_until']).execute()).map((o) => [String(o.order_number), o]));
   for (const entry of ledger.orders.values()) {
@@ -72,7 +73,7 @@ export async function checkLedger({ db }: AppDatabase, ledger: Ledger, receiver:
   }
 
   const lines = [
-    `kills ${kills}; requests ${ledger.counts.requests} (${ledger.counts.unanswered} unanswered)`,
+    `${faults}; requests ${ledger.counts.requests} (${ledger.counts.unanswered} unanswered)`,
     `ledger: ${ledger.orders.size} orders (${ledger.counts.ordersPaid} paid), ${ledger.counts.apiPayments} payments, ${ledger.counts.cardUpdates} card updates, ${ledger.counts.staffMoves} staff moves`,
     `database: ${orders.size} orders, ${payments.length} payments, ${charges.length} charges, ${outbox.length} notifications`,
     `lost ${problems.length}; double charges ${[...kept.values()].filter((n) => n > 1).length}; duplicate deliveries ${duplicates}`,

@@ -14,6 +14,8 @@ export interface Instances {
   /** A URL of a live instance, at random (traffic spreads over all of them). */
   any(): string;
   killAndRestart(index: number): Promise<void>;
+  /** How many times an instance ended without being killed here (a crash), since the start. */
+  crashes(): number;
   stop(): Promise<void>;
 }
 
@@ -49,8 +51,12 @@ function start(port: number, env: Record<string, string>): Promise<ChildProcess>
   });
 }
 
+/** The processes killed here on purpose: any other exit is a crash. */
+const killed = new WeakSet<ChildProcess>();
+
 async function kill(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
+  killed.add(child);
   const exited = new Promise((done) => child.once('exit', done));
   child.kill('SIGKILL');
   await exited;
@@ -59,8 +65,16 @@ async function kill(child: ChildProcess): Promise<void> {
 export async function startInstances(count: number, env: Record<string, string>): Promise<Instances> {
   const ports = await Promise.all(Array.from({ length: count }, freePort));
   const children: ChildProcess[] = [];
+  let crashes = 0;
+  const launch = async (port: number) => {
+    const child = await start(port, env);
+    child.on('exit', () => {
+      if (!killed.has(child)) crashes++;
+    });
+    return child;
+  };
   // One after another: the first applies the migrations.
-  for (const port of ports) children.push(await start(port, env));
+  for (const port of ports) children.push(await launch(port));
   const urls = ports.map((port) => `http://127.0.0.1:${port}`);
   return {
     count,
@@ -69,8 +83,9 @@ export async function startInstances(count: number, env: Record<string, string>)
     async killAndRestart(index) {
       await kill(children[index]!);
       await new Promise((done) => setTimeout(done, 200 + Math.random() * 800)); // clients meet a closed port meanwhile
-      children[index] = await start(ports[index]!, env);
+      children[index] = await launch(ports[index]!);
     },
+    crashes: () => crashes,
     async stop() {
       await Promise.all(children.map(kill));
     },
