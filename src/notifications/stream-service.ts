@@ -2,8 +2,9 @@
  * A bus topic as an async iterable of views: each event reloaded (or skipped when `load` gives null). The first
  * `next()` is asked at once, because the pubsub starts listening on it, and the stream is handed over once Redis has
  * acknowledged the SUBSCRIBE: nothing published after it resolves is missed. An event whose view cannot be read (the
- * database unreachable) is skipped and logged, and the stream goes on: an error from a stream makes graphql-ws close
- * the client's whole socket (4500), after which its clients do not reconnect. The staff's lists show what it missed.
+ * database unreachable) is skipped and logged, and the stream goes on: thrown, it would end the subscription (sent as
+ * the operation's error), and a staff screen would hear no more deliveries until reloaded. The lists show what it
+ * missed.
  */
 import type { EventBus } from '../events/event-bus.ts';
 import type { Topics } from '../events/topics.ts';

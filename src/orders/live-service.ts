@@ -18,6 +18,7 @@ import type { OrderStaffService, PickupEntry } from './staff-service.ts';
 import type { OrderChangedEvent } from './order-events.ts';
 import { eventKey, sharedReads } from './shared-reads.ts';
 import { createReadRecovery } from './read-recovery.ts';
+import { listening, startingState } from '../events/stream-start.ts';
 
 export interface HoldTickEvent {
   order: Order;
@@ -47,26 +48,6 @@ export interface LiveService {
   optionsChanges(): Promise<AsyncIterable<SleeveOptionSet>>;
   /** The board now, then an event each time an order becomes ready, is collected or leaves the board. */
   pickupBoard(): Promise<AsyncIterable<PickupBoardEvent>>;
-}
-
-/**
- * A bus subscription that is listening from when this resolves. The pubsub registers its listener (and, on Redis,
- * sends SUBSCRIBE) only on the first `next()`, so that is asked at once; then Redis's acknowledgement is awaited, so
- * that a state read after this shows every change whose event the stream does not get.
- */
-async function listening<T>(bus: EventBus, iterator: AsyncIterableIterator<T>): Promise<AsyncIterableIterator<T>> {
-  let first: Promise<IteratorResult<T>> | null = iterator.next();
-  const started: AsyncIterableIterator<T> = {
-    next: () => {
-      const result = first ?? iterator.next();
-      first = null;
-      return result;
-    },
-    return: (value?: unknown) => iterator.return?.(value) ?? Promise.resolve({ done: true, value: undefined }),
-    [Symbol.asyncIterator]: () => started,
-  };
-  await bus.subscribed();
-  return started;
 }
 
 export function createLiveService(
@@ -107,12 +88,7 @@ export function createLiveService(
   async function followOrder(orderNumber: string, payToken: string) {
     // Subscribe before reading, so a change between the two is not missed.
     const changes = await listening(bus, bus.subscribe('order', orderNumber));
-    try {
-      return { changes, order: await orders.lookup(orderNumber, payToken) };
-    } catch (error) {
-      await changes.return?.();
-      throw error;
-    }
+    return { changes, order: await startingState(changes, () => orders.lookup(orderNumber, payToken)) };
   }
 
   return {
@@ -227,9 +203,10 @@ export function createLiveService(
 
     async optionsChanges() {
       const changes = await listening(bus, bus.subscribe('optionsChanged'));
+      const first = await startingState(changes, () => options.current());
       return new Repeater<SleeveOptionSet>(async (push, stop) => {
-        let version = (await options.current()).version;
-        await push(await options.current());
+        let version = first.version;
+        await push(first);
         /** The set as stored now, shown when newer (another instance may have published it: no cached copy). */
         const showLatest = async () => {
           options.invalidate();
@@ -252,9 +229,9 @@ export function createLiveService(
 
     async pickupBoard() {
       const changes = await listening(bus, bus.subscribe('orderChanged'));
+      // What the screen shows: the board last pushed, and only that (every check below is against the screen).
+      let shown = await startingState(changes, () => staff.pickupBoard());
       return new Repeater<PickupBoardEvent>(async (push, stop) => {
-        // What the screen shows: the board last pushed, and only that (every check below is against the screen).
-        let shown = await staff.pickupBoard();
         await push({ change: 'snapshot', orderNumber: null, board: shown });
         // After a break in Redis (or a failed read), orders may have become ready or left meanwhile unannounced: the
         // board as it is now, as a snapshot when it differs from the screen's.

@@ -9,6 +9,8 @@
  * that ended the process.
  */
 import pg from 'pg';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
 import { describe, expect, it } from 'vitest';
 import { afterThisTest, basicAuth, VALID_ORDER } from '../support/gateway.ts';
 import { postJson, staffQuery, startInstances } from '../support/instances.ts';
@@ -171,7 +173,25 @@ describe.skipIf(!DATABASE || !REDIS)(
       await until(() => boards.length > 0, 10_000);
       await new Promise((resolve) => setTimeout(resolve, 300)); // the console has subscribed too
 
+      // One display's client, whose socket carries a stream already running when a new one cannot start.
+      const display = createClient({ url: a.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, retryAttempts: 0 });
+      afterThisTest(async () => display.dispose());
+      const closes: number[] = [];
+      display.on('closed', (event) => closes.push((event as CloseEvent).code));
+      const running: string[] = [];
+      display.subscribe<any>(
+        { query: 'subscription ($n: ID!, $t: String!) { orderUpdates(orderNumber: $n, payToken: $t) { status } }', variables: vars },
+        { next: ({ data }) => running.push(data.orderUpdates.status), error: () => {}, complete: () => {} },
+      );
+      await until(() => running.length > 0, 10_000);
+
       link.cut();
+      // A stream that cannot read its starting state answers with the error and completes, as an unknown order's
+      // does; the socket and its other stream go on.
+      const refused = await new Promise<unknown>((settle) =>
+        display.subscribe<any>({ query: 'subscription { pickupBoard { change } }' }, { next: settle, error: settle, complete: () => settle('completed') }),
+      );
+      expect(refused).toEqual({ errors: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'UNAVAILABLE' }) })] });
       expect((await postJson(b, `/api/orders/${vars.n}/pay`, { t: vars.t, method: 'vendor_card' })).status).toBe(200);
       const another = await postJson(b, '/api/orders', { ...VALID_ORDER, email: 'another@example.com' });
       const m = another.body.orderNumber;
@@ -186,6 +206,8 @@ describe.skipIf(!DATABASE || !REDIS)(
       await until(() => seen.tick.includes('RECEIVED') && seen.update.includes('RECEIVED') && console.includes(`${m} READY`) && boards.length > 1, 10_000);
       expect(seen.tick.at(-1)).toBe('RECEIVED');
       expect(seen.update.at(-1)).toBe('RECEIVED');
+      await until(() => running.includes('RECEIVED'), 5_000);
+      expect([running, closes]).toEqual([['AWAITING_PAYMENT', 'RECEIVED'], []]);
       expect(console).toEqual(expect.arrayContaining([`${vars.n} RECEIVED`, `${m} READY`]));
       expect(boards.at(-1)).toEqual([m]);
       // And the streams follow events again.
