@@ -131,6 +131,13 @@ describe('configuration (docs/running.md#configuration)', () => {
     expect(result.lines).toEqual(['sleeve-gateway: failed to start: connect ECONNREFUSED 127.0.0.1:1']);
   });
 
+  it("stops start-up with one line naming connect_timeout when DATABASE_URL's is not whole seconds", () => {
+    for (const bad of ['ten', '-1', '1.5']) {
+      const result = startupRefusal({ DATABASE_URL: `postgres://postgres@127.0.0.1:1/sleeve?connect_timeout=${bad}` });
+      expect([result.status, result.lines]).toEqual([1, [`sleeve-gateway: failed to start: DATABASE_URL: connect_timeout "${bad}" must be whole seconds`]]);
+    }
+  });
+
   it('stops start-up with one line naming TRUST_PROXY on a bad value', () => {
     const result = startupRefusal({ TRUST_PROXY: '10.0.0.300' });
     expect(result.status).toBe(2);

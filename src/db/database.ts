@@ -50,7 +50,9 @@ function openSqlite(path: string, synchronous: SqliteSynchronous): SQLite.Databa
 
 /**
  * PostgreSQL through a pool. `?schema=NAME` in the URL puts every table in that schema (created when missing),
- * so several test files or deployments can share one database without colliding.
+ * so several test files or deployments can share one database without colliding. `?connect_timeout=SECONDS`
+ * (libpq's name; default 10, 0 waits for ever) bounds the wait for a connection, a new one or a free one of the pool:
+ * past it the request is answered 503 rather than held while PostgreSQL does not answer at all.
  */
 async function openPostgres(url: string, logger?: Logger): Promise<{ db: Kysely<Database>; schema: string | null }> {
   const parsed = new URL(url);
@@ -59,9 +61,12 @@ async function openPostgres(url: string, logger?: Logger): Promise<{ db: Kysely<
   if (schema !== null && !/^[a-z_][a-z0-9_]{0,62}$/u.test(schema)) {
     throw new Error(`DATABASE_URL: schema "${schema}" must be lower-case letters, digits and _`);
   }
+  const connectTimeout = parsed.searchParams.get('connect_timeout') ?? String(DEFAULT_CONNECT_TIMEOUT_SECONDS);
+  if (!/^\d{1,6}$/u.test(connectTimeout)) throw new Error(`DATABASE_URL: connect_timeout "${connectTimeout}" must be whole seconds`);
   const pool = new pg.Pool({
     connectionString: parsed.toString(),
     max: 10,
+    connectionTimeoutMillis: Number(connectTimeout) * 1000,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
     // bigint columns hold epoch milliseconds and order numbers: all well inside 2^53, so read them as numbers.
     types: { getTypeParser: (oid: number, format?: string) => (oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format as never)) } as never,
@@ -82,6 +87,7 @@ async function openPostgres(url: string, logger?: Logger): Promise<{ db: Kysely<
 }
 
 const INT8_OID = 20;
+const DEFAULT_CONNECT_TIMEOUT_SECONDS = 10;
 
 /** `logger` hears of PostgreSQL connections lost (nothing is logged without one). */
 export async function createDatabase(target: DatabaseTarget, { logger }: { logger?: Logger } = {}): Promise<AppDatabase> {

@@ -158,6 +158,35 @@ describe.skipIf(!DATABASE || !REDIS)(
       expect((await postJson(a, '/api/orders', late)).status).toBe(201);
     });
 
+    it('answers 503 within connect_timeout while PostgreSQL accepts connections and never answers, and serves again after', async () => {
+      let link!: Awaited<ReturnType<typeof faultyLink>>;
+      const { processes } = await startInstances('pgbreakstall', async (shared) => {
+        link = await faultyLink(shared.DATABASE_URL!);
+        const url = new URL(link.url);
+        url.searchParams.set('connect_timeout', '1');
+        return { ...LIMITS, DATABASE_URL: url.toString() };
+      }, 1);
+      const a = processes[0]!.url;
+      expect((await postJson(a, '/api/orders', VALID_ORDER)).status).toBe(201);
+
+      // A failover to an address that takes connections and never answers: before, every request waited for ever.
+      link.stall();
+      const late = { ...VALID_ORDER, email: 'late@example.com' };
+      const answer = await fetch(`${a}/api/orders`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(late),
+        signal: AbortSignal.timeout(15_000),
+      });
+      expect(answer.status).toBe(503);
+      expect(await answer.json()).toEqual({ ok: false, code: 'unavailable', error: expect.any(String), retryable: true });
+      expect(await readiness(a)).toBe(503);
+
+      link.restore();
+      await until(async () => (await readiness(a)) === 200, 10_000);
+      expect((await postJson(a, '/api/orders', late)).status).toBe(201);
+    });
+
     it("keeps A's live streams through a break in A's link to PostgreSQL, and shows what changed meanwhile once A reads again", async () => {
       const shared = sharedInstancesEnv('pgbreaklive');
       afterThisTest(shared.cleanup);

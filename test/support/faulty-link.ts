@@ -1,7 +1,9 @@
 /**
- * A TCP proxy on 127.0.0.1 standing for one instance's link to Redis (or any server), with two faults to give it:
- * `lagMs` holds every byte the client sends that long before passing it on (answers come back at once), and `cut()`
- * breaks every connection and refuses new ones until `restore()`, as a Redis restart or a dropped network does.
+ * A TCP proxy on 127.0.0.1 standing for one instance's link to Redis (or any server), with three faults to give it:
+ * `lagMs` holds every byte the client sends that long before passing it on (answers come back at once), `cut()`
+ * breaks every connection and refuses new ones until `restore()`, as a Redis restart or a dropped network does, and
+ * `stall()` breaks every connection and then accepts new ones and never answers on them, as a failover to a hung
+ * server or a dead backend behind a load balancer does.
  * What the lag shows is ordering, not speed: a command sent through it reaches the server `lagMs` after another
  * client's command sent at the same time.
  */
@@ -13,6 +15,8 @@ export interface FaultyLink {
   url: string;
   /** Breaks every connection now, and each new one at once, until `restore()`. */
   cut(): void;
+  /** Breaks every connection now; until `restore()`, a new one is accepted and never answered (a failover to nothing). */
+  stall(): void;
   restore(): void;
 }
 
@@ -21,8 +25,10 @@ export async function faultyLink(target: string, { lagMs = 0 }: { lagMs?: number
   const upstream = new URL(target);
   const sockets = new Set<Socket>();
   let broken = false;
+  let stalled = false;
   const server = createServer((client) => {
     if (broken) return void client.destroy();
+    if (stalled) return void sockets.add(client.on('error', () => {}).resume()); // read and dropped, never answered
     const server = connect(Number(upstream.port), upstream.hostname);
     sockets.add(client).add(server);
     // Timers of one delay fire in the order they were set: the bytes keep their order.
@@ -51,8 +57,13 @@ export async function faultyLink(target: string, { lagMs = 0 }: { lagMs?: number
       broken = true;
       for (const socket of sockets) socket.destroy();
     },
+    stall() {
+      stalled = true;
+      for (const socket of sockets) socket.destroy();
+    },
     restore() {
       broken = false;
+      stalled = false;
     },
   };
 }
