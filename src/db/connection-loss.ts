@@ -5,8 +5,9 @@
  * failure of this kind, whichever query or transaction step meets it, becomes that DomainError; every other
  * driver error (a unique violation, a serialization failure) passes unchanged to the code that handles it.
  */
-import type { DatabaseConnection, Dialect, Driver, Kysely, QueryResult, TransactionSettings } from 'kysely';
+import type { DatabaseConnection, Dialect, QueryResult, TransactionSettings } from 'kysely';
 import { DomainError } from '../kernel/errors.ts';
+import { PassThroughDriver, withDriver } from './driver-wrapper.ts';
 
 /** Node's codes for a connection refused, reset or unreachable. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -48,33 +49,15 @@ const rethrow = (error: unknown): never => {
 };
 
 export function unavailableOnConnectionLoss(inner: Dialect): Dialect {
-  return {
-    createAdapter: () => inner.createAdapter(),
-    createDriver: () => new ConnectionLossDriver(inner.createDriver()),
-    createIntrospector: (db: Kysely<any>) => inner.createIntrospector(db),
-    createQueryCompiler: () => inner.createQueryCompiler(),
-  };
+  return withDriver(inner, (driver) => new ConnectionLossDriver(driver));
 }
 
-class ConnectionLossDriver implements Driver {
+class ConnectionLossDriver extends PassThroughDriver {
   /** Each pooled connection's wrapper, and back: kysely keeps one connection object per pg client. */
   private readonly outerOf = new WeakMap<DatabaseConnection, DatabaseConnection>();
   private readonly innerOf = new WeakMap<DatabaseConnection, DatabaseConnection>();
-  readonly savepoint: Driver['savepoint'];
-  readonly rollbackToSavepoint: Driver['rollbackToSavepoint'];
-  readonly releaseSavepoint: Driver['releaseSavepoint'];
 
-  constructor(private readonly inner: Driver) {
-    this.savepoint = inner.savepoint?.bind(inner);
-    this.rollbackToSavepoint = inner.rollbackToSavepoint?.bind(inner);
-    this.releaseSavepoint = inner.releaseSavepoint?.bind(inner);
-  }
-
-  init(): Promise<void> {
-    return this.inner.init();
-  }
-
-  async acquireConnection(): Promise<DatabaseConnection> {
+  override async acquireConnection(): Promise<DatabaseConnection> {
     const connection = await this.inner.acquireConnection().catch(rethrow);
     let outer = this.outerOf.get(connection);
     if (!outer) {
@@ -89,24 +72,20 @@ class ConnectionLossDriver implements Driver {
     return outer;
   }
 
-  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+  override beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     return this.inner.beginTransaction(this.unwrapped(connection), settings).catch(rethrow);
   }
 
-  commitTransaction(connection: DatabaseConnection): Promise<void> {
+  override commitTransaction(connection: DatabaseConnection): Promise<void> {
     return this.inner.commitTransaction(this.unwrapped(connection)).catch(rethrow);
   }
 
-  rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+  override rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     return this.inner.rollbackTransaction(this.unwrapped(connection)).catch(rethrow);
   }
 
-  releaseConnection(connection: DatabaseConnection): Promise<void> {
+  override releaseConnection(connection: DatabaseConnection): Promise<void> {
     return this.inner.releaseConnection(this.unwrapped(connection));
-  }
-
-  destroy(): Promise<void> {
-    return this.inner.destroy();
   }
 
   private unwrapped(connection: DatabaseConnection): DatabaseConnection {

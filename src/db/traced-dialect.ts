@@ -4,53 +4,35 @@
  * of the request or operation that opened it. One place instead of twenty call sites; while tracing is off each
  * call costs one boolean test.
  */
-import type { DatabaseConnection, Dialect, Driver, Kysely, TransactionSettings } from 'kysely';
+import type { DatabaseConnection, Dialect, Driver, TransactionSettings } from 'kysely';
 import { SpanKind, SpanStatusCode, startSpan } from '../operations/tracing.ts';
 import type { Span } from '@opentelemetry/api';
+import { PassThroughDriver, withDriver } from './driver-wrapper.ts';
 
 export function tracedDialect(inner: Dialect, system: 'sqlite' | 'postgresql'): Dialect {
-  return {
-    createAdapter: () => inner.createAdapter(),
-    createDriver: () => new TracedDriver(inner.createDriver(), system),
-    createIntrospector: (db: Kysely<any>) => inner.createIntrospector(db),
-    createQueryCompiler: () => inner.createQueryCompiler(),
-  };
+  return withDriver(inner, (driver) => new TracedDriver(driver, system));
 }
 
-class TracedDriver implements Driver {
+class TracedDriver extends PassThroughDriver {
   private readonly spans = new WeakMap<DatabaseConnection, Span>();
-  // Savepoints stay the inner driver's (none is used today; kept so that `trx.savepoint()` works if one is).
-  readonly savepoint: Driver['savepoint'];
-  readonly rollbackToSavepoint: Driver['rollbackToSavepoint'];
-  readonly releaseSavepoint: Driver['releaseSavepoint'];
 
   constructor(
-    private readonly inner: Driver,
+    inner: Driver,
     private readonly system: 'sqlite' | 'postgresql',
   ) {
-    this.savepoint = inner.savepoint?.bind(inner);
-    this.rollbackToSavepoint = inner.rollbackToSavepoint?.bind(inner);
-    this.releaseSavepoint = inner.releaseSavepoint?.bind(inner);
-  }
-
-  init(): Promise<void> {
-    return this.inner.init();
-  }
-
-  acquireConnection(): Promise<DatabaseConnection> {
-    return this.inner.acquireConnection();
+    super(inner);
   }
 
   // Without a span (tracing off) the inner driver's promise is handed back as it is: an async wrapper would make two
   // more promises per transaction, each a hook call while the request scope is on (Node 20).
-  beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+  override beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     const span = startSpan('db.transaction', SpanKind.CLIENT, { 'db.system.name': this.system });
     if (!span) return this.inner.beginTransaction(connection, settings);
     this.spans.set(connection, span);
     return this.traced(connection, this.inner.beginTransaction(connection, settings), false);
   }
 
-  commitTransaction(connection: DatabaseConnection): Promise<void> {
+  override commitTransaction(connection: DatabaseConnection): Promise<void> {
     if (!this.spans.has(connection)) return this.inner.commitTransaction(connection);
     return this.traced(connection, this.inner.commitTransaction(connection), true);
   }
@@ -66,20 +48,12 @@ class TracedDriver implements Driver {
     }
   }
 
-  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     try {
       await this.inner.rollbackTransaction(connection);
     } finally {
       this.end(connection, 'rolled back');
     }
-  }
-
-  releaseConnection(connection: DatabaseConnection): Promise<void> {
-    return this.inner.releaseConnection(connection);
-  }
-
-  destroy(): Promise<void> {
-    return this.inner.destroy();
   }
 
   private end(connection: DatabaseConnection, error?: unknown): void {
