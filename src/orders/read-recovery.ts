@@ -7,6 +7,7 @@
  */
 import type { Clock, Timer } from '../kernel/clock.ts';
 import type { Logger } from '../kernel/logger.ts';
+import { DomainError } from '../kernel/errors.ts';
 
 /** How often the database is asked again while reads fail. */
 export const RECOVERY_PROBE_MS = 1_000;
@@ -16,7 +17,7 @@ type ResumeHandler = (awayMs: number) => void;
 export interface ReadRecovery {
   /** `handler` runs after a break in Redis and after the database answers again; returns how to stop. */
   onResume(handler: ResumeHandler): () => void;
-  /** A stream's read failed: its state is reread once the database answers. */
+  /** A stream's read failed: after an outage (`unavailable`), its state is reread once the database answers. */
   readFailed(what: string, error: unknown): void;
   /** Runs `work` (a read and what it shows); a failure is reported as by `readFailed`. */
   guarded(what: string, work: () => Promise<unknown>): Promise<void>;
@@ -52,6 +53,12 @@ export function createReadRecovery(deps: {
   };
 
   function readFailed(what: string, error: unknown): void {
+    // Only an outage waits for the database: a read that fails for another reason would fail again at every resume,
+    // rereading every stream each second. It is logged, and the stream goes on with its next event.
+    if (!(error instanceof DomainError && error.code === 'unavailable')) {
+      logger.error(`${what}: a read failed`, { error });
+      return;
+    }
     if (failingSince === null) {
       failingSince = clock.now();
       logger.warn(`${what}: a read failed; read again once the database answers`, { error });

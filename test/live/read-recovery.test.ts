@@ -7,6 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { createManualClock } from '../../src/kernel/clock.ts';
 import { createLogger } from '../../src/kernel/logger.ts';
 import { createReadRecovery, RECOVERY_PROBE_MS } from '../../src/orders/read-recovery.ts';
+import { DomainError } from '../../src/kernel/errors.ts';
+
+/** What the PostgreSQL driver's wrapper throws for a lost connection (src/db/connection-loss.ts). */
+const outage = () => new DomainError('unavailable', 'The database cannot be reached right now.');
 
 function setUp() {
   const clock = createManualClock();
@@ -34,7 +38,7 @@ function setUp() {
 describe('read recovery', () => {
   it('probes once a second while the database does not answer, then resumes every stream once with the time away', async () => {
     const { clock, recovery, resumes, probes, answer, lines } = setUp();
-    for (let i = 0; i < 5; i++) recovery.readFailed('order updates', new Error('Connection terminated unexpectedly'));
+    for (let i = 0; i < 5; i++) recovery.readFailed('order updates', outage());
     await clock.advance(3 * RECOVERY_PROBE_MS);
     expect([probes(), resumes]).toEqual([3, []]);
     answer();
@@ -57,12 +61,23 @@ describe('read recovery', () => {
     await clock.advance(5 * RECOVERY_PROBE_MS);
     expect(resumes).toEqual([]);
     await recovery.guarded('pickup board', async () => {
-      throw new Error('Connection terminated unexpectedly');
+      throw outage();
     });
     await clock.advance(RECOVERY_PROBE_MS);
-    recovery.readFailed('pickup board', new Error('again'));
+    recovery.readFailed('pickup board', outage());
     await clock.advance(2 * RECOVERY_PROBE_MS);
     expect(resumes).toEqual([RECOVERY_PROBE_MS, RECOVERY_PROBE_MS]);
+  });
+
+  it('logs a read that fails for another reason and waits for nothing: it would fail again at every resume', async () => {
+    const { clock, recovery, resumes, probes, answer, lines } = setUp();
+    answer();
+    await recovery.guarded('order updates', async () => {
+      throw new TypeError("Cannot read properties of undefined (reading 'status')");
+    });
+    await clock.advance(5 * RECOVERY_PROBE_MS);
+    expect([probes(), resumes]).toEqual([0, []]);
+    expect(lines.map((line) => [JSON.parse(line).level, JSON.parse(line).msg])).toEqual([['error', 'order updates: a read failed']]);
   });
 
   it("hands each handler to the bus's resume too, and stops both on its stop", async () => {
@@ -72,7 +87,7 @@ describe('read recovery', () => {
     stop();
     expect(busHandlers.size).toBe(0);
     answer();
-    recovery.readFailed('order events', new Error('x'));
+    recovery.readFailed('order events', outage());
     await clock.advance(RECOVERY_PROBE_MS);
     expect(resumes).toEqual([2_000]);
   });
