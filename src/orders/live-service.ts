@@ -135,10 +135,11 @@ export function createLiveService(
             stream.push({ order: latest ?? order, secondsLeft: 0, final: true }, true);
             stream.end();
           },
-          // Unreadable now: no final event claims a state it could not read; the resume below reads it again.
+          // Unreadable now: no final event claims a state it could not read. After an outage the resume below reads
+          // it again; after any other failure the stream ends without one, as it did before reads were recovered.
           (error: unknown) => {
             ended = false;
-            readFailed('hold countdown', error);
+            if (!readFailed('hold countdown', error)) stream.end();
           },
         );
       };

@@ -17,8 +17,11 @@ type ResumeHandler = (awayMs: number) => void;
 export interface ReadRecovery {
   /** `handler` runs after a break in Redis and after the database answers again; returns how to stop. */
   onResume(handler: ResumeHandler): () => void;
-  /** A stream's read failed: after an outage (`unavailable`), its state is reread once the database answers. */
-  readFailed(what: string, error: unknown): void;
+  /**
+   * A stream's read failed: after an outage (`unavailable`), its state is reread once the database answers (true);
+   * any other failure is logged, and nothing is reread (false).
+   */
+  readFailed(what: string, error: unknown): boolean;
   /** Runs `work` (a read and what it shows); a failure is reported as by `readFailed`. */
   guarded(what: string, work: () => Promise<unknown>): Promise<void>;
 }
@@ -52,33 +55,33 @@ export function createReadRecovery(deps: {
     for (const handler of [...handlers]) handler(awayMs);
   };
 
-  function readFailed(what: string, error: unknown): void {
+  function readFailed(what: string, error: unknown): boolean {
     // Only an outage waits for the database: a read that fails for another reason would fail again at every resume,
     // rereading every stream each second. It is logged, and the stream goes on with its next event.
     if (!(error instanceof DomainError && error.code === 'unavailable')) {
       logger.error(`${what}: a read failed`, { error });
-      return;
+      return false;
     }
     if (failingSince === null) {
       failingSince = clock.now();
       logger.warn(`${what}: a read failed; read again once the database answers`, { error });
     }
     timer ??= clock.setTimer(RECOVERY_PROBE_MS, check);
+    return true;
   }
 
   return {
     readFailed,
     guarded: (what, work) => work().then(
       () => undefined,
-      (error: unknown) => readFailed(what, error),
+      (error: unknown) => void readFailed(what, error),
     ),
     onResume(handler) {
-      // A wrapper of its own, so that one handler given twice is two registrations, as the bus counts them.
-      const local: ResumeHandler = (awayMs) => handler(awayMs);
-      handlers.add(local);
+      // Kept as given, as the bus keeps its own.
+      handlers.add(handler);
       const unbus = onBusResume(handler);
       return () => {
-        handlers.delete(local);
+        handlers.delete(handler);
         unbus();
       };
     },

@@ -77,7 +77,12 @@ describe('read recovery', () => {
     });
     await clock.advance(5 * RECOVERY_PROBE_MS);
     expect([probes(), resumes]).toEqual([0, []]);
-    expect(lines.map((line) => [JSON.parse(line).level, JSON.parse(line).msg])).toEqual([['error', 'order updates: a read failed']]);
+    // What a stream is told, to end or to wait (holdCountdown ends without a final event on the first).
+    expect([recovery.readFailed('hold countdown', new RangeError('x')), recovery.readFailed('hold countdown', outage())]).toEqual([false, true]);
+    expect(lines.map((line) => [JSON.parse(line).level, JSON.parse(line).msg]).slice(0, 2)).toEqual([
+      ['error', 'order updates: a read failed'],
+      ['error', 'hold countdown: a read failed'],
+    ]);
   });
 
   it("hands each handler to the bus's resume too, and stops both on its stop", async () => {
