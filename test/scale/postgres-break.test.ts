@@ -13,7 +13,7 @@ import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { describe, expect, it } from 'vitest';
 import { afterThisTest, basicAuth, VALID_ORDER } from '../support/gateway.ts';
-import { postJson, staffQuery, startInstances } from '../support/instances.ts';
+import { postJson, readiness, staffQuery, startInstances } from '../support/instances.ts';
 import { faultyLink } from '../support/faulty-link.ts';
 import { followOrder, followOrderEvents, record, until } from '../support/order-streams.ts';
 import { sharedInstancesEnv } from '../support/databases.ts';
@@ -29,7 +29,6 @@ const SITE = { VENDOR_SITE_ID: 'pgbreak_site', VENDOR_API_KEY: 'pgbreak-site-key
 const STORM_MS = 3_000;
 const KILL_EVERY_MS = 100;
 
-const readiness = async (base: string) => (await fetch(`${base}/ready`)).status;
 const alive = (child: { exitCode: number | null; signalCode: string | null }) => child.exitCode === null && child.signalCode === null;
 
 /** A connection of its own that terminates every backend of `applicationName`, every KILL_EVERY_MS until stopped. */

@@ -10,7 +10,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { basicAuth, VALID_ORDER } from '../support/gateway.ts';
-import { postJson, staffQuery, startInstances } from '../support/instances.ts';
+import { postJson, readiness, staffQuery, startInstances } from '../support/instances.ts';
 import { faultyLink } from '../support/faulty-link.ts';
 import { startReceiver } from '../support/receiver.ts';
 import { mcpClient } from '../agents/mcp-support.ts';
@@ -27,7 +27,6 @@ const KEY = 'break-api-key';
 const OPEN_CLAIM =
   'mutation ($o: ID!, $d: String!) { openClaim(input: { orderId: $o, claimType: CHARGEBACK, amount: 9.5, currency: "USD", dueDate: $d, requestedEvidenceTypes: ["INVOICE"] }) { claimId } }';
 
-const readiness = async (base: string) => (await fetch(`${base}/ready`)).status;
 const charLimitAt = async (base: string) => ((await (await fetch(`${base}/api/sleeve-options`)).json()) as { charLimit: number }).charLimit;
 
 describe.skipIf(!DATABASE || !REDIS)(

@@ -41,3 +41,6 @@ export async function staffQuery(base: string, adminToken: string, query: string
   if (body.errors) throw new Error(JSON.stringify(body.errors));
   return body.data;
 }
+
+/** The status `/ready` answers on `base`. */
+export const readiness = async (base: string): Promise<number> => (await fetch(`${base}/ready`)).status;
