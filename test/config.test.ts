@@ -131,10 +131,14 @@ describe('configuration (docs/running.md#configuration)', () => {
     expect(result.lines).toEqual(['sleeve-gateway: failed to start: connect ECONNREFUSED 127.0.0.1:1']);
   });
 
-  it("stops start-up with one line naming connect_timeout when DATABASE_URL's is not whole seconds", () => {
-    for (const bad of ['ten', '-1', '1.5']) {
-      const result = startupRefusal({ DATABASE_URL: `postgres://postgres@127.0.0.1:1/sleeve?connect_timeout=${bad}` });
-      expect([result.status, result.lines]).toEqual([1, [`sleeve-gateway: failed to start: DATABASE_URL: connect_timeout "${bad}" must be whole seconds`]]);
+  // One parser reads both (src/db/database.ts secondsParameter): one bad value of the second shows it is read.
+  it.each([
+    ['connect_timeout', ['ten', '-1', '1.5']],
+    ['query_timeout', ['1.5']],
+  ])("stops start-up with one line naming %s when DATABASE_URL's is not whole seconds", (name, values) => {
+    for (const bad of values) {
+      const result = startupRefusal({ DATABASE_URL: `postgres://postgres@127.0.0.1:1/sleeve?${name}=${bad}` });
+      expect([result.status, result.lines]).toEqual([1, [`sleeve-gateway: failed to start: DATABASE_URL: ${name} "${bad}" must be whole seconds`]]);
     }
   });
 

@@ -12,6 +12,7 @@ import { migrationProvider } from './migrations/index.ts';
 import { groupCommitDialect } from './group-commit.ts';
 import { tracedDialect } from './traced-dialect.ts';
 import { ConnectionLost, unavailableOnConnectionLoss } from './connection-loss.ts';
+import { clientWithQueryTimeout, DEFAULT_QUERY_TIMEOUT_SECONDS, sessionTimeoutOption } from './query-timeout.ts';
 import type { Logger } from '../kernel/logger.ts';
 import type { Database } from './tables.ts';
 
@@ -53,6 +54,8 @@ function openSqlite(path: string, synchronous: SqliteSynchronous): SQLite.Databa
  * so several test files or deployments can share one database without colliding. `?connect_timeout=SECONDS`
  * (libpq's name; default 10, 0 waits for ever) bounds the wait for a connection, a new one or a free one of the pool:
  * past it the request is answered 503 rather than held while PostgreSQL does not answer at all.
+ * `?query_timeout=SECONDS` (default 10, 0 waits for ever) bounds the wait for each answer on an open connection, and
+ * how long the server keeps a transaction left idle (query-timeout.ts).
  */
 async function openPostgres(url: string, logger?: Logger): Promise<{ db: Kysely<Database>; schema: string | null }> {
   const parsed = new URL(url);
@@ -61,13 +64,17 @@ async function openPostgres(url: string, logger?: Logger): Promise<{ db: Kysely<
   if (schema !== null && !/^[a-z_][a-z0-9_]{0,62}$/u.test(schema)) {
     throw new Error(`DATABASE_URL: schema "${schema}" must be lower-case letters, digits and _`);
   }
-  const connectTimeout = parsed.searchParams.get('connect_timeout') ?? String(DEFAULT_CONNECT_TIMEOUT_SECONDS);
-  if (!/^\d{1,6}$/u.test(connectTimeout)) throw new Error(`DATABASE_URL: connect_timeout "${connectTimeout}" must be whole seconds`);
+  const connectTimeoutMs = secondsParameter(parsed, 'connect_timeout', DEFAULT_CONNECT_TIMEOUT_SECONDS) * 1000;
+  // Ours, not pg's: pg would read `query_timeout` from the URL itself, in milliseconds, and apply it its own way.
+  const queryTimeoutMs = secondsParameter(parsed, 'query_timeout', DEFAULT_QUERY_TIMEOUT_SECONDS) * 1000;
+  parsed.searchParams.delete('query_timeout');
+  const options = [...(schema ? [`-c search_path=${schema}`] : []), ...sessionTimeoutOption(queryTimeoutMs)];
   const pool = new pg.Pool({
     connectionString: parsed.toString(),
     max: 10,
-    connectionTimeoutMillis: Number(connectTimeout) * 1000,
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+    connectionTimeoutMillis: connectTimeoutMs,
+    Client: clientWithQueryTimeout(queryTimeoutMs),
+    ...(options.length > 0 ? { options: options.join(' ') } : {}),
     // bigint columns hold epoch milliseconds and order numbers: all well inside 2^53, so read them as numbers.
     types: { getTypeParser: (oid: number, format?: string) => (oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format as never)) } as never,
   });
@@ -88,6 +95,13 @@ async function openPostgres(url: string, logger?: Logger): Promise<{ db: Kysely<
 
 const INT8_OID = 20;
 const DEFAULT_CONNECT_TIMEOUT_SECONDS = 10;
+
+/** A DATABASE_URL parameter in whole seconds, or `fallback` when it is absent; anything else stops start-up. */
+function secondsParameter(url: URL, name: string, fallback: number): number {
+  const value = url.searchParams.get(name) ?? String(fallback);
+  if (!/^\d{1,6}$/u.test(value)) throw new Error(`DATABASE_URL: ${name} "${value}" must be whole seconds`);
+  return Number(value);
+}
 
 /** `logger` hears of PostgreSQL connections lost (nothing is logged without one). */
 export async function createDatabase(target: DatabaseTarget, { logger }: { logger?: Logger } = {}): Promise<AppDatabase> {

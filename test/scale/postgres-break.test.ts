@@ -186,6 +186,42 @@ describe.skipIf(!DATABASE || !REDIS)(
       expect((await postJson(a, '/api/orders', late)).status).toBe(201);
     });
 
+    it("answers 503 within query_timeout when A's open connection goes silent mid-payment, and B pays the same order on retry", async () => {
+      const shared = sharedInstancesEnv('pgbreaksilent');
+      afterThisTest(shared.cleanup);
+      const link = await faultyLink(shared.env.DATABASE_URL!);
+      const env = { ...shared.env, ...LIMITS, LOG_LEVEL: 'warn' };
+      const b = (await startProcess(env)).url;
+      const silentUrl = new URL(link.url);
+      silentUrl.searchParams.set('query_timeout', '2');
+      const a = await startProcess({ ...env, DATABASE_URL: silentUrl.toString() });
+      const created = await postJson(a.url, '/api/orders', VALID_ORDER);
+      const pay = { t: created.body.payToken, method: 'vendor_card' };
+      const payOn = (base: string) =>
+        fetch(`${base}/api/orders/${created.body.orderNumber}/pay`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(pay),
+          signal: AbortSignal.timeout(20_000), // before, A's answer (and then B's) never came
+        });
+
+      // A's payment has marked the order paid on the server, holding its row's lock, and hears nothing more.
+      link.freeze(/"paid_at" = /u);
+      const onA = await payOn(a.url);
+      expect(onA.status).toBe(503);
+      expect(await onA.json()).toEqual({ ok: false, code: 'unavailable', error: expect.any(String), retryable: true });
+      // The retry on B waits for that lock until PostgreSQL ends A's idle transaction, which rolls A's change back.
+      const onB = await payOn(b);
+      expect([onB.status, ((await onB.json()) as any).status]).toEqual([200, 'received']);
+      expect(alive(a.child)).toBe(true);
+      expect(await readiness(a.url)).toBe(503);
+
+      link.restore();
+      await until(async () => (await readiness(a.url)) === 200, 15_000);
+      const lookup = await fetch(`${a.url}/api/orders/${created.body.orderNumber}?t=${encodeURIComponent(pay.t)}`);
+      expect(((await lookup.json()) as any).status).toBe('received');
+    });
+
     it("keeps A's live streams through a break in A's link to PostgreSQL, and shows what changed meanwhile once A reads again", async () => {
       const shared = sharedInstancesEnv('pgbreaklive');
       afterThisTest(shared.cleanup);

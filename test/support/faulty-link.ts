@@ -1,9 +1,11 @@
 /**
- * A TCP proxy on 127.0.0.1 standing for one instance's link to Redis (or any server), with three faults to give it:
- * `lagMs` holds every byte the client sends that long before passing it on (answers come back at once), `cut()`
- * breaks every connection and refuses new ones until `restore()`, as a Redis restart or a dropped network does, and
- * `stall()` breaks every connection and then accepts new ones and never answers on them, as a failover to a hung
- * server or a dead backend behind a load balancer does.
+ * A TCP proxy on 127.0.0.1 standing for one instance's link to Redis or PostgreSQL (or any server), with four faults
+ * to give it: `lagMs` holds every byte the client sends that long before passing it on (answers come back at once),
+ * `cut()` breaks every connection and refuses new ones until `restore()`, as a Redis restart or a dropped network
+ * does, `stall()` breaks every connection and then accepts new ones and never answers on them, as a failover to a
+ * hung server or a dead backend behind a load balancer does, and `freeze()` keeps every connection open and lets
+ * nothing more through either way, not even a close, as a network that starts to drop packets silently does (a
+ * blackhole: neither end hears of it).
  * What the lag shows is ordering, not speed: a command sent through it reaches the server `lagMs` after another
  * client's command sent at the same time.
  */
@@ -17,6 +19,12 @@ export interface FaultyLink {
   cut(): void;
   /** Breaks every connection now; until `restore()`, a new one is accepted and never answered (a failover to nothing). */
   stall(): void;
+  /**
+   * From now on (or, with `after`, from the first chunk a client sends that matches it, which still reaches the
+   * server) nothing passes either way on any connection, open or new, and a close on one side is not passed on.
+   */
+  freeze(after?: RegExp): void;
+  /** Lets new connections through again; frozen ones are ended at both sides (both gave up on them by then). */
   restore(): void;
 }
 
@@ -26,16 +34,23 @@ export async function faultyLink(target: string, { lagMs = 0 }: { lagMs?: number
   const sockets = new Set<Socket>();
   let broken = false;
   let stalled = false;
+  let frozen = false;
+  let freezeAfter: RegExp | null = null;
   const server = createServer((client) => {
     if (broken) return void client.destroy();
-    if (stalled) return void sockets.add(client.on('error', () => {}).resume()); // read and dropped, never answered
+    if (stalled || frozen) return void sockets.add(client.on('error', () => {}).resume()); // read and dropped, never answered
     const server = connect(Number(upstream.port), upstream.hostname);
     sockets.add(client).add(server);
     // Timers of one delay fire in the order they were set: the bytes keep their order.
-    const forward = (chunk: Buffer) => server.writable && server.write(chunk);
-    client.on('data', lagMs > 0 ? (chunk: Buffer) => setTimeout(() => forward(chunk), lagMs) : forward);
-    server.on('data', (chunk) => client.writable && client.write(chunk));
+    const forward = (chunk: Buffer) => !frozen && server.writable && server.write(chunk);
+    const fromClient = (chunk: Buffer) => {
+      forward(chunk);
+      if (freezeAfter?.test(chunk.toString('latin1'))) [frozen, freezeAfter] = [true, null];
+    };
+    client.on('data', lagMs > 0 ? (chunk: Buffer) => setTimeout(() => fromClient(chunk), lagMs) : fromClient);
+    server.on('data', (chunk) => !frozen && client.writable && client.write(chunk));
     const close = () => {
+      if (frozen) return; // neither end hears of the other's close
       client.destroy();
       server.destroy();
       sockets.delete(client);
@@ -61,9 +76,16 @@ export async function faultyLink(target: string, { lagMs = 0 }: { lagMs?: number
       stalled = true;
       for (const socket of sockets) socket.destroy();
     },
+    freeze(after) {
+      if (after) freezeAfter = after;
+      else frozen = true;
+    },
     restore() {
+      if (frozen) for (const socket of sockets) socket.destroy();
       broken = false;
       stalled = false;
+      frozen = false;
+      freezeAfter = null;
     },
   };
 }
