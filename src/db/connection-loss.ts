@@ -1,6 +1,6 @@
 /**
- * PostgreSQL going away (a restart, a failover, `pg_terminate_backend`, a pooler's idle timeout, a dropped network)
- * is an outage, not a bug: a request that meets it is answered 503 `unavailable`, retryable, in its door's
+ * PostgreSQL going away (a restart, a failover, `pg_terminate_backend`, a pooler's idle timeout, a dropped network),
+ * or SQLite's file locked by another process past its busy timeout, is an outage, not a bug: a request that meets it is answered 503 `unavailable`, retryable, in its door's
  * shape, rather than 500 (docs/operations.md#when-postgresql-goes-away). The driver is wrapped so that every
  * failure of this kind, whichever query or transaction step meets it, becomes that DomainError; every other
  * driver error (a unique violation, a serialization failure) passes unchanged to the code that handles it.
@@ -25,18 +25,41 @@ export function isConnectionLoss(error: unknown): boolean {
 }
 
 /**
- * What a request that met a lost connection is answered. The driver's code (ECONNREFUSED, 57P01) stays for
- * readiness and logs; its message, which may name hosts, stays out.
+ * What a request is answered when the database could not serve it for a reason of the moment. The driver's code
+ * (ECONNREFUSED, 57P01, SQLITE_BUSY) stays for readiness and logs; its message, which may name hosts or paths,
+ * stays out.
  */
-export class ConnectionLost extends DomainError {
+export class DatabaseUnavailable extends DomainError {
   readonly driverCode: string;
 
-  constructor(cause: Error & { code?: unknown }) {
-    super('unavailable', 'The database cannot be reached right now. Please try again shortly.', { retryAfter: 1 });
+  constructor(cause: Error & { code?: unknown }, message: string) {
+    super('unavailable', message, { retryAfter: 1 });
     this.driverCode = typeof cause.code === 'string' ? cause.code : 'closed';
     // Kept for the one reader who needs the host: start-up's own line (src/main.ts). Not enumerable, so no error
     // body or log line carries it.
     Object.defineProperty(this, 'cause', { value: cause, enumerable: false });
+  }
+}
+
+/** PostgreSQL could not be reached, or dropped the connection. */
+export class ConnectionLost extends DatabaseUnavailable {
+  constructor(cause: Error & { code?: unknown }) {
+    super(cause, 'The database cannot be reached right now. Please try again shortly.');
+  }
+}
+
+/**
+ * SQLite's file stayed locked by another process (an operator's shell inside a transaction, a script) past
+ * `busy_timeout`: SQLITE_BUSY and its extended codes. The group-commit driver throws this in its place.
+ */
+export class DatabaseBusy extends DatabaseUnavailable {
+  constructor(cause: Error & { code?: unknown }) {
+    super(cause, 'The database is busy right now. Please try again shortly.');
+  }
+
+  static is(error: unknown): error is Error & { code: string } {
+    const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+    return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
   }
 }
 

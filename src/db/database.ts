@@ -11,7 +11,7 @@ import type { DatabaseTarget, SqliteSynchronous } from '../kernel/config.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { groupCommitDialect } from './group-commit.ts';
 import { tracedDialect } from './traced-dialect.ts';
-import { ConnectionLost, unavailableOnConnectionLoss } from './connection-loss.ts';
+import { DatabaseUnavailable, unavailableOnConnectionLoss } from './connection-loss.ts';
 import { clientWithQueryTimeout, DEFAULT_QUERY_TIMEOUT_SECONDS, sessionTimeoutOption } from './query-timeout.ts';
 import type { Logger } from '../kernel/logger.ts';
 import type { Database } from './tables.ts';
@@ -167,7 +167,7 @@ async function check(db: Kysely<Database>, schema?: string): Promise<void> {
     pending = await pendingMigrations(db, schema);
   } catch (error) {
     // The driver's code (ECONNREFUSED, 57P01, SQLITE_…) says enough; its message may name hosts or paths.
-    const code = error instanceof ConnectionLost ? error.driverCode : (error as { code?: string }).code;
+    const code = error instanceof DatabaseUnavailable ? error.driverCode : (error as { code?: string }).code;
     throw new Error(`database unavailable (${code ?? 'no answer'})`);
   }
   if (pending > 0) throw new Error(`${pending} migration${pending === 1 ? '' : 's'} not applied`);

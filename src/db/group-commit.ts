@@ -24,6 +24,7 @@
  */
 import type SQLite from 'better-sqlite3';
 import { CompiledQuery, SelectQueryNode, SqliteDialect, type DatabaseConnection, type Dialect, type Driver, type QueryResult } from 'kysely';
+import { DatabaseBusy } from './connection-loss.ts';
 import { keepStatements, type KeptStatements } from './sqlite-statements.ts';
 
 /** kysely's SQLite dialect with the group-commit driver and every statement kept prepared (sqlite-statements.ts). */
@@ -213,10 +214,16 @@ export class GroupCommitDriver implements Driver {
   }
 
   #execute(query: CompiledQuery): QueryResult<unknown> {
-    const statement = this.statements.prepare(query.sql);
-    if (statement.reader) return { rows: statement.all(query.parameters as unknown[]) };
-    const { changes, lastInsertRowid } = statement.run(query.parameters as unknown[]);
-    return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+    try {
+      const statement = this.statements.prepare(query.sql);
+      if (statement.reader) return { rows: statement.all(query.parameters as unknown[]) };
+      const { changes, lastInsertRowid } = statement.run(query.parameters as unknown[]);
+      return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+    } catch (error) {
+      // Another process held the file's lock past busy_timeout: an outage (503), not a bug (500). Here, where every
+      // statement passes, rather than in a wrapper around the driver: no promise more per statement on the hot path.
+      throw DatabaseBusy.is(error) ? new DatabaseBusy(error) : error;
+    }
   }
 
   /**

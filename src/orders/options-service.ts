@@ -2,6 +2,7 @@
  * Sleeve options: the current set is read from the database once and kept in memory until it changes
  * (here, or on another instance through the bus), so the options endpoint costs no query per request.
  */
+import { isUniqueViolation } from '../db/database.ts';
 import { DomainError } from '../kernel/errors.ts';
 import {
   DEFAULT_OPTIONS,
@@ -46,7 +47,9 @@ export function createOptionsService({ database, clock, bus }: ServiceDeps): Opt
     // First start: the default set becomes version 1. A racing instance may insert it first; that is fine.
     try {
       await insertOptionSet(db, 1, JSON.stringify(DEFAULT_OPTIONS), clock.now());
-    } catch {
+    } catch (error) {
+      // Only the race is answered here; an outage (a lost connection, a locked file) stays what it is: 503, not 500.
+      if (!isUniqueViolation(error)) throw error;
       const again = await latestOptionSet(db);
       if (again) return readStored(again);
       throw new Error('could not store the default sleeve options');
