@@ -33,13 +33,19 @@ describe.skipIf(!DATABASE || !REDIS)(
       const site = { VENDOR_SITE_ID: 'race-redelivery-site', VENDOR_API_KEY: 'race-redelivery-key-0123456789' };
       const env = { ...shared.env, ...site, ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', MERCHANT_ENDPOINT: receiver.url };
       const a = await startProcess(env);
+      // B runs before A's attempt starts: its start-up, slow on a loaded machine, once outlasted the 10 s timeout of
+      // A's held POST. Stopped (SIGSTOP) meanwhile, so that A is the one to lease the notification; once continued,
+      // B's sweep finds the row leased by A and leaves it.
+      const b = await startProcess(env);
+      b.child.kill('SIGSTOP');
+      afterThisTest(async () => void b.child.kill('SIGCONT'));
       const order = (await (await fetch(`${a.url}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(VALID_ORDER) })).json()) as any;
 
       receiver.hang(true);
       await staff(a.url, OPEN, { o: order.orderNumber, d: new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10) });
       const [held] = await receiver.waitFor(1); // A leased it and its POST is in flight
       const id = held!.headers['webhook-id'] as string;
-      const b = await startProcess(env); // B's first sweep finds the row leased by A and leaves it
+      b.child.kill('SIGCONT');
 
       const redelivered = await staff(b.url, 'mutation ($id: ID!) { redeliverNotification(id: $id) { id status } }', { id });
       expect(redelivered.redeliverNotification).toEqual({ id, status: 'PENDING' });
