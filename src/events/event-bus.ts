@@ -81,9 +81,11 @@ export function createEventBus({ redisUrl, channelPrefix = '', onListenerError =
   const subscribed = acknowledgements(subscribeClient);
   const redisTarget = createRedisEventTarget<never>({ publishClient, subscribeClient });
   const state = { closed: false };
-  const onResume = resumptions(subscribeClient, subscribed, state, onListenerError);
+  const target = guarded(redisTarget, channelPrefix, state);
+  const { onResume, resume } = resumptions(subscribeClient, subscribed, state, onListenerError);
+  recoverLostPublishes(publishClient, target, resume);
   return {
-    bus: withListen(guarded(redisTarget, channelPrefix, state), onListenerError, { subscribed, onResume }),
+    bus: withListen(target, onListenerError, { subscribed, onResume }),
     async check() {
       // A subscriber that is down misses events silently; its status says so (truthfully with the ready check on).
       if (subscribeClient.status !== 'ready') throw new Error(`redis events subscriber ${subscribeClient.status}`);
@@ -171,10 +173,20 @@ function resumptions(
   subscribed: () => Promise<void>,
   state: { closed: boolean },
   onError: (error: unknown, topic: string) => void,
-): EventBus['onResume'] {
+): { onResume: EventBus['onResume']; resume: (awayMs: number) => void } {
   const handlers = new Set<(awayMs: number) => void>();
   let broken = false;
   let brokenAt = 0;
+  function resume(awayMs: number): void {
+    if (state.closed) return;
+    for (const handler of [...handlers]) {
+      try {
+        handler(awayMs);
+      } catch (error) {
+        onError(error, 'resume');
+      }
+    }
+  }
   client.on('close', () => {
     if (!broken) brokenAt = Date.now();
     broken = true;
@@ -182,24 +194,45 @@ function resumptions(
   client.on('ready', () => {
     if (!broken) return;
     broken = false;
-    setImmediate(() =>
-      void subscribed().then(() => {
-        if (state.closed) return;
-        const awayMs = Date.now() - brokenAt;
-        for (const handler of [...handlers]) {
-          try {
-            handler(awayMs);
-          } catch (error) {
-            onError(error, 'resume');
-          }
-        }
-      }),
-    );
+    setImmediate(() => void subscribed().then(() => resume(Date.now() - brokenAt)));
   });
-  return (handler) => {
-    handlers.add(handler);
-    return () => void handlers.delete(handler);
+  return {
+    onResume: (handler) => {
+      handlers.add(handler);
+      return () => void handlers.delete(handler);
+    },
+    resume,
   };
+}
+
+/** The bus's own channel (beside the topics, under the same prefix): "publishes were lost", with how long ago. */
+const PUBLISHES_LOST = 'bus:publishes-lost';
+
+/**
+ * A PUBLISH that fails (ioredis gives it up after three reconnection tries) is lost for every instance, this one
+ * included; when only the publishing connection broke, no subscriber broke, so none resumed and every display went
+ * on showing what it showed before the change. Once the publishing connection is back, it says so on a channel of
+ * the bus's own, and every instance runs its resume handlers as after a break of its own subscriber, with `awayMs`
+ * reaching back to the first lost publish. When Redis itself restarted, the subscribers resume too: the handlers then
+ * run twice, which costs a second read of what each shows and nothing else.
+ */
+function recoverLostPublishes(client: Redis, target: Target, resume: (awayMs: number) => void): void {
+  let lostSince: number | null = null;
+  const publish = client.publish.bind(client) as (...args: unknown[]) => Promise<unknown>;
+  (client as unknown as Record<string, unknown>).publish = (...args: unknown[]) => {
+    const at = Date.now();
+    const result = publish(...args);
+    // The announcement below goes this way too: lost in its turn, it is made again at the next reconnection.
+    result.catch(() => (lostSince = Math.min(lostSince ?? at, at)));
+    return result;
+  };
+  client.on('ready', () => {
+    if (lostSince === null) return;
+    const awayMs = Date.now() - lostSince;
+    lostSince = null;
+    target.dispatchEvent(new CustomEvent(PUBLISHES_LOST, { detail: { awayMs } }) as never);
+  });
+  target.addEventListener(PUBLISHES_LOST as never, ((event: CustomEvent<{ awayMs: number }>) => resume(event.detail.awayMs)) as unknown as Listener);
 }
 
 /**

@@ -9,7 +9,9 @@
  * caught ioredis calling a closed connection ready (redis/ioredis#2099): the subscriber then heard nothing again.
  */
 import { describe, expect, it } from 'vitest';
-import { basicAuth, VALID_ORDER } from '../support/gateway.ts';
+import { afterThisTest, basicAuth, VALID_ORDER } from '../support/gateway.ts';
+import { sharedInstancesEnv } from '../support/databases.ts';
+import { startProcess } from '../support/process.ts';
 import { postJson, readiness, staffQuery, startInstances } from '../support/instances.ts';
 import { faultyLink } from '../support/faulty-link.ts';
 import { startReceiver } from '../support/receiver.ts';
@@ -109,6 +111,32 @@ describe.skipIf(!DATABASE || !REDIS)(
       // The dispatchers' safety poll is a minute away; the sweep after the break is not.
       await receiver.waitFor(1, 15_000);
       expect(receiver.requests[0]!.path).toBe('/requestforevidencenotification');
+    });
+
+    it("shows on both instances what A changed while only A's publishing connection was broken", async () => {
+      const shared = sharedInstancesEnv('redisbreakpub');
+      afterThisTest(shared.cleanup);
+      const link = await faultyLink(REDIS!);
+      const env = { ...shared.env, LOG_LEVEL: 'warn', ADMIN_TOKEN: ADMIN };
+      const b = (await startProcess(env)).url;
+      const a = (await startProcess({ ...env, REDIS_URL: link.url })).url;
+      const created = await postJson(a, '/api/orders', VALID_ORDER); // A's publishing connection has published
+      const vars = { n: created.body.orderNumber, t: created.body.payToken };
+      const [onA, onB] = [await followOrder(a, vars), await followOrder(b, vars)];
+      const console = followOrderEvents(b, ADMIN);
+      await new Promise((resolve) => setTimeout(resolve, 300)); // the console has subscribed too
+
+      // Only the connection that has sent a PUBLISH: every subscriber, A's included, stays connected throughout.
+      link.cut(/PUBLISH/iu);
+      expect((await postJson(a, `/api/orders/${vars.n}/pay`, { t: vars.t, method: 'vendor_card' })).body.status).toBe('received');
+      await new Promise((resolve) => setTimeout(resolve, BREAK_MS));
+      expect([onA.update, onB.update, console]).toEqual([['AWAITING_PAYMENT'], ['AWAITING_PAYMENT'], []]); // the PUBLISH was lost
+      link.restore();
+
+      // Before, neither display ever showed the payment (until the next change of that order).
+      await until(() => [onA.update, onB.update, onA.tick, onB.tick].every((seen) => seen.includes('RECEIVED')) && console.length > 0, 15_000);
+      expect([onA.update.at(-1), onB.update.at(-1), onA.tick.at(-1), onB.tick.at(-1)]).toEqual(['RECEIVED', 'RECEIVED', 'RECEIVED', 'RECEIVED']);
+      expect(console).toEqual([`${vars.n} RECEIVED`]);
     });
 
     it('tells an MCP client following an order on A that it changed on B while Redis was away', async () => {

@@ -15,8 +15,12 @@ import { afterThisTest } from './gateway.ts';
 export interface FaultyLink {
   /** `target` with its host and port replaced by the proxy's (`redis://127.0.0.1:6379/0` → `redis://127.0.0.1:PORT/0`). */
   url: string;
-  /** Breaks every connection now, and each new one at once, until `restore()`. */
-  cut(): void;
+  /**
+   * Breaks every connection now, and each new one at once, until `restore()`. With `which`, only the connections
+   * whose client has sent a chunk matching it are broken now (Redis's publishing connection, say, and not the
+   * subscribing one).
+   */
+  cut(which?: RegExp): void;
   /** Breaks every connection now; until `restore()`, a new one is accepted and never answered (a failover to nothing). */
   stall(): void;
   /**
@@ -28,10 +32,14 @@ export interface FaultyLink {
   restore(): void;
 }
 
+const SENT_KEPT = 64 * 1024;
+
 /** Starts a proxy to `target` (a URL with a host and port), closed after the test. */
 export async function faultyLink(target: string, { lagMs = 0 }: { lagMs?: number } = {}): Promise<FaultyLink> {
   const upstream = new URL(target);
   const sockets = new Set<Socket>();
+  /** What each connection's client has sent, up to SENT_KEPT characters, for `cut(which)`. */
+  const sent = new Map<Socket, string>();
   let broken = false;
   let stalled = false;
   let frozen = false;
@@ -45,6 +53,8 @@ export async function faultyLink(target: string, { lagMs = 0 }: { lagMs?: number
     const forward = (chunk: Buffer) => !frozen && server.writable && server.write(chunk);
     const fromClient = (chunk: Buffer) => {
       forward(chunk);
+      const before = sent.get(client) ?? '';
+      if (before.length < SENT_KEPT) sent.set(client, before + chunk.toString('latin1'));
       if (freezeAfter?.test(chunk.toString('latin1'))) [frozen, freezeAfter] = [true, null];
     };
     client.on('data', lagMs > 0 ? (chunk: Buffer) => setTimeout(() => fromClient(chunk), lagMs) : fromClient);
@@ -55,6 +65,7 @@ export async function faultyLink(target: string, { lagMs = 0 }: { lagMs?: number
       server.destroy();
       sockets.delete(client);
       sockets.delete(server);
+      sent.delete(client);
     };
     for (const socket of [client, server]) socket.on('close', close).on('error', close);
   });
@@ -68,9 +79,9 @@ export async function faultyLink(target: string, { lagMs = 0 }: { lagMs?: number
   proxied.port = String((server.address() as { port: number }).port);
   return {
     url: proxied.toString(),
-    cut() {
+    cut(which) {
       broken = true;
-      for (const socket of sockets) socket.destroy();
+      for (const socket of sockets) if (!which || which.test(sent.get(socket) ?? '')) socket.destroy();
     },
     stall() {
       stalled = true;
