@@ -44,6 +44,12 @@ export interface EventBus extends PubSub<Topics> {
   onResume(handler: (awayMs: number) => void): () => void;
 }
 
+/**
+ * How far before a break a stream that sends what changed during it looks (`orderEvents`, the staff's delivery
+ * streams): the rows' times were written by every instance's clock, which may differ from this one's by this much.
+ */
+export const RESUME_CLOCK_MARGIN_MS = 30_000;
+
 /** The longest a stream waits for Redis to acknowledge its SUBSCRIBE (see acknowledgements()). */
 const SUBSCRIBE_WAIT_MS = 5_000;
 

@@ -112,6 +112,15 @@ export async function releaseDelivery(db: Db, id: string, owner: string, now: nu
   await db.updateTable('webhook_deliveries').set({ lease_owner: null, lease_until: null, next_attempt_at: now }).where('id', '=', id).where('lease_owner', '=', owner).execute();
 }
 
+/** The ids of the `limit` deliveries (of one site or endpoint, when given) changed last at or after `since`, oldest first. */
+export async function deliveriesChangedSince(db: Db, since: number, filter: { siteId?: string | null; endpointId?: string | null }, limit: number): Promise<string[]> {
+  let query = db.selectFrom('webhook_deliveries').select('id').where('updated_at', '>=', since);
+  if (filter.siteId) query = query.where('site_id', '=', filter.siteId);
+  if (filter.endpointId) query = query.where('endpoint_id', '=', filter.endpointId);
+  const rows = await query.orderBy('updated_at', 'desc').limit(limit).execute();
+  return rows.map((row) => row.id).reverse();
+}
+
 export async function findDelivery(db: Db, id: string): Promise<DeliveryRow | undefined> {
   return db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -83,6 +83,20 @@ export async function disableEndpoint(db: Db, id: string, reason: string, now: n
   return Number(result.numUpdatedRows) === 1;
 }
 
+/** Endpoints disabled now, and changed at or after `since`, for another reason than the `siteReasons`, oldest first. */
+export async function endpointsDisabledSince(db: Db, since: number, siteReasons: readonly string[], limit: number): Promise<EndpointRow[]> {
+  const rows = await db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('enabled', '=', 0)
+    .where('disabled_reason', 'not in', siteReasons)
+    .where('updated_at', '>=', since)
+    .orderBy('updated_at', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.reverse();
+}
+
 /**
  * What a batch of attempts at one endpoint, in order, did to its health: a success clears the run of failures, a
  * failure starts one if none runs. `failing`: the run the batch ends in (null: it ends in a success), from its first

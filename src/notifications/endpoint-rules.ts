@@ -18,6 +18,9 @@ export const EVENT_TYPES = NOTIFICATION_PATHS.map((path) => path.slice(1)) as Ev
 export const TEST_PATH = '/webhook-test';
 export const TEST_EVENT_TYPE = 'webhook-test';
 
+/** Why an endpoint its own site disabled is disabled (created so, or set so): no notice for staff, as the dispatcher's. */
+export const DISABLED_BY_SITE = { created: 'Created disabled.', set: 'Disabled by the site.' } as const;
+
 /** For 24 hours after a rotation both secrets sign (docs/merchant-webhooks.md#secret-rotation). */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 export const DESCRIPTION_MAX = 500;

@@ -9,9 +9,9 @@ import type { ServiceDeps } from '../kernel/service-deps.ts';
 import { randomId, timeOrderedId } from '../kernel/tokens.ts';
 import { openSecret, sealSecret } from './sealed-body.ts';
 import { useBootstrapSite } from './bootstrap-site.ts';
-import { attemptsOfDeliveries, countDeliveries, findDelivery, insertDeliveries, listDeliveries, makeDue, pendingDueNow } from './delivery-repository.ts';
-import { countEndpoints, deleteEndpoint, findEndpoint, insertEndpoint, listEndpoints, updateEndpoint, type EndpointRow } from './endpoint-repository.ts';
-import { newSecret, parseEndpointInput, parseRecoverInput, ROTATION_OVERLAP_MS, TEST_PATH, testBody } from './endpoint-rules.ts';
+import { attemptsOfDeliveries, countDeliveries, deliveriesChangedSince, findDelivery, insertDeliveries, listDeliveries, makeDue, pendingDueNow } from './delivery-repository.ts';
+import { countEndpoints, deleteEndpoint, endpointsDisabledSince, findEndpoint, insertEndpoint, listEndpoints, updateEndpoint, type EndpointRow } from './endpoint-repository.ts';
+import { DISABLED_BY_SITE, newSecret, parseEndpointInput, parseRecoverInput, ROTATION_OVERLAP_MS, TEST_PATH, testBody } from './endpoint-rules.ts';
 import type { DeliveryStatus } from './endpoint-tables.ts';
 import {
   cursorOf,
@@ -25,7 +25,7 @@ import {
   type WebhookDelivery,
   type WebhookEndpoint,
 } from './endpoint-view.ts';
-import { streamOf } from './stream-service.ts';
+import { REPLAY_MAX, streamOf, viewsOf } from './stream-service.ts';
 
 export type { CreatedEndpoint, DeliveryAttempt, EndpointDisabledNotice, Page, RotatedSecret, WebhookDelivery, WebhookEndpoint } from './endpoint-view.ts';
 export type { EventType } from './endpoint-rules.ts';
@@ -142,7 +142,7 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
         secret_sealed: vault.seal(secret),
         previous_secret_sealed: null,
         previous_secret_until: null,
-        disabled_reason: fields.enabled === false ? 'Created disabled.' : null,
+        disabled_reason: fields.enabled === false ? DISABLED_BY_SITE.created : null,
         failing_since: null,
         throttled_until: null,
         created_at: now,
@@ -170,7 +170,7 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
         ...(fields.url !== undefined ? { url: fields.url } : {}),
         ...(fields.description !== undefined ? { description: fields.description } : {}),
         ...(fields.eventTypes !== undefined ? { event_types: JSON.stringify(fields.eventTypes) } : {}),
-        ...(fields.enabled === false && Number(current.enabled) === 1 ? { enabled: 0, disabled_reason: 'Disabled by the site.' } : {}),
+        ...(fields.enabled === false && Number(current.enabled) === 1 ? { enabled: 0, disabled_reason: DISABLED_BY_SITE.set } : {}),
         ...(enabling ? { enabled: 1, disabled_reason: null, failing_since: null, throttled_until: null } : {}),
         updated_at: now,
       });
@@ -253,15 +253,32 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
     },
 
     deliveryEvents(filter = {}) {
-      return streamOf(bus, 'webhookDeliveryChanged', async (event) => {
-        if (filter.siteId && event.siteId !== filter.siteId) return null;
-        if (filter.endpointId && event.endpointId !== filter.endpointId) return null;
-        return delivery(event.deliveryId);
-      }, logger);
+      return streamOf(bus, 'webhookDeliveryChanged', {
+        load: async (event) => {
+          if (filter.siteId && event.siteId !== filter.siteId) return null;
+          if (filter.endpointId && event.endpointId !== filter.endpointId) return null;
+          return delivery(event.deliveryId);
+        },
+        replay: async (since) => viewsOf(await deliveriesChangedSince(db, since, filter, REPLAY_MAX), delivery),
+        clock,
+        logger,
+      });
     },
 
     disabledEvents() {
-      return streamOf(bus, 'webhookEndpointDisabled', async (event) => event, logger);
+      return streamOf(bus, 'webhookEndpointDisabled', {
+        load: async (event) => event,
+        replay: async (since) =>
+          (await endpointsDisabledSince(db, since, Object.values(DISABLED_BY_SITE), REPLAY_MAX)).map((row) => ({
+            endpointId: row.id,
+            siteId: row.site_id,
+            url: row.url,
+            reason: row.disabled_reason ?? '',
+            at: Number(row.updated_at),
+          })),
+        clock,
+        logger,
+      });
     },
   };
 }

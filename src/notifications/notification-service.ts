@@ -2,7 +2,7 @@
  * Notifications for staff (docs/notifications.md#staff-view-and-redelivery): the deliveries with every attempt, redelivery, and the live stream
  * of attempts.
  */
-import { streamOf } from './stream-service.ts';
+import { REPLAY_MAX, streamOf, viewsOf } from './stream-service.ts';
 import { DomainError } from '../kernel/errors.ts';
 import {
   attemptsOf,
@@ -10,6 +10,7 @@ import {
   findNotification,
   listNotifications,
   markForRedelivery,
+  notificationsChangedSince,
   type AttemptRow,
   type OutboxRow,
 } from './outbox-repository.ts';
@@ -152,7 +153,12 @@ export function createNotificationService(deps: ServiceDeps): NotificationServic
     },
 
     events() {
-      return streamOf(bus, 'notificationAttempted', (event) => get(event.id), logger);
+      return streamOf(bus, 'notificationAttempted', {
+        load: (event) => get(event.id),
+        replay: async (since) => viewsOf(await notificationsChangedSince(database.db, since, REPLAY_MAX), get),
+        clock,
+        logger,
+      });
     },
 
   };

@@ -135,6 +135,12 @@ export async function markForRedelivery(db: Db, id: string, now: number): Promis
     .executeTakeFirst();
 }
 
+/** The ids of the `limit` notifications changed last at or after `since` (an attempt, a redelivery), oldest first. */
+export async function notificationsChangedSince(db: Db, since: number, limit: number): Promise<string[]> {
+  const rows = await db.selectFrom('outbox_notifications').select('id').where('updated_at', '>=', since).orderBy('updated_at', 'desc').limit(limit).execute();
+  return rows.map((row) => row.id).reverse();
+}
+
 export async function findNotification(db: Db, id: string): Promise<OutboxRow | undefined> {
   return db.selectFrom('outbox_notifications').selectAll().where('id', '=', id).executeTakeFirst();
 }

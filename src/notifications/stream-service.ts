@@ -1,41 +1,72 @@
 /**
- * A bus topic as an async iterable of views: each event reloaded (or skipped when `load` gives null). The first
- * `next()` is asked at once, because the pubsub starts listening on it, and the stream is handed over once Redis has
- * acknowledged the SUBSCRIBE: nothing published after it resolves is missed. An event whose view cannot be read (the
- * database unreachable) is skipped and logged, and the stream goes on: thrown, it would end the subscription (sent as
- * the operation's error), and a staff screen would hear no more deliveries until reloaded. The lists show what it
- * missed.
+ * A bus topic as an async iterable of views, for the staff's delivery streams: each event reloaded (or skipped when
+ * `load` gives null). The first `next()` is asked at once, because the pubsub starts listening on it, and the stream
+ * is handed over once Redis has acknowledged the SUBSCRIBE: nothing published after it resolves is missed. An event
+ * whose view cannot be read (the database unreachable) is skipped and logged, and the stream goes on: thrown, it
+ * would end the subscription (sent as the operation's error), and a staff screen would hear no more deliveries until
+ * reloaded.
+ *
+ * After a break in Redis (bus.onResume), whatever was published during it was lost on every instance: `replay` gives
+ * the views of what changed since the break began, less the margin the instances' clocks may differ by, and they are
+ * sent as events are (docs/graphql.md#subscriptions). A screen may get one it had already: it keeps the newest.
  */
-import type { EventBus } from '../events/event-bus.ts';
+import { Repeater } from '@repeaterjs/repeater';
+import { RESUME_CLOCK_MARGIN_MS, type EventBus } from '../events/event-bus.ts';
 import type { Topics } from '../events/topics.ts';
+import type { Clock } from '../kernel/clock.ts';
 import type { Logger } from '../kernel/logger.ts';
 
 type SingleTopic = { [K in keyof Topics]: Topics[K] extends [infer _E] ? K : never }[keyof Topics];
 
-export async function streamOf<K extends SingleTopic, T>(
-  bus: EventBus,
-  topic: K,
-  load: (event: Topics[K][0]) => Promise<T | null>,
-  logger: Logger,
-): Promise<AsyncIterable<T>> {
+export interface StreamSource<K extends SingleTopic, T> {
+  load: (event: Topics[K][0]) => Promise<T | null>;
+  /** The views of what changed at or after `since` (epoch ms), oldest first. */
+  replay: (since: number) => Promise<T[]>;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** The most a replay sends: the newest changes, when more happened during the break (the lists show the rest). */
+export const REPLAY_MAX = 200;
+
+/** Each id's view, in order, leaving out those gone meanwhile. */
+export async function viewsOf<T>(ids: readonly string[], view: (id: string) => Promise<T | null>): Promise<T[]> {
+  const views: T[] = [];
+  for (const id of ids) {
+    const found = await view(id);
+    if (found !== null) views.push(found);
+  }
+  return views;
+}
+
+export async function streamOf<K extends SingleTopic, T>(bus: EventBus, topic: K, { load, replay, clock, logger }: StreamSource<K, T>): Promise<AsyncIterable<T>> {
   const subscribe = bus.subscribe as unknown as (name: K) => AsyncIterable<Topics[K][0]>;
   const source = subscribe.call(bus, topic)[Symbol.asyncIterator]();
-  let first: ReturnType<typeof source.next> | null = source.next();
+  const first = source.next();
   await bus.subscribed();
-  return (async function* () {
-    try {
-      for (;;) {
-        const event = await (first ?? source.next());
-        first = null;
-        if (event.done) return;
-        const view = await load(event.value).catch((error: unknown) => {
-          logger.warn(`${topic} stream: an event could not be read; skipped`, { error });
-          return null;
-        });
-        if (view !== null) yield view;
+  const unread = (what: string) => (error: unknown): null => {
+    logger.warn(`${topic} stream: ${what} could not be read; skipped`, { error });
+    return null;
+  };
+  return new Repeater<T>(async (push, stop) => {
+    const unresume = bus.onResume((awayMs) => {
+      void replay(clock.now() - awayMs - RESUME_CLOCK_MARGIN_MS).then(async (views) => {
+        for (const view of views) await push(view);
+      }, unread('what changed during a break'));
+    });
+    void (async () => {
+      try {
+        for (let event = await first; !event.done; event = await source.next()) {
+          const view = await load(event.value).catch(unread('an event'));
+          if (view !== null) await push(view);
+        }
+        stop();
+      } catch (error) {
+        stop(error);
       }
-    } finally {
-      await source.return?.();
-    }
-  })();
+    })();
+    await stop;
+    unresume();
+    await source.return?.();
+  });
 }

@@ -11,7 +11,7 @@ import type { SleeveOptionSet } from './sleeve-options.ts';
 import { findOrder, listOrders, rowToOrder } from './order-repository.ts';
 import type { HoldTicker } from './hold-ticker.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
-import type { EventBus } from '../events/event-bus.ts';
+import { RESUME_CLOCK_MARGIN_MS, type EventBus } from '../events/event-bus.ts';
 import type { OptionsService } from './options-service.ts';
 import type { OrderService } from './order-service.ts';
 import type { OrderStaffService, PickupEntry } from './staff-service.ts';
@@ -187,7 +187,7 @@ export function createLiveService(
       return new Repeater<Order>(async (push, stop) => {
         // After a break in Redis (or a failed read), every order changed meanwhile: a console keeps the newest
         // version of each.
-        const unresume = onResume((awayMs) => void guarded('order events', () => changedSince(clock.now() - awayMs - CLOCK_MARGIN_MS, push)));
+        const unresume = onResume((awayMs) => void guarded('order events', () => changedSince(clock.now() - awayMs - RESUME_CLOCK_MARGIN_MS, push)));
         void (async () => {
           for await (const event of changes) {
             await guarded('order events', async () => {
@@ -272,6 +272,5 @@ export function createLiveService(
   };
 }
 
-/** How far before a break `orderEvents` looks for changes (the instances' clocks may differ by this much), by pages. */
-const CLOCK_MARGIN_MS = 30_000;
+/** `orderEvents` reads what changed during a break by pages of this many. */
 const PAGE = 200;

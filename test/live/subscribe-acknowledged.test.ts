@@ -10,6 +10,7 @@ import { createEventBus, type EventBusHandle } from '../../src/events/event-bus.
 import type { OrderChangedEvent } from '../../src/events/topics.ts';
 import { streamOf } from '../../src/notifications/stream-service.ts';
 import { createLogger } from '../../src/kernel/logger.ts';
+import { systemClock } from '../../src/kernel/clock.ts';
 import { faultyLink } from '../support/faulty-link.ts';
 
 const REDIS = process.env.TEST_REDIS_URL;
@@ -56,7 +57,7 @@ describe('the event bus in memory', () => {
       if (event.endpointId === 'ep_unreadable') throw new Error('Connection terminated unexpectedly');
       return event.endpointId;
     };
-    const stream = (await streamOf(handle.bus, 'webhookEndpointDisabled', load, createLogger('warn', (line) => lines.push(line))))[Symbol.asyncIterator]();
+    const stream = (await streamOf(handle.bus, 'webhookEndpointDisabled', { load, replay: async () => [], clock: systemClock, logger: createLogger('warn', (line) => lines.push(line)) }))[Symbol.asyncIterator]();
     const first = stream.next();
     handle.bus.publish('webhookEndpointDisabled', disabled('ep_unreadable'));
     handle.bus.publish('webhookEndpointDisabled', disabled('ep_2'));
@@ -92,7 +93,7 @@ describe.skipIf(!REDIS)(`the event bus on Redis, behind a slow link${REDIS ? '' 
 
   it('hands over a pure event stream (streamOf) only once it listens', async () => {
     const { a, b } = await twoBuses();
-    const stream = (await streamOf(a.bus, 'webhookEndpointDisabled', async (event) => event, createLogger('silent')))[Symbol.asyncIterator]();
+    const stream = (await streamOf(a.bus, 'webhookEndpointDisabled', { load: async (event) => event, replay: async () => [], clock: systemClock, logger: createLogger('silent') }))[Symbol.asyncIterator]();
     const first = stream.next();
     b.bus.publish('webhookEndpointDisabled', disabled('ep_1'));
     expect((await within(first, 5_000))?.value).toMatchObject({ endpointId: 'ep_1' });

@@ -139,6 +139,41 @@ describe.skipIf(!DATABASE || !REDIS)(
       expect(console).toEqual([`${vars.n} RECEIVED`]);
     });
 
+    it("sends A's staff delivery streams what B delivered, and disabled, while A's link to Redis was cut", async () => {
+      const shared = sharedInstancesEnv('redisbreakstaff');
+      afterThisTest(shared.cleanup);
+      const [ok, gone] = [await startReceiver(), await startReceiver()];
+      gone.failNext(1, { status: 410 });
+      const link = await faultyLink(REDIS!);
+      const env = { ...shared.env, LOG_LEVEL: 'warn', ADMIN_TOKEN: ADMIN, VENDOR_SITE_ID: SITE, VENDOR_API_KEY: KEY, MERCHANT_ENDPOINT: ok.url };
+      const b = (await startProcess(env)).url;
+      const a = (await startProcess({ ...env, REDIS_URL: link.url })).url;
+      const headers = { authorization: basicAuth(SITE, KEY), 'content-type': 'application/json' };
+      for (const url of [ok.url, gone.url]) expect((await fetch(`${b}/v1/webhooks/endpoints`, { method: 'POST', headers, body: JSON.stringify({ url }) })).status).toBe(201);
+      const attempted = record(a, 'subscription { notificationEvents { status } }', (data) => data.notificationEvents.status, ADMIN);
+      const deliveries = record(a, 'subscription { webhookDeliveries { status } }', (data) => data.webhookDeliveries.status, ADMIN);
+      const disabled = record(a, 'subscription { webhookEndpointDisabled { url } }', (data) => data.webhookEndpointDisabled.url, ADMIN);
+      const order = await postJson(b, '/api/orders', VALID_ORDER);
+      await new Promise((resolve) => setTimeout(resolve, 500)); // A's three streams have subscribed
+
+      link.cut();
+      await until(async () => (await readiness(a)) === 503, 10_000);
+      const dueDate = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+      await staffQuery(b, ADMIN, OPEN_CLAIM, { o: order.body.orderNumber, d: dueDate });
+      // B's dispatchers hear of it (B's link is whole) and deliver: to MERCHANT_ENDPOINT and the site's endpoint at
+      // `ok`, and to the one at `gone`, which answers 410 and is disabled.
+      await ok.waitFor(2, 10_000);
+      await gone.waitFor(1, 10_000);
+      await new Promise((resolve) => setTimeout(resolve, BREAK_MS));
+      expect([attempted, deliveries, disabled]).toEqual([[], [], []]);
+      link.restore();
+
+      // Before, A's staff screens never heard of any of it; the lists showed it.
+      // The one at `gone` waits, PENDING, for its endpoint to be recovered.
+      await until(() => attempted.includes('DELIVERED') && deliveries.includes('DELIVERED') && deliveries.includes('PENDING') && disabled.length > 0, 15_000);
+      expect([attempted.at(-1), [...new Set(deliveries)].sort(), disabled]).toEqual(['DELIVERED', ['DELIVERED', 'PENDING'], [gone.url]]);
+    });
+
     it('tells an MCP client following an order on A that it changed on B while Redis was away', async () => {
       const link = await faultyLink(REDIS!);
       const { processes } = await startInstances('redisbreakmcp', { REDIS_URL: link.url, VAULT_KEY: randomBytes(32).toString('base64') });
