@@ -25,6 +25,7 @@ import {
   type WebhookDelivery,
   type WebhookEndpoint,
 } from './endpoint-view.ts';
+import { createReadRecovery } from '../events/read-recovery.ts';
 import { REPLAY_MAX, streamOf, viewsOf } from './stream-service.ts';
 
 export type { CreatedEndpoint, DeliveryAttempt, EndpointDisabledNotice, Page, RotatedSecret, WebhookDelivery, WebhookEndpoint } from './endpoint-view.ts';
@@ -90,6 +91,8 @@ const position = (after: string | null | undefined) => {
 
 export function createWebhookService(deps: ServiceDeps): WebhookService {
   const { database, clock, bus, config, logger } = deps;
+  // One per service: the staff streams' failed reads wait for the database together (src/events/read-recovery.ts).
+  const recovery = createReadRecovery({ onBusResume: (handler) => bus.onResume(handler), probe: database.check, clock, logger });
   const db = database.db;
   // Sealed with the key the notification service registered for the outbox (sealed-body.ts), built before this.
   const vault = { seal: sealSecret, open: openSecret };
@@ -261,7 +264,7 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
         },
         replay: async (since) => viewsOf(await deliveriesChangedSince(db, since, filter, REPLAY_MAX), delivery),
         clock,
-        logger,
+        recovery,
       });
     },
 
@@ -277,7 +280,7 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
             at: Number(row.updated_at),
           })),
         clock,
-        logger,
+        recovery,
       });
     },
   };

@@ -2,6 +2,7 @@
  * Notifications for staff (docs/notifications.md#staff-view-and-redelivery): the deliveries with every attempt, redelivery, and the live stream
  * of attempts.
  */
+import { createReadRecovery } from '../events/read-recovery.ts';
 import { REPLAY_MAX, streamOf, viewsOf } from './stream-service.ts';
 import { DomainError } from '../kernel/errors.ts';
 import {
@@ -116,6 +117,8 @@ function decodeCursor(cursor: string): { createdAt: number; id: string } {
 
 export function createNotificationService(deps: ServiceDeps): NotificationService {
   const { database, clock, bus, logger } = deps;
+  // One per service: the staff streams' failed reads wait for the database together (src/events/read-recovery.ts).
+  const recovery = createReadRecovery({ onBusResume: (handler) => bus.onResume(handler), probe: database.check, clock, logger });
   // The key that seals outbox bodies with secrets, for queueNotification and the dispatcher (sealed-body.ts).
   useVaultKey(loadVaultKey(deps.config));
 
@@ -157,7 +160,7 @@ export function createNotificationService(deps: ServiceDeps): NotificationServic
         load: (event) => get(event.id),
         replay: async (since) => viewsOf(await notificationsChangedSince(database.db, since, REPLAY_MAX), get),
         clock,
-        logger,
+        recovery,
       });
     },
 

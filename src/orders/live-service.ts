@@ -1,7 +1,7 @@
 /**
  * The live streams behind the subscriptions (docs/graphql.md#root-fields). Each stream starts with the current state —
  * so a display that reconnects is right again at once — then follows the event bus; it reads again after a break in
- * Redis, and after a failed read once the database answers (read-recovery.ts). Events carry ids and versions; every
+ * Redis, and after a failed read once the database answers (src/events/read-recovery.ts). Events carry ids and versions; every
  * change is reloaded, so a stale or repeated event never shows stale data.
  */
 import { LatestStream } from '../events/latest-stream.ts';
@@ -17,7 +17,7 @@ import type { OrderService } from './order-service.ts';
 import type { OrderStaffService, PickupEntry } from './staff-service.ts';
 import type { OrderChangedEvent } from './order-events.ts';
 import { eventKey, sharedReads } from './shared-reads.ts';
-import { createReadRecovery } from './read-recovery.ts';
+import { createReadRecovery } from '../events/read-recovery.ts';
 import { listening, startingState } from '../events/stream-start.ts';
 
 export interface HoldTickEvent {

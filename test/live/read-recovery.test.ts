@@ -1,12 +1,12 @@
 /**
- * src/orders/read-recovery.ts: the live streams' failed reads wait for the database, and the streams read again once
+ * src/events/read-recovery.ts: the live streams' failed reads wait for the database, and the streams read again once
  * it answers. Its timing, on a manual clock: one probe a second for the whole process however many reads failed,
  * the resume once (with how long reads were failing), and a failure after that starts over.
  */
 import { describe, expect, it } from 'vitest';
 import { createManualClock } from '../../src/kernel/clock.ts';
 import { createLogger } from '../../src/kernel/logger.ts';
-import { createReadRecovery, RECOVERY_PROBE_MS } from '../../src/orders/read-recovery.ts';
+import { createReadRecovery, RECOVERY_PROBE_MS } from '../../src/events/read-recovery.ts';
 import { DomainError } from '../../src/kernel/errors.ts';
 
 /** What the PostgreSQL driver's wrapper throws for a lost connection (src/db/connection-loss.ts). */

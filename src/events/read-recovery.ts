@@ -1,6 +1,7 @@
 /**
  * When a live stream cannot read what an event asks it to show (PostgreSQL restarting, a failover, a dropped link),
- * the stream neither ends nor drops the change: it reports the failed read here. This then asks the database
+ * the stream neither ends nor drops the change: it reports the failed read here (the orders' streams, and the staff's
+ * delivery streams through src/notifications/stream-service.ts). This then asks the database
  * every second whether it answers again; once it does, every stream gets the call it gets after a break in Redis
  * (`onResume`, with how long reads were failing), and reads again what it shows (docs/graphql.md#subscriptions).
  * One probe per process however many streams failed; a stream whose read fails again reports again.
