@@ -3,11 +3,12 @@
  * first one instance on SQLite, then two instances on one PostgreSQL schema and Redis (when TEST_DATABASE_URL and
  * TEST_REDIS_URL, or DATABASE_URL and REDIS_URL, name them); then the same two instances' PostgreSQL connections
  * terminated at random moments (`pg_terminate_backend`, as a restart or failover does), with no restart: any exit
- * is a loss there. Clients keep a ledger of every success they were told of; after the faults stop and the
+ * is a loss there; then, also with no restart, some of their open connections go silent at random moments (a proxy
+ * drops everything on them, as a network dropping packets does; `query_timeout=2`). Clients keep a ledger of every success they were told of; after the faults stop and the
  * servers have had time to finish what was due, the ledger is checked against the database and the merchant's
  * receiver. It prints the figures and exits 1 on any loss (issue 14).
  *
- *   npm run chaos                         # every phase, about 3 × (CHAOS_SECONDS + settle)
+ *   npm run chaos                         # every phase, about 4 × (CHAOS_SECONDS + settle)
  *   CHAOS_SECONDS=20 CHAOS_KILLS=10 CHAOS_PHASES=terminate npm run chaos
  */
 import { randomBytes } from 'node:crypto';
@@ -20,6 +21,7 @@ import { checkLedger, type Verdict } from './chaos/check.ts';
 import { Ledger } from './chaos/ledger.ts';
 import { startInstances, type Instances } from './chaos/instances.ts';
 import { startReceiver } from './chaos/receiver.ts';
+import { startSilentLink } from './chaos/silent-link.ts';
 import { runTraffic } from './chaos/traffic.ts';
 import pg from 'pg';
 
@@ -27,8 +29,10 @@ const SECONDS = Number(process.env.CHAOS_SECONDS ?? 40);
 const KILLS = Number(process.env.CHAOS_KILLS ?? 12);
 /** How many times every PostgreSQL connection of the instances is terminated, in the last phase. */
 const TERMINATIONS = Number(process.env.CHAOS_TERMINATIONS ?? 30);
-/** `sqlite`, `postgres` and `terminate`, comma-separated (default: all three). */
-const PHASES = (process.env.CHAOS_PHASES ?? 'sqlite,postgres,terminate').split(',');
+/** How many times some of the instances' open PostgreSQL connections go silent, in the `silence` phase. */
+const SILENCES = Number(process.env.CHAOS_SILENCES ?? 15);
+/** `sqlite`, `postgres`, `terminate` and `silence`, comma-separated (default: all four). */
+const PHASES = (process.env.CHAOS_PHASES ?? 'sqlite,postgres,terminate,silence').split(',');
 
 /** What is done to the servers, `count` times at random moments over CHAOS_SECONDS. */
 interface Fault {
@@ -57,6 +61,27 @@ async function terminator(url: string, name: string): Promise<Fault & { close():
     close: () => admin.end(),
   };
 }
+/** Before each strike, half the open connections, at random, go silent (scripts/chaos/silent-link.ts). */
+async function silencer(base: string): Promise<Fault & { close(): Promise<void>; route(url: URL): URL }> {
+  const link = await startSilentLink(base);
+  let silenced = 0;
+  return {
+    name: 'silences',
+    count: SILENCES,
+    async strike() {
+      silenced += link.silence(0.5);
+    },
+    detail: () => `${silenced} connections silenced`,
+    route(url) {
+      const through = new URL(link.url);
+      through.search = url.search;
+      through.searchParams.set('query_timeout', '2');
+      return through;
+    },
+    close: () => link.close(),
+  };
+}
+
 /** Past the pay flow's stale bound (60 s) and one reconciliation poll (30 s): what a crash left is settled by then. */
 const SETTLE_MS = Number(process.env.CHAOS_SETTLE_SECONDS ?? 100) * 1000;
 
@@ -127,15 +152,16 @@ async function main(): Promise<void> {
 
   const base = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
   const redis = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL;
-  /** Two instances on a fresh schema (dropped after), with `fault` or kills. */
-  const onPostgres = async (name: string, fault?: (base: string, applicationName: string) => Promise<Fault & { close(): Promise<void> }>) => {
+  /** Two instances on a fresh schema (dropped after), with `fault` or kills; `route` is their way to the database. */
+  const onPostgres = async (name: string, fault?: (base: string, applicationName: string) => Promise<Fault & { close(): Promise<void>; route?(url: URL): URL }>) => {
     receiver.reset();
     const schema = `chaos_${randomBytes(4).toString('hex')}`;
     const url = new URL(base!);
     url.searchParams.set('schema', schema);
     url.searchParams.set('application_name', schema); // what the terminations pick the instances' connections by
-    const env = { ...common, DATABASE_URL: url.toString(), REDIS_URL: redis!, REDIS_PREFIX: `${schema}:`, MERCHANT_ENDPOINT: receiver.url };
     const striking = await fault?.(base!, schema);
+    const route = striking?.route?.(url) ?? url;
+    const env = { ...common, DATABASE_URL: route.toString(), REDIS_URL: redis!, REDIS_PREFIX: `${schema}:`, MERCHANT_ENDPOINT: receiver.url };
     try {
       verdicts.push(await phase(name, await startInstances(2, env), receiver, () => createDatabase({ kind: 'postgres', url: url.toString() }), striking));
     } finally {
@@ -148,6 +174,7 @@ async function main(): Promise<void> {
   if (base?.startsWith('postgres') && redis) {
     if (PHASES.includes('postgres')) await onPostgres('PostgreSQL + Redis, two instances');
     if (PHASES.includes('terminate')) await onPostgres('PostgreSQL connections terminated, two instances', terminator);
+    if (PHASES.includes('silence')) await onPostgres('PostgreSQL connections gone silent, two instances', silencer);
   } else {
     console.log('chaos: PostgreSQL phases skipped (set TEST_DATABASE_URL and TEST_REDIS_URL)');
   }
