@@ -51,11 +51,13 @@ export async function streamOf<K extends SingleTopic, T>(bus: EventBus, topic: K
     return null;
   };
   return new Repeater<T>(async (push, stop) => {
-    const unresume = recovery.onResume((awayMs) => {
-      void replay(clock.now() - awayMs - RESUME_CLOCK_MARGIN_MS).then(async (views) => {
-        for (const view of views) await push(view);
-      }, unread);
-    });
+    /** What changed since `awayMs` ago, sent as events are; a replay that cannot be read is reported as one. */
+    const sendMissed = async (awayMs: number) => {
+      const views = await replay(clock.now() - awayMs - RESUME_CLOCK_MARGIN_MS).catch(unread);
+      for (const view of views ?? []) await push(view);
+    };
+    // A push fails only when the stream is already ending with an error: it ends with that one.
+    const unresume = recovery.onResume((awayMs) => void sendMissed(awayMs).catch((error: unknown) => stop(error)));
     void (async () => {
       try {
         for (let event = await first; !event.done; event = await source.next()) {
