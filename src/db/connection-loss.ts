@@ -1,7 +1,8 @@
 /**
  * PostgreSQL going away (a restart, a failover, `pg_terminate_backend`, a pooler's idle timeout, a dropped network),
- * or SQLite's file locked by another process past its busy timeout, is an outage, not a bug: a request that meets it is answered 503 `unavailable`, retryable, in its door's
- * shape, rather than 500 (docs/operations.md#when-postgresql-goes-away). The driver is wrapped so that every
+ * or SQLite's file locked by another process past its busy timeout, is an outage, not a bug: a request that meets it
+ * is answered 503 `unavailable`, retryable, in its door's shape, rather than 500
+ * (docs/operations.md#when-postgresql-goes-away). The driver is wrapped so that every
  * failure of this kind, whichever query or transaction step meets it, becomes that DomainError; every other
  * driver error (a unique violation, a serialization failure) passes unchanged to the code that handles it.
  */

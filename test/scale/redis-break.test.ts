@@ -153,6 +153,8 @@ describe.skipIf(!DATABASE || !REDIS)(
       const attempted = record(a, 'subscription { notificationEvents { status } }', (data) => data.notificationEvents.status, ADMIN);
       const deliveries = record(a, 'subscription { webhookDeliveries { status } }', (data) => data.webhookDeliveries.status, ADMIN);
       const disabled = record(a, 'subscription { webhookEndpointDisabled { url } }', (data) => data.webhookEndpointDisabled.url, ADMIN);
+      // Another site's view of the deliveries: the replay keeps to the stream's filter.
+      const elsewhere = record(a, 'subscription { webhookDeliveries(siteId: "site_other") { status } }', (data) => data.webhookDeliveries.status, ADMIN);
       const order = await postJson(b, '/api/orders', VALID_ORDER);
       await new Promise((resolve) => setTimeout(resolve, 500)); // A's three streams have subscribed
 
@@ -171,7 +173,7 @@ describe.skipIf(!DATABASE || !REDIS)(
       // Before, A's staff screens never heard of any of it; the lists showed it.
       // The one at `gone` waits, PENDING, for its endpoint to be recovered.
       await until(() => attempted.includes('DELIVERED') && deliveries.includes('DELIVERED') && deliveries.includes('PENDING') && disabled.length > 0, 15_000);
-      expect([attempted.at(-1), [...new Set(deliveries)].sort(), disabled]).toEqual(['DELIVERED', ['DELIVERED', 'PENDING'], [gone.url]]);
+      expect([attempted.at(-1), [...new Set(deliveries)].sort(), disabled, elsewhere]).toEqual(['DELIVERED', ['DELIVERED', 'PENDING'], [gone.url], []]);
     });
 
     it('tells an MCP client following an order on A that it changed on B while Redis was away', async () => {
