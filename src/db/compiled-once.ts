@@ -13,7 +13,7 @@
  */
 import { createQueryId, type Compilable, type CompiledQuery, type QueryResult } from 'kysely';
 import type { Db } from './database.ts';
-import { directDriverOf } from './group-commit.ts';
+import { directDriverOf } from './group-commit-dialect.ts';
 
 interface Known {
   sql: string;

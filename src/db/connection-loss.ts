@@ -51,7 +51,7 @@ export class ConnectionLost extends DatabaseUnavailable {
 
 /**
  * SQLite's file stayed locked by another process (an operator's shell inside a transaction, a script) past
- * `busy_timeout`: SQLITE_BUSY and its extended codes. The group-commit driver throws this in its place.
+ * the wait for it (lock-wait.ts): SQLITE_BUSY and its extended codes. The group-commit driver throws this in its place.
  */
 export class DatabaseBusy extends DatabaseUnavailable {
   constructor(cause: Error & { code?: unknown }) {

@@ -9,7 +9,7 @@ import { DEFAULT_MIGRATION_TABLE, Kysely, Migrator, PostgresDialect, sql, type T
 import pg from 'pg';
 import type { DatabaseTarget, SqliteSynchronous } from '../kernel/config.ts';
 import { migrationProvider } from './migrations/index.ts';
-import { groupCommitDialect } from './group-commit.ts';
+import { groupCommitDialect } from './group-commit-dialect.ts';
 import { tracedDialect } from './traced-dialect.ts';
 import { DatabaseUnavailable, unavailableOnConnectionLoss } from './connection-loss.ts';
 import { clientWithQueryTimeout, DEFAULT_QUERY_TIMEOUT_SECONDS, sessionTimeoutOption } from './query-timeout.ts';
@@ -40,12 +40,15 @@ function openSqlite(path: string, synchronous: SqliteSynchronous): SQLite.Databa
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(path);
   // exec, not pragma(): pragma() prepares a statement and drops it (see sqlite-statements.ts for why none may be).
+  // Opening waits inside SQLite for another process's lock (a backup, a rotation): nothing else runs yet.
+  sqlite.exec('PRAGMA busy_timeout = 5000');
   if (path !== ':memory:') sqlite.exec('PRAGMA journal_mode = WAL');
   // FULL by default: with WAL, NORMAL skips the sync at each commit, so an OS crash or power loss could roll back a
   // committed payment or outbox row after the processor charged (docs/running.md#durability-of-the-embedded-database).
   sqlite.exec(`PRAGMA synchronous = ${synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
   sqlite.exec('PRAGMA foreign_keys = ON');
-  sqlite.exec('PRAGMA busy_timeout = 5000'); // another process (a second instance, a backup) may hold the lock briefly
+  // From here on a statement refused by a lock waits on timers instead, so the process goes on serving (lock-wait.ts).
+  sqlite.exec('PRAGMA busy_timeout = 0');
   return sqlite;
 }
 

@@ -20,42 +20,21 @@
  * can be built on work whose COMMIT could still fail, and the next request's reads need not end the batch. With no
  * batch open it runs at once, in autocommit, as with kysely's own driver.
  *
+ * A BEGIN or a statement of its own that meets another process's write lock waits for it on timers, keeping the
+ * connection, not inside SQLite's busy_timeout, which would stop the whole process meanwhile (lock-wait.ts).
+ *
  * Measured with bench/write-baseline.ts: see docs/running.md#group-commit for the figures.
  */
 import type SQLite from 'better-sqlite3';
-import { CompiledQuery, SelectQueryNode, SqliteDialect, type DatabaseConnection, type Dialect, type Driver, type QueryResult } from 'kysely';
+import { CompiledQuery, SelectQueryNode, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
 import { DatabaseBusy } from './connection-loss.ts';
-import { keepStatements, type KeptStatements } from './sqlite-statements.ts';
-
-/** kysely's SQLite dialect with the group-commit driver and every statement kept prepared (sqlite-statements.ts). */
-export function groupCommitDialect(sqlite: SQLite.Database): Dialect {
-  const statements = keepStatements(sqlite);
-  const base = new SqliteDialect({ database: statements });
-  let driver: GroupCommitDriver | undefined;
-  return {
-    // kysely makes the driver first, then the adapter: the adapter is what a query's `db` leads to (directDriverOf).
-    createAdapter: () => {
-      const adapter = base.createAdapter();
-      if (driver) directDrivers.set(adapter, driver);
-      return adapter;
-    },
-    createDriver: () => (driver = new GroupCommitDriver(statements, sqlite, base.createDriver())),
-    createIntrospector: (db) => base.createIntrospector(db),
-    createQueryCompiler: () => base.createQueryCompiler(),
-  };
-}
-
-const directDrivers = new WeakMap<object, GroupCommitDriver>();
-
-/** The group-commit driver behind a kysely adapter (`db.getExecutor().adapter`), for runDirect; none on PostgreSQL. */
-export function directDriverOf(adapter: object): GroupCommitDriver | undefined {
-  return directDrivers.get(adapter);
-}
+import { retryWhileLocked } from './lock-wait.ts';
+import type { KeptStatements } from './sqlite-statements.ts';
 
 /** At most this many transactions in one COMMIT. */
 export const MAX_MEMBERS = 64;
 
-// IMMEDIATE: the batch takes the write lock at once (waiting busy_timeout for another process's), so a batch whose
+// IMMEDIATE: the batch takes the write lock at once (waiting for another process's, lock-wait.ts), so a batch whose
 // first members only read can't find, at its first write, that another process wrote since (SQLITE_BUSY_SNAPSHOT).
 const BEGIN = CompiledQuery.raw('begin immediate');
 const COMMIT = CompiledQuery.raw('commit');
@@ -72,6 +51,8 @@ interface Waiting {
 /** One holder's use of the connection: kysely gets a fresh one per acquire, so a late release is told apart. */
 class Lease implements DatabaseConnection {
   inTransaction = false;
+  /** Waiting on timers for another process's lock (lock-wait.ts): it keeps the connection until that ends. */
+  waitingForLock = false;
   constructor(private readonly driver: GroupCommitDriver) {}
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     return this.driver.run<R>(this, query);
@@ -91,6 +72,7 @@ export class GroupCommitDriver implements Driver {
   #scheduled = false;
   /** The COMMIT came due while a member was running: it runs when that member ends. */
   #due = false;
+  #closed = false;
 
   // kysely's `trx.savepoint()`: its SQLite driver's, which only sends the statement on the connection given (SQLite
   // nests them inside the member's own).
@@ -127,12 +109,11 @@ export class GroupCommitDriver implements Driver {
     const waiting = this.#hold(lease);
     if (waiting) return waiting.then(() => this.beginTransaction(lease));
     try {
-      if (!this.#open) {
-        this.#execute(BEGIN);
-        this.#open = true;
-      }
+      if (!this.#open) this.#begin();
       this.#execute(SAVEPOINT);
     } catch (error) {
+      // Another process holds the write lock: wait for it on timers, then begin as if it had been free.
+      if (error instanceof DatabaseBusy && !this.#open) return this.#whenUnlocked(lease, () => this.#begin(), error).then(() => this.beginTransaction(lease));
       return Promise.reject(error);
     }
     lease.inTransaction = true;
@@ -165,6 +146,7 @@ export class GroupCommitDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
+    this.#closed = true;
     if (this.#holder?.inTransaction === true) this.#settle(new Error('the database was closed before the commit'));
     else this.#commit();
     this.statements.close(); // an open transaction is rolled back by the close
@@ -177,6 +159,8 @@ export class GroupCommitDriver implements Driver {
     try {
       result = this.#execute(query);
     } catch (error) {
+      // A statement of its own (no batch open) that met another process's lock: it waits on timers, keeping the connection.
+      if (error instanceof DatabaseBusy && !lease.inTransaction && !this.#open) return this.#whenUnlocked(lease, () => this.#execute(query) as QueryResult<R>, error);
       // SQLite undid that statement alone, unless the error ended the whole transaction (then the batch is lost).
       if (this.#open && !lease.inTransaction && !this.sqlite.inTransaction) this.#settle(error);
       return Promise.reject(error);
@@ -202,6 +186,7 @@ export class GroupCommitDriver implements Driver {
 
   #runAlone<R>(lease: Lease, query: CompiledQuery): Promise<QueryResult<R>> {
     const result = this.run<R>(lease, query);
+    if (lease.waitingForLock) return result.finally(() => this.#handOn(lease));
     this.#handOn(lease); // unless run() already handed it on, joining the batch
     return result;
   }
@@ -213,6 +198,16 @@ export class GroupCommitDriver implements Driver {
     for (const row of this.statements.prepare(query.sql).iterate(query.parameters as unknown[])) yield { rows: [row as R] };
   }
 
+  #begin(): void {
+    this.#execute(BEGIN);
+    this.#open = true;
+  }
+
+  #whenUnlocked<T>(lease: Lease, attempt: () => T, refused: DatabaseBusy): Promise<T> {
+    lease.waitingForLock = true;
+    return retryWhileLocked(attempt, refused, () => this.#closed).finally(() => (lease.waitingForLock = false));
+  }
+
   #execute(query: CompiledQuery): QueryResult<unknown> {
     try {
       const statement = this.statements.prepare(query.sql);
@@ -220,7 +215,7 @@ export class GroupCommitDriver implements Driver {
       const { changes, lastInsertRowid } = statement.run(query.parameters as unknown[]);
       return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
     } catch (error) {
-      // Another process held the file's lock past busy_timeout: an outage (503), not a bug (500). Here, where every
+      // Another process holds the file's lock: an outage (503) once waited out, not a bug (500). Here, where every
       // statement passes, rather than in a wrapper around the driver: no promise more per statement on the hot path.
       throw DatabaseBusy.is(error) ? new DatabaseBusy(error) : error;
     }

@@ -1,0 +1,33 @@
+/**
+ * kysely's SQLite dialect with the group-commit driver (group-commit.ts) and every statement kept prepared
+ * (sqlite-statements.ts), and the way from a query's `db` to that driver for the statements sent to it directly
+ * (compiled-once.ts).
+ */
+import type SQLite from 'better-sqlite3';
+import { SqliteDialect, type Dialect } from 'kysely';
+import { GroupCommitDriver } from './group-commit.ts';
+import { keepStatements } from './sqlite-statements.ts';
+
+export function groupCommitDialect(sqlite: SQLite.Database): Dialect {
+  const statements = keepStatements(sqlite);
+  const base = new SqliteDialect({ database: statements });
+  let driver: GroupCommitDriver | undefined;
+  return {
+    // kysely makes the driver first, then the adapter: the adapter is what a query's `db` leads to (directDriverOf).
+    createAdapter: () => {
+      const adapter = base.createAdapter();
+      if (driver) directDrivers.set(adapter, driver);
+      return adapter;
+    },
+    createDriver: () => (driver = new GroupCommitDriver(statements, sqlite, base.createDriver())),
+    createIntrospector: (db) => base.createIntrospector(db),
+    createQueryCompiler: () => base.createQueryCompiler(),
+  };
+}
+
+const directDrivers = new WeakMap<object, GroupCommitDriver>();
+
+/** The group-commit driver behind a kysely adapter (`db.getExecutor().adapter`), for runDirect; none on PostgreSQL. */
+export function directDriverOf(adapter: object): GroupCommitDriver | undefined {
+  return directDrivers.get(adapter);
+}

@@ -1,0 +1,63 @@
+/**
+ * Another process holding SQLite's write lock (src/db/lock-wait.ts): the gateway's statement waits for it on timers,
+ * not inside SQLite's busy_timeout, so the event loop goes on meanwhile; once the lock is released the statement runs
+ * where it would have run. The lock is held here by a second connection on the same file, as another process's.
+ */
+import SQLite from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { DatabaseBusy } from '../../src/db/connection-loss.ts';
+import { afterThisTest } from '../support/gateway.ts';
+import { sqliteScratch } from '../support/sqlite-scratch.ts';
+
+/** A second connection on `path` that takes the write lock now; `release()` rolls it back. */
+function holdLock(path: string): { release(): void } {
+  const other = new SQLite(path);
+  afterThisTest(async () => void other.close());
+  other.exec('begin immediate');
+  return { release: () => other.exec('rollback') };
+}
+
+/** Whether `promise` has settled, looked at after the event loop has run its timers for `ms`. */
+async function settledAfter(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let settled = false;
+  promise.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  return settled;
+}
+
+describe("a statement that meets another process's write lock", () => {
+  it('waits for it with the event loop free, and the transaction commits once the lock is released', async () => {
+    const { path, mark, committed } = await sqliteScratch();
+    const lock = holdLock(path);
+    const marking = mark('after-the-lock');
+    // With busy_timeout's wait inside the call, this timer only fired once the transaction had been refused.
+    expect(await settledAfter(marking, 100)).toBe(false);
+    lock.release();
+    await marking;
+    expect(committed('after-the-lock')).toBe(true);
+  });
+
+  it('waits the same way for a statement of no transaction, and then the next transaction goes through', async () => {
+    const { path, db, mark, committed } = await sqliteScratch();
+    const lock = holdLock(path);
+    const inserting = db.insertInto('marks').values({ id: 'alone' }).execute();
+    // Queued behind it on the one connection: it runs after the insert, not inside anything of another caller's.
+    const after = mark('queued');
+    expect(await settledAfter(inserting, 100)).toBe(false);
+    lock.release();
+    await Promise.all([inserting, after]);
+    expect([committed('alone'), committed('queued')]).toEqual([true, true]);
+  });
+
+  it('is refused as DatabaseBusy when the database is closed while it waits, instead of waiting on', async () => {
+    const { app, path, mark } = await sqliteScratch();
+    holdLock(path);
+    const marking = mark('never');
+    expect(await settledAfter(marking, 50)).toBe(false);
+    await app.destroy();
+    await expect(marking).rejects.toBeInstanceOf(DatabaseBusy);
+  });
+});
