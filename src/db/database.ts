@@ -60,7 +60,7 @@ function openSqlite(path: string, synchronous: SqliteSynchronous): SQLite.Databa
  * `?query_timeout=SECONDS` (default 10, 0 waits for ever) bounds the wait for each answer on an open connection, and
  * how long the server keeps a transaction left idle (query-timeout.ts).
  */
-async function openPostgres(url: string, logger?: Logger): Promise<{ db: Kysely<Database>; schema: string | null }> {
+async function openPostgres(url: string, logger?: Logger): Promise<{ db: Kysely<Database>; schema: string | null; forMigrations: () => Kysely<Database> }> {
   const parsed = new URL(url);
   const schema = parsed.searchParams.get('schema');
   parsed.searchParams.delete('schema');
@@ -72,28 +72,35 @@ async function openPostgres(url: string, logger?: Logger): Promise<{ db: Kysely<
   const queryTimeoutMs = secondsParameter(parsed, 'query_timeout', DEFAULT_QUERY_TIMEOUT_SECONDS) * 1000;
   parsed.searchParams.delete('query_timeout');
   const options = [...(schema ? [`-c search_path=${schema}`] : []), ...sessionTimeoutOption(queryTimeoutMs)];
-  const pool = new pg.Pool({
-    connectionString: parsed.toString(),
-    max: 10,
-    connectionTimeoutMillis: connectTimeoutMs,
-    Client: clientWithQueryTimeout(queryTimeoutMs),
-    ...(options.length > 0 ? { options: options.join(' ') } : {}),
-    // bigint columns hold epoch milliseconds and order numbers: all well inside 2^53, so read them as numbers.
-    types: { getTypeParser: (oid: number, format?: string) => (oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format as never)) } as never,
-  });
-  // A connection PostgreSQL ends (a restart, a failover, pg_terminate_backend) emits 'error' on its pg client, and
-  // on the pool too while it is idle; an 'error' event nobody hears ends the process, so both are heard here. pg
-  // drops that client; the next request gets a new connection (docs/operations.md#when-postgresql-goes-away).
-  pool.on('error', () => {});
-  pool.on('connect', (client) =>
-    client.on('error', (error: Error & { code?: string }) => {
-      // The code only: the driver's message may name hosts.
-      logger?.warn('a database connection was lost', { code: error.code ?? 'closed' });
-    }),
-  );
+  const newPool = (max: number, answerTimeoutMs: number) => {
+    const pool = new pg.Pool({
+      connectionString: parsed.toString(),
+      max,
+      connectionTimeoutMillis: connectTimeoutMs,
+      Client: clientWithQueryTimeout(answerTimeoutMs),
+      ...(options.length > 0 ? { options: options.join(' ') } : {}),
+      // bigint columns hold epoch milliseconds and order numbers: all well inside 2^53, so read them as numbers.
+      types: { getTypeParser: (oid: number, format?: string) => (oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format as never)) } as never,
+    });
+    // A connection PostgreSQL ends (a restart, a failover, pg_terminate_backend) emits 'error' on its pg client, and
+    // on the pool too while it is idle; an 'error' event nobody hears ends the process, so both are heard here. pg
+    // drops that client; the next request gets a new connection (docs/operations.md#when-postgresql-goes-away).
+    pool.on('error', () => {});
+    pool.on('connect', (client) =>
+      client.on('error', (error: Error & { code?: string }) => {
+        // The code only: the driver's message may name hosts.
+        logger?.warn('a database connection was lost', { code: error.code ?? 'closed' });
+      }),
+    );
+    return pool;
+  };
+  const pool = newPool(10, queryTimeoutMs);
   if (schema) await pool.query(`create schema if not exists ${schema}`);
   const dialect = tracedDialect(unavailableOnConnectionLoss(new PostgresDialect({ pool })), 'postgresql');
-  return { db: new Kysely<Database>({ dialect }), schema };
+  // Migrations on a connection of their own, with no bound on an answer: one may rightly take longer than any request
+  // should (an index built on a big table, or the wait for the lock of another instance migrating meanwhile).
+  const forMigrations = () => new Kysely<Database>({ dialect: unavailableOnConnectionLoss(new PostgresDialect({ pool: newPool(1, 0) })) });
+  return { db: new Kysely<Database>({ dialect }), schema, forMigrations };
 }
 
 const INT8_OID = 20;
@@ -109,13 +116,13 @@ function secondsParameter(url: URL, name: string, fallback: number): number {
 /** `logger` hears of PostgreSQL connections lost (nothing is logged without one). */
 export async function createDatabase(target: DatabaseTarget, { logger }: { logger?: Logger } = {}): Promise<AppDatabase> {
   if (target.kind === 'postgres') {
-    const { db, schema } = await openPostgres(target.url, logger);
+    const { db, schema, forMigrations } = await openPostgres(target.url, logger);
     return {
       db,
       dialect: 'postgres',
       caps: { multipleConnections: true, skipLocked: true },
       // The migrator looks for its own tables in any schema unless told which one.
-      migrate: () => migrate(db, schema ?? undefined),
+      migrate: () => migrate(db, schema ?? undefined, forMigrations),
       check: () => check(db, schema ?? undefined),
       destroy: () => db.destroy(),
     };
@@ -145,18 +152,24 @@ const CATALOG_RACE_CODES = new Set(['3F000', '42P01']);
  * reads the migration table: kysely's migrator would first list every table of every schema of the database, which
  * on a shared PostgreSQL costs a catalog scan and fails when another schema is dropped meanwhile. When
  * there is something to apply, the migrator runs (under its own lock, so instances starting together take turns),
- * again after such a failure: its migrations are transactions, so a retry starts from what was committed.
+ * again after such a failure: its migrations are transactions, so a retry starts from what was committed. On
+ * PostgreSQL it runs on `forMigrations`, a connection whose answers `query_timeout` does not bound.
  */
-async function migrate(db: Kysely<Database>, schema?: string): Promise<void> {
+async function migrate(db: Kysely<Database>, schema?: string, forMigrations?: () => Kysely<Database>): Promise<void> {
   if ((await pendingMigrations(db, schema)) === 0) return;
   const inSchema = schema ? { migrationTableSchema: schema } : {};
-  const migrator = new Migrator({ db, provider: migrationProvider, ...inSchema });
-  for (let attempt = 1; ; attempt++) {
-    const { error, results } = await migrator.migrateToLatest();
-    if (!error) return;
-    if (attempt <= CATALOG_RACE_RETRIES && CATALOG_RACE_CODES.has((error as { code?: string }).code ?? '')) continue;
-    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
+  const migrating = forMigrations?.() ?? db;
+  try {
+    const migrator = new Migrator({ db: migrating, provider: migrationProvider, ...inSchema });
+    for (let attempt = 1; ; attempt++) {
+      const { error, results } = await migrator.migrateToLatest();
+      if (!error) return;
+      if (attempt <= CATALOG_RACE_RETRIES && CATALOG_RACE_CODES.has((error as { code?: string }).code ?? '')) continue;
+      const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+      throw new Error(`migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  } finally {
+    if (migrating !== db) await migrating.destroy();
   }
 }
 

@@ -8,6 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { ConnectionLost } from '../../src/db/connection-loss.ts';
 import { createDatabase, type AppDatabase } from '../../src/db/database.ts';
@@ -78,5 +79,26 @@ describe.runIf(BASE)('a PostgreSQL connection that goes silent while open', () =
     expect(await setting(await open(BASE!))).toBe('10s');
     expect(await setting(await open(BASE!, { query_timeout: '3' }))).toBe('3s');
     expect(await setting(await open(BASE!, { query_timeout: '0' }))).toBe('0');
+  });
+
+  it("leaves migrations unbounded: one that waits for another instance's migrations longer than query_timeout goes on after them", async () => {
+    const schema = `migrating_${randomBytes(5).toString('hex')}`;
+    afterThisTest(() => dropSchema(BASE!, schema));
+    // The lock kysely's migrator takes on PostgreSQL (its adapter's advisory lock), held as another instance migrating.
+    const other = new pg.Client({ connectionString: BASE });
+    await other.connect();
+    afterThisTest(() => other.end());
+    await other.query('select pg_advisory_lock(3853314791062309107)');
+
+    const database = await open(BASE!, { schema, query_timeout: '1' });
+    const migrating = database.migrate().then(
+      () => 'migrated',
+      (error: unknown) => error,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 2_500)); // well past query_timeout
+    await other.query('select pg_advisory_unlock(3853314791062309107)');
+    // Before, the wait for the lock was refused as a lost connection after 1 s, and the instance could not start.
+    expect(await within(15_000, 'the migrations', migrating)).toBe('migrated');
+    await database.check();
   });
 });
