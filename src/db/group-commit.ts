@@ -28,7 +28,7 @@
 import type SQLite from 'better-sqlite3';
 import { CompiledQuery, SelectQueryNode, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
 import { DatabaseBusy } from './connection-loss.ts';
-import { retryWhileLocked } from './lock-wait.ts';
+import { LockWaits } from './lock-wait.ts';
 import type { KeptStatements } from './sqlite-statements.ts';
 
 /** At most this many transactions in one COMMIT. */
@@ -73,6 +73,7 @@ export class GroupCommitDriver implements Driver {
   /** The COMMIT came due while a member was running: it runs when that member ends. */
   #due = false;
   #closed = false;
+  readonly #lockWaits = new LockWaits();
 
   // kysely's `trx.savepoint()`: its SQLite driver's, which only sends the statement on the connection given (SQLite
   // nests them inside the member's own).
@@ -205,7 +206,7 @@ export class GroupCommitDriver implements Driver {
 
   #whenUnlocked<T>(lease: Lease, attempt: () => T, refused: DatabaseBusy): Promise<T> {
     lease.waitingForLock = true;
-    return retryWhileLocked(attempt, refused, () => this.#closed).finally(() => (lease.waitingForLock = false));
+    return this.#lockWaits.retry(attempt, refused, () => this.#closed).finally(() => (lease.waitingForLock = false));
   }
 
   #execute(query: CompiledQuery): QueryResult<unknown> {

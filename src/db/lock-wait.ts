@@ -1,6 +1,6 @@
 /**
  * Waiting for SQLite's write lock while another process holds it (an operator's `sqlite3` shell inside a
- * transaction, `npm run vault:rotate` between its batches, a backup script), without stopping the process
+ * transaction, `npm run vault:rotate` during one of its batches, a script), without stopping the process
  * (docs/running.md#when-the-file-is-locked).
  *
  * SQLite's own wait, `busy_timeout`, sleeps inside the call: better-sqlite3 is synchronous, so the whole event loop
@@ -18,25 +18,48 @@ export const LOCK_WAIT_MS = 5_000;
 /** The first pause between tries, doubled after each until LONGEST_PAUSE_MS: a brief lock costs a brief wait. */
 const FIRST_PAUSE_MS = 1;
 const LONGEST_PAUSE_MS = 50;
+/** A refusal this long after the last one (nobody was trying meanwhile) starts a wait of its own. */
+const SAME_WAIT_MS = 2 * LONGEST_PAUSE_MS;
 
 /**
- * `attempt` again, on timers, until it is not refused by a lock (its result, or its other error) or LOCK_WAIT_MS
- * has passed since the first refusal, `refused` (then the last refusal is thrown), or `closed()` says the connection
- * is gone.
+ * One connection's waits. The statements that queue on the connection behind one waiting share its wait: once it has
+ * been refused, each of them is tried once and refused at once while the lock is still held, instead of waiting
+ * LOCK_WAIT_MS more each, one after another, behind a lock held for a minute.
  */
-export async function retryWhileLocked<T>(attempt: () => T, refused: DatabaseBusy, closed: () => boolean): Promise<T> {
-  const deadline = performance.now() + LOCK_WAIT_MS;
-  let last = refused;
-  for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(2 * pause, LONGEST_PAUSE_MS)) {
-    const left = deadline - performance.now();
-    if (left <= 0 || closed()) throw last;
-    await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
-    if (closed()) throw last;
-    try {
-      return attempt();
-    } catch (error) {
-      if (!(error instanceof DatabaseBusy)) throw error;
-      last = error;
+export class LockWaits {
+  /** When the current wait began: its first refusal. */
+  #since = 0;
+  /** The latest refusal, or -Infinity once a try went through. */
+  #lastRefusal = -Infinity;
+
+  /**
+   * `attempt` again, on timers, until it is not refused by a lock (its result, or its other error), or LOCK_WAIT_MS
+   * has passed since the wait began (then the last refusal is thrown), or `closed()` says the connection is gone.
+   */
+  async retry<T>(attempt: () => T, refused: DatabaseBusy, closed: () => boolean): Promise<T> {
+    this.#refused();
+    const deadline = this.#since + LOCK_WAIT_MS;
+    let last = refused;
+    for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(2 * pause, LONGEST_PAUSE_MS)) {
+      const left = deadline - performance.now();
+      if (left <= 0 || closed()) throw last;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
+      if (closed()) throw last;
+      try {
+        const result = attempt();
+        this.#lastRefusal = -Infinity;
+        return result;
+      } catch (error) {
+        if (!(error instanceof DatabaseBusy)) throw error;
+        last = error;
+        this.#refused();
+      }
     }
+  }
+
+  #refused(): void {
+    const now = performance.now();
+    if (now - this.#lastRefusal > SAME_WAIT_MS) this.#since = now;
+    this.#lastRefusal = now;
   }
 }

@@ -60,4 +60,26 @@ describe("a statement that meets another process's write lock", () => {
     await app.destroy();
     await expect(marking).rejects.toBeInstanceOf(DatabaseBusy);
   });
+
+  it('refuses at once what queued behind a statement that waited the lock out, and waits again for a later lock', { timeout: 30_000 }, async () => {
+    const { path, mark, committed } = await sqliteScratch();
+    const lock = holdLock(path);
+    const first = mark('first');
+    const queued = mark('queued'); // behind it on the one connection
+    await expect(first).rejects.toBeInstanceOf(DatabaseBusy);
+    // It shares the wait that was just refused: one try, not 5 s more of its own (a queue behind a lock held for a
+    // minute was refused one by one, 5 s each).
+    expect(await settledAfter(queued, 500)).toBe(true);
+    await expect(queued).rejects.toBeInstanceOf(DatabaseBusy);
+    lock.release();
+    await mark('free');
+
+    // A later lock is a wait of its own.
+    const later = holdLock(path);
+    const waiting = mark('later');
+    expect(await settledAfter(waiting, 200)).toBe(false);
+    later.release();
+    await waiting;
+    expect([committed('first'), committed('queued'), committed('free'), committed('later')]).toEqual([false, false, true, true]);
+  });
 });
