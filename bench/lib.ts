@@ -168,3 +168,31 @@ export async function waitFor(check: () => boolean, ms: number, what: string): P
     await new Promise((r) => setTimeout(r, 2));
   }
 }
+
+/**
+ * The direct baseline of the notification figures (bench/webhooks-direct.ts): `posts` (the requests a receiver got
+ * from the gateway: `url`, the headers to send again, `body`) sent again from a process of their own, as the
+ * gateway is, `width` at a time, `passes` times one after another; resolves when that process exits. In the bench's
+ * own process the sender shared one thread with the receiver while the gateway had a core of its own, which held the
+ * baseline down and flattered the ratio.
+ */
+export function sendDirect(file: string, width: number, passes: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...runnerArgs('bench/webhooks-direct.ts'), file, String(width), String(passes)], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`webhooks-direct.ts exited with ${code}`))));
+  });
+}
+
+/**
+ * The direct baseline's rate from the arrival times of its passes (each `perPass` long, one after another): each pass
+ * timed on its own, first arrival → last, and the median pass taken. The first runs on a cold process (about half as
+ * fast): a single pass measured the sender's warm-up and flattered the ratio.
+ */
+export function directRate(times: readonly number[], perPass: number, passes: number): { rate: number; passes: number[] } {
+  const rates = Array.from({ length: passes }, (_, pass) => {
+    const slice = times.slice(pass * perPass, (pass + 1) * perPass);
+    return slice.length / ((slice[slice.length - 1]! - slice[0]!) / 1000);
+  });
+  return { rate: median(rates), passes: rates };
+}

@@ -19,7 +19,6 @@
  * p99 of 200 changes is their second-worst, and 1,000 deliveries take about 0.3 s, so one stall of the shared cores
  * moved either figure by a quarter between runs; 800 changes of each kind and 4,000 deliveries hold still.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -27,7 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PER_ENDPOINT } from '../src/notifications/delivery-job.ts';
-import { abbaSide, GATEWAY_ENTRY, ROOT, median, percentile, pool, runnerArgs, startChild, waitFor } from './lib.ts';
+import { abbaSide, directRate, GATEWAY_ENTRY, percentile, pool, sendDirect, startChild, waitFor } from './lib.ts';
 
 const ADMIN = 'bench-admin';
 const SITE_ID = 'bench-site';
@@ -128,15 +127,6 @@ async function merchantSite(base: string, n: number): Promise<Site> {
   };
 }
 
-/** The POSTs sent again from their own process (webhooks-direct.ts), `width` at a time; resolves when it exits. */
-function sendDirect(file: string, width: number, passes: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...runnerArgs('bench/webhooks-direct.ts'), file, String(width), String(passes)], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`webhooks-direct.ts exited with ${code}`))));
-  });
-}
-
 /** Arrivals per second, first → last. */
 const rate = (arrivals: Arrival[]) => arrivals.length / ((arrivals[arrivals.length - 1]!.at - arrivals[0]!.at) / 1000);
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -219,10 +209,7 @@ export async function benchWebhooks(n = Number(process.env.BENCH_HOOKS_N ?? 4000
     writeFileSync(join(dir, 'posts.json'), JSON.stringify(posts));
     await sendDirect(join(dir, 'posts.json'), PER_ENDPOINT, DIRECT_PASSES);
     if (bulk.arrivals.length !== DIRECT_PASSES * sent.length) throw new Error(`the direct POSTs arrived ${bulk.arrivals.length} times of ${DIRECT_PASSES * sent.length}`);
-    // Each pass timed on its own (first arrival → last). The first runs on a cold process (6,200–8,200/s here, the
-    // later ones 11,000–14,000/s): a single pass, as before, measured the sender's warm-up and flattered the ratio.
-    const passRates = Array.from({ length: DIRECT_PASSES }, (_, pass) => rate(bulk.arrivals.slice(pass * sent.length, (pass + 1) * sent.length)));
-    const directPerSecond = median(passRates);
+    const { rate: directPerSecond, passes: passRates } = directRate(bulk.arrivals.map((arrival) => arrival.at), sent.length, DIRECT_PASSES);
     if (process.env.BENCH_HOOKS_TRACE) console.error('direct passes', passRates.map((r) => r.toFixed(0)).join(' '));
 
     const aloneP99 = percentile(alone, 99);
