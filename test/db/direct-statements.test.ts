@@ -7,17 +7,12 @@
  */
 import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { compiledOnce, executeCompiled } from '../../src/db/compiled-once.ts';
+import { executeCompiled } from '../../src/db/compiled-once.ts';
 import type { Db } from '../../src/db/database.ts';
-import { sqliteScratch, type Marks } from '../support/sqlite-scratch.ts';
+import { countMarks, insertMark, sqliteScratch, type Marks } from '../support/sqlite-scratch.ts';
 
 const scratch = sqliteScratch;
 
-// The scratch table is not in the gateway's schema: the queries are built on its Kysely, typed for it.
-const insertMark = compiledOnce((db: Db, v: { id: string }) => (db as unknown as Kysely<Marks>).insertInto('marks').values({ id: v.id }));
-const countMarks = compiledOnce((db: Db, _: Record<string, never>) =>
-  (db as unknown as Kysely<Marks>).selectFrom('marks').select((eb) => eb.fn.countAll<number>().as('n')),
-);
 const asDb = (db: Kysely<Marks>) => db as unknown as Db;
 
 describe('statements sent straight to the group-commit driver', () => {

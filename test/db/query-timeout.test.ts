@@ -91,11 +91,14 @@ describe.runIf(BASE)('a PostgreSQL connection that goes silent while open', () =
     await other.query('select pg_advisory_lock(3853314791062309107)');
 
     const database = await open(BASE!, { schema, query_timeout: '1' });
+    let outcome: unknown;
     const migrating = database.migrate().then(
-      () => 'migrated',
-      (error: unknown) => error,
+      () => (outcome = 'migrated'),
+      (error: unknown) => (outcome = error),
     );
     await new Promise((resolve) => setTimeout(resolve, 2_500)); // well past query_timeout
+    // Still waiting for the lock (were it not kysely's lock any more, this test would show nothing).
+    expect(outcome).toBeUndefined();
     await other.query('select pg_advisory_unlock(3853314791062309107)');
     // Before, the wait for the lock was refused as a lost connection after 1 s, and the instance could not start.
     expect(await within(15_000, 'the migrations', migrating)).toBe('migrated');

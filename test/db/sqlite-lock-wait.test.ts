@@ -6,8 +6,9 @@
 import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { DatabaseBusy } from '../../src/db/connection-loss.ts';
+import type { Db } from '../../src/db/database.ts';
 import { afterThisTest } from '../support/gateway.ts';
-import { sqliteScratch } from '../support/sqlite-scratch.ts';
+import { countMarks, insertMark, sqliteScratch } from '../support/sqlite-scratch.ts';
 
 /** A second connection on `path` that takes the write lock now; `release()` rolls it back. */
 function holdLock(path: string): { release(): void } {
@@ -50,6 +51,18 @@ describe("a statement that meets another process's write lock", () => {
     lock.release();
     await Promise.all([inserting, after]);
     expect([committed('alone'), committed('queued')]).toEqual([true, true]);
+  });
+
+  it('keeps the connection while a statement sent straight to the driver waits: what queued behind it runs after it', async () => {
+    const { path, db } = await sqliteScratch();
+    const lock = holdLock(path);
+    const inserting = insertMark(db as unknown as Db, { id: 'direct' });
+    // A read needs no lock, but it queued behind the insert on the one connection: it must not overtake it.
+    const counting = countMarks(db as unknown as Db, {});
+    expect(await settledAfter(counting, 100)).toBe(false);
+    lock.release();
+    await inserting;
+    expect((await counting).rows).toEqual([{ n: 1 }]);
   });
 
   it('is refused as DatabaseBusy when the database is closed while it waits, instead of waiting on', async () => {
