@@ -202,6 +202,7 @@ export class GroupCommitDriver implements Driver {
   #begin(): void {
     this.#execute(BEGIN);
     this.#open = true;
+    this.#lockWaits.ended();
   }
 
   #whenUnlocked<T>(lease: Lease, attempt: () => T, refused: DatabaseBusy): Promise<T> {

@@ -47,7 +47,7 @@ export class LockWaits {
       if (closed()) throw last;
       try {
         const result = attempt();
-        this.#lastRefusal = -Infinity;
+        this.ended();
         return result;
       } catch (error) {
         if (!(error instanceof DatabaseBusy)) throw error;
@@ -55,6 +55,11 @@ export class LockWaits {
         this.#refused();
       }
     }
+  }
+
+  /** The lock was had (a BEGIN IMMEDIATE went through): the next refusal is a wait of its own. */
+  ended(): void {
+    this.#lastRefusal = -Infinity;
   }
 
   #refused(): void {

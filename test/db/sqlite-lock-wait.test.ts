@@ -82,12 +82,12 @@ describe("a statement that meets another process's write lock", () => {
     await expect(first).rejects.toBeInstanceOf(DatabaseBusy);
     // It shares the wait that was just refused: one try, not 5 s more of its own (a queue behind a lock held for a
     // minute was refused one by one, 5 s each).
-    expect(await settledAfter(queued, 500)).toBe(true);
+    expect(await settledAfter(queued, 50)).toBe(true);
     await expect(queued).rejects.toBeInstanceOf(DatabaseBusy);
     lock.release();
     await mark('free');
 
-    // A later lock is a wait of its own.
+    // A later lock is a wait of its own, however soon after: the BEGIN that went through ended the last one.
     const later = holdLock(path);
     const waiting = mark('later');
     expect(await settledAfter(waiting, 200)).toBe(false);
