@@ -1,5 +1,6 @@
 /** Shared pieces of the benchmarks: child servers on port 0, autocannon runs, and the printed table. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 
@@ -169,14 +170,29 @@ export async function waitFor(check: () => boolean, ms: number, what: string): P
   }
 }
 
+/** The headers a delivery carries that the direct baseline sends again (those present). */
+const FORWARDED = ['content-type', 'accept', 'webhook-id', 'webhook-timestamp', 'webhook-signature', 'signature'];
+
 /**
- * The direct baseline of the notification figures (bench/webhooks-direct.ts): `posts` (the requests a receiver got
- * from the gateway: `url`, the headers to send again, `body`) sent again from a process of their own, as the
- * gateway is, `width` at a time, `passes` times one after another; resolves when that process exits. In the bench's
- * own process the sender shared one thread with the receiver while the gateway had a core of its own, which held the
+ * The direct baseline of the notification figures (bench/webhooks-direct.ts): the requests a receiver at
+ * `receiverUrl` got from the gateway, written to `file` and sent again from a process of their own, as the gateway
+ * is, `width` at a time, `passes` times one after another; resolves when that process exits. In the bench's own
+ * process the sender shared one thread with the receiver while the gateway had a core of its own, which held the
  * baseline down and flattered the ratio.
  */
-export function sendDirect(file: string, width: number, passes: number): Promise<void> {
+export function sendDirect(
+  received: ReadonlyArray<{ path: string; headers: Record<string, string>; body: string }>,
+  receiverUrl: string,
+  file: string,
+  width: number,
+  passes: number,
+): Promise<void> {
+  const posts = received.map(({ path, headers, body }) => ({
+    url: receiverUrl + path,
+    headers: Object.fromEntries(FORWARDED.filter((name) => headers[name]).map((name) => [name, headers[name]!])),
+    body,
+  }));
+  writeFileSync(file, JSON.stringify(posts));
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...runnerArgs('bench/webhooks-direct.ts'), file, String(width), String(passes)], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     child.on('error', reject);

@@ -14,7 +14,7 @@
  * Runs alone (`npx tsx bench/notifications.ts`) or through benchNotifications(). Environment: BENCH_NOTIFY_N
  * (default 2000), BENCH_NOTIFY_M (default 300).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -100,14 +100,8 @@ export async function benchNotifications(n = Number(process.env.BENCH_NOTIFY_N ?
 
     // Baseline: the same POSTs, as received, sent again from a process of their own, WIDTH at a time.
     const sent = [...merchant.arrivals.values()];
-    const posts = sent.map(({ path, headers, body }) => {
-      const forward: Record<string, string> = {};
-      for (const name of ['content-type', 'accept', 'webhook-id', 'webhook-timestamp', 'webhook-signature']) if (headers[name]) forward[name] = headers[name]!;
-      return { url: merchant.url + path, headers: forward, body };
-    });
-    writeFileSync(join(dir, 'posts.json'), JSON.stringify(posts));
     const before = merchant.times.length;
-    await sendDirect(join(dir, 'posts.json'), WIDTH, DIRECT_PASSES);
+    await sendDirect(sent, merchant.url, join(dir, 'posts.json'), WIDTH, DIRECT_PASSES);
     const direct = merchant.times.slice(before);
     if (direct.length !== DIRECT_PASSES * sent.length) throw new Error(`the direct POSTs arrived ${direct.length} times of ${DIRECT_PASSES * sent.length}`);
     const { rate: directPerSecond } = directRate(direct, sent.length, DIRECT_PASSES);

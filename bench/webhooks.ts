@@ -19,7 +19,7 @@
  * p99 of 200 changes is their second-worst, and 1,000 deliveries take about 0.3 s, so one stall of the shared cores
  * moved either figure by a quarter between runs; 800 changes of each kind and 4,000 deliveries hold still.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -201,13 +201,7 @@ export async function benchWebhooks(n = Number(process.env.BENCH_HOOKS_N ?? 4000
     const sent = bulk.arrivals.splice(0);
     const deliveredPerSecond = rate(sent);
     // The same requests as the dispatcher sent them (webhook-client.ts), sent again from a process of their own.
-    const posts = sent.map(({ path, headers, body }) => {
-      const forward: Record<string, string> = {};
-      for (const name of ['content-type', 'accept', 'webhook-id', 'webhook-timestamp', 'webhook-signature', 'signature']) if (headers[name]) forward[name] = headers[name]!;
-      return { url: bulk.url + path, headers: forward, body };
-    });
-    writeFileSync(join(dir, 'posts.json'), JSON.stringify(posts));
-    await sendDirect(join(dir, 'posts.json'), PER_ENDPOINT, DIRECT_PASSES);
+    await sendDirect(sent, bulk.url, join(dir, 'posts.json'), PER_ENDPOINT, DIRECT_PASSES);
     if (bulk.arrivals.length !== DIRECT_PASSES * sent.length) throw new Error(`the direct POSTs arrived ${bulk.arrivals.length} times of ${DIRECT_PASSES * sent.length}`);
     const { rate: directPerSecond, passes: passRates } = directRate(bulk.arrivals.map((arrival) => arrival.at), sent.length, DIRECT_PASSES);
     if (process.env.BENCH_HOOKS_TRACE) console.error('direct passes', passRates.map((r) => r.toFixed(0)).join(' '));

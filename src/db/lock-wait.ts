@@ -14,7 +14,7 @@
 import { DatabaseBusy } from './connection-loss.ts';
 
 /** How long a statement waits for another process's lock in all before it is refused: busy_timeout's 5 s, as before. */
-export const LOCK_WAIT_MS = 5_000;
+const LOCK_WAIT_MS = 5_000;
 /** The first pause between tries, doubled after each until LONGEST_PAUSE_MS: a brief lock costs a brief wait. */
 const FIRST_PAUSE_MS = 1;
 const LONGEST_PAUSE_MS = 50;
