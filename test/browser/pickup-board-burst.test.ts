@@ -11,7 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHROMIUM_NOTE, DESKTOP, hasChromium, launchBrowser, openPage } from '../support/browser.ts';
 import { liveServer } from '../support/live-server.ts';
-import { BURST, burstUntilShown, throttle } from './burst.ts';
+import { BURST, burstUntilShown, countChanges, throttle } from './burst.ts';
 
 describe.skipIf(!hasChromium)(`the pickup board during a burst ${CHROMIUM_NOTE}`, () => {
   it(`shows all ${BURST} orders made ready in a burst on a slow screen`, { timeout: 180_000 }, async () => {
@@ -19,12 +19,13 @@ describe.skipIf(!hasChromium)(`the pickup board during a burst ${CHROMIUM_NOTE}`
     const browser = await launchBrowser();
     const { page, pageErrors } = await openPage(browser, { viewport: DESKTOP });
     await throttle(page);
+    const changes = countChanges(page);
     await page.goto(`http://127.0.0.1:${live.server.port}/display`);
     await expect.poll(() => page.locator('#state').textContent(), { timeout: 10_000 }).toBe('Live');
 
     // The connection's state is read with the count, so a failure says which it was.
     const shown = () => page.evaluate(() => `${document.getElementById('count')!.textContent} (${document.getElementById('state')!.textContent})`);
-    const ready = await burstUntilShown(live, shown, `${BURST} ready (Live)`, 'board');
+    const ready = await burstUntilShown(live, page, { drawn: '#board', shown, expected: `${BURST} ready (Live)`, changes });
     const onBoard = await page.locator('#board li').evaluateAll((items) => items.map((li) => (li as HTMLElement).dataset.orderNumber));
     expect(onBoard.sort()).toEqual([...ready].sort());
     // The last of the burst is announced and highlighted like any newly ready order.

@@ -8,13 +8,14 @@
 import { describe, expect, it } from 'vitest';
 import { CHROMIUM_NOTE, DESKTOP, hasChromium, launchBrowser, openPage } from '../support/browser.ts';
 import { liveServer } from '../support/live-server.ts';
-import { BURST, burstUntilShown, throttle } from './burst.ts';
+import { BURST, burstUntilShown, countChanges, throttle } from './burst.ts';
 
 describe.skipIf(!hasChromium)(`the staff console during a burst ${CHROMIUM_NOTE}`, () => {
   it(`shows all ${BURST} orders made ready in a burst on a slow laptop`, { timeout: 180_000 }, async () => {
     const live = await liveServer();
     const browser = await launchBrowser();
     const { page, pageErrors } = await openPage(browser, { viewport: DESKTOP });
+    const changes = countChanges(page);
     await page.goto(`http://127.0.0.1:${live.server.port}/staff`);
     await page.getByLabel('Admin token').fill(live.adminToken);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -22,7 +23,8 @@ describe.skipIf(!hasChromium)(`the staff console during a burst ${CHROMIUM_NOTE}
     await throttle(page);
 
     const column = (status: string) => page.locator(`#columns section[data-status="${status}"] li.order`);
-    const ready = await burstUntilShown(live, () => column('READY').count(), BURST, 'queue');
+    const readyCount = () => column('READY').count();
+    const ready = await burstUntilShown(live, page, { drawn: '#columns', shown: readyCount, expected: BURST, changes });
     const shown = await column('READY').evaluateAll((items) => items.map((li) => (li as HTMLElement).dataset.orderNumber));
     expect(shown).toEqual([...ready].sort((a, b) => Number(a) - Number(b)));
     for (const status of ['AWAITING_PAYMENT', 'RECEIVED', 'IN_PROGRESS']) expect(await column(status).count()).toBe(0);
