@@ -87,7 +87,7 @@ async function authenticate(r: Runner, siteId: string): Promise<void> {
   if (presented.length !== stored.length || !timingSafeEqual(presented, stored)) throw new Error('not authenticated');
 }
 
-/** One order created and paid with the demo card: create (tx), then pay's reads and its tx, as order-service.ts. */
+/** One order created and paid with the demo card: create (tx), then pay (tx: its reads, checks and writes), as order-service.ts. */
 export async function orderCreateAndPay(r: Runner, holdSeconds: number, seq: string): Promise<void> {
   const email = `baseline-${seq}@example.com`;
   const key = email.trim().toLowerCase();
@@ -104,13 +104,14 @@ export async function orderCreateAndPay(r: Runner, holdSeconds: number, seq: str
     await trx.q(SQL.insertPayToken, [sha256(payToken), n, now, 'create']);
     return n;
   });
-  const [order, hashes] = await Promise.all([r.q(SQL.findOrder, [number]), r.q(SQL.payTokenHashes, [number])]);
-  const presented = Buffer.from(sha256(payToken), 'hex');
-  let match = false;
-  for (const row of hashes.rows) match = timingSafeEqual(presented, Buffer.from(String(row.token_hash), 'hex')) || match;
-  if (!match || order.rows[0]?.status !== 'awaiting payment') throw new Error('order not payable');
-  const paidAt = Date.now();
+  // Pay with the demo card: the order read, its token checked and the order marked paid in one transaction.
   await r.tx(async (trx) => {
+    const [order, hashes] = await Promise.all([trx.q(SQL.findOrder, [number]), trx.q(SQL.payTokenHashes, [number])]);
+    const presented = Buffer.from(sha256(payToken), 'hex');
+    let match = false;
+    for (const row of hashes.rows) match = timingSafeEqual(presented, Buffer.from(String(row.token_hash), 'hex')) || match;
+    if (!match || order.rows[0]?.status !== 'awaiting payment') throw new Error('order not payable');
+    const paidAt = Date.now();
     const paid = await trx.q(SQL.markPaid, ['received', paidAt, 'vendor_card', paidAt, 1, number, 'awaiting payment', paidAt]);
     if (paid.rows.length !== 1) throw new Error('not paid');
     await trx.q(SQL.insertOrderPayment, [timeOrderedId('pay_'), number, 'vendor_card', 0, 'USD', 'succeeded', paidAt]);

@@ -90,27 +90,30 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
     return token;
   }
 
-  /** Loads an order the caller holds a token for; a hold that has ended is cancelled first. */
-  async function authorized(orderNumber: string, payToken: string): Promise<Order> {
+  /**
+   * The order `payToken` opens, read with `executor` (the database, or the paying transaction); a hold that has ended
+   * is ended there too, and `expired` says so, for the caller to publish once that is committed.
+   */
+  async function readAuthorized(executor: Db, orderNumber: string, payToken: string): Promise<{ order: Order; expired: boolean }> {
     const number = parseOrderNumber(orderNumber);
     if (number === null || payToken.length === 0 || payToken.length > 200) throw new DomainError('not_found', NOT_FOUND);
-    const [row, hashes] = await Promise.all([orders.findOrder(db, number), orders.payTokenHashes(db, number)]);
+    const [row, hashes] = await Promise.all([orders.findOrder(executor, number), orders.payTokenHashes(executor, number)]);
     // Compare against every token of the order in constant time; no early exit on the first match.
     let match = false;
     for (const hash of hashes) match = tokenMatchesHash(payToken, hash) || match;
     if (!row || !match) throw new DomainError('not_found', NOT_FOUND);
     const order = orders.rowToOrder(row);
-    if (order.status === 'awaiting payment' && order.holdUntil <= clock.now()) {
-      return (await expireOne(number)) ?? orders.rowToOrder((await orders.findOrder(db, number))!);
-    }
-    return order;
+    if (order.status !== 'awaiting payment' || order.holdUntil > clock.now()) return { order, expired: false };
+    const [ended] = await orders.expireHolds(executor, clock.now(), HOLD_EXPIRED_REASON, number);
+    if (ended) return { order: orders.rowToOrder(ended), expired: true };
+    return { order: orders.rowToOrder((await orders.findOrder(executor, number))!), expired: false };
   }
 
-  async function expireOne(number: number): Promise<Order | undefined> {
-    const rows = await orders.expireHolds(db, clock.now(), HOLD_EXPIRED_REASON, number);
-    const expired = rows.map(orders.rowToOrder);
-    publish(expired, 'expired');
-    return expired[0];
+  /** Loads an order the caller holds a token for; a hold that has ended is cancelled first. */
+  async function authorized(orderNumber: string, payToken: string): Promise<Order> {
+    const { order, expired } = await readAuthorized(db, orderNumber, payToken);
+    if (expired) publish([order], 'expired');
+    return order;
   }
 
   async function duplicateOf(key: string): Promise<DuplicateOrderError> {
@@ -192,23 +195,44 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
     return orders.rowToOrder(row);
   }
 
+  /**
+   * The demo card: the order read, checked and marked paid in one transaction, whose answer waits for one COMMIT.
+   * Read before it, as for a charge, the reads joined a batch of group commit (src/db/group-commit.ts) of their own,
+   * and each payment waited for two.
+   */
+  async function payWithDemoCard(orderNumber: string, payToken: string): Promise<{ order: Order; paid?: Order }> {
+    const { order, expired, paid } = await db.transaction().execute(async (trx): Promise<{ order: Order; expired: boolean; paid?: Order }> => {
+      const read = await readAuthorized(trx, orderNumber, payToken);
+      if (read.order.status !== 'awaiting payment') return read;
+      // The demo card charges nothing; the row records that this order was paid, once.
+      const payment = { id: timeOrderedId('pay_'), method: 'vendor_card' as const, amountCents: 0 };
+      return { ...read, paid: await markPaid(trx, Number(read.order.orderNumber), payment, clock.now()) };
+    });
+    if (expired) publish([order], 'expired');
+    return { order, paid };
+  }
+
+  /**
+   * Card and wallet: $1.00 through the one pay flow with the payUrl page's token; the order is marked paid in the
+   * transaction that records the charge. No `paid`: paid or ended meanwhile (a late charge was refunded).
+   */
+  async function payWithCharge(orderNumber: string, payToken: string, method: 'card' | 'wallet', token: string): Promise<{ order: Order; paid?: Order }> {
+    const order = await authorized(orderNumber, payToken);
+    if (order.status !== 'awaiting payment') return { order };
+    const number = Number(order.orderNumber);
+    const paid = await deps.payments.chargeOrder(number, method, token, (trx, charge) => markPaid(trx, number, charge, clock.now()));
+    return { order, paid: paid ?? undefined };
+  }
+
   async function pay(orderNumber: string, input: PayInput, attempt = 1): Promise<PaidOrder> {
-      const order = await authorized(orderNumber, input.t);
+      const { order, paid } =
+        input.method === 'vendor_card' ? await payWithDemoCard(orderNumber, input.t) : await payWithCharge(orderNumber, input.t, input.method, input.token ?? '');
       if (order.status === 'cancelled') {
         throw new DomainError('cancelled', `Order ${order.orderNumber} is cancelled and can no longer be paid.`, {
           ...(order.cancelReason === HOLD_EXPIRED_REASON ? { reason: HOLD_EXPIRED_REASON } : {}),
         });
       }
       if (order.status !== 'awaiting payment') return { order, alreadyPaid: true };
-      const number = Number(order.orderNumber);
-      const now = clock.now();
-      const paid =
-        input.method === 'vendor_card'
-          ? // The demo card charges nothing; the row records that this order was paid, once.
-            await db.transaction().execute((trx) => markPaid(trx, number, { id: timeOrderedId('pay_'), method: input.method, amountCents: 0 }, now))
-          : // Card and wallet: $1.00 through the one pay flow with the payUrl page's token; the order is marked paid in
-            // the transaction that records the charge. Null: paid or ended meanwhile (a late charge was refunded).
-            ((await deps.payments.chargeOrder(number, input.method, input.token ?? '', (trx, charge) => markPaid(trx, number, charge, clock.now()))) ?? undefined);
       if (paid) {
         logger.info('order paid', { orderNumber: paid.orderNumber, method: input.method });
         publish([paid], 'paid');
