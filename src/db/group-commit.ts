@@ -53,6 +53,8 @@ class Lease implements DatabaseConnection {
   inTransaction = false;
   /** Waiting on timers for another process's lock (lock-wait.ts): it keeps the connection until that ends. */
   waitingForLock = false;
+  /** When it asked for the connection: one that queued during a wait for a lock shares it (lock-wait.ts). */
+  readonly queuedAt = performance.now();
   constructor(private readonly driver: GroupCommitDriver) {}
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     return this.driver.run<R>(this, query);
@@ -207,7 +209,7 @@ export class GroupCommitDriver implements Driver {
 
   #whenUnlocked<T>(lease: Lease, attempt: () => T, refused: DatabaseBusy): Promise<T> {
     lease.waitingForLock = true;
-    return this.#lockWaits.retry(attempt, refused, () => this.#closed).finally(() => (lease.waitingForLock = false));
+    return this.#lockWaits.retry(attempt, refused, () => this.#closed, lease.queuedAt).finally(() => (lease.waitingForLock = false));
   }
 
   #execute(query: CompiledQuery): QueryResult<unknown> {

@@ -18,7 +18,10 @@ const LOCK_WAIT_MS = 5_000;
 /** The first pause between tries, doubled after each until LONGEST_PAUSE_MS: a brief lock costs a brief wait. */
 const FIRST_PAUSE_MS = 1;
 const LONGEST_PAUSE_MS = 50;
-/** A refusal this long after the last one (nobody was trying meanwhile) starts a wait of its own. */
+/**
+ * A refusal this long after the last one (nobody was trying meanwhile) starts a wait of its own, unless its statement
+ * queued before that last refusal.
+ */
 const SAME_WAIT_MS = 2 * LONGEST_PAUSE_MS;
 
 /**
@@ -35,9 +38,12 @@ export class LockWaits {
   /**
    * `attempt` again, on timers, until it is not refused by a lock (its result, or its other error), or LOCK_WAIT_MS
    * has passed since the wait began (then the last refusal is thrown), or `closed()` says the connection is gone.
+   * `queuedAt`: when its statement asked for the connection. One that queued while a wait went on shares that wait,
+   * however late its own try comes: on a busy machine the process can stand still for longer than SAME_WAIT_MS between
+   * the refusal ahead of it and its try, and then each statement of the queue waited LOCK_WAIT_MS more in turn.
    */
-  async retry<T>(attempt: () => T, refused: DatabaseBusy, closed: () => boolean): Promise<T> {
-    this.#refused();
+  async retry<T>(attempt: () => T, refused: DatabaseBusy, closed: () => boolean, queuedAt: number): Promise<T> {
+    this.#refused(queuedAt);
     const deadline = this.#since + LOCK_WAIT_MS;
     let last = refused;
     for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(2 * pause, LONGEST_PAUSE_MS)) {
@@ -52,7 +58,7 @@ export class LockWaits {
       } catch (error) {
         if (!(error instanceof DatabaseBusy)) throw error;
         last = error;
-        this.#refused();
+        this.#refused(queuedAt);
       }
     }
   }
@@ -62,9 +68,9 @@ export class LockWaits {
     this.#lastRefusal = -Infinity;
   }
 
-  #refused(): void {
+  #refused(queuedAt: number): void {
     const now = performance.now();
-    if (now - this.#lastRefusal > SAME_WAIT_MS) this.#since = now;
+    if (queuedAt > this.#lastRefusal && now - this.#lastRefusal > SAME_WAIT_MS) this.#since = now;
     this.#lastRefusal = now;
   }
 }

@@ -6,6 +6,7 @@
 import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { DatabaseBusy } from '../../src/db/connection-loss.ts';
+import { LockWaits } from '../../src/db/lock-wait.ts';
 import type { Db } from '../../src/db/database.ts';
 import { afterThisTest } from '../support/gateway.ts';
 import { countMarks, insertMark, sqliteScratch } from '../support/sqlite-scratch.ts';
@@ -94,5 +95,21 @@ describe("a statement that meets another process's write lock", () => {
     later.release();
     await waiting;
     expect([committed('first'), committed('queued'), committed('free'), committed('later')]).toEqual([false, false, true, true]);
+  });
+});
+
+describe('LockWaits, the shared wait', () => {
+  const refusal = () => new DatabaseBusy(Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' }));
+
+  it('refuses at once a statement that queued during a refused wait, however long the process stalled before its try', { timeout: 30_000 }, async () => {
+    const waits = new LockWaits();
+    const queuedAt = performance.now(); // the statement queued behind the first, on the one connection
+    await expect(waits.retry(() => { throw refusal(); }, refusal(), () => false, performance.now())).rejects.toBeInstanceOf(DatabaseBusy);
+    // A busy machine: the process is not scheduled for a while between the first refusal and the queued one's try.
+    const stalledUntil = performance.now() + 250;
+    while (performance.now() < stalledUntil);
+    const queued = waits.retry(() => { throw refusal(); }, refusal(), () => false, queuedAt);
+    expect(await settledAfter(queued, 50)).toBe(true);
+    await expect(queued).rejects.toBeInstanceOf(DatabaseBusy);
   });
 });
