@@ -214,30 +214,58 @@ function resumptions(
 /** The bus's own channel (beside the topics, under the same prefix): "publishes were lost", with how long ago. */
 const PUBLISHES_LOST = 'bus:publishes-lost';
 
+/** How often a loss is announced again while Redis refuses publishes with the connection up. */
+const ANNOUNCE_RETRY_MS = 1_000;
+
 /**
- * A PUBLISH that fails (ioredis gives it up after three reconnection tries) is lost for every instance, this one
- * included; when only the publishing connection broke, no subscriber broke, so none resumed and every display went
- * on showing what it showed before the change. Once the publishing connection is back, it says so on a channel of
- * the bus's own, and every instance runs its resume handlers as after a break of its own subscriber, with `awayMs`
- * reaching back to the first lost publish. When Redis itself restarted, the subscribers resume too: the handlers then
- * run twice, which costs a second read of what each shows and nothing else.
+ * A PUBLISH that fails is lost for every instance, this one included, and no subscriber broke, so none resumed: every
+ * display went on showing what it showed before the change. It fails when ioredis gives it up after three
+ * reconnection tries, and also with the connection up: a user whom an ACL does not allow PUBLISH, a script running
+ * past its time limit (BUSY). So the loss is announced on a channel of the bus's own as soon as Redis takes a publish
+ * again: when the publishing connection is back, and while it stayed up, by trying the announcement every
+ * ANNOUNCE_RETRY_MS. Every instance then runs its resume handlers as after a break of its own subscriber, with
+ * `awayMs` reaching back to the first lost publish, which is forgotten only once an announcement made after it went
+ * through. When Redis itself restarted, the subscribers resume too: the handlers then run twice, which costs a second
+ * read of what each shows and nothing else.
  */
 function recoverLostPublishes(client: Redis, target: Target, resume: (awayMs: number) => void): void {
+  /** When the first publish not yet announced as lost was sent, and the number of the last one lost. */
   let lostSince: number | null = null;
+  let lastLost = 0;
+  let sent = 0;
+  let announcing = false;
+  let retry: NodeJS.Timeout | undefined;
   const publish = client.publish.bind(client) as (...args: unknown[]) => Promise<unknown>;
   (client as unknown as Record<string, unknown>).publish = (...args: unknown[]) => {
     const at = Date.now();
+    const number = ++sent;
+    const announcement = announcing;
     const result = publish(...args);
-    // The announcement below goes this way too: lost in its turn, it is made again at the next reconnection.
-    result.catch(() => (lostSince = Math.min(lostSince ?? at, at)));
+    result.then(
+      // Each publish lost before this announcement was sent is announced: unless another was lost since, all is told.
+      () => void (announcement && lastLost < number && (lostSince = null)),
+      () => {
+        lostSince = Math.min(lostSince ?? at, at);
+        lastLost = Math.max(lastLost, number);
+        retry ??= setTimeout(() => {
+          retry = undefined;
+          // With the connection down, its `ready` announces it.
+          if (client.status === 'ready') announce();
+        }, ANNOUNCE_RETRY_MS).unref();
+      },
+    );
     return result;
   };
-  client.on('ready', () => {
+  function announce(): void {
     if (lostSince === null) return;
-    const awayMs = Date.now() - lostSince;
-    lostSince = null;
-    target.dispatchEvent(new CustomEvent(PUBLISHES_LOST, { detail: { awayMs } }) as never);
-  });
+    announcing = true;
+    try {
+      target.dispatchEvent(new CustomEvent(PUBLISHES_LOST, { detail: { awayMs: Date.now() - lostSince } }) as never);
+    } finally {
+      announcing = false;
+    }
+  }
+  client.on('ready', announce);
   target.addEventListener(PUBLISHES_LOST as never, ((event: CustomEvent<{ awayMs: number }>) => resume(event.detail.awayMs)) as unknown as Listener);
 }
 
