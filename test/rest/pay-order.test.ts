@@ -184,6 +184,19 @@ describe('paying after the hold ended', () => {
     expect(await payments(1001)).toBe(0);
   });
 
+  it('leaves the order stored cancelled, its end published once (by the pay or the hold timer), and no payment', async () => {
+    const { orderNumber, payToken } = await create();
+    const changes: Array<{ orderNumber: string; status: string; change: string }> = [];
+    const unlisten = t.gateway.bus.listen('orderChanged', ({ orderNumber, status, change }) => changes.push({ orderNumber, status, change }));
+    await t.clock.advance(300_000);
+    expect((await pay(orderNumber, { t: payToken, method: 'vendor_card' })).status).toBe(409);
+    unlisten();
+    expect(changes).toEqual([{ orderNumber: '1001', status: 'cancelled', change: 'expired' }]);
+    const stored = await t.gateway.database.db.selectFrom('orders').select(['status', 'cancel_reason']).where('order_number', '=', 1001).executeTakeFirst();
+    expect(stored).toEqual({ status: 'cancelled', cancel_reason: 'not paid within 5 minutes' });
+    expect(await payments(1001)).toBe(0);
+  });
+
   it('answers 409 cancelled with reason even long after the hold ended', async () => {
     const { orderNumber, payToken } = await create();
     await t.clock.advance(3_600_000);
