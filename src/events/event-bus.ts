@@ -233,13 +233,13 @@ function recoverLostPublishes(client: Redis, target: Target, resume: (awayMs: nu
   let lostSince: number | null = null;
   let lastLost = 0;
   let sent = 0;
-  let announcing = false;
   let retry: NodeJS.Timeout | undefined;
   const publish = client.publish.bind(client) as (...args: unknown[]) => Promise<unknown>;
   (client as unknown as Record<string, unknown>).publish = (...args: unknown[]) => {
     const at = Date.now();
     const number = ++sent;
-    const announcement = announcing;
+    // Its channel is the bus's prefix followed by PUBLISHES_LOST; no topic's name ends so.
+    const announcement = String(args[0]).endsWith(PUBLISHES_LOST);
     const result = publish(...args);
     result.then(
       // Each publish lost before this announcement was sent is announced: unless another was lost since, all is told.
@@ -257,13 +257,7 @@ function recoverLostPublishes(client: Redis, target: Target, resume: (awayMs: nu
     return result;
   };
   function announce(): void {
-    if (lostSince === null) return;
-    announcing = true;
-    try {
-      target.dispatchEvent(new CustomEvent(PUBLISHES_LOST, { detail: { awayMs: Date.now() - lostSince } }) as never);
-    } finally {
-      announcing = false;
-    }
+    if (lostSince !== null) target.dispatchEvent(new CustomEvent(PUBLISHES_LOST, { detail: { awayMs: Date.now() - lostSince } }) as never);
   }
   client.on('ready', announce);
   target.addEventListener(PUBLISHES_LOST as never, ((event: CustomEvent<{ awayMs: number }>) => resume(event.detail.awayMs)) as unknown as Listener);
