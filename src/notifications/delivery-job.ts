@@ -12,7 +12,6 @@
  * from its health update, one claim with the messages' bodies in one query), not by a sweep of every endpoint nor a
  * commit of its own; secrets are opened, and their HMAC keys made, once per sealed value (delivery-request-service.ts).
  */
-import { setMaxListeners } from 'node:events';
 import type { Db } from '../db/database.ts';
 import type { BackgroundDeps, Disposable } from '../jobs/background.ts';
 import { createDueTimer } from '../jobs/due-sweeper.ts';
@@ -23,23 +22,20 @@ import { claimDueOf, nextDueOf, releaseDelivery, type DeliveryRow } from './deli
 import { createDeliveryRequests, type Message } from './delivery-request-service.ts';
 import { findEndpoint, nextThrottleEnd, sendableEndpoints, type EndpointRow } from './endpoint-repository.ts';
 import { notificationBodies } from './outbox-repository.ts';
-import { deliver, DELIVERY_TIMEOUT_MS, ok, Shutdown, type DeliveryResult } from './webhook-client.ts';
+import { DeliveriesInFlight, deliver, DELIVERY_TIMEOUT_MS, ok, type DeliveryResult } from './webhook-client.ts';
 
 const LEASE_MS = DELIVERY_TIMEOUT_MS + 5_000;
 /** Deliveries in flight to one endpoint from one instance: a hanging endpoint holds at most these. */
 export const PER_ENDPOINT = 16;
 const MAX_IN_FLIGHT = 1024;
 const POLL_MS = 60_000;
-const SHUTDOWN_GRACE_MS = 3_000;
 
 export type DeliveryDispatcherDeps = BackgroundDeps & { metrics?: Pick<GatewayMetrics, 'deliveryAttempted'> & Partial<Pick<GatewayMetrics, 'endpointDisabled'>> };
 
 export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Promise<Disposable> {
   const { database, config, clock, bus, logger, services, metrics } = deps;
   const owner = randomId('deliverer_');
-  const shutdown = new AbortController();
-  setMaxListeners(MAX_IN_FLIGHT + 1, shutdown.signal);
-  const inFlight = new Set<Promise<boolean>>();
+  const inFlight = new DeliveriesInFlight<boolean>(MAX_IN_FLIGHT);
   const perEndpoint = new Map<string, number>();
   /** Attempts waiting for each endpoint's answer now (the recorder gathers a batch only while some are). */
   const sending = new Map<string, number>();
@@ -188,7 +184,7 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
         const headers = requests.headers(row, endpoint, prepared.send, sentAt);
         sending.set(endpoint.id, (sending.get(endpoint.id) ?? 0) + 1);
         try {
-          result = await deliver({ url: endpoint.url + row.path, headers, body: prepared.send }, { clock, signal: shutdown.signal });
+          result = await deliver({ url: endpoint.url + row.path, headers, body: prepared.send }, { clock, signal: inFlight.signal });
         } finally {
           const left = sending.get(endpoint.id)! - 1;
           if (left > 0) sending.set(endpoint.id, left);
@@ -257,10 +253,7 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
       unlisten();
       unresume();
       await running;
-      const grace = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());
-      await Promise.race([Promise.allSettled([...inFlight]), grace]);
-      shutdown.abort(new Shutdown('the dispatcher is stopping'));
-      await Promise.allSettled([...inFlight]);
+      await inFlight.drain();
       requests.clear();
     },
   };

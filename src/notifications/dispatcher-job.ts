@@ -15,13 +15,12 @@
  *   end, and on a slow safety poll.
  * With MERCHANT_ENDPOINT unset nothing is claimed: rows stay PENDING with no attempts.
  */
-import { setMaxListeners } from 'node:events';
 import { claimDue, nextWake, releaseLease, type OutboxRow } from './outbox-repository.ts';
 import type { BackgroundDeps, Disposable } from '../jobs/background.ts';
 import type { GatewayMetrics } from '../operations/metrics.ts';
 import { createDueTimer } from '../jobs/due-sweeper.ts';
 import { randomId } from '../kernel/tokens.ts';
-import { deliver, DELIVERY_TIMEOUT_MS, ok, Shutdown, type DeliveryResult } from './webhook-client.ts';
+import { DeliveriesInFlight, deliver, DELIVERY_TIMEOUT_MS, ok, type DeliveryResult } from './webhook-client.ts';
 import { createRecorder, recordDrop } from './attempt-service.ts';
 import { sealPlaintextBodies } from './outbox-service.ts';
 import { bodyToSend } from './sealed-body.ts';
@@ -34,8 +33,6 @@ export const LEASE_MS = DELIVERY_TIMEOUT_MS + 5_000;
 const MAX_IN_FLIGHT = 64;
 /** A safety net only: queued rows announce themselves, and retries and leases arm a timer of their own. */
 const POLL_MS = 60_000;
-/** On dispose, deliveries in flight get this long (wall time) to finish and be recorded; the rest are released. */
-const SHUTDOWN_GRACE_MS = 3_000;
 
 /** The dispatcher's deps: a background job's, and where each attempt is counted (docs/operations.md#metrics). */
 export type DispatcherDeps = BackgroundDeps & { metrics?: Pick<GatewayMetrics, 'deliveryAttempted'> & Partial<Pick<GatewayMetrics, 'endpointDisabled'>> };
@@ -55,8 +52,7 @@ export const startDispatcher = async (deps: DispatcherDeps): Promise<Disposable>
 async function runDispatcher(deps: DispatcherDeps, endpoint: string): Promise<Disposable> {
   const { database, config, clock, bus, logger, services, metrics } = deps;
   const owner = randomId('dispatcher_');
-  const shutdown = new AbortController();
-  const inFlight = new Set<Promise<void>>();
+  const inFlight = new DeliveriesInFlight<void>(MAX_IN_FLIGHT);
   const record = createRecorder(database);
   let stopped = false;
   const timer = createDueTimer(clock, () => sweep());
@@ -65,7 +61,6 @@ async function runDispatcher(deps: DispatcherDeps, endpoint: string): Promise<Di
   let again = false;
   /** The last claim was cut short by MAX_IN_FLIGHT: once half the deliveries in flight finish, sweep again. */
   let backlog = false;
-  setMaxListeners(MAX_IN_FLIGHT + 1, shutdown.signal); // one listener per delivery in flight
 
   /** Claims and starts what is due; runs one at a time (a wake during a sweep makes it go round once more). */
   function sweep(): Promise<void> {
@@ -155,7 +150,7 @@ async function runDispatcher(deps: DispatcherDeps, endpoint: string): Promise<Di
   function post(row: OutboxRow, body: string, sentAt: number): Promise<DeliveryResult> {
     const headers = standardWebhooksHeaders(row.id, sentAt, body, config.merchantSigningKey);
     if (row.path === '/token-updated') headers.signature = bodySignature(body, config.merchantSigningKey);
-    return deliver({ url: endpoint + row.path, headers, body }, { clock, signal: shutdown.signal });
+    return deliver({ url: endpoint + row.path, headers, body }, { clock, signal: inFlight.signal });
   }
 
   async function drop(row: OutboxRow, reason: string): Promise<void> {
@@ -181,10 +176,7 @@ async function runDispatcher(deps: DispatcherDeps, endpoint: string): Promise<Di
       unlisten();
       unresume();
       await sweeping;
-      const grace = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());
-      await Promise.race([Promise.allSettled([...inFlight]), grace]);
-      shutdown.abort(new Shutdown('the dispatcher is stopping'));
-      await Promise.allSettled([...inFlight]);
+      await inFlight.drain();
     },
   };
 }

@@ -21,19 +21,14 @@ import type { NotificationPath } from './notification-paths.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import { loadVaultKey } from '../kernel/vault-key.ts';
 import { bodyForStaff, subjectAtRest, useVaultKey } from './sealed-body.ts';
+import type { DeliveryAttempt } from './endpoint-view.ts';
 import { isBootstrapSite } from './bootstrap-site.ts';
 
 export const NOTIFICATIONS_PAGE_DEFAULT = 50;
 export const NOTIFICATIONS_PAGE_MAX = 200;
 
-export interface NotificationAttempt {
-  attempt: number;
-  startedAt: number;
-  durationMs: number;
-  statusCode: number | null;
-  responseExcerpt: string | null;
-  error: string | null;
-}
+/** One POST to MERCHANT_ENDPOINT, recorded as an attempt to a merchant's own endpoint is. */
+export type NotificationAttempt = DeliveryAttempt;
 
 export interface Notification {
   /** Also the `webhook-id` (and `uniqueMessageId` of evidence requests). */

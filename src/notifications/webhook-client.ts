@@ -3,6 +3,7 @@
  * `content-type` and `accept: application/json` and the signature headers, and report what came back. The
  * timeout is a timer on the injected clock, so tests move time instead of waiting 10 s. Never throws.
  */
+import { setMaxListeners } from 'node:events';
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Clock } from '../kernel/clock.ts';
@@ -26,8 +27,51 @@ export interface DeliveryResult {
 
 export const ok = (result: DeliveryResult): boolean => result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
 
-export class Shutdown extends Error {
+class Shutdown extends Error {
   override readonly name = 'Shutdown';
+}
+
+const SHUTDOWN_GRACE_MS = 3_000;
+
+/**
+ * The deliveries a dispatcher has in flight (dispatcher-job.ts for MERCHANT_ENDPOINT, delivery-job.ts for merchants'
+ * own endpoints), and the signal that stops their attempts at shutdown. On dispose they get SHUTDOWN_GRACE_MS of
+ * wall time to finish and be recorded; the rest are then aborted with `Shutdown`, which `attempt` reports as
+ * interrupted (not an attempt the merchant is blamed for: the dispatcher gives the lease back), and waited for.
+ */
+export class DeliveriesInFlight<T> {
+  private readonly works = new Set<Promise<T>>();
+  private readonly shutdown = new AbortController();
+
+  /** `max`: the dispatcher's limit of deliveries in flight, each of which listens to the signal. */
+  constructor(max: number) {
+    setMaxListeners(max + 1, this.shutdown.signal);
+  }
+
+  /** Aborted at shutdown, once the grace has run out: passed to every attempt. */
+  get signal(): AbortSignal {
+    return this.shutdown.signal;
+  }
+
+  get size(): number {
+    return this.works.size;
+  }
+
+  add(work: Promise<T>): void {
+    this.works.add(work);
+  }
+
+  delete(work: Promise<T>): void {
+    this.works.delete(work);
+  }
+
+  /** Waits up to SHUTDOWN_GRACE_MS for what is in flight, aborts the rest, and waits for them to be recorded. */
+  async drain(): Promise<void> {
+    const grace = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());
+    await Promise.race([Promise.allSettled([...this.works]), grace]);
+    this.shutdown.abort(new Shutdown('the dispatcher is stopping'));
+    await Promise.allSettled([...this.works]);
+  }
 }
 
 export function deliver(request: DeliveryRequest, options: { clock: Clock; signal: AbortSignal }): Promise<DeliveryResult> {
