@@ -1,7 +1,8 @@
 /**
- * Stopping with a delivery in flight (DeliveriesInFlight in src/notifications/webhook-client.ts): a merchant's endpoint that has not answered
- * by the end of the shutdown grace has its POST aborted, the delivery's lease given back and no attempt recorded, so
- * the next start sends it at once with the same webhook-id, and the merchant is not blamed for the aborted POST.
+ * Stopping with a delivery in flight (`DeliveriesInFlight` in src/notifications/webhook-client.ts): a merchant's
+ * endpoint that has not answered by the end of the shutdown grace has its POST aborted, the delivery's lease given
+ * back and no attempt recorded, so the next start sends it at once with the same webhook-id, and the merchant is not
+ * blamed for the aborted POST.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
