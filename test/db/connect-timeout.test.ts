@@ -7,20 +7,12 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { ConnectionLost } from '../../src/db/connection-loss.ts';
-import { createDatabase, type AppDatabase } from '../../src/db/database.ts';
-import { testDatabaseUrl } from '../support/databases.ts';
+import { openPostgresWith, testDatabaseUrl } from '../support/databases.ts';
 import { faultyLink } from '../support/faulty-link.ts';
-import { afterThisTest } from '../support/gateway.ts';
 
 const BASE = testDatabaseUrl();
 
-async function open(url: string, connectTimeout: string): Promise<AppDatabase> {
-  const withTimeout = new URL(url);
-  withTimeout.searchParams.set('connect_timeout', connectTimeout);
-  const database = await createDatabase({ kind: 'postgres', url: withTimeout.toString() });
-  afterThisTest(() => database.destroy());
-  return database;
-}
+const open = (url: string, connectTimeout: string) => openPostgresWith(url, { connect_timeout: connectTimeout });
 
 describe.runIf(BASE)('connect_timeout in DATABASE_URL', () => {
   it('refuses a query 503 once a new connection has waited connect_timeout; with 0 it keeps waiting', async () => {

@@ -11,8 +11,8 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { ConnectionLost } from '../../src/db/connection-loss.ts';
-import { createDatabase, type AppDatabase } from '../../src/db/database.ts';
-import { dropSchema, testDatabaseUrl } from '../support/databases.ts';
+import type { AppDatabase } from '../../src/db/database.ts';
+import { dropSchema, openPostgresWith, testDatabaseUrl } from '../support/databases.ts';
 import { faultyLink } from '../support/faulty-link.ts';
 import { afterThisTest } from '../support/gateway.ts';
 
@@ -29,18 +29,10 @@ async function within<T>(ms: number, what: string, work: Promise<T>): Promise<T>
   }
 }
 
-async function open(url: string, settings: Record<string, string> = {}): Promise<AppDatabase> {
-  const withSettings = new URL(url);
-  for (const [name, value] of Object.entries(settings)) withSettings.searchParams.set(name, value);
-  const database = await createDatabase({ kind: 'postgres', url: withSettings.toString() });
-  afterThisTest(() => database.destroy());
-  return database;
-}
-
 describe.runIf(BASE)('a PostgreSQL connection that goes silent while open', () => {
   it('refuses the query 503 within query_timeout, drops the connection, and serves again once the link is back', async () => {
     const link = await faultyLink(BASE!);
-    const database = await open(link.url, { query_timeout: '1' });
+    const database = await openPostgresWith(link.url, { query_timeout: '1' });
     expect((await sql<{ one: number }>`select 1 as one`.execute(database.db)).rows).toEqual([{ one: 1 }]);
 
     link.freeze();
@@ -55,11 +47,11 @@ describe.runIf(BASE)('a PostgreSQL connection that goes silent while open', () =
   it('does not leave the locks of its transaction held on the server: PostgreSQL ends the session after query_timeout', async () => {
     const schema = `silent_${randomBytes(5).toString('hex')}`;
     afterThisTest(() => dropSchema(BASE!, schema));
-    const direct = await open(BASE!, { schema });
+    const direct = await openPostgresWith(BASE!, { schema });
     await sql`create table counter (id int primary key, n int not null)`.execute(direct.db);
     await sql`insert into counter values (1, 0)`.execute(direct.db);
     const link = await faultyLink(BASE!);
-    const silent = await open(link.url, { schema, query_timeout: '1' });
+    const silent = await openPostgresWith(link.url, { schema, query_timeout: '1' });
 
     const abandoned = silent.db.transaction().execute(async (trx) => {
       await sql`update counter set n = n + 1 where id = 1`.execute(trx); // the row's lock, taken on the server
@@ -76,9 +68,9 @@ describe.runIf(BASE)('a PostgreSQL connection that goes silent while open', () =
   it("sets the session's timeout to query_timeout, 10 s unless told, and none with query_timeout=0", async () => {
     const setting = async (database: AppDatabase) =>
       (await sql<{ setting: string }>`select current_setting('idle_in_transaction_session_timeout') as setting`.execute(database.db)).rows[0]!.setting;
-    expect(await setting(await open(BASE!))).toBe('10s');
-    expect(await setting(await open(BASE!, { query_timeout: '3' }))).toBe('3s');
-    expect(await setting(await open(BASE!, { query_timeout: '0' }))).toBe('0');
+    expect(await setting(await openPostgresWith(BASE!))).toBe('10s');
+    expect(await setting(await openPostgresWith(BASE!, { query_timeout: '3' }))).toBe('3s');
+    expect(await setting(await openPostgresWith(BASE!, { query_timeout: '0' }))).toBe('0');
   });
 
   it("leaves migrations unbounded: one that waits for another instance's migrations longer than query_timeout goes on after them", async () => {
@@ -90,7 +82,7 @@ describe.runIf(BASE)('a PostgreSQL connection that goes silent while open', () =
     afterThisTest(() => other.end());
     await other.query('select pg_advisory_lock(3853314791062309107)');
 
-    const database = await open(BASE!, { schema, query_timeout: '1' });
+    const database = await openPostgresWith(BASE!, { schema, query_timeout: '1' });
     let outcome: unknown;
     const migrating = database.migrate().then(
       () => (outcome = 'migrated'),

@@ -9,7 +9,8 @@
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
-import { afterThisFile } from './leftovers.ts';
+import { createDatabase, type AppDatabase } from '../../src/db/database.ts';
+import { afterThisFile, afterThisTest } from './leftovers.ts';
 
 export const BACKEND = process.env.SLEEVE_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
 
@@ -129,4 +130,13 @@ export async function churnOtherSchemas(databaseUrl: string): Promise<{ stop(): 
       await churn.finally(() => other.end());
     },
   };
+}
+
+/** A PostgreSQL database at `url` with these DATABASE_URL parameters set (`query_timeout`, `schema`…), closed after the test. */
+export async function openPostgresWith(url: string, settings: Record<string, string> = {}): Promise<AppDatabase> {
+  const withSettings = new URL(url);
+  for (const [name, value] of Object.entries(settings)) withSettings.searchParams.set(name, value);
+  const database = await createDatabase({ kind: 'postgres', url: withSettings.toString() });
+  afterThisTest(() => database.destroy());
+  return database;
 }
