@@ -34,4 +34,24 @@ describe('merchant webhooks: stopping with a delivery in flight', () => {
     });
     expect(delivery!.attempts.map((a) => a.statusCode)).toEqual([200]); // the aborted POST is not an attempt
   });
+
+  it('records an attempt answered within the grace, and the next start does not send it again', async () => {
+    const file = `file:${join(tempDir(), 'grace.db')}`;
+    const t = await webhookGateway({ DATABASE_URL: file });
+    const site = await merchantSite(t);
+    const endpoint = await endpointAt(t, site);
+    endpoint.receiver.hang(true);
+    const res = await t.rest('POST', '/v2/accounts/profile-access/grace-1', profileAccess({ accountId: 'grace-1', accountOwner: { email: 'verify@vendor.test' } }), platformHeaders(t, { id: site.id, apiKey: site.apiKey }));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    await endpoint.receiver.waitFor(1);
+
+    const stopped = t.gateway.dispose();
+    endpoint.receiver.release(); // answered 200 once the stop has begun, well within its 3 s
+    await stopped;
+    const next = await testGateway({ clock: createManualClock(t.clock.now()), env: { DATABASE_URL: file, NOTIFY_RETRY_SCHEDULE: '0,5s,5m' } });
+    const [delivery] = await deliveriesOf(next, site, endpoint.id);
+    expect(delivery).toMatchObject({ status: 'DELIVERED', attempts: [{ statusCode: 200 }] });
+    await next.clock.advance(0);
+    expect(endpoint.receiver.requests).toHaveLength(1);
+  });
 });
