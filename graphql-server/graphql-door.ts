@@ -10,6 +10,7 @@ import { CorsPolicy } from '../src/kernel/cors.ts';
 import type { Logger } from '../src/kernel/logger.ts';
 import type { RateLimiter } from '../src/kernel/rate-limiter.ts';
 import type { Services } from '../src/services.ts';
+import { createEventBus, type EventBus } from '../src/events/event-bus.ts';
 import { NO_METRICS, type GatewayMetrics } from '../src/operations/metrics.ts';
 import { TRUSTED_OPERATIONS } from '../src/pages/trusted-operations.ts';
 import { createContextFactory, viewerFromAuthorization } from './context-factory.ts';
@@ -17,6 +18,7 @@ import { createDocumentCache } from './document-cache.ts';
 import { FastJsonPath } from './fast-path.ts';
 import { tooLarge } from './http-messages.ts';
 import { GraphQLNodeHandler } from './node-handler.ts';
+import { SingleConnectionMode } from './single-connection-mode.ts';
 import { StreamShutdown } from './stream-shutdown.ts';
 import { TrustedDocuments, type TrustedDocumentsMode } from './trusted-documents.ts';
 import { ProductionHardening } from './use-production-hardening.ts';
@@ -57,6 +59,11 @@ export interface GraphQLDoorDeps {
   production?: boolean;
   /** Where operations and open subscriptions are counted (docs/operations.md#metrics). @default NO_METRICS */
   metrics?: GatewayMetrics;
+  /**
+   * Carries graphql-sse's single connection mode between instances (single-connection-mode.ts). @default a bus of
+   * its own, in memory (one instance)
+   */
+  bus?: EventBus;
   /** LOG_REQUEST_SCOPE (docs/operations.md#request-logs): what runs here runs inside the request scope. @default false */
   requestScope?: boolean;
 }
@@ -70,7 +77,22 @@ export function createGraphQLDoor(deps: GraphQLDoorDeps): GraphQLDoor {
   const trusted = new TrustedDocuments({ mode: deps.trustedDocuments ?? 'allow', operations: TRUSTED_OPERATIONS, isStaff });
   const hardening = new ProductionHardening({ on: deps.production ?? false, isStaff });
   const metrics = deps.metrics ?? NO_METRICS;
-  const yoga = createYogaServer({ schema: deps.schema, limiter: deps.limiter, logger: deps.logger, maxBodyBytes: deps.maxBodyBytes, createContext, documents, cors, streams, trusted, hardening, metrics });
+  const singleConnection = new SingleConnectionMode({ bus: deps.bus ?? createEventBus().bus, secret: deps.adminToken, streams, maxBodyBytes: deps.maxBodyBytes });
+  const yoga = createYogaServer({
+    schema: deps.schema,
+    limiter: deps.limiter,
+    logger: deps.logger,
+    maxBodyBytes: deps.maxBodyBytes,
+    createContext,
+    documents,
+    cors,
+    streams,
+    trusted,
+    hardening,
+    metrics,
+    singleConnection: singleConnection.plugin,
+  });
+  singleConnection.attach(yoga);
   const fastPath = new FastJsonPath(yoga, { schema: deps.schema, limiter: deps.limiter, createContext, documents, cors, trusted, hardening, metrics, scoped: deps.requestScope ?? false });
   // With tracing on the path steps aside on purpose (yoga-server.ts); otherwise its guard found a plugin it skips.
   if (!fastPath.on && !tracingOn()) deps.logger.warn('graphql: a plugin hooks a step the fast JSON path skips; every request runs through yoga');
@@ -87,7 +109,10 @@ export function createGraphQLDoor(deps: GraphQLDoorDeps): GraphQLDoor {
       return yoga.fetch(request, serverContext);
     },
     handleNode: node.handle.bind(node),
-    endStreams: () => streams.endAll(),
+    endStreams: () => {
+      streams.endAll();
+      singleConnection.dispose();
+    },
     trusted,
     hardening,
   };

@@ -15,6 +15,8 @@ export class RequestHeads {
   accept: string | undefined = undefined;
   authorization: string | undefined = undefined;
   origin: string | undefined = undefined;
+  /** x-graphql-event-stream-token: a request of graphql-sse's single connection mode (single-connection-mode.ts). */
+  streamToken = false;
   /** access-control-request-method or -headers: yoga's CORS answers those, not the fast path. */
   corsRequest = false;
 
@@ -37,6 +39,9 @@ export class RequestHeads {
           break;
         case 14:
           if (this.contentLength === undefined && name.toLowerCase() === 'content-length') this.contentLength = raw[i + 1];
+          break;
+        case 28:
+          if (name.toLowerCase() === 'x-graphql-event-stream-token') this.streamToken = true;
           break;
         case 29:
         case 30:

@@ -15,7 +15,7 @@ import { PayloadTooLargeError, readBody } from '../src/http/node-request.ts';
 import { runInRequestScope } from '../src/kernel/logger.ts';
 import type { FastJsonPath } from './fast-path.ts';
 import { RequestHeads, send, tooLarge, type Answer } from './http-messages.ts';
-import type { GraphQLYoga, ServerContext } from './yoga-server.ts';
+import { GRAPHQL_PATH, type GraphQLYoga, type ServerContext } from './yoga-server.ts';
 
 /** Accept headers that ask for a stream (SSE, incremental delivery): yoga's. */
 const STREAMING = /text\/event-stream|multipart\/mixed/iu;
@@ -45,7 +45,7 @@ export class GraphQLNodeHandler {
       send(res, identified(tooLarge(heads.accept), requestId));
       return;
     }
-    if (!this.fastPath.on || !isPlainJsonPost(req.method, heads)) {
+    if (!this.fastPath.on || !isPlainJsonPost(req.method, heads) || isSingleConnectionMode(req.url, heads)) {
       await this.viaYoga(req, res, serverContext, heads);
       return;
     }
@@ -71,7 +71,8 @@ export class GraphQLNodeHandler {
     const { requestId } = serverContext;
     if (requestId === undefined) return this.yogaHandle(req, res, serverContext);
     res.setHeader('x-request-id', requestId);
-    const stream = heads.accept !== undefined && STREAMING.test(heads.accept);
+    // graphql-sse's single connection mode: its POST starts an operation that outlives the request.
+    const stream = (heads.accept !== undefined && STREAMING.test(heads.accept)) || isSingleConnectionMode(req.url, heads);
     return this.scoped && !stream ? runInRequestScope(requestId, this.yogaHandle, req, res, serverContext) : this.yogaHandle(req, res, serverContext);
   }
 }
@@ -80,6 +81,11 @@ export class GraphQLNodeHandler {
 function identified(answer: Answer, requestId: string | undefined): Answer {
   if (requestId !== undefined) answer.headers['x-request-id'] = requestId;
   return answer;
+}
+
+/** A request with a stream token, in its header or in the query (single-connection-mode.ts): never the fast path's. */
+function isSingleConnectionMode(url: string | undefined, heads: RequestHeads): boolean {
+  return heads.streamToken || (url !== undefined && url.length > GRAPHQL_PATH.length && url.includes('token='));
 }
 
 /**

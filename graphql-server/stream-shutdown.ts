@@ -11,7 +11,7 @@
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 
 export class StreamShutdown {
-  private ending = false;
+  private shuttingDown = false;
   private readonly endings = new Set<() => void>();
   readonly plugin: Plugin;
 
@@ -29,9 +29,24 @@ export class StreamShutdown {
     };
   }
 
+  /** True once endAll ran: whatever opens a stream now is ended at once. */
+  get ending(): boolean {
+    return this.shuttingDown;
+  }
+
+  /** Calls `end` on shutdown (at once, if it has begun): a stream not made by yoga. Returns the unregister. */
+  register(end: () => void): () => void {
+    if (this.shuttingDown) {
+      queueMicrotask(end);
+      return () => {};
+    }
+    this.endings.add(end);
+    return () => void this.endings.delete(end);
+  }
+
   /** Makes every open HTTP stream finish now, and any opened later finish at once. */
   endAll(): void {
-    this.ending = true;
+    this.shuttingDown = true;
     for (const end of this.endings) end();
     this.endings.clear();
   }
@@ -41,7 +56,7 @@ export class StreamShutdown {
     const endings = this.endings;
     let end!: () => void;
     const ended = new Promise<IteratorResult<T>>((resolve) => (end = () => resolve({ done: true, value: undefined })));
-    if (this.ending) end();
+    if (this.shuttingDown) end();
     else endings.add(end);
     const finish = (): void => {
       endings.delete(end);

@@ -12,8 +12,11 @@ import type { Plugin } from 'graphql-yoga';
 import type { CorsPolicy } from '../src/kernel/cors.ts';
 import { graphiqlHeaders } from './graphiql-page.ts';
 
-/** What /graphql accepts: GET (queries, GraphiQL, SSE), POST; OPTIONS is added by the policy. */
-const GRAPHQL_METHODS = ['GET', 'POST'];
+/**
+ * What /graphql accepts: GET (queries, GraphiQL, SSE), POST, and PUT and DELETE of graphql-sse's single connection
+ * mode (single-connection-mode.ts); OPTIONS is added by the policy.
+ */
+const GRAPHQL_METHODS = ['GET', 'POST', 'PUT', 'DELETE'];
 
 export function useEdgeHeaders(cors: CorsPolicy): Plugin {
   return {

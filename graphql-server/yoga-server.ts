@@ -29,7 +29,6 @@ import { useCsrfPrevention } from './use-csrf-prevention.ts';
 import { useEdgeHeaders } from './use-edge-headers.ts';
 import { useJsonDepthLimit } from './use-json-depth.ts';
 import { useRateLimit } from './use-rate-limit.ts';
-import { useSingleConnectionRefusal } from './use-single-connection-refusal.ts';
 import type { StreamShutdown } from './stream-shutdown.ts';
 import type { TrustedDocuments } from './trusted-documents.ts';
 import { useProductionHardening, type ProductionHardening } from './use-production-hardening.ts';
@@ -66,6 +65,8 @@ export interface YogaServerDeps {
   trusted: TrustedDocuments;
   /** GRAPHQL_PRODUCTION: introspection for staff only, no suggestions (docs/graphql.md#production). */
   hardening: ProductionHardening;
+  /** graphql-sse's single connection mode (single-connection-mode.ts): PUT, DELETE and requests with a stream token. */
+  singleConnection: Plugin<Record<string, unknown>, ServerContext>;
   /** Operations and open subscriptions, counted (docs/operations.md#metrics); NO_METRICS counts nothing. */
   metrics: GatewayMetrics;
 }
@@ -95,7 +96,7 @@ export function createYogaServer(deps: YogaServerDeps): GraphQLYoga {
       useMetrics(deps.metrics),
       useEdgeHeaders(deps.cors),
       useCsrfPrevention,
-      useSingleConnectionRefusal,
+      deps.singleConnection,
       // Before the document cache: a hash becomes its document's text here (onParams), and the cache keys on text.
       ...useTrustedDocuments(deps.trusted),
       deps.documents.plugin,

@@ -118,6 +118,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     trustedDocuments: config.graphqlTrustedDocuments,
     production: config.graphqlProduction,
     metrics,
+    bus,
     requestScope: scoped,
   });
   // docs/agents.md#mcp-server: the MCP door, on the node server only (its streams need a socket).

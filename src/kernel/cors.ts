@@ -21,6 +21,8 @@ export const ALLOWED_HEADERS = [
   'x-vendor-siteid',
   'traceparent',
   'tracestate',
+  // graphql-sse's single connection mode (graphql-server/single-connection-mode.ts)
+  'x-graphql-event-stream-token',
 ].join(', ');
 
 /** Response headers a page may read besides the safelisted ones: when to retry after a 429 or 503. */

@@ -87,8 +87,10 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
       const preflight = await ask(SHOP);
       expect(preflight.status).toBe(204);
       expect(preflight.headers.get('access-control-allow-origin')).toBe(list ? SHOP : '*');
-      expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, POST, OPTIONS');
+      // PUT and DELETE, and the stream token's header: graphql-sse's single connection mode from a page.
+      expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, POST, PUT, DELETE, OPTIONS');
       expect(preflight.headers.get('access-control-allow-headers')).toContain('authorization');
+      expect(preflight.headers.get('access-control-allow-headers')).toContain('x-graphql-event-stream-token');
       expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
       const other = await ask(OTHER);
       expect(other.headers.get('access-control-allow-origin')).toBe(list ? null : '*');

@@ -265,7 +265,8 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
 
     it('refuses other methods with 405', async () => {
       const { call } = await serve(transport);
-      const response = await call({ method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ eventInfo }' }) });
+      // Not PUT: it reserves a stream of graphql-sse's single connection mode (sse-single-connection.test.ts).
+      const response = await call({ method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ eventInfo }' }) });
       expect(response.status).toBe(405);
     });
   });

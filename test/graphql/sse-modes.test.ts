@@ -1,19 +1,21 @@
 /**
- * graphql-sse's two modes (docs/edge.md#shutdown-of-streams): the distinct connections mode is served; the single
- * connection mode, whose client first reserves a stream with `PUT /graphql`, is refused with a 405 that names the
- * mode and the one to use (before: yoga's bare "GraphQL only supports GET and POST requests.").
+ * graphql-sse's two modes (docs/edge.md#graphql-sse), over each transport: the single connection mode's reservation
+ * (`PUT /graphql`; test/graphql/sse-single-connection.test.ts follows it with graphql-sse's client) and the distinct
+ * connections mode. Before, the reservation was refused (405) and only the distinct mode served.
  */
 import { describe, expect, it } from 'vitest';
 import { gatewayOver, TRANSPORTS } from '../support/graphql-transports.ts';
 
 describe.each(TRANSPORTS)('graphql-sse over %s', (transport) => {
-  it('refuses the single connection mode with a 405 that says what to use instead', async () => {
+  it('reserves a stream of the single connection mode: 201 and a token, a new one each time', async () => {
     const t = await gatewayOver(transport);
-    const response = await t.request('/graphql', { method: 'PUT', headers: { accept: 'text/plain' } });
-    expect(response.status).toBe(405);
-    expect(response.headers.get('allow')).toContain('POST');
-    const body = (await response.json()) as { errors: Array<{ message: string }> };
-    expect(body.errors[0]!.message).toMatch(/single connection mode.*distinct connections mode/su);
+    const reserve = () => t.request('/graphql', { method: 'PUT', headers: { accept: 'text/plain' } });
+    const response = await reserve();
+    expect(response.status).toBe(201);
+    expect(response.headers.get('content-type')).toContain('text/plain');
+    const token = await response.text();
+    expect(token).toMatch(/^[\w-]{32}\.[\w-]{22}$/u);
+    expect(await (await reserve()).text()).not.toBe(token);
   });
 
   it('serves the distinct connections mode: a POST asking for text/event-stream streams the subscription', async () => {

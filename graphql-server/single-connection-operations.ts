@@ -1,0 +1,177 @@
+/**
+ * The operations of graphql-sse's single connection mode (single-connection-mode.ts), run on the instance their POST
+ * reached. Each runs through yoga's whole pipeline as a request of the distinct connections mode (a POST asking for
+ * `text/event-stream`), so it meets every rule any other GraphQL request meets — trusted documents, production
+ * hardening, rate limits, CSRF, masking, metrics, the shutdown of streams — with nothing reproduced here. A request
+ * that pipeline refuses (a 4xx) is answered as it is; otherwise the POST is answered 202 and each event yoga writes
+ * is relayed over the event bus to the stream, as graphql-sse's `{id, payload}`.
+ *
+ * An operation ends with its own `complete`, a DELETE (`stop`, from any instance), or the stream's end (`closed`).
+ * If the instance holding the stream vanished without a word (killed), its `alive` messages stop: after
+ * ORPHAN_AFTER_MS without one, the stream's operations end here too.
+ */
+import type { EventBus } from '../src/events/event-bus.ts';
+import type { StreamShutdown } from './stream-shutdown.ts';
+
+export const STREAM_TOKEN_HEADER = 'x-graphql-event-stream-token';
+/** How often an open stream gets a comment line (as yoga's own SSE) and tells the operations' instances it lives. */
+export const STREAM_PING_MS = 12_000;
+
+/** Two pings missed and a half: the holder's interval timer may run late on a busy instance. */
+export const ORPHAN_AFTER_MS = STREAM_PING_MS * 2.5;
+const ACCEPTED_JSON = new Set(['*/*', 'application/*', 'application/json']);
+
+/** What the operations need of yoga: its Fetch handler. */
+export interface FetchHandler {
+  fetch(request: Request, serverContext: { clientAddress: string; requestId?: string }): Response | Promise<Response>;
+}
+
+interface Stream {
+  /** Operation id → what stops it. */
+  operations: Map<string, () => void>;
+  lastAlive: number;
+  unlisten: () => void;
+}
+
+export class SingleConnectionOperations {
+  private yoga: FetchHandler | undefined;
+  /** The streams this instance runs operations of, by stream key. */
+  private readonly streams = new Map<string, Stream>();
+  private watchdog: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly bus: EventBus,
+    private readonly shutdown: StreamShutdown,
+    private readonly maxBodyBytes: number,
+  ) {}
+
+  attach(yoga: FetchHandler): void {
+    this.yoga = yoga;
+  }
+
+  async start(request: Request, key: string, serverContext: { clientAddress: string; requestId?: string }, fetchAPI: FetchApi): Promise<Response> {
+    if (request.method !== 'POST') return errorResponse(fetchAPI, 405, 'Operations are POSTed; the stream is opened with accept: text/event-stream');
+    if (!ACCEPTED_JSON.has(request.headers.get('accept') ?? '*/*')) return new fetchAPI.Response(null, { status: 406 });
+    const text = await request.text();
+    if (Buffer.byteLength(text) > this.maxBodyBytes) return errorResponse(fetchAPI, 413, 'The request body is too large');
+    const operationId = operationIdOf(text);
+    if (operationId === null) return errorResponse(fetchAPI, 400, 'Operation ID is missing');
+    if (this.shutdown.ending) return errorResponse(fetchAPI, 503, 'The server is shutting down');
+    const stream = await this.streamOf(key);
+    if (stream.operations.has(operationId)) return errorResponse(fetchAPI, 409, 'Operation with ID already exists');
+    // Held while yoga answers, so a second POST of this id meanwhile is refused too.
+    stream.operations.set(operationId, () => {});
+    const headers = new fetchAPI.Headers(request.headers);
+    headers.delete(STREAM_TOKEN_HEADER);
+    headers.set('accept', 'text/event-stream');
+    const url = new URL(request.url);
+    url.searchParams.delete('token');
+    let response: Response;
+    try {
+      response = await this.yoga!.fetch(new fetchAPI.Request(url, { method: 'POST', headers, body: text }), serverContext);
+    } catch (error) {
+      this.finish(key, operationId);
+      throw error;
+    }
+    if (response.status !== 200 || !response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) {
+      this.finish(key, operationId);
+      return response;
+    }
+    void this.relay(key, operationId, response.body);
+    return new fetchAPI.Response(null, { status: 202 });
+  }
+
+  /** Ends every operation this instance runs. */
+  dispose(): void {
+    for (const stream of this.streams.values()) for (const stop of stream.operations.values()) stop();
+    clearInterval(this.watchdog);
+    this.watchdog = undefined;
+  }
+
+  /** yoga's SSE events of one operation, read as they come, published for the stream; then its `complete`. */
+  private async relay(key: string, operationId: string, body: ReadableStream<Uint8Array>): Promise<void> {
+    const reader = body.getReader();
+    this.streams.get(key)?.operations.set(operationId, () => void reader.cancel().catch(() => undefined));
+    const decoder = new TextDecoder();
+    const id = JSON.stringify(operationId);
+    let buffered = '';
+    try {
+      for (let step = await reader.read(); !step.done; step = await reader.read()) {
+        buffered += decoder.decode(step.value, { stream: true });
+        for (let end = buffered.indexOf('\n\n'); end !== -1; end = buffered.indexOf('\n\n')) {
+          const data = nextData(buffered.slice(0, end));
+          buffered = buffered.slice(end + 2);
+          if (data !== null) this.bus.publish('graphqlSseStream', key, { kind: 'event', text: `event: next\ndata: {"id":${id},"payload":${data}}\n\n` });
+        }
+      }
+    } catch {
+      // Cancelled (stop, closed, orphaned) or cut: the operation ends either way.
+    } finally {
+      this.finish(key, operationId);
+      this.bus.publish('graphqlSseStream', key, { kind: 'event', text: `event: complete\ndata: {"id":${id}}\n\n` });
+    }
+  }
+
+  /** The stream's entry here, listening (on Redis, subscribed) for its stops, its end and its pings. */
+  private async streamOf(key: string): Promise<Stream> {
+    const known = this.streams.get(key);
+    if (known) return known;
+    const stream: Stream = { operations: new Map(), lastAlive: Date.now(), unlisten: () => {} };
+    this.streams.set(key, stream);
+    stream.unlisten = this.bus.listen('graphqlSseStream', key, (message) => {
+      if (message.kind === 'alive') stream.lastAlive = Date.now();
+      else if (message.kind === 'stop') stream.operations.get(message.operationId)?.();
+      else if (message.kind === 'closed') for (const stop of [...stream.operations.values()]) stop();
+    });
+    this.watchdog ??= setInterval(() => this.endOrphans(), STREAM_PING_MS).unref();
+    await this.bus.subscribed();
+    return stream;
+  }
+
+  private finish(key: string, operationId: string): void {
+    const stream = this.streams.get(key);
+    if (!stream) return;
+    stream.operations.delete(operationId);
+    if (stream.operations.size > 0) return;
+    stream.unlisten();
+    this.streams.delete(key);
+    if (this.streams.size === 0) {
+      clearInterval(this.watchdog);
+      this.watchdog = undefined;
+    }
+  }
+
+  private endOrphans(): void {
+    const now = Date.now();
+    for (const stream of this.streams.values()) {
+      if (now - stream.lastAlive > ORPHAN_AFTER_MS) for (const stop of [...stream.operations.values()]) stop();
+    }
+  }
+}
+
+export type FetchApi = { Response: typeof Response; Request: typeof Request; Headers: typeof Headers; ReadableStream: typeof ReadableStream };
+
+/** An error in graphql-sse's shape: `{"errors":[{"message":…}]}`. */
+export function errorResponse(fetchAPI: FetchApi, status: number, message: string): Response {
+  return new fetchAPI.Response(JSON.stringify({ errors: [{ message }] }), { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
+}
+
+/** `extensions.operationId` of a GraphQL request's JSON text, when it is a non-empty string. */
+function operationIdOf(text: string): string | null {
+  let params: unknown;
+  try {
+    params = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const extensions = (params as { extensions?: unknown } | null)?.extensions;
+  const id = typeof extensions === 'object' && extensions !== null ? (extensions as { operationId?: unknown }).operationId : undefined;
+  return typeof id === 'string' && id.length > 0 && id.length <= 128 ? id : null;
+}
+
+/** The data of a `next` event (one SSE block as yoga writes it); null for a comment, `complete` or anything else. */
+function nextData(block: string): string | null {
+  if (!block.startsWith('event: next\n')) return null;
+  const lines = block.split('\n').filter((line) => line.startsWith('data:'));
+  return lines.length === 0 ? null : lines.map((line) => line.slice(line[5] === ' ' ? 6 : 5)).join('\n');
+}

@@ -1,0 +1,107 @@
+/**
+ * graphql-sse's single connection mode (graphql-server/single-connection-mode.ts, docs/edge.md#graphql-sse), with
+ * graphql-sse's own client (`singleConnection: true`) on a real port: one reserved stream carries a query, a
+ * subscription and a second subscription at once; unsubscribing one (its DELETE) leaves the others; the operations
+ * meet yoga's rules (trusted documents); the fast JSON path never takes an operation's POST. Then the protocol's
+ * refusals, with plain fetch. Before this, `PUT /graphql` was a 405 and the client could not start.
+ */
+import { describe, expect, it } from 'vitest';
+import { VALID_ORDER } from '../support/gateway.ts';
+import { liveServer } from '../support/live-server.ts';
+import { follow, singleConnectionClient } from '../support/sse-single-connection.ts';
+
+const UPDATES = 'subscription ($n: ID!, $t: String!) { orderUpdates(orderNumber: $n, payToken: $t) { orderNumber status } }';
+const OPTIONS = '{ sleeveOptions { charLimit } }';
+const singleConnection = (url: string) => singleConnectionClient(`${url}/graphql`);
+
+async function placeOrder(url: string) {
+  const response = await fetch(`${url}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(VALID_ORDER) });
+  return (await response.json()) as { orderNumber: string; payToken: string };
+}
+
+describe("graphql-sse's single connection mode", () => {
+  it('carries a query and two subscriptions on one stream; one stopped, the other follows the order to paid', async () => {
+    const t = await liveServer();
+    const url = t.server.url;
+    const client = singleConnection(url);
+    const { orderNumber, payToken } = await placeOrder(url);
+    const first = follow(client, { query: UPDATES, variables: { n: orderNumber, t: payToken } });
+    const second = follow(client, { query: UPDATES, variables: { n: orderNumber, t: payToken } });
+    const options = await follow(client, { query: OPTIONS }).done;
+    expect(options).toEqual([{ data: { sleeveOptions: { charLimit: expect.any(Number) } } }]);
+    await first.until((all) => all.length === 1);
+    await second.until((all) => all.length === 1);
+    expect(first.results[0]!.data.orderUpdates).toEqual({ orderNumber, status: 'AWAITING_PAYMENT' });
+    // The client's unsubscribe is a DELETE with the operation's id: that operation alone ends.
+    await second.stop();
+    const paid = await fetch(`${url}/api/orders/${orderNumber}/pay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ t: payToken, method: 'vendor_card' }) });
+    expect(paid.status).toBe(200);
+    await first.until((all) => all.some((r) => r.data?.orderUpdates.status === 'RECEIVED'));
+    expect(second.results).toHaveLength(1);
+    await first.stop();
+  });
+
+  it("applies yoga's rules to each operation: with GRAPHQL_TRUSTED_DOCUMENTS=only, text is refused", async () => {
+    const t = await liveServer({ env: { GRAPHQL_TRUSTED_DOCUMENTS: 'only' } });
+    const url = `${t.server.url}/graphql`;
+    const refused = await follow(singleConnection(t.server.url), { query: OPTIONS }).done.catch((error: { response?: Response }) => error);
+    expect((refused as { response: Response }).response.status).toBe(400);
+    // The body the client saw (it has read past it by now), as plain fetch gets it.
+    const token = await (await fetch(url, { method: 'PUT' })).text();
+    const stream = await fetch(url, { headers: { accept: 'text/event-stream', 'x-graphql-event-stream-token': token } });
+    const posted = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-graphql-event-stream-token': token },
+      body: JSON.stringify({ query: OPTIONS, extensions: { operationId: 'op-1' } }),
+    });
+    expect(posted.status).toBe(400);
+    expect(await posted.text()).toContain('PERSISTED_QUERY_ONLY');
+    await stream.body!.cancel();
+  });
+
+  it('is never answered by the fast JSON path, even for a document it knows', async () => {
+    const t = await liveServer();
+    const url = t.server.url;
+    for (let i = 0; i < 3; i++) await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: OPTIONS }) });
+    const token = await (await fetch(`${url}/graphql`, { method: 'PUT' })).text();
+    const stream = await fetch(`${url}/graphql`, { headers: { accept: 'text/event-stream', 'x-graphql-event-stream-token': token } });
+    const posted = await fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-graphql-event-stream-token': token },
+      body: JSON.stringify({ query: OPTIONS, extensions: { operationId: 'op-1' } }),
+    });
+    expect(posted.status).toBe(202);
+    const reader = stream.body!.getReader();
+    let text = '';
+    while (!text.includes('event: complete')) text += new TextDecoder().decode((await reader.read()).value);
+    expect(text).toMatch(/event: next\ndata: \{"id":"op-1","payload":\{"data":\{"sleeveOptions":\{"charLimit":\d+\}\}\}\}\n\n/u);
+    expect(text).toContain('event: complete\ndata: {"id":"op-1"}\n\n');
+    await reader.cancel();
+  });
+
+  it("refuses what the protocol refuses, in graphql-sse's shapes", async () => {
+    const t = await liveServer();
+    const url = `${t.server.url}/graphql`;
+    const token = await (await fetch(url, { method: 'PUT' })).text();
+    expect(token).toMatch(/^[\w-]{32}\.[\w-]{22}$/u);
+    const withToken = (init: RequestInit & { headers?: Record<string, string> }, as = token) => fetch(url, { ...init, headers: { 'x-graphql-event-stream-token': as, ...init.headers } });
+    // A token no instance reserved (its HMAC does not match), however it is shaped.
+    const forged = `${token.slice(0, 33)}${token[33] === 'A' ? 'B' : 'A'}${token.slice(34)}`;
+    for (const as of [forged, 'made-up']) {
+      const answer = await withToken({ headers: { accept: 'text/event-stream' } }, as);
+      expect(answer.status).toBe(404);
+      expect(await answer.json()).toEqual({ errors: [{ message: 'Stream not found' }] });
+    }
+    expect((await fetch(url, { method: 'PUT', headers: { accept: 'application/json' } })).status).toBe(406);
+    const opened = await withToken({ headers: { accept: 'text/event-stream' } });
+    expect(opened.status).toBe(200);
+    const again = await fetch(`${url}?token=${token}`, { headers: { accept: 'text/event-stream' } });
+    expect(again.status).toBe(409);
+    const noId = await withToken({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: OPTIONS }) });
+    expect(noId.status).toBe(400);
+    expect(await noId.json()).toEqual({ errors: [{ message: 'Operation ID is missing' }] });
+    expect((await withToken({ method: 'DELETE' })).status).toBe(400);
+    expect((await fetch(`${url}?token=${token}&operationId=x`, { method: 'DELETE' })).status).toBe(200);
+    await opened.body!.cancel();
+  });
+});
