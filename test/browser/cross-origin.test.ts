@@ -1,7 +1,7 @@
 /**
  * Frontends on another origin, in headless Chromium (docs/edge.md#cors, docs/edge.md#page-headers): a page served
- * from a second origin (another port, a tiny node:http server here) runs a query, a mutation and a subscription
- * (SSE) against a real gateway process — with CORS_ORIGINS unset, and with it listing that origin — while a third
+ * from a second origin (another port, a tiny node:http server here) runs a query, a mutation, a subscription (SSE)
+ * and an operation over graphql-sse's single connection mode against a real gateway process — with CORS_ORIGINS unset, and with it listing that origin — while a third
  * origin is refused by the browser when the list is set. And a page on another origin that frames /pay gets nothing.
  */
 import { createServer, type Server } from 'node:http';
@@ -47,17 +47,35 @@ function callGateway(page: Page, gateway: string, email: string) {
         await reader.cancel();
         return Number(/"charLimit":(\d+)/u.exec(text)![1]);
       });
-      return { query, mutation, subscription };
+      // graphql-sse's single connection mode: PUT, a stream GET and an operation POST, each carrying the token's
+      // header, so each is preflighted.
+      const single = await attempt(async () => {
+        const token = await (await fetch(`${gateway}/graphql`, { method: 'PUT' })).text();
+        const headers = { 'x-graphql-event-stream-token': token };
+        const stream = await fetch(`${gateway}/graphql`, { headers: { ...headers, accept: 'text/event-stream' } });
+        const posted = await fetch(`${gateway}/graphql`, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify({ query: '{ sleeveOptions { charLimit } }', extensions: { operationId: 'one' } }),
+        });
+        if (posted.status !== 202) return `status ${posted.status}`;
+        const reader = stream.body!.getReader();
+        let text = '';
+        while (!text.includes('event: complete')) text += new TextDecoder().decode((await reader.read()).value);
+        await reader.cancel();
+        return Number(/"charLimit":(\d+)/u.exec(text)![1]);
+      });
+      return { query, mutation, subscription, single };
     },
     { gateway, email },
   );
 }
 
-const WORKS = { query: 20, mutation: 'AWAITING_PAYMENT', subscription: 20 };
-const REFUSED = { query: 'refused: TypeError', mutation: 'refused: TypeError', subscription: 'refused: TypeError' };
+const WORKS = { query: 20, mutation: 'AWAITING_PAYMENT', subscription: 20, single: 20 };
+const REFUSED = { query: 'refused: TypeError', mutation: 'refused: TypeError', subscription: 'refused: TypeError', single: 'refused: TypeError' };
 
 describe.skipIf(!hasChromium)(`a frontend on another origin ${CHROMIUM_NOTE}`, () => {
-  it('runs a query, a mutation and a subscription with CORS_ORIGINS unset', { timeout: 60_000 }, async () => {
+  it('runs a query, a mutation, a subscription and a single connection stream with CORS_ORIGINS unset', { timeout: 60_000 }, async () => {
     const { base } = await startServer();
     const shop = await otherOrigin(() => '<!doctype html><title>shop</title>');
     const browser = await launchBrowser();
