@@ -110,8 +110,9 @@ export function createGraphQLDoor(deps: GraphQLDoorDeps): GraphQLDoor {
     },
     handleNode: node.handle.bind(node),
     endStreams: () => {
-      streams.endAll();
+      // First: the single connection mode's operations end without `complete`, so their clients come back.
       singleConnection.dispose();
+      streams.endAll();
     },
     trusted,
     hardening,

@@ -118,6 +118,7 @@ export class SingleConnectionMode {
         const write = (text: string): void => controller.enqueue(encoder.encode(text));
         const unlisten = bus.listen('graphqlSseStream', key, (message) => {
           if (message.kind === 'event') write(message.text);
+          else if (message.kind === 'end') end();
         });
         const pinger = setInterval(() => {
           write(':\n\n');

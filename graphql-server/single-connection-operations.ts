@@ -38,6 +38,8 @@ export class SingleConnectionOperations {
   /** The streams this instance runs operations of, by stream key. */
   private readonly streams = new Map<string, Stream>();
   private watchdog: NodeJS.Timeout | undefined;
+  /** Shutting down: operations end without their `complete` (dispose). */
+  private stopping = false;
 
   constructor(
     private readonly bus: EventBus,
@@ -81,9 +83,17 @@ export class SingleConnectionOperations {
     return new fetchAPI.Response(null, { status: 202 });
   }
 
-  /** Ends every operation this instance runs. */
+  /**
+   * Shutdown: ends every operation this instance runs, and each of their streams (wherever it is held) without
+   * their `complete`, so graphql-sse's client reconnects and subscribes again on an instance that stays; a
+   * `complete` would end its subscriptions for good (as graphql-ws clients after 1001, docs/edge.md#graphql-sse).
+   */
   dispose(): void {
-    for (const stream of this.streams.values()) for (const stop of stream.operations.values()) stop();
+    this.stopping = true;
+    for (const [key, stream] of this.streams) {
+      this.bus.publish('graphqlSseStream', key, { kind: 'end' });
+      for (const stop of [...stream.operations.values()]) stop();
+    }
     clearInterval(this.watchdog);
     this.watchdog = undefined;
   }
@@ -108,7 +118,7 @@ export class SingleConnectionOperations {
       // Cancelled (stop, closed, orphaned) or cut: the operation ends either way.
     } finally {
       this.finish(key, operationId);
-      this.bus.publish('graphqlSseStream', key, { kind: 'event', text: `event: complete\ndata: {"id":${id}}\n\n` });
+      if (!this.stopping) this.bus.publish('graphqlSseStream', key, { kind: 'event', text: `event: complete\ndata: {"id":${id}}\n\n` });
     }
   }
 

@@ -30,10 +30,14 @@ export type Topics = {
   /**
    * One graphql-sse stream in its single connection mode (graphql-server/single-connection-mode.ts), keyed by a hash
    * of its token: an operation's events, run on whichever instance its POST reached, for the instance holding the
-   * stream (`event`: ready SSE text); `stop` (a DELETE) and `closed` for the instance running the operations;
-   * `alive` from the holder every ping. Plain JSON; the core reads none of it.
+   * stream (`event`: ready SSE text; `end`: that instance is shutting down, so the stream ends and its client comes
+   * back); `stop` (a DELETE) and `closed` for the instances running the operations; `alive` from the holder every
+   * ping. Plain JSON; the core reads none of it.
    */
-  graphqlSseStream: [streamKey: string, { kind: 'event'; text: string } | { kind: 'stop'; operationId: string } | { kind: 'closed' } | { kind: 'alive' }];
+  graphqlSseStream: [
+    streamKey: string,
+    { kind: 'event'; text: string } | { kind: 'end' } | { kind: 'stop'; operationId: string } | { kind: 'closed' } | { kind: 'alive' },
+  ];
   /** A delivery to a merchant's own endpoint changed (queued, attempted, made due again; src/notifications/delivery-job.ts). */
   webhookDeliveryChanged: [{ deliveryId: string; endpointId: string; siteId: string }];
   /** The dispatcher disabled an endpoint (410, or failing for ENDPOINT_DISABLE_AFTER): a staff notice, never a secret. */

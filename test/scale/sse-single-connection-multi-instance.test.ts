@@ -97,5 +97,32 @@ describe.skipIf(!DATABASE || !REDIS)(
       await updates.until(seen('RECEIVED'), 15_000);
       await updates.stop();
     });
+
+    it("ends the stream on A without `complete` when B, running its operation, is stopped: the client comes back", async () => {
+      const { processes } = await startInstances('sse_drain', { ADMIN_TOKEN: 'sse-admin' });
+      const [a, b] = [processes[0]!, processes[1]!];
+      const created = await postJson(a.url, '/api/orders', VALID_ORDER);
+      const token = await (await fetch(`${a.url}/graphql`, { method: 'PUT' })).text();
+      const headers = { 'x-graphql-event-stream-token': token };
+      const stream = await fetch(`${a.url}/graphql`, { headers: { ...headers, accept: 'text/event-stream' } });
+      const reader = stream.body!.getReader();
+      let text = '';
+      const ended = (async () => {
+        for (let step = await reader.read(); !step.done; step = await reader.read()) text += new TextDecoder().decode(step.value);
+      })();
+      const posted = await fetch(`${b.url}/graphql`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: UPDATES, variables: { n: created.body.orderNumber, t: created.body.payToken }, extensions: { operationId: 'watch' } }),
+      });
+      expect(posted.status).toBe(202);
+      await until(() => text.includes('AWAITING_PAYMENT'), 10_000);
+      b.child.kill('SIGTERM');
+      expect(await b.exited).toBe(0);
+      // Before, B sent the operation's `complete`: graphql-sse's client took the subscription as finished, for good.
+      const late = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`A's stream is still open: ${text}`)), 10_000).unref());
+      await Promise.race([ended, late]);
+      expect(text).not.toContain('event: complete');
+    });
   },
 );
