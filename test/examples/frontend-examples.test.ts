@@ -2,7 +2,7 @@
  * The README's "Frontend apps" examples are the files in examples/, shown there verbatim (a test below fails when the
  * README and a file part), and each one runs here as it is, with plain `node`, against a real server on a real
  * port: Apollo Client (a union result, the normalised cache updated by a subscription event), urql (query, mutation,
- * subscription) and graphql-ws on Node 20 (webSocketImpl, shouldRetry).
+ * subscription), graphql-ws on Node 20 (webSocketImpl, shouldRetry) and graphql-sse in its single connection mode.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -30,7 +30,7 @@ async function runExample(file: string): Promise<string[]> {
 }
 
 describe('the README frontend examples', () => {
-  it.each(['apollo-client.mjs', 'urql.mjs', 'graphql-ws.mjs'])('shows examples/%s verbatim', (file) => {
+  it.each(['apollo-client.mjs', 'urql.mjs', 'graphql-ws.mjs', 'graphql-sse.mjs'])('shows examples/%s verbatim', (file) => {
     const readme = readFileSync(resolve(ROOT, 'README.md'), 'utf8');
     const source = readFileSync(resolve(ROOT, 'examples', file), 'utf8');
     expect(readme).toContain(source.trim());
@@ -48,5 +48,12 @@ describe('the README frontend examples', () => {
     const lines = await runExample('graphql-ws.mjs');
     expect(lines).toHaveLength(2);
     for (const line of lines) expect(line).toMatch(/^tick \d+ AWAITING_PAYMENT$/u);
+  });
+
+  it('graphql-sse in its single connection mode: a mutation, then the hold countdown, on one stream', async () => {
+    const lines = await runExample('graphql-sse.mjs');
+    expect(lines[0]).toBe('created 1001 AWAITING_PAYMENT');
+    expect(lines).toHaveLength(3);
+    for (const line of lines.slice(1)) expect(line).toMatch(/^tick \d+ AWAITING_PAYMENT$/u);
   });
 });
