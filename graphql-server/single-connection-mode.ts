@@ -115,7 +115,10 @@ export class SingleConnectionMode {
     let end = (): void => {};
     const body = new fetchAPI.ReadableStream<Uint8Array>({
       start: (controller) => {
-        const write = (text: string): void => controller.enqueue(encoder.encode(text));
+        let ended = false;
+        const write = (text: string): void => {
+          if (!ended) controller.enqueue(encoder.encode(text));
+        };
         const unlisten = bus.listen('graphqlSseStream', key, (message) => {
           if (message.kind === 'event') write(message.text);
           else if (message.kind === 'end') end();
@@ -125,7 +128,6 @@ export class SingleConnectionMode {
           bus.publish('graphqlSseStream', key, { kind: 'alive' });
         }, STREAM_PING_MS);
         const unregister = this.deps.streams.register(() => end());
-        let ended = false;
         end = () => {
           if (ended) return;
           ended = true;

@@ -54,15 +54,16 @@ export class SingleConnectionOperations {
   async start(request: Request, key: string, serverContext: { clientAddress: string; requestId?: string }, fetchAPI: FetchApi): Promise<Response> {
     if (request.method !== 'POST') return errorResponse(fetchAPI, 405, 'Operations are POSTed; the stream is opened with accept: text/event-stream');
     if (!ACCEPTED_JSON.has(request.headers.get('accept') ?? '*/*')) return new fetchAPI.Response(null, { status: 406 });
-    const text = await request.text();
-    if (Buffer.byteLength(text) > this.maxBodyBytes) return errorResponse(fetchAPI, 413, 'The request body is too large');
+    const text = await textWithin(request, this.maxBodyBytes);
+    if (text === null) return errorResponse(fetchAPI, 413, 'The request body is too large');
     const operationId = operationIdOf(text);
     if (operationId === null) return errorResponse(fetchAPI, 400, 'Operation ID is missing');
     if (this.shutdown.ending) return errorResponse(fetchAPI, 503, 'The server is shutting down');
     const stream = await this.streamOf(key);
     if (stream.operations.has(operationId)) return errorResponse(fetchAPI, 409, 'Operation with ID already exists');
-    // Held while yoga answers, so a second POST of this id meanwhile is refused too.
-    stream.operations.set(operationId, () => {});
+    // Held while yoga answers, so a second POST of this id meanwhile is refused too, and a DELETE is kept.
+    let stopped = false;
+    stream.operations.set(operationId, () => (stopped = true));
     const headers = new fetchAPI.Headers(request.headers);
     headers.delete(STREAM_TOKEN_HEADER);
     headers.set('accept', 'text/event-stream');
@@ -79,7 +80,7 @@ export class SingleConnectionOperations {
       this.finish(key, operationId);
       return response;
     }
-    void this.relay(key, operationId, response.body);
+    void this.relay(key, operationId, response.body, stopped);
     return new fetchAPI.Response(null, { status: 202 });
   }
 
@@ -99,9 +100,11 @@ export class SingleConnectionOperations {
   }
 
   /** yoga's SSE events of one operation, read as they come, published for the stream; then its `complete`. */
-  private async relay(key: string, operationId: string, body: ReadableStream<Uint8Array>): Promise<void> {
+  private async relay(key: string, operationId: string, body: ReadableStream<Uint8Array>, stoppedAlready: boolean): Promise<void> {
     const reader = body.getReader();
-    this.streams.get(key)?.operations.set(operationId, () => void reader.cancel().catch(() => undefined));
+    const stop = (): void => void reader.cancel().catch(() => undefined);
+    this.streams.get(key)?.operations.set(operationId, stop);
+    if (stoppedAlready) stop();
     const decoder = new TextDecoder();
     const id = JSON.stringify(operationId);
     let buffered = '';
@@ -164,6 +167,23 @@ export type FetchApi = { Response: typeof Response; Request: typeof Request; Hea
 /** An error in graphql-sse's shape: `{"errors":[{"message":…}]}`. */
 export function errorResponse(fetchAPI: FetchApi, status: number, message: string): Response {
   return new fetchAPI.Response(JSON.stringify({ errors: [{ message }] }), { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
+}
+
+/** The body as text, or null once it passes `max` bytes (read no further): a chunked body has no length to check. */
+async function textWithin(request: Request, max: number): Promise<string | null> {
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (let step = await reader.read(); !step.done; step = await reader.read()) {
+    size += step.value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(step.value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** `extensions.operationId` of a GraphQL request's JSON text, when it is a non-empty string. */

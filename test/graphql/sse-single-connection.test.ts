@@ -104,4 +104,23 @@ describe("graphql-sse's single connection mode", () => {
     expect((await fetch(`${url}?token=${token}&operationId=x`, { method: 'DELETE' })).status).toBe(200);
     await opened.body!.cancel();
   });
+
+  it('refuses an operation whose chunked body passes MAX_BODY_BYTES with 413', async () => {
+    const t = await liveServer({ env: { MAX_BODY_BYTES: '4096' } });
+    const url = `${t.server.url}/graphql`;
+    const token = await (await fetch(url, { method: 'PUT' })).text();
+    const chunk = new TextEncoder().encode(' '.repeat(1024));
+    let sent = 0;
+    // No content-length: the door's own check cannot see the size before reading.
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 64) controller.enqueue(chunk);
+        else controller.close();
+      },
+    });
+    const init = { method: 'POST', headers: { 'content-type': 'application/json', 'x-graphql-event-stream-token': token }, body, duplex: 'half' };
+    const answer = await fetch(url, init as RequestInit);
+    expect(answer.status).toBe(413);
+    expect(await answer.json()).toEqual({ errors: [{ message: 'The request body is too large' }] });
+  });
 });

@@ -193,7 +193,11 @@ describe.skipIf(!DATABASE || !REDIS)(
       await new Promise((resolve) => setTimeout(resolve, BREAK_MS));
       link.restore();
 
-      expect(await agent.updates(1, 15_000)).toEqual([uri]);
+      // Once or twice: B's "publishes were lost" and A's own resubscription each run the resume handlers, and which
+      // comes first depends on timing (docs/graphql.md#subscriptions: "the handlers run twice"). A second
+      // resources/updated only makes the client read the order again. On 2026-11-30 a faster host got both within
+      // one 20 ms poll, and this line, which expected exactly one, failed.
+      expect([...new Set(await agent.updates(1, 15_000))]).toEqual([uri]);
     });
   },
 );
