@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { VALID_ORDER } from '../support/gateway.ts';
 import { liveServer } from '../support/live-server.ts';
-import { follow, singleConnectionClient } from '../support/sse-single-connection.ts';
+import { follow, rawStream, singleConnectionClient } from '../support/sse-single-connection.ts';
 
 const UPDATES = 'subscription ($n: ID!, $t: String!) { orderUpdates(orderNumber: $n, payToken: $t) { orderNumber status } }';
 const OPTIONS = '{ sleeveOptions { charLimit } }';
@@ -43,40 +43,26 @@ describe("graphql-sse's single connection mode", () => {
 
   it("applies yoga's rules to each operation: with GRAPHQL_TRUSTED_DOCUMENTS=only, text is refused", async () => {
     const t = await liveServer({ env: { GRAPHQL_TRUSTED_DOCUMENTS: 'only' } });
-    const url = `${t.server.url}/graphql`;
     const refused = await follow(singleConnection(t.server.url), { query: OPTIONS }).done.catch((error: { response?: Response }) => error);
     expect((refused as { response: Response }).response.status).toBe(400);
     // The body the client saw (it has read past it by now), as plain fetch gets it.
-    const token = await (await fetch(url, { method: 'PUT' })).text();
-    const stream = await fetch(url, { headers: { accept: 'text/event-stream', 'x-graphql-event-stream-token': token } });
-    const posted = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-graphql-event-stream-token': token },
-      body: JSON.stringify({ query: OPTIONS, extensions: { operationId: 'op-1' } }),
-    });
+    const stream = await rawStream(t.server.url);
+    const posted = await stream.post(t.server.url, 'op-1', { query: OPTIONS });
     expect(posted.status).toBe(400);
     expect(await posted.text()).toContain('PERSISTED_QUERY_ONLY');
-    await stream.body!.cancel();
+    await stream.close();
   });
 
   it('is never answered by the fast JSON path, even for a document it knows', async () => {
     const t = await liveServer();
     const url = t.server.url;
     for (let i = 0; i < 3; i++) await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: OPTIONS }) });
-    const token = await (await fetch(`${url}/graphql`, { method: 'PUT' })).text();
-    const stream = await fetch(`${url}/graphql`, { headers: { accept: 'text/event-stream', 'x-graphql-event-stream-token': token } });
-    const posted = await fetch(`${url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-graphql-event-stream-token': token },
-      body: JSON.stringify({ query: OPTIONS, extensions: { operationId: 'op-1' } }),
-    });
-    expect(posted.status).toBe(202);
-    const reader = stream.body!.getReader();
-    let text = '';
-    while (!text.includes('event: complete')) text += new TextDecoder().decode((await reader.read()).value);
-    expect(text).toMatch(/event: next\ndata: \{"id":"op-1","payload":\{"data":\{"sleeveOptions":\{"charLimit":\d+\}\}\}\}\n\n/u);
-    expect(text).toContain('event: complete\ndata: {"id":"op-1"}\n\n');
-    await reader.cancel();
+    const stream = await rawStream(url);
+    expect((await stream.post(url, 'op-1', { query: OPTIONS })).status).toBe(202);
+    await stream.until('event: complete');
+    expect(stream.text()).toMatch(/event: next\ndata: \{"id":"op-1","payload":\{"data":\{"sleeveOptions":\{"charLimit":\d+\}\}\}\}\n\n/u);
+    expect(stream.text()).toContain('event: complete\ndata: {"id":"op-1"}\n\n');
+    await stream.close();
   });
 
   it("refuses what the protocol refuses, in graphql-sse's shapes", async () => {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { VALID_ORDER } from '../support/gateway.ts';
 import { faultyLink } from '../support/faulty-link.ts';
 import { postJson, readiness, startInstances } from '../support/instances.ts';
-import { follow, singleConnectionClient } from '../support/sse-single-connection.ts';
+import { follow, rawStream, singleConnectionClient } from '../support/sse-single-connection.ts';
 import { until } from '../support/order-streams.ts';
 
 const DATABASE = process.env.TEST_DATABASE_URL;
@@ -50,28 +50,16 @@ describe.skipIf(!DATABASE || !REDIS)(
       const { processes } = await startInstances('sse_stop', { ADMIN_TOKEN: 'sse-admin' });
       const [a, b] = [processes[0]!, processes[1]!];
       const created = await postJson(a.url, '/api/orders', VALID_ORDER);
-      const token = await (await fetch(`${a.url}/graphql`, { method: 'PUT' })).text();
-      const headers = { 'x-graphql-event-stream-token': token };
-      const stream = await fetch(`${b.url}/graphql`, { headers: { ...headers, accept: 'text/event-stream' } });
+      const stream = await rawStream(a.url, b.url);
       expect(stream.status).toBe(200);
-      const reader = stream.body!.getReader();
-      let text = '';
-      const readUntil = async (part: string) => {
-        while (!text.includes(part)) text += new TextDecoder().decode((await reader.read()).value);
-      };
       const variables = { n: created.body.orderNumber, t: created.body.payToken };
-      const posted = await fetch(`${a.url}/graphql`, {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json' },
-        body: JSON.stringify({ query: UPDATES, variables, extensions: { operationId: 'watch' } }),
-      });
-      expect(posted.status).toBe(202);
-      await readUntil('AWAITING_PAYMENT');
-      expect(text).not.toContain('event: complete');
-      expect((await fetch(`${b.url}/graphql?operationId=watch`, { method: 'DELETE', headers })).status).toBe(200);
-      await readUntil('event: complete');
-      expect(text).toContain('event: complete\ndata: {"id":"watch"}\n\n');
-      await reader.cancel();
+      expect((await stream.post(a.url, 'watch', { query: UPDATES, variables })).status).toBe(202);
+      await stream.until('AWAITING_PAYMENT');
+      expect(stream.text()).not.toContain('event: complete');
+      expect((await fetch(`${b.url}/graphql?operationId=watch`, { method: 'DELETE', headers: stream.headers })).status).toBe(200);
+      await stream.until('event: complete');
+      expect(stream.text()).toContain('event: complete\ndata: {"id":"watch"}\n\n');
+      await stream.close();
     });
 
     it('ends its streams when Redis is back after a break, so the client resubscribes and sees what changed meanwhile', async () => {
@@ -102,27 +90,16 @@ describe.skipIf(!DATABASE || !REDIS)(
       const { processes } = await startInstances('sse_drain', { ADMIN_TOKEN: 'sse-admin' });
       const [a, b] = [processes[0]!, processes[1]!];
       const created = await postJson(a.url, '/api/orders', VALID_ORDER);
-      const token = await (await fetch(`${a.url}/graphql`, { method: 'PUT' })).text();
-      const headers = { 'x-graphql-event-stream-token': token };
-      const stream = await fetch(`${a.url}/graphql`, { headers: { ...headers, accept: 'text/event-stream' } });
-      const reader = stream.body!.getReader();
-      let text = '';
-      const ended = (async () => {
-        for (let step = await reader.read(); !step.done; step = await reader.read()) text += new TextDecoder().decode(step.value);
-      })();
-      const posted = await fetch(`${b.url}/graphql`, {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json' },
-        body: JSON.stringify({ query: UPDATES, variables: { n: created.body.orderNumber, t: created.body.payToken }, extensions: { operationId: 'watch' } }),
-      });
-      expect(posted.status).toBe(202);
-      await until(() => text.includes('AWAITING_PAYMENT'), 10_000);
+      const stream = await rawStream(a.url);
+      const variables = { n: created.body.orderNumber, t: created.body.payToken };
+      expect((await stream.post(b.url, 'watch', { query: UPDATES, variables })).status).toBe(202);
+      await stream.until('AWAITING_PAYMENT');
       b.child.kill('SIGTERM');
       expect(await b.exited).toBe(0);
       // Before, B sent the operation's `complete`: graphql-sse's client took the subscription as finished, for good.
-      const late = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`A's stream is still open: ${text}`)), 10_000).unref());
-      await Promise.race([ended, late]);
-      expect(text).not.toContain('event: complete');
+      const late = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`A's stream is still open: ${stream.text()}`)), 10_000).unref());
+      await Promise.race([stream.ended, late]);
+      expect(stream.text()).not.toContain('event: complete');
     });
   },
 );

@@ -64,3 +64,52 @@ export function follow(client: SingleConnectionClient, request: RequestParams): 
     },
   };
 }
+
+/** A stream of the single connection mode driven by hand (fetch), for what a client library hides. */
+export interface RawStream {
+  token: string;
+  /** The token's header, for a POST or DELETE sent to any instance. */
+  headers: Record<string, string>;
+  status: number;
+  /** Everything the stream has carried so far. */
+  text(): string;
+  /** Resolves once the stream has carried `part`; throws after `ms`. */
+  until(part: string, ms?: number): Promise<void>;
+  /** Resolves when the server ends the stream. */
+  ended: Promise<void>;
+  /** POSTs `request` as operation `operationId` to `base` (another instance, perhaps): the answer. */
+  post(base: string, operationId: string, request: Record<string, unknown>): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** Reserves a stream on `reserveAt` and opens it on `openAt` (the same instance unless given). */
+export async function rawStream(reserveAt: string, openAt = reserveAt): Promise<RawStream> {
+  const token = await (await fetch(`${reserveAt}/graphql`, { method: 'PUT' })).text();
+  const headers = { 'x-graphql-event-stream-token': token };
+  const response = await fetch(`${openAt}/graphql`, { headers: { ...headers, accept: 'text/event-stream' } });
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  const ended = (async () => {
+    for (let step = await reader.read(); !step.done; step = await reader.read()) text += decoder.decode(step.value, { stream: true });
+  })().catch(() => undefined);
+  return {
+    token,
+    headers,
+    status: response.status,
+    text: () => text,
+    ended,
+    async until(part, ms = 10_000) {
+      for (const by = Date.now() + ms; !text.includes(part); await new Promise((r) => setTimeout(r, 10))) {
+        if (Date.now() > by) throw new Error(`the stream has not carried ${part} after ${ms} ms: ${text}`);
+      }
+    },
+    post: (base, operationId, request) =>
+      fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ ...request, extensions: { operationId } }),
+      }),
+    close: () => reader.cancel().catch(() => undefined),
+  };
+}
