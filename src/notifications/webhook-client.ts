@@ -67,8 +67,11 @@ export class DeliveriesInFlight<T> {
 
   /** Waits up to SHUTDOWN_GRACE_MS for what is in flight, aborts the rest, and waits for them to be recorded. */
   async drain(): Promise<void> {
-    const grace = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref());
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_GRACE_MS).unref()));
     await Promise.race([Promise.allSettled([...this.works]), grace]);
+    // Not left to fire: a test or an embedding process that disposes often would gather them.
+    clearTimeout(timer);
     this.shutdown.abort(new Shutdown('the dispatcher is stopping'));
     await Promise.allSettled([...this.works]);
   }
