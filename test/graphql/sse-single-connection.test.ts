@@ -14,8 +14,8 @@ const UPDATES = 'subscription ($n: ID!, $t: String!) { orderUpdates(orderNumber:
 const OPTIONS = '{ sleeveOptions { charLimit } }';
 const singleConnection = (url: string) => singleConnectionClient(`${url}/graphql`);
 
-async function placeOrder(url: string) {
-  const response = await fetch(`${url}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(VALID_ORDER) });
+async function placeOrder(url: string, email: string = VALID_ORDER.email) {
+  const response = await fetch(`${url}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...VALID_ORDER, email }) });
   return (await response.json()) as { orderNumber: string; payToken: string };
 }
 
@@ -39,6 +39,25 @@ describe("graphql-sse's single connection mode", () => {
     await first.until((all) => all.some((r) => r.data?.orderUpdates.status === 'RECEIVED'));
     expect(second.results).toHaveLength(1);
     await first.stop();
+  });
+
+  it("carries staff's operations with the token in the client's headers, and refuses them without", async () => {
+    const t = await liveServer();
+    const url = t.server.url;
+    const EVENTS = 'subscription { orderEvents { orderNumber status } }';
+    // Refused as over any other transport: one result with the field's error, then the operation's end.
+    const anonymous = await follow(singleConnection(url), { query: EVENTS }).done;
+    expect(anonymous).toMatchObject([{ errors: [{ path: ['orderEvents'], extensions: { code: 'UNAUTHORIZED' } }] }]);
+    const staff = singleConnectionClient(`${url}/graphql`, fetch, { headers: { authorization: `Bearer ${t.adminToken}` } });
+    const events = follow(staff, { query: EVENTS });
+    // orderEvents starts with the next change: orders are placed until one shows.
+    for (let i = 0; events.results.length === 0; i++) {
+      expect(i, 'orderEvents never started').toBeLessThan(100);
+      await placeOrder(url, `probe${i}@example.com`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(events.results[0]!.data.orderEvents).toMatchObject({ status: 'AWAITING_PAYMENT' });
+    await events.stop();
   });
 
   it("applies yoga's rules to each operation: with GRAPHQL_TRUSTED_DOCUMENTS=only, text is refused", async () => {

@@ -8,7 +8,11 @@ import { afterThisTest } from './gateway.ts';
 
 export type SingleConnectionClient = Client<true>;
 
-export function singleConnectionClient(url: string, fetchFn: typeof fetch = fetch, options: { retryAttempts?: number } = {}): SingleConnectionClient {
+export function singleConnectionClient(
+  url: string,
+  fetchFn: typeof fetch = fetch,
+  options: { retryAttempts?: number; headers?: Record<string, string> } = {},
+): SingleConnectionClient {
   const deletes = new Set<Promise<unknown>>();
   const tracked: typeof fetch = (input, init) => {
     const answer = fetchFn(input, init);
