@@ -110,6 +110,23 @@ describe("graphql-sse's single connection mode", () => {
     await opened.body!.cancel();
   });
 
+  it('refuses a second operation with the id of one still running on the stream (409), and takes it once that ended', async () => {
+    const t = await liveServer();
+    const url = t.server.url;
+    const { orderNumber, payToken } = await placeOrder(url);
+    const stream = await rawStream(url);
+    const watch = { query: UPDATES, variables: { n: orderNumber, t: payToken } };
+    expect((await stream.post(url, 'watch', watch)).status).toBe(202);
+    await stream.until('AWAITING_PAYMENT');
+    const again = await stream.post(url, 'watch', watch);
+    expect(again.status).toBe(409);
+    expect(await again.json()).toEqual({ errors: [{ message: 'Operation with ID already exists' }] });
+    expect((await fetch(`${url}/graphql?operationId=watch`, { method: 'DELETE', headers: stream.headers })).status).toBe(200);
+    await stream.until('event: complete');
+    expect((await stream.post(url, 'watch', watch)).status).toBe(202);
+    await stream.close();
+  });
+
   it('refuses an operation whose chunked body passes MAX_BODY_BYTES with 413', async () => {
     const t = await liveServer({ env: { MAX_BODY_BYTES: '4096' } });
     const url = `${t.server.url}/graphql`;
