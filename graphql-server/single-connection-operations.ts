@@ -8,7 +8,7 @@
  *
  * An operation ends with its own `complete`, a DELETE (`stop`, from any instance), or the stream's end (`closed`).
  * If the instance holding the stream vanished without a word (killed), its `alive` messages stop: after
- * ORPHAN_AFTER_MS without one, the stream's operations end here too.
+ * ORPHAN_AFTER_PINGS intervals without one, the stream's operations end here too.
  */
 import type { EventBus } from '../src/events/event-bus.ts';
 import type { StreamShutdown } from './stream-shutdown.ts';
@@ -17,8 +17,8 @@ export const STREAM_TOKEN_HEADER = 'x-graphql-event-stream-token';
 /** How often an open stream gets a comment line (as yoga's own SSE) and tells the operations' instances it lives. */
 export const STREAM_PING_MS = 12_000;
 
-/** Two pings missed and a half: the holder's interval timer may run late on a busy instance. */
-export const ORPHAN_AFTER_MS = STREAM_PING_MS * 2.5;
+/** Two pings missed and a half (of the holder's interval, which may run late on a busy instance): an orphan. */
+const ORPHAN_AFTER_PINGS = 2.5;
 const ACCEPTED_JSON = new Set(['*/*', 'application/*', 'application/json']);
 
 /** What the operations need of yoga: its Fetch handler. */
@@ -45,6 +45,8 @@ export class SingleConnectionOperations {
     private readonly bus: EventBus,
     private readonly shutdown: StreamShutdown,
     private readonly maxBodyBytes: number,
+    /** The holder's ping interval (STREAM_PING_MS; shorter in tests): the watchdog looks this often. */
+    private readonly pingMs = STREAM_PING_MS,
   ) {}
 
   attach(yoga: FetchHandler): void {
@@ -136,7 +138,7 @@ export class SingleConnectionOperations {
       else if (message.kind === 'stop') stream.operations.get(message.operationId)?.();
       else if (message.kind === 'closed') for (const stop of [...stream.operations.values()]) stop();
     });
-    this.watchdog ??= setInterval(() => this.endOrphans(), STREAM_PING_MS).unref();
+    this.watchdog ??= setInterval(() => this.endOrphans(), this.pingMs).unref();
     await this.bus.subscribed();
     return stream;
   }
@@ -157,7 +159,7 @@ export class SingleConnectionOperations {
   private endOrphans(): void {
     const now = Date.now();
     for (const stream of this.streams.values()) {
-      if (now - stream.lastAlive > ORPHAN_AFTER_MS) for (const stop of [...stream.operations.values()]) stop();
+      if (now - stream.lastAlive > this.pingMs * ORPHAN_AFTER_PINGS) for (const stop of [...stream.operations.values()]) stop();
     }
   }
 }

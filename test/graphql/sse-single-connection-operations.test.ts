@@ -1,0 +1,150 @@
+/**
+ * The operations of graphql-sse's single connection mode (graphql-server/single-connection-operations.ts) where
+ * timing decides, which the end-to-end tests (sse-single-connection*.test.ts) cannot arrange: a real yoga with a
+ * subscription that never ends on its own, a real event bus (in memory), and the stream's messages read from it.
+ *
+ * - An orphaned stream: its holder vanished without a word (killed), so its `alive` pings stop. The operations it
+ *   left running here end after two and a half ping intervals, and not while the pings go on.
+ * - A DELETE (`stop`) or the stream's close that arrives while yoga is still answering the operation's POST: the
+ *   operation never runs on (no event relayed) and its `complete` is sent.
+ */
+import { createSchema, createYoga } from 'graphql-yoga';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createEventBus, type EventBus } from '../../src/events/event-bus.ts';
+import type { Topics } from '../../src/events/topics.ts';
+import { SingleConnectionOperations, type FetchHandler } from '../../graphql-server/single-connection-operations.ts';
+import { StreamShutdown } from '../../graphql-server/stream-shutdown.ts';
+
+type StreamMessage = Topics['graphqlSseStream'][1];
+
+const PING_MS = 40;
+const KEY = 'stream-key';
+const TICKS = 'subscription { ticks }';
+const FETCH_API = { Response, Request, Headers, ReadableStream };
+
+/** A real yoga whose `ticks` subscription yields every 10 ms until it is ended; `running` counts those not ended. */
+function tickingYoga(shutdown: StreamShutdown) {
+  const state = { running: 0 };
+  const yoga = createYoga({
+    schema: createSchema({
+      typeDefs: 'type Query { hello: String } type Subscription { ticks: Int }',
+      resolvers: {
+        Subscription: {
+          ticks: {
+            subscribe: async function* () {
+              state.running += 1;
+              try {
+                for (let tick = 0; ; tick++) {
+                  yield { ticks: tick };
+                  await new Promise((resolve) => setTimeout(resolve, 10));
+                }
+              } finally {
+                state.running -= 1;
+              }
+            },
+          },
+        },
+      },
+    }),
+    plugins: [shutdown.plugin],
+    logging: false,
+  });
+  return { yoga, state };
+}
+
+async function until(condition: () => boolean, what: string, ms = 5_000): Promise<void> {
+  for (const deadline = Date.now() + ms; !condition(); ) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let cleanup: Array<() => void> = [];
+afterEach(() => {
+  for (const done of cleanup.splice(0)) done();
+});
+
+function setUp(handler?: (yoga: FetchHandler) => FetchHandler) {
+  const bus: EventBus = createEventBus().bus;
+  const shutdown = new StreamShutdown();
+  const { yoga, state } = tickingYoga(shutdown);
+  const operations = new SingleConnectionOperations(bus, shutdown, 100_000, PING_MS);
+  operations.attach(handler ? handler(yoga) : yoga);
+  const messages: StreamMessage[] = [];
+  cleanup.push(bus.listen('graphqlSseStream', KEY, (message) => messages.push(message)), () => operations.dispose());
+  const post = (operationId: string) =>
+    operations.start(
+      new Request('http://gateway.test/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: TICKS, extensions: { operationId } }) }),
+      KEY,
+      { clientAddress: '127.0.0.1' },
+      FETCH_API,
+    );
+  const events = (kind: 'next' | 'complete', id: string) =>
+    messages.filter((m) => m.kind === 'event' && m.text.startsWith(`event: ${kind}\ndata: {"id":${JSON.stringify(id)}`)).length;
+  return { bus, state, post, events };
+}
+
+describe('single connection mode: operations whose stream or stop comes at the wrong time', () => {
+  it("ends the operations of a stream whose holder stopped pinging, and not while it pings", async () => {
+    const { bus, state, post, events } = setUp();
+    const answered = await post('op-1');
+    expect(answered.status).toBe(202);
+    await until(() => events('next', 'op-1') > 0, 'the first tick');
+    // The holder pings: the operation runs on well past the orphan bound (2.5 intervals).
+    const pinging = setInterval(() => bus.publish('graphqlSseStream', KEY, { kind: 'alive' }), PING_MS / 2);
+    cleanup.push(() => clearInterval(pinging));
+    await pause(PING_MS * 8);
+    expect(events('complete', 'op-1')).toBe(0);
+    expect(state.running).toBe(1);
+    // The holder vanished without a word: its pings stop, and the operation ends here too.
+    clearInterval(pinging);
+    await until(() => events('complete', 'op-1') === 1, "the orphaned operation's complete");
+    await until(() => state.running === 0, "yoga's subscription to end");
+  });
+
+  it('never runs an operation stopped by a DELETE while yoga was answering its POST', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let asked = false;
+    const { bus, state, post, events } = setUp((yoga) => ({
+      fetch: async (request, context) => {
+        asked = true;
+        await gate;
+        return yoga.fetch(request, context);
+      },
+    }));
+    const answer = post('op-1');
+    await until(() => asked, 'yoga to be asked');
+    bus.publish('graphqlSseStream', KEY, { kind: 'stop', operationId: 'op-1' });
+    release();
+    expect((await answer).status).toBe(202);
+    await until(() => events('complete', 'op-1') === 1, "the stopped operation's complete");
+    await until(() => state.running === 0, "yoga's subscription to end");
+    await pause(50); // ticks come every 10 ms: a subscription left running would have relayed some by now
+    expect(events('next', 'op-1')).toBe(0);
+  });
+
+  it('never runs an operation whose stream closed while yoga was answering its POST', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let asked = false;
+    const { bus, state, post, events } = setUp((yoga) => ({
+      fetch: async (request, context) => {
+        asked = true;
+        await gate;
+        return yoga.fetch(request, context);
+      },
+    }));
+    const answer = post('op-1');
+    await until(() => asked, 'yoga to be asked');
+    bus.publish('graphqlSseStream', KEY, { kind: 'closed' });
+    release();
+    expect((await answer).status).toBe(202);
+    await until(() => events('complete', 'op-1') === 1, "the operation's complete");
+    await until(() => state.running === 0, "yoga's subscription to end");
+    await pause(50);
+    expect(events('next', 'op-1')).toBe(0);
+  });
+});
