@@ -11,6 +11,7 @@
  * ORPHAN_AFTER_PINGS intervals without one, the stream's operations end here too.
  */
 import type { EventBus } from '../src/events/event-bus.ts';
+import { MAX_OPERATIONS_PER_CONNECTION, TOO_MANY_OPERATIONS_MESSAGE } from './operation-bounds.ts';
 import type { StreamShutdown } from './stream-shutdown.ts';
 
 export const STREAM_TOKEN_HEADER = 'x-graphql-event-stream-token';
@@ -63,6 +64,7 @@ export class SingleConnectionOperations {
     if (this.shutdown.ending) return errorResponse(fetchAPI, 503, 'The server is shutting down');
     const stream = await this.streamOf(key);
     if (stream.operations.has(operationId)) return errorResponse(fetchAPI, 409, 'Operation with ID already exists');
+    if (stream.operations.size >= MAX_OPERATIONS_PER_CONNECTION) return errorResponse(fetchAPI, 429, TOO_MANY_OPERATIONS_MESSAGE);
     // Held while yoga answers, so a second POST of this id meanwhile is refused too, and a DELETE is kept.
     let stopped = false;
     stream.operations.set(operationId, () => (stopped = true));

@@ -20,6 +20,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocket, WebSocketServer } from 'ws';
 import { JSON_TOO_DEEP_MESSAGE, jsonValueTooDeep } from '../src/kernel/json-depth.ts';
 import { authorizationOf } from './context-factory.ts';
+import { MAX_OPERATIONS_PER_CONNECTION, TOO_MANY_OPERATIONS_CODE, TOO_MANY_OPERATIONS_MESSAGE } from './operation-bounds.ts';
 import type { TrustedDocuments } from './trusted-documents.ts';
 import { WRITE_NEXT_NOW, type WriteNextNow } from './use-compiled-subscriptions.ts';
 import type { ProductionHardening } from './use-production-hardening.ts';
@@ -82,6 +83,8 @@ export function attachWebSocket(
       onSubscribe: async (ctx, id, payload) => {
         // A bad operation fails alone: returning errors answers `error` for this id and keeps the socket and its
         // other subscriptions; a throw here would close the whole socket with 4500 (docs/edge.md#bounds).
+        // graphql-ws has put this one among the socket's subscriptions already: past the bound, it alone is refused.
+        if (Object.keys(ctx.subscriptions).length > MAX_OPERATIONS_PER_CONNECTION) return [new GraphQLError(TOO_MANY_OPERATIONS_MESSAGE, { extensions: { code: TOO_MANY_OPERATIONS_CODE } })];
         const source = door.trusted.resolve(payload.query, payload.extensions, authorizationOf({ connectionParams: ctx.connectionParams }));
         if (typeof source !== 'string') return [source];
         const enveloped = door.yoga.getEnveloped({

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { VALID_ORDER } from '../support/gateway.ts';
+import { MAX_OPERATIONS_PER_CONNECTION } from '../../graphql-server/operation-bounds.ts';
 import { liveServer, subscribe } from '../support/live-server.ts';
 import { startProcess } from '../support/process.ts';
 
@@ -61,6 +62,26 @@ describe('WebSocket bounds', () => {
 
     await live.rest('POST', '/api/orders/1001/pay', { t: created.body.payToken, method: 'vendor_card' });
     expect((await good.next()).orderUpdates.status).toBe('RECEIVED');
+    expect(live.server.ws.clients()).toBe(1);
+  });
+
+  it(`refuses a subscribe past ${MAX_OPERATIONS_PER_CONNECTION} at once on one socket, for its id alone, and takes one again once another ended`, async () => {
+    const live = await liveServer();
+    const client = live.client();
+    const options = 'subscription { sleeveOptionsChanged { charLimit } }';
+    const running = Array.from({ length: MAX_OPERATIONS_PER_CONNECTION }, () => subscribe(client, options));
+    for (const subscription of running) expect((await subscription.next()).sleeveOptionsChanged.charLimit).toEqual(expect.any(Number));
+
+    const past = subscribe(client, options);
+    const outcome = await Promise.race([past.failed.then((errors) => ({ errors })), past.next().then((data) => ({ data }))]);
+    expect(outcome).not.toHaveProperty('data');
+    const [refusal] = (outcome as { errors: Array<{ message: string; extensions?: { code?: string } }> }).errors;
+    expect(refusal!.message).toContain(`at most ${MAX_OPERATIONS_PER_CONNECTION}`);
+    expect(refusal!.extensions?.code).toBe('TOO_MANY_OPERATIONS');
+    // The socket and its subscriptions carry on: one ended, a new one is taken.
+    running.pop()!.dispose();
+    const again = subscribe(client, options);
+    expect((await again.next()).sleeveOptionsChanged.charLimit).toEqual(expect.any(Number));
     expect(live.server.ws.clients()).toBe(1);
   });
 });

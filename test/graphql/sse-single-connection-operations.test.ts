@@ -5,6 +5,7 @@
  *
  * - An orphaned stream: its holder vanished without a word (killed), so its `alive` pings stop. The operations it
  *   left running here end after two and a half ping intervals, and not while the pings go on.
+ * - More operations than MAX_OPERATIONS_PER_CONNECTION at once on one stream: the one past it is refused alone.
  * - A DELETE (`stop`) or the stream's close that arrives while yoga is still answering the operation's POST: the
  *   operation never runs on (no event relayed) and its `complete` is sent.
  */
@@ -12,6 +13,7 @@ import { createSchema, createYoga } from 'graphql-yoga';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEventBus, type EventBus } from '../../src/events/event-bus.ts';
 import type { Topics } from '../../src/events/topics.ts';
+import { MAX_OPERATIONS_PER_CONNECTION } from '../../graphql-server/operation-bounds.ts';
 import { SingleConnectionOperations, type FetchHandler } from '../../graphql-server/single-connection-operations.ts';
 import { StreamShutdown } from '../../graphql-server/stream-shutdown.ts';
 
@@ -128,5 +130,18 @@ describe('single connection mode: operations whose stream or stop comes at the w
     await until(() => state.running === 0, "yoga's subscription to end");
     await pause(50); // ticks come every 10 ms: a subscription left running would have relayed some by now
     expect(events('next', 'op-1')).toBe(0);
+  });
+
+  it(`refuses an operation past ${MAX_OPERATIONS_PER_CONNECTION} at once on one stream, and takes one again once another ended`, async () => {
+    const { bus, state, post, events } = setUp();
+    for (let n = 1; n <= MAX_OPERATIONS_PER_CONNECTION; n++) expect((await post(`op-${n}`)).status).toBe(202);
+    const refused = await post('one-more');
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { errors: Array<{ message: string }> }).errors[0]!.message).toContain(`at most ${MAX_OPERATIONS_PER_CONNECTION}`);
+    expect(state.running).toBe(MAX_OPERATIONS_PER_CONNECTION);
+    bus.publish('graphqlSseStream', KEY, { kind: 'stop', operationId: 'op-1' });
+    await until(() => events('complete', 'op-1') === 1, "the stopped operation's complete");
+    expect((await post('one-more')).status).toBe(202);
+    await until(() => events('next', 'one-more') > 0, "the new operation's first tick");
   });
 });
