@@ -25,6 +25,14 @@ import type { StreamShutdown } from './stream-shutdown.ts';
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{32}\.[A-Za-z0-9_-]{22}$/u;
 
+/**
+ * Bytes of events a stream may hold for a client that has not read them (beyond the socket's own buffers). Events
+ * are pushed from the bus, not pulled, so a client that stops reading would otherwise pile up every event of its
+ * operations for as long as it stays connected. Past this the stream ends, as after a break in Redis: the client
+ * reconnects and subscribes again, and each subscription starts with the state as it is then.
+ */
+export const STREAM_BACKLOG_BYTES = 1024 * 1024;
+
 export interface SingleConnectionDeps {
   bus: EventBus;
   /** The instances' shared secret the tokens' HMAC key is derived from. */
@@ -106,46 +114,62 @@ export class SingleConnectionMode {
     return new fetchAPI.Response(null, { status: 200 });
   }
 
-  /** The stream: what the operations' instances relay for it, and a comment line every ping, until either side ends. */
+  /**
+   * The stream: what the operations' instances relay for it, and a comment line every ping, until either side ends.
+   * Events are pushed from the bus, so they wait in `unread` until the response asks for more (the server asks once
+   * the socket drained): a client that stops reading ends its stream past STREAM_BACKLOG_BYTES.
+   */
   private async openStream(token: string, fetchAPI: FetchApi): Promise<Response> {
     if (this.open.has(token)) return errorResponse(fetchAPI, 409, 'Stream already open');
     const key = streamKey(token);
     const { bus } = this.deps;
     const encoder = new TextEncoder();
-    let end = (): void => {};
+    const unread: Uint8Array[] = [];
+    let unreadBytes = 0;
+    let ended = false;
+    /** Resolves the response's pending ask for more, when it waits. */
+    let wake: (() => void) | undefined;
+    const write = (text: string): void => {
+      if (ended) return;
+      const chunk = encoder.encode(text);
+      unread.push(chunk);
+      unreadBytes += chunk.byteLength;
+      if (unreadBytes <= STREAM_BACKLOG_BYTES) return wake?.();
+      // The client is this far behind: what waits is let go, and the stream ends (docs/edge.md#graphql-sse).
+      unread.length = 0;
+      unreadBytes = 0;
+      end();
+    };
+    const unlisten = bus.listen('graphqlSseStream', key, (message) => {
+      if (message.kind === 'event') write(message.text);
+      else if (message.kind === 'end') end();
+    });
+    const pinger = setInterval(() => {
+      write(':\n\n');
+      bus.publish('graphqlSseStream', key, { kind: 'alive' });
+    }, STREAM_PING_MS);
+    const unregister = this.deps.streams.register(() => end());
+    const end = (): void => {
+      if (ended) return;
+      ended = true;
+      clearInterval(pinger);
+      unlisten();
+      unregister();
+      this.open.delete(token);
+      // The instances running this stream's operations end them: nobody reads their results any more.
+      bus.publish('graphqlSseStream', key, { kind: 'closed' });
+      wake?.();
+    };
+    this.open.set(token, end);
+    // An empty comment first: some browsers show nothing of a stream until its first bytes.
+    write(':\n\n');
     const body = new fetchAPI.ReadableStream<Uint8Array>({
-      start: (controller) => {
-        let ended = false;
-        const write = (text: string): void => {
-          if (!ended) controller.enqueue(encoder.encode(text));
-        };
-        const unlisten = bus.listen('graphqlSseStream', key, (message) => {
-          if (message.kind === 'event') write(message.text);
-          else if (message.kind === 'end') end();
-        });
-        const pinger = setInterval(() => {
-          write(':\n\n');
-          bus.publish('graphqlSseStream', key, { kind: 'alive' });
-        }, STREAM_PING_MS);
-        const unregister = this.deps.streams.register(() => end());
-        end = () => {
-          if (ended) return;
-          ended = true;
-          clearInterval(pinger);
-          unlisten();
-          unregister();
-          this.open.delete(token);
-          // The instances running this stream's operations end them: nobody reads their results any more.
-          bus.publish('graphqlSseStream', key, { kind: 'closed' });
-          try {
-            controller.close();
-          } catch {
-            // already cancelled by the client
-          }
-        };
-        this.open.set(token, end);
-        // An empty comment first: some browsers show nothing of a stream until its first bytes.
-        write(':\n\n');
+      pull: async (controller) => {
+        while (unread.length === 0 && !ended) await new Promise<void>((resolve) => (wake = resolve));
+        wake = undefined;
+        for (const chunk of unread.splice(0)) controller.enqueue(chunk);
+        unreadBytes = 0;
+        if (ended) controller.close();
       },
       cancel: () => end(),
     });
