@@ -4,13 +4,16 @@
  * operations piled up in memory for as long as the client stayed connected. Past STREAM_BACKLOG_BYTES unread the
  * stream ends, what waited is let go, and the operations it carried stop; a client that reads keeps its stream
  * however much passes.
- * A real yoga with the mode's plugin, a subscription that writes 16 KB every millisecond, and a real event bus.
+ * A real yoga with the mode's plugin, a subscription that writes 16 KB every millisecond, and a real event bus; then
+ * the whole gateway on a real port, with a client that stops reading its socket while 40 MB of events come.
  */
+import { connect } from 'node:net';
 import { createSchema, createYoga } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
 import { createEventBus } from '../../src/events/event-bus.ts';
-import { SingleConnectionMode, STREAM_BACKLOG_BYTES } from '../../graphql-server/single-connection-mode.ts';
+import { SingleConnectionMode, STREAM_BACKLOG_BYTES, streamKey } from '../../graphql-server/single-connection-mode.ts';
 import { StreamShutdown } from '../../graphql-server/stream-shutdown.ts';
+import { liveServer } from '../support/live-server.ts';
 
 const CHUNK = 'x'.repeat(16 * 1024);
 
@@ -93,5 +96,32 @@ describe("single connection mode: a stream's unread backlog", () => {
     await reader.cancel();
     await until(() => state.running === 0, 'the operation to stop once the stream was cancelled');
     mode.dispose();
+  });
+
+  it('ends the stream of a socket that stopped reading, on a real port, instead of keeping every event for it', { timeout: 60_000 }, async () => {
+    const live = await liveServer();
+    const token = await (await fetch(`${live.server.url}/graphql`, { method: 'PUT' })).text();
+    const socket = connect(live.server.port, '127.0.0.1');
+    const received: Buffer[] = [];
+    const ended = new Promise<void>((resolve) => socket.on('end', resolve).on('close', resolve));
+    const opened = new Promise<void>((resolve) => socket.once('data', (chunk: Buffer) => (received.push(chunk), resolve())));
+    socket.write(`GET /graphql HTTP/1.1\r\nhost: 127.0.0.1\r\nx-graphql-event-stream-token: ${token}\r\naccept: text/event-stream\r\nconnection: close\r\n\r\n`);
+    await opened; // the answer's head and the first comment: the stream listens
+    socket.pause(); // and the client reads no more
+    // 40 MB of events for the stream, as an operation's instance relays them, a little at a time.
+    const event = `event: next\ndata: {"id":"op","payload":{"data":{"x":"${'y'.repeat(64 * 1024)}"}}}\n\n`;
+    for (let i = 0; i < 640; i++) {
+      live.gateway.bus.publish('graphqlSseStream', streamKey(token), { kind: 'event', text: event });
+      if (i % 16 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    // The client reads again: it gets what was on its way, then the stream's end, not 40 MB.
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    socket.resume();
+    const done = await Promise.race([ended.then(() => 'ended'), new Promise((resolve) => setTimeout(resolve, 30_000, 'still open'))]);
+    const text = Buffer.concat(received).toString('latin1');
+    socket.destroy();
+    expect(done).toBe('ended');
+    expect(text.endsWith('0\r\n\r\n')).toBe(true); // the chunked answer's own end: not a cut connection
+    expect(text.length).toBeLessThan(24 * 1024 * 1024);
   });
 });
