@@ -53,13 +53,14 @@ export class SingleConnectionMode {
   /** The streams open on this instance, by token: what ends each. */
   private readonly open = new Map<string, () => void>();
   private readonly operations: SingleConnectionOperations;
+  private readonly unresume: () => void;
 
   constructor(private readonly deps: SingleConnectionDeps) {
     this.key = createHmac('sha256', deps.secret).update('graphql-sse stream token').digest();
     this.operations = new SingleConnectionOperations(deps.bus, deps.streams, deps.maxBodyBytes);
     // Redis was away: events relayed meanwhile are lost. Each stream ends, so its client reconnects and subscribes
     // again, and every subscription starts with the state as it is now (docs/edge.md#graphql-sse).
-    deps.bus.onResume(() => {
+    this.unresume = deps.bus.onResume(() => {
       for (const end of [...this.open.values()]) end();
     });
     this.plugin = {
@@ -73,7 +74,7 @@ export class SingleConnectionMode {
         if (request.method !== 'GET' && request.method !== 'POST') {
           return endResponse(new fetchAPI.Response(null, { status: 405, headers: { allow: 'GET, POST, PUT, DELETE' } }));
         }
-        if (request.headers.get('accept') === 'text/event-stream') return endResponse(await this.openStream(token, fetchAPI));
+        if (request.headers.get('accept') === 'text/event-stream') return endResponse(await this.openStream(token, request.signal, fetchAPI));
         const { clientAddress, requestId } = serverContext;
         return endResponse(await this.operations.start(request, streamKey(token), { clientAddress, requestId }, fetchAPI));
       },
@@ -87,6 +88,7 @@ export class SingleConnectionMode {
 
   /** Ends the operations this instance runs (the streams end through StreamShutdown). */
   dispose(): void {
+    this.unresume();
     this.operations.dispose();
   }
 
@@ -119,7 +121,7 @@ export class SingleConnectionMode {
    * Events are pushed from the bus, so they wait in `unread` until the response asks for more (the server asks once
    * the socket drained): a client that stops reading ends its stream past STREAM_BACKLOG_BYTES.
    */
-  private async openStream(token: string, fetchAPI: FetchApi): Promise<Response> {
+  private async openStream(token: string, left: AbortSignal, fetchAPI: FetchApi): Promise<Response> {
     if (this.open.has(token)) return errorResponse(fetchAPI, 409, 'Stream already open');
     const key = streamKey(token);
     const { bus } = this.deps;
@@ -173,9 +175,12 @@ export class SingleConnectionMode {
       },
       cancel: () => end(),
     });
+    // The client left (its connection closed), even before its answer was sent or the body read: the stream ends.
+    left.addEventListener('abort', end, { once: true });
     // Answered once the bus listens (on Redis, once SUBSCRIBE is acknowledged): an operation posted after this
     // answer, on any instance, reaches the stream.
     await bus.subscribed();
+    if (left.aborted) end();
     return new fetchAPI.Response(body, {
       status: 200,
       headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' },
