@@ -9,13 +9,13 @@
  * - A DELETE (`stop`) or the stream's close that arrives while yoga is still answering the operation's POST: the
  *   operation never runs on (no event relayed) and its `complete` is sent.
  */
-import { createSchema, createYoga } from 'graphql-yoga';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEventBus, type EventBus } from '../../src/events/event-bus.ts';
 import type { Topics } from '../../src/events/topics.ts';
 import { MAX_OPERATIONS_PER_CONNECTION } from '../../graphql-server/operation-bounds.ts';
 import { SingleConnectionOperations, type FetchHandler } from '../../graphql-server/single-connection-operations.ts';
 import { StreamShutdown } from '../../graphql-server/stream-shutdown.ts';
+import { endlessSubscriptionYoga } from '../support/endless-subscription.ts';
 
 type StreamMessage = Topics['graphqlSseStream'][1];
 
@@ -25,34 +25,7 @@ const TICKS = 'subscription { ticks }';
 const FETCH_API = { Response, Request, Headers, ReadableStream };
 
 /** A real yoga whose `ticks` subscription yields every 10 ms until it is ended; `running` counts those not ended. */
-function tickingYoga(shutdown: StreamShutdown) {
-  const state = { running: 0 };
-  const yoga = createYoga({
-    schema: createSchema({
-      typeDefs: 'type Query { hello: String } type Subscription { ticks: Int }',
-      resolvers: {
-        Subscription: {
-          ticks: {
-            subscribe: async function* () {
-              state.running += 1;
-              try {
-                for (let tick = 0; ; tick++) {
-                  yield { ticks: tick };
-                  await new Promise((resolve) => setTimeout(resolve, 10));
-                }
-              } finally {
-                state.running -= 1;
-              }
-            },
-          },
-        },
-      },
-    }),
-    plugins: [shutdown.plugin],
-    logging: false,
-  });
-  return { yoga, state };
-}
+const tickingYoga = (shutdown: StreamShutdown) => endlessSubscriptionYoga({ field: 'ticks', type: 'Int', value: (n) => n, everyMs: 10, plugins: [shutdown.plugin] });
 
 async function until(condition: () => boolean, what: string, ms = 5_000): Promise<void> {
   for (const deadline = Date.now() + ms; !condition(); ) {

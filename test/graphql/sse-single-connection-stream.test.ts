@@ -8,46 +8,22 @@
  * the whole gateway on a real port, with a client that stops reading its socket while 40 MB of events come.
  */
 import { connect } from 'node:net';
-import { createSchema, createYoga } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
 import { createEventBus } from '../../src/events/event-bus.ts';
 import { SingleConnectionMode, STREAM_BACKLOG_BYTES, streamKey } from '../../graphql-server/single-connection-mode.ts';
 import { StreamShutdown } from '../../graphql-server/stream-shutdown.ts';
+import { endlessSubscriptionYoga } from '../support/endless-subscription.ts';
 import { liveServer } from '../support/live-server.ts';
 
 const CHUNK = 'x'.repeat(16 * 1024);
 
 function gateway() {
-  const state = { running: 0 };
   const streams = new StreamShutdown();
   const mode = new SingleConnectionMode({ bus: createEventBus().bus, secret: 'test-secret', streams, maxBodyBytes: 100_000 });
-  const yoga = createYoga({
-    schema: createSchema({
-      typeDefs: 'type Query { hello: String } type Subscription { chunks: String }',
-      resolvers: {
-        Subscription: {
-          chunks: {
-            subscribe: async function* () {
-              state.running += 1;
-              try {
-                for (;;) {
-                  yield { chunks: CHUNK };
-                  await new Promise((resolve) => setTimeout(resolve, 1));
-                }
-              } finally {
-                state.running -= 1;
-              }
-            },
-          },
-        },
-      },
-    }),
-    plugins: [mode.plugin, streams.plugin],
-    logging: false,
-  });
+  const { yoga, state } = endlessSubscriptionYoga({ field: 'chunks', type: 'String', value: () => CHUNK, everyMs: 1, plugins: [mode.plugin, streams.plugin] });
   mode.attach(yoga);
-  const call = (method: string, headers: Record<string, string> = {}, body?: string) =>
-    Promise.resolve(yoga.fetch(new Request('http://gateway.test/graphql', { method, headers, body }), { clientAddress: '127.0.0.1' }));
+  const call = (method: string, headers: Record<string, string> = {}, body?: string, signal?: AbortSignal) =>
+    Promise.resolve(yoga.fetch(new Request('http://gateway.test/graphql', { method, headers, body, signal }), { clientAddress: '127.0.0.1' }));
   return { state, mode, call };
 }
 
@@ -95,6 +71,22 @@ describe("single connection mode: a stream's unread backlog", () => {
     expect(state.running).toBe(1);
     await reader.cancel();
     await until(() => state.running === 0, 'the operation to stop once the stream was cancelled');
+    mode.dispose();
+  });
+
+  it('ends a stream whose client left while it was being opened, so its token opens again', async () => {
+    const { mode, call } = gateway();
+    const token = await (await call('PUT')).text();
+    const headers = { 'x-graphql-event-stream-token': token, accept: 'text/event-stream' };
+    // The client's connection closes while the stream waits for the bus (before its answer is sent).
+    const leaving = new AbortController();
+    const first = call('GET', headers, undefined, leaving.signal);
+    leaving.abort();
+    await first.then((response) => response.body?.cancel(), () => undefined);
+    // Nothing holds the token open: the client's next try gets its stream, not 409 "Stream already open".
+    const again = await call('GET', headers);
+    expect(again.status).toBe(200);
+    await again.body!.cancel();
     mode.dispose();
   });
 
