@@ -145,6 +145,11 @@ async function main() {
         summary.add(`${what[flow.flow]} / ${raw}, same durable work`, 'ratio', flow.ratios, atLeast(0.5));
         const each = flow.commitEach.map((b, round) => flow.gateway[round]! / b);
         if (each.length > 0) summary.add(`${what[flow.flow]} / ${raw} with a COMMIT per transaction`, 'ratio', each);
+        if (flow.http.length > 0) {
+          // The ceiling: a bare node:http server running the baseline's statements (bench/write-baseline-http.ts).
+          summary.add(`${what[flow.flow]}: bare node:http on ${raw}'s statements / ${raw} (the ceiling)`, 'ratio', flow.http.map((h, round) => h / flow.baseline[round]!));
+          summary.add(`${what[flow.flow]} / bare node:http on ${raw}'s statements`, 'ratio', flow.http.map((h, round) => flow.gateway[round]! / h));
+        }
       }
     }
   });

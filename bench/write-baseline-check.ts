@@ -105,15 +105,16 @@ export async function checkStatements(gatewayDatabaseUrl: string, baselineTarget
   }
 }
 
+/** Rows per operation (null, printed 0, for a flow not measured: BENCH_WRITE_FLOWS). */
 const ROW_CHECKS: Array<[string, string]> = [
-  ['order pay tokens per order', 'select (select count(*) from order_pay_tokens) * 1.0 / (select count(*) from orders) as v'],
-  ['order payments per order', 'select (select count(*) from order_payments) * 1.0 / (select count(*) from orders) as v'],
-  ['vault tokens per payment', 'select (select count(*) from vault_tokens) * 1.0 / (select count(*) from payments) as v'],
-  ['processor charges per payment', 'select (select count(*) from sandbox_charges) * 1.0 / (select count(*) from payments) as v'],
-  ['idempotency keys per payment', "select (select count(*) from idempotency_keys where state = 'done') * 1.0 / (select count(*) from payments) as v"],
-  ['CVCs left per payment', 'select (select count(*) from vault_tokens where cvc_sealed is not null) * 1.0 / (select count(*) from payments) as v'],
-  ['notifications per decision', 'select (select count(*) from outbox_notifications) * 1.0 / (select count(*) from account_requests) as v'],
-  ['APPROVE share of decisions', "select (select count(*) from account_requests where vendor_decision = 'APPROVE') * 1.0 / (select count(*) from account_requests) as v"],
+  ['order pay tokens per order', 'select (select count(*) from order_pay_tokens) * 1.0 / nullif((select count(*) from orders), 0) as v'],
+  ['order payments per order', 'select (select count(*) from order_payments) * 1.0 / nullif((select count(*) from orders), 0) as v'],
+  ['vault tokens per payment', 'select (select count(*) from vault_tokens) * 1.0 / nullif((select count(*) from payments), 0) as v'],
+  ['processor charges per payment', 'select (select count(*) from sandbox_charges) * 1.0 / nullif((select count(*) from payments), 0) as v'],
+  ['idempotency keys per payment', "select (select count(*) from idempotency_keys where state = 'done') * 1.0 / nullif((select count(*) from payments), 0) as v"],
+  ['CVCs left per payment', 'select (select count(*) from vault_tokens where cvc_sealed is not null) * 1.0 / nullif((select count(*) from payments), 0) as v'],
+  ['notifications per decision', 'select (select count(*) from outbox_notifications) * 1.0 / nullif((select count(*) from account_requests), 0) as v'],
+  ['APPROVE share of decisions', "select (select count(*) from account_requests where vendor_decision = 'APPROVE') * 1.0 / nullif((select count(*) from account_requests), 0) as v"],
 ];
 
 export async function countRows(where: { gateway: string; baseline: string; pg?: string }): Promise<RowCheck[]> {

@@ -87,10 +87,25 @@ async function authenticate(r: Runner, siteId: string): Promise<void> {
   if (presented.length !== stored.length || !timingSafeEqual(presented, stored)) throw new Error('not authenticated');
 }
 
+/** What POST /api/orders carries (bench/orders.ts's body): the baseline writes these values, as the gateway does. */
+export interface OrderFields {
+  email: string;
+  name: string;
+  size: string;
+  font: string;
+  thread: string;
+  stitchText: string;
+}
+
 /** One order created and paid with the demo card: create (tx), then pay (tx: its reads, checks and writes), as order-service.ts. */
 export async function orderCreateAndPay(r: Runner, holdSeconds: number, seq: string): Promise<void> {
-  const email = `baseline-${seq}@example.com`;
-  const key = email.trim().toLowerCase();
+  const { number, payToken } = await orderCreate(r, holdSeconds, { email: `baseline-${seq}@example.com`, name: 'Bench Mark', size: '13-inch', font: 'Block', thread: 'Gold', stitchText: 'FAST' });
+  await orderPay(r, number, payToken);
+}
+
+/** POST /api/orders: the e-mail's key checked free, the next number taken, the order and its pay token's hash written. */
+export async function orderCreate(r: Runner, holdSeconds: number, order: OrderFields): Promise<{ number: number; payToken: string }> {
+  const key = order.email.trim().toLowerCase();
   const payToken = randomToken();
   const now = Date.now();
   let taken: number | null = null;
@@ -100,11 +115,15 @@ export async function orderCreateAndPay(r: Runner, holdSeconds: number, seq: str
   }
   const number = await r.tx(async (trx) => {
     const n = taken ?? Number((await trx.q(SQL.nextOrderNumber, [1, 'order_number'])).rows[0]!.value);
-    await trx.q(SQL.insertOrder, [n, email, key, 'Bench Mark', '13-inch', 'Block', 'Gold', 'FAST', 'awaiting payment', now + holdSeconds * 1000, now, now, null, null, null, null]);
+    await trx.q(SQL.insertOrder, [n, order.email, key, order.name, order.size, order.font, order.thread, order.stitchText, 'awaiting payment', now + holdSeconds * 1000, now, now, null, null, null, null]);
     await trx.q(SQL.insertPayToken, [sha256(payToken), n, now, 'create']);
     return n;
   });
-  // Pay with the demo card: the order read, its token checked and the order marked paid in one transaction.
+  return { number, payToken };
+}
+
+/** POST /api/orders/{n}/pay with the demo card: the order read, its token checked and the order marked paid in one transaction. */
+export async function orderPay(r: Runner, number: number, payToken: string): Promise<void> {
   await r.tx(async (trx) => {
     const [order, hashes] = await Promise.all([trx.q(SQL.findOrder, [number]), trx.q(SQL.payTokenHashes, [number])]);
     const presented = Buffer.from(sha256(payToken), 'hex');

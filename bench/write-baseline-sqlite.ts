@@ -41,12 +41,18 @@ export interface CommitPolicy {
   maxMembers: number;
 }
 
-export function sqliteRunner(path: string, synchronous: string, count: (sql: string) => void, policy: CommitPolicy): Runner {
+/** A raw better-sqlite3 connection with the gateway's pragmas (src/db/database.ts). */
+export function openBaselineSqlite(path: string, synchronous: string): SQLite.Database {
   const db = new SQLite(path);
   db.exec('PRAGMA journal_mode = WAL');
   db.exec(`PRAGMA synchronous = ${synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
   db.exec('PRAGMA foreign_keys = ON');
   db.exec('PRAGMA busy_timeout = 5000');
+  return db;
+}
+
+export function sqliteRunner(path: string, synchronous: string, count: (sql: string) => void, policy: CommitPolicy): Runner {
+  const db = openBaselineSqlite(path, synchronous);
   const kept = new Map<string, SQLite.Statement>();
   const run = (sql: string, params: unknown[]) => {
     count(sql);

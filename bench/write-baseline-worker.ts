@@ -34,7 +34,7 @@ export interface WorkerRequest {
 }
 export interface WorkerResult { ops: number; elapsed: number; statements: Record<string, number> }
 
-const HOLD_SECONDS = 600;
+export const HOLD_SECONDS = 600;
 const INT8_OID = 20;
 
 /** Every statement run, by its text (whitespace collapsed), for the comparison with the gateway's. */
@@ -93,9 +93,8 @@ function pgRunner(url: string): Runner {
 
 const policy: CommitPolicy = { maxMembers: MAX_MEMBERS };
 
-async function open(): Promise<Runner> {
-  const target = process.env.WB_TARGET!;
-  const synchronous = process.env.WB_SYNCHRONOUS ?? 'full';
+/** The schema made on `target` (a SQLite path, or a PostgreSQL URL with ?schema=), then its raw runner. */
+export async function openRunner(target: string, synchronous = 'full'): Promise<Runner> {
   const postgres = target.startsWith('postgres');
   // The schema as the gateway makes it: the project's migrations, through its own createDatabase.
   const app = await createDatabase(postgres ? { kind: 'postgres', url: target } : { kind: 'sqlite', path: target, synchronous: synchronous as 'full' });
@@ -109,7 +108,7 @@ async function open(): Promise<Runner> {
 export function main(): void {
   const crypto = vaultCrypto(randomBytes(32));
   const publicUrl = 'http://127.0.0.1';
-  const ready = open();
+  const ready = openRunner(process.env.WB_TARGET!, process.env.WB_SYNCHRONOUS);
   process.on('message', (request: WorkerRequest) => {
     void (async () => {
       const runner = await ready;

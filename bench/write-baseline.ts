@@ -7,6 +7,9 @@
  *  - payments: POST /api/payments, a fresh Idempotency-Key and an inline card, 32 connections (bench/payments.ts).
  *  - decisions: POST /v2/accounts/profile-access/{id}, bench/decisions.ts's requests with their eventTimes spread
  *    out (decisionBody in bench/write-baseline-flows.ts says why), 32 connections.
+ * The orders flow also has a ceiling: a bare node:http server running the baseline's statements the same way
+ * (bench/write-baseline-http.ts), loaded as the gateway is. Its rate over the baseline's is the most any HTTP server of
+ * the flow reaches here; the gateway's over its own is what the gateway's work per request costs beyond HTTP.
  * The baseline (bench/write-baseline-worker.ts, bench/write-baseline-flows.ts) runs in a process of its own, from
  * as many callers as the gateway has connections, the statements of one request in the same transactions, on a
  * schema made by the project's migrations, with the gateway's pragmas and pool size.
@@ -26,7 +29,8 @@
  *     notifications per decision), and printed side by side.
  *
  * Alone: `npx tsx bench/write-baseline.ts` after `node scripts/build.mjs` (BENCH_SECONDS, default 10;
- * BENCH_ROUNDS, default 3; BENCH_WRITE_PG=0 leaves PostgreSQL out, BENCH_WRITE_SQLITE=0 SQLite, BENCH_PG_URL picks another server).
+ * BENCH_ROUNDS, default 3; BENCH_WRITE_PG=0 leaves PostgreSQL out, BENCH_WRITE_SQLITE=0 SQLite, BENCH_PG_URL picks another server,
+ * BENCH_WRITE_FLOWS=orders,payments some flows only).
  * From bench/run.ts: `printWriteBaselines(await benchWriteBaselines(seconds, rounds), seconds)`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -41,7 +45,8 @@ import { checkStatements, countRows, printChecks, type RowCheck, type StatementC
 
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const CONNECTIONS: Record<Flow, number> = { orders: 16, payments: 32, decisions: 32 };
-const FLOWS: Flow[] = ['orders', 'payments', 'decisions'];
+/** BENCH_WRITE_FLOWS (comma-separated) measures only those. */
+const FLOWS = (process.env.BENCH_WRITE_FLOWS?.split(',') ?? ['orders', 'payments', 'decisions']) as Flow[];
 
 
 export interface FlowFigure {
@@ -51,6 +56,8 @@ export interface FlowFigure {
   ratios: number[];
   /** SQLite: the baseline again with a COMMIT per transaction (no group commit), once per round. */
   commitEach: number[];
+  /** Orders: a bare node:http server running the baseline's statements (bench/write-baseline-http.ts), per round. */
+  http: number[];
 }
 
 export interface DialectFigure {
@@ -96,19 +103,22 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', seconds: number, rou
   const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   const target = (name: string) => (dialect === 'sqlite' ? join(dir, `${name}.db`) : `${PG_URL}?schema=wb_${name}_${tag}`);
   const url = (name: string) => (dialect === 'sqlite' ? `file:${target(name)}` : target(name));
-  const schemas = ['gateway', 'baseline', 'checkgw', 'checkbl'].map((name) => `wb_${name}_${tag}`);
+  const schemas = ['gateway', 'baseline', 'http', 'checkgw', 'checkbl'].map((name) => `wb_${name}_${tag}`);
   let gateway: Child | undefined;
   let worker: Worker | undefined;
+  let http: Child | undefined;
   try {
     const statements = await checkStatements(url('checkgw'), target('checkbl'));
     gateway = await startChild(GATEWAY_ENTRY, { DATABASE_URL: url('gateway'), ...GATEWAY_ENV });
     worker = await startWorker(target('baseline'));
+    http = await startChild('bench/write-baseline-http.ts', { WB_TARGET: target('http') });
     const flows: FlowFigure[] = [];
     for (const flow of FLOWS) {
-      const figure: FlowFigure = { flow, gateway: [], baseline: [], ratios: [], commitEach: [] };
+      const figure: FlowFigure = { flow, gateway: [], baseline: [], ratios: [], commitEach: [], http: [] };
       const callers = CONNECTIONS[flow];
       await loadGateway(flow, gateway.url, 2, `warm-${flow}`);
       await worker.ask({ flow, seconds: 2, callers, run: `warm-${flow}` });
+      if (flow === 'orders') await ordersPerSecond([http.url], 2);
       for (let round = 0; round < rounds; round++) {
         const measureGateway = () => loadGateway(flow, gateway!.url, seconds, `run${round}-${flow}`, round + 1);
         const measureBaseline = async (commitEach = false) => {
@@ -116,13 +126,16 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', seconds: number, rou
           const result = await worker!.ask({ flow, seconds, callers, run, epoch: round + 1, commitEach });
           return result.ops / result.elapsed;
         };
+        const measureHttp = async () => (flow === 'orders' ? figure.http.push(await ordersPerSecond([http!.url], seconds)) : 0);
         // Alternate which goes first, so a drift of the shared cores favours neither.
         let g: number;
         let b: number;
         if (round % 2 === 0) {
           g = await measureGateway();
           b = await measureBaseline();
+          await measureHttp();
         } else {
+          await measureHttp();
           b = await measureBaseline();
           g = await measureGateway();
         }
@@ -137,7 +150,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', seconds: number, rou
     return { dialect, flows, statements, rows };
   } finally {
     worker?.stop();
-    await gateway?.stop();
+    await Promise.all([gateway?.stop(), http?.stop()]);
     rmSync(dir, { recursive: true, force: true });
     if (dialect === 'postgres') {
       const client = new pg.Client({ connectionString: PG_URL });
@@ -161,7 +174,7 @@ export function printWriteBaselines(figures: DialectFigure[], seconds: number): 
   const what: Record<Flow, string> = { orders: 'orders created+paid', payments: 'POST /api/payments', decisions: 'profile-access decisions' };
   for (const { dialect, flows, statements, rows } of figures) {
     console.log(`write path against raw ${dialect === 'sqlite' ? 'better-sqlite3' : 'pg'} doing the same durable work, ${flows[0]?.ratios.length ?? 0} rounds of ${seconds} s:`);
-    for (const { flow, gateway, baseline, ratios, commitEach } of flows) {
+    for (const { flow, gateway, baseline, ratios, commitEach, http } of flows) {
       const list = ratios.map((r) => r.toFixed(2)).join(', ');
       console.log(
         `  ${what[flow].padEnd(26)} gateway ${median(gateway).toFixed(0).padStart(6)}/s  baseline ${median(baseline).toFixed(0).padStart(6)}/s  ` +
@@ -170,6 +183,11 @@ export function printWriteBaselines(figures: DialectFigure[], seconds: number): 
       if (commitEach.length > 0) {
         const each = median(commitEach);
         console.log(`  ${''.padEnd(26)} baseline with a COMMIT per transaction ${each.toFixed(0)}/s: the gateway makes ${(median(gateway) / each).toFixed(2)} of it`);
+      }
+      if (http.length > 0) {
+        const ceiling = http.map((h, round) => (h / baseline[round]!).toFixed(2)).join(', ');
+        const share = http.map((h, round) => (gateway[round]! / h).toFixed(2)).join(', ');
+        console.log(`  ${''.padEnd(26)} bare node:http on the baseline's statements ${median(http).toFixed(0)}/s: / baseline ${ceiling} (the ceiling); gateway / it ${share}`);
       }
     }
     printChecks(statements, rows);
