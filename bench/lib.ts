@@ -178,7 +178,8 @@ const FORWARDED = ['content-type', 'accept', 'webhook-id', 'webhook-timestamp', 
  * `receiverUrl` got from the gateway, written to `file` and sent again from a process of their own, as the gateway
  * is, `width` at a time, `passes` times one after another; resolves when that process exits. In the bench's own
  * process the sender shared one thread with the receiver while the gateway had a core of its own, which held the
- * baseline down and flattered the ratio.
+ * baseline down and flattered the ratio. `sender` another such script, given `extra` arguments after those
+ * (bench/webhooks-durable.ts).
  */
 export function sendDirect(
   received: ReadonlyArray<{ path: string; headers: Record<string, string>; body: string }>,
@@ -186,6 +187,8 @@ export function sendDirect(
   file: string,
   width: number,
   passes: number,
+  sender = 'bench/webhooks-direct.ts',
+  extra: string[] = [],
 ): Promise<void> {
   const posts = received.map(({ path, headers, body }) => ({
     url: receiverUrl + path,
@@ -194,9 +197,9 @@ export function sendDirect(
   }));
   writeFileSync(file, JSON.stringify(posts));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...runnerArgs('bench/webhooks-direct.ts'), file, String(width), String(passes)], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(process.execPath, [...runnerArgs(sender), file, String(width), String(passes), ...extra], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`webhooks-direct.ts exited with ${code}`))));
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${sender} exited with ${code}`))));
   });
 }
 

@@ -164,6 +164,8 @@ async function main() {
     summary.add('merchant endpoints: delivered / direct POSTs', 'ratio', runs.map((r) => r.throughput), atLeast(0.8));
     summary.add('merchant endpoints: delivered per second', '/s', runs.map((r) => r.deliveredPerSecond));
     summary.add('merchant endpoints: direct POSTs per second (the baseline)', '/s', runs.map((r) => r.directPerSecond));
+    summary.add('merchant endpoints: durable work without the gateway / direct POSTs (the ceiling)', 'ratio', runs.map((r) => r.ceiling));
+    summary.add('merchant endpoints: delivered / durable work without the gateway', 'ratio', runs.map((r) => r.deliveredPerSecond / r.durablePerSecond));
   });
   await area('PostgreSQL scale-out', 'BENCH_SCALE', async () => {
     const runs = await repeat('orders on PostgreSQL', ROUNDS, () => benchScale(SECONDS), (figure) => printScaleFigures(figure));

@@ -47,6 +47,10 @@ export interface WebhookFigures {
   directPerSecond: number;
   /** Delivered per second / direct POSTs per second. */
   throughput: number;
+  /** The same POSTs sent with the dispatcher's durable work and nothing else (webhooks-durable.ts), per second. */
+  durablePerSecond: number;
+  /** Durable / direct: the most any dispatcher doing that work reaches of the direct POSTs here. */
+  ceiling: number;
 }
 
 interface Arrival {
@@ -205,6 +209,11 @@ export async function benchWebhooks(n = Number(process.env.BENCH_HOOKS_N ?? 4000
     if (bulk.arrivals.length !== DIRECT_PASSES * sent.length) throw new Error(`the direct POSTs arrived ${bulk.arrivals.length} times of ${DIRECT_PASSES * sent.length}`);
     const { rate: directPerSecond, passes: passRates } = directRate(bulk.arrivals.map((arrival) => arrival.at), sent.length, DIRECT_PASSES);
     if (process.env.BENCH_HOOKS_TRACE) console.error('direct passes', passRates.map((r) => r.toFixed(0)).join(' '));
+    // And once more with the dispatcher's durable work (claims, sealed bodies, signing, recorded attempts), no gateway.
+    bulk.arrivals.splice(0);
+    await sendDirect(sent, bulk.url, join(dir, 'posts.json'), PER_ENDPOINT, DIRECT_PASSES, 'bench/webhooks-durable.ts', [join(dir, 'durable.db')]);
+    if (bulk.arrivals.length !== DIRECT_PASSES * sent.length) throw new Error(`the durable POSTs arrived ${bulk.arrivals.length} times of ${DIRECT_PASSES * sent.length}`);
+    const { rate: durablePerSecond } = directRate(bulk.arrivals.map((arrival) => arrival.at), sent.length, DIRECT_PASSES);
 
     const aloneP99 = percentile(alone, 99);
     const besideP99 = percentile(beside, 99);
@@ -217,6 +226,8 @@ export async function benchWebhooks(n = Number(process.env.BENCH_HOOKS_N ?? 4000
       deliveredPerSecond,
       directPerSecond,
       throughput: deliveredPerSecond / directPerSecond,
+      durablePerSecond,
+      ceiling: durablePerSecond / directPerSecond,
     };
   } finally {
     await gateway.stop();
@@ -228,6 +239,7 @@ export async function benchWebhooks(n = Number(process.env.BENCH_HOOKS_N ?? 4000
 export function printWebhookFigures(f: WebhookFigures): void {
   console.log(`merchant endpoints, change → delivery at a healthy endpoint: alone p50 ${f.aloneP50.toFixed(1)} ms, p99 ${f.aloneP99.toFixed(1)} ms; beside another site's hanging endpoint p50 ${f.besideP50.toFixed(1)} ms, p99 ${f.besideP99.toFixed(1)} ms (p99 ratio ${f.isolation.toFixed(2)}, target ≤ 1.2)`);
   console.log(`merchant endpoint throughput: ${f.deliveredPerSecond.toFixed(0)} delivered/s; the same POSTs sent directly, ${PER_ENDPOINT} at a time: ${f.directPerSecond.toFixed(0)}/s (median of ${DIRECT_PASSES} passes) (ratio ${f.throughput.toFixed(2)}, target ≥ 0.8)`);
+  console.log(`  with the dispatcher's durable work and no gateway (webhooks-durable.ts): ${f.durablePerSecond.toFixed(0)}/s, ${f.ceiling.toFixed(2)} of direct (the ceiling); the gateway makes ${(f.deliveredPerSecond / f.durablePerSecond).toFixed(2)} of it`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
