@@ -259,7 +259,7 @@ export const PAYMENT_BODY = JSON.stringify({
 });
 
 /** Sorted keys, as idempotency-service.ts canonicalJson: what the key's fingerprint hashes. */
-function canonical(value: unknown): string {
+export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

@@ -1,25 +1,30 @@
 /**
- * The orders flow's HTTP ceiling (issue 21): the least any HTTP server can do for it. A bare node:http server, in a
- * process of its own as the gateway is, whose two routes run the raw baseline's statements (bench/write-baseline-
- * flows.ts orderCreate and orderPay, through the same runner and group commit as bench/write-baseline-worker.ts):
+ * The write paths' HTTP ceiling (issue 21): the least any HTTP server can do for each flow. A bare node:http server,
+ * in a process of its own as the gateway is, whose routes run the raw baseline's statements (bench/write-baseline-
+ * flows.ts, through the same runner and commits as bench/write-baseline-worker.ts):
  *
- *  - POST /api/orders: the JSON body read and parsed, the order written, `{ orderNumber, payToken }` answered (201);
- *  - POST /api/orders/{n}/pay: the body read and parsed, the demo card's payment written, `{ orderNumber, status }`.
+ *  - POST /api/orders: the order written (orderCreate), `{ orderNumber, payToken }` answered (201);
+ *  - POST /api/orders/{n}/pay: the demo card's payment written (orderPay), `{ orderNumber, status }`;
+ *  - POST /api/payments: the payment under its Idempotency-Key (payment: the card vaulted, charged, the key settled);
+ *  - POST /v2/accounts/profile-access/{id}: the decision (decision: the history, the rules, the request, the account).
  *
- * Loaded by bench/orders.ts's own load (16 connections, create then pay), it says what HTTP alone costs the flow:
- * its orders/s over the raw baseline's is the most a server of this flow can reach, and the gateway's over its own is
- * what the gateway's work per request (routing, validation, auth of the pay token, limits, logs, metrics, traces,
- * the order's view) costs beyond that. It does none of that work, so it is the ceiling, not a rival.
+ * Each JSON body is read and parsed; nothing else is done (no routing table, validation, limits, logs, metrics or
+ * traces, no view of the answer). Loaded as the gateway is (bench/write-baseline.ts loadGateway), its rate over the
+ * raw baseline's is the most an HTTP server of the flow reaches here, and the gateway's over its own is what the
+ * gateway's work per request costs beyond HTTP. It is the ceiling, not a rival.
  *
  * Environment: WB_TARGET (a SQLite path or a PostgreSQL URL with ?schema=), WB_SYNCHRONOUS. Prints "listening on".
  */
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { orderCreate, orderPay, type OrderFields } from './write-baseline-flows.ts';
+import { canonical, decision, orderCreate, orderPay, payment, SITE_ID, vaultCrypto, type OrderFields } from './write-baseline-flows.ts';
 import { HOLD_SECONDS, openRunner } from './write-baseline-worker.ts';
 
 const runner = await openRunner(process.env.WB_TARGET!, process.env.WB_SYNCHRONOUS);
+const crypto = vaultCrypto(randomBytes(32));
 const PAY_PATH = /^\/api\/orders\/(\d+)\/pay$/u;
+const DECISION_PATH = /^\/v2\/accounts\/profile-access\/([^/]+)$/u;
 
 function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
@@ -28,15 +33,28 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 
 async function answer(req: IncomingMessage, res: ServerResponse, raw: Buffer): Promise<void> {
   const body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
+  const url = req.url ?? '';
   if (req.method !== 'POST') return send(res, 405, { error: 'method not allowed' });
-  if (req.url === '/api/orders') {
+  if (url === '/api/orders') {
     const { number, payToken } = await orderCreate(runner, HOLD_SECONDS, body as unknown as OrderFields);
     return send(res, 201, { orderNumber: String(number), payToken });
   }
-  const pay = PAY_PATH.exec(req.url ?? '');
-  if (!pay) return send(res, 404, { error: 'not found' });
-  await orderPay(runner, Number(pay[1]), String(body.t));
-  send(res, 200, { orderNumber: pay[1], status: 'received' });
+  const pay = PAY_PATH.exec(url);
+  if (pay) {
+    await orderPay(runner, Number(pay[1]), String(body.t));
+    return send(res, 200, { orderNumber: pay[1], status: 'received' });
+  }
+  if (url === '/api/payments') {
+    const key = String(req.headers['idempotency-key']);
+    await payment(runner, crypto, SITE_ID, canonical(body), key);
+    return send(res, 201, { idempotencyKey: key, status: 'succeeded' });
+  }
+  const decided = DECISION_PATH.exec(url);
+  if (decided) {
+    await decision(runner, SITE_ID, decodeURIComponent(decided[1]!), body, 'http://127.0.0.1');
+    return send(res, 200, { eventId: decided[1] });
+  }
+  send(res, 404, { error: 'not found' });
 }
 
 const server = createServer((req, res) => {

@@ -7,7 +7,7 @@
  *  - payments: POST /api/payments, a fresh Idempotency-Key and an inline card, 32 connections (bench/payments.ts).
  *  - decisions: POST /v2/accounts/profile-access/{id}, bench/decisions.ts's requests with their eventTimes spread
  *    out (decisionBody in bench/write-baseline-flows.ts says why), 32 connections.
- * The orders flow also has a ceiling: a bare node:http server running the baseline's statements the same way
+ * Each flow also has a ceiling: a bare node:http server running the baseline's statements the same way
  * (bench/write-baseline-http.ts), loaded as the gateway is. Its rate over the baseline's is the most any HTTP server of
  * the flow reaches here; the gateway's over its own is what the gateway's work per request costs beyond HTTP.
  * The baseline (bench/write-baseline-worker.ts, bench/write-baseline-flows.ts) runs in a process of its own, from
@@ -56,7 +56,7 @@ export interface FlowFigure {
   ratios: number[];
   /** SQLite: the baseline again with a COMMIT per transaction (no group commit), once per round. */
   commitEach: number[];
-  /** Orders: a bare node:http server running the baseline's statements (bench/write-baseline-http.ts), per round. */
+  /** A bare node:http server running the baseline's statements (bench/write-baseline-http.ts), per round. */
   http: number[];
 }
 
@@ -118,7 +118,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', seconds: number, rou
       const callers = CONNECTIONS[flow];
       await loadGateway(flow, gateway.url, 2, `warm-${flow}`);
       await worker.ask({ flow, seconds: 2, callers, run: `warm-${flow}` });
-      if (flow === 'orders') await ordersPerSecond([http.url], 2);
+      await loadGateway(flow, http.url, 2, `warm-${flow}-http`);
       for (let round = 0; round < rounds; round++) {
         const measureGateway = () => loadGateway(flow, gateway!.url, seconds, `run${round}-${flow}`, round + 1);
         const measureBaseline = async (commitEach = false) => {
@@ -126,7 +126,7 @@ async function benchDialect(dialect: 'sqlite' | 'postgres', seconds: number, rou
           const result = await worker!.ask({ flow, seconds, callers, run, epoch: round + 1, commitEach });
           return result.ops / result.elapsed;
         };
-        const measureHttp = async () => (flow === 'orders' ? figure.http.push(await ordersPerSecond([http!.url], seconds)) : 0);
+        const measureHttp = async () => figure.http.push(await loadGateway(flow, http!.url, seconds, `run${round}-${flow}-http`, round + 1));
         // Alternate which goes first, so a drift of the shared cores favours neither.
         let g: number;
         let b: number;
