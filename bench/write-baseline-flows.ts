@@ -11,6 +11,7 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { parseAccountRequest } from '../src/risk/account-requests.ts';
 import { timeOrderedId } from '../src/kernel/tokens.ts';
+import type { OrderInput } from '../src/orders/order-input.ts';
 import { VELOCITY_WINDOW_MS } from '../src/risk/rules/behaviour-rules.ts';
 import { decide } from '../src/risk/rules/engine.ts';
 import { requestFacts } from '../src/risk/rules/facts.ts';
@@ -87,16 +88,6 @@ async function authenticate(r: Runner, siteId: string): Promise<void> {
   if (presented.length !== stored.length || !timingSafeEqual(presented, stored)) throw new Error('not authenticated');
 }
 
-/** What POST /api/orders carries (bench/orders.ts's body): the baseline writes these values, as the gateway does. */
-export interface OrderFields {
-  email: string;
-  name: string;
-  size: string;
-  font: string;
-  thread: string;
-  stitchText: string;
-}
-
 /** One order created and paid with the demo card: create (tx), then pay (tx: its reads, checks and writes), as order-service.ts. */
 export async function orderCreateAndPay(r: Runner, holdSeconds: number, seq: string): Promise<void> {
   const { number, payToken } = await orderCreate(r, holdSeconds, { email: `baseline-${seq}@example.com`, name: 'Bench Mark', size: '13-inch', font: 'Block', thread: 'Gold', stitchText: 'FAST' });
@@ -104,7 +95,7 @@ export async function orderCreateAndPay(r: Runner, holdSeconds: number, seq: str
 }
 
 /** POST /api/orders: the e-mail's key checked free, the next number taken, the order and its pay token's hash written. */
-export async function orderCreate(r: Runner, holdSeconds: number, order: OrderFields): Promise<{ number: number; payToken: string }> {
+export async function orderCreate(r: Runner, holdSeconds: number, order: OrderInput): Promise<{ number: number; payToken: string }> {
   const key = order.email.trim().toLowerCase();
   const payToken = randomToken();
   const now = Date.now();

@@ -18,7 +18,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { canonical, decision, orderCreate, orderPay, payment, SITE_ID, vaultCrypto, type OrderFields } from './write-baseline-flows.ts';
+import { canonical, decision, orderCreate, orderPay, payment, SITE_ID, vaultCrypto } from './write-baseline-flows.ts';
+import type { OrderInput } from '../src/orders/order-input.ts';
 import { HOLD_SECONDS, openRunner } from './write-baseline-worker.ts';
 
 const runner = await openRunner(process.env.WB_TARGET!, process.env.WB_SYNCHRONOUS);
@@ -36,7 +37,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, raw: Buffer): P
   const url = req.url ?? '';
   if (req.method !== 'POST') return send(res, 405, { error: 'method not allowed' });
   if (url === '/api/orders') {
-    const { number, payToken } = await orderCreate(runner, HOLD_SECONDS, body as unknown as OrderFields);
+    const { number, payToken } = await orderCreate(runner, HOLD_SECONDS, body as unknown as OrderInput);
     return send(res, 201, { orderNumber: String(number), payToken });
   }
   const pay = PAY_PATH.exec(url);
