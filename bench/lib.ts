@@ -1,6 +1,7 @@
 /** Shared pieces of the benchmarks: child servers on port 0, autocannon runs, and the printed table. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { request, type Agent } from 'node:http';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 
@@ -172,6 +173,22 @@ export async function waitFor(check: () => boolean, ms: number, what: string): P
 
 /** The headers a delivery carries that the direct baseline sends again (those present). */
 const FORWARDED = ['content-type', 'accept', 'webhook-id', 'webhook-timestamp', 'webhook-signature', 'signature'];
+
+/**
+ * One POST as the dispatcher sends it (webhook-client.ts): on `agent`'s kept-alive connections, the answer read to
+ * the end; resolves with its status. The direct and durable baselines' senders (bench/webhooks-direct.ts,
+ * bench/webhooks-durable.ts).
+ */
+export function postKeptAlive(agent: Agent, url: string, headers: Record<string, string>, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', agent, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
 
 /**
  * The direct baseline of the notification figures (bench/webhooks-direct.ts): the requests a receiver at

@@ -6,29 +6,18 @@
  * of its own: the baseline was held down, and the ratio flattered the dispatcher. Prints "done" and exits.
  */
 import { readFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
-import { pool } from './lib.ts';
+import { Agent } from 'node:http';
+import { pool, postKeptAlive } from './lib.ts';
 
 const posts = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as Array<{ url: string; headers: Record<string, string>; body: string }>;
 const width = Number(process.argv[3]);
 const agent = new Agent({ keepAlive: true, maxSockets: width });
 
-function post(url: string, headers: Record<string, string>, body: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
-      res.resume();
-      res.on('end', resolve);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 const passes = Number(process.argv[4] ?? 1);
 for (let pass = 0; pass < passes; pass++) {
   await pool(posts.length, width, async (i) => {
     const { url, headers, body } = posts[i]!;
-    await post(url, headers, body);
+    await postKeptAlive(agent, url, headers, body);
   });
 }
 agent.destroy();

@@ -18,19 +18,20 @@
  * the ceiling of the throughput figure. argv[4] passes, each on rows of its own. Prints "done" and exits.
  */
 import { readFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { createDatabase } from '../src/db/database.ts';
 import { timeOrderedId } from '../src/kernel/tokens.ts';
 import { endpointBodySignature, endpointHeaders, endpointKey } from '../src/notifications/signing.ts';
 import { vaultCrypto } from './write-baseline-flows.ts';
+import { postKeptAlive } from './lib.ts';
 import { openBaselineSqlite } from './write-baseline-sqlite.ts';
 
 type Row = Record<string, unknown>;
 const posts = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as Array<{ url: string; headers: Record<string, string>; body: string }>;
 const width = Number(process.argv[3]);
 const passes = Number(process.argv[4]);
-const path = process.argv[5]!;
+const dbPath = process.argv[5]!;
 const LEASE_MS = 15_000;
 const GATHER_MS = 1;
 const GATHER_MAX = 64;
@@ -38,10 +39,10 @@ const ENDPOINT = 'ep_durable';
 const SITE = 'site_durable';
 const OWNER = `deliverer_${randomBytes(8).toString('hex')}`;
 
-const schema = await createDatabase({ kind: 'sqlite', path, synchronous: 'full' });
+const schema = await createDatabase({ kind: 'sqlite', path: dbPath, synchronous: 'full' });
 await schema.migrate();
 await schema.destroy();
-const db = openBaselineSqlite(path, 'full');
+const db = openBaselineSqlite(dbPath, 'full');
 const vault = vaultCrypto(randomBytes(32));
 const secret = `whsec_${randomBytes(24).toString('base64')}`;
 const key = endpointKey(secret);
@@ -73,8 +74,9 @@ function queue(pass: number): void {
   db.transaction(() => {
     posts.forEach((post, i) => {
       const id = `msg_${pass}_${i}`;
-      message.run(id, SITE, new URL(post.url).pathname, JSON.stringify({ $sealed: vault.seal(post.body) }), 'DELIVERED', null, 0, null, null, null, now, now, null, null);
-      delivery.run(timeOrderedId('dlv_'), id, ENDPOINT, SITE, new URL(post.url).pathname, null, 'PENDING', 0, now, null, null, now, now, null, null);
+      const path = new URL(post.url).pathname;
+      message.run(id, SITE, path, JSON.stringify({ $sealed: vault.seal(post.body) }), 'DELIVERED', null, 0, null, null, null, now, now, null, null);
+      delivery.run(timeOrderedId('dlv_'), id, ENDPOINT, SITE, path, null, 'PENDING', 0, now, null, null, now, now, null, null);
     });
   })();
 }
@@ -89,17 +91,6 @@ function claim(limit: number): Array<{ row: Row; body: string }> {
   const messageIds = [...new Set(rows.map((row) => row.message_id))];
   const bodies = new Map((statement(SQL.bodies(messageIds.length)).all(...messageIds) as Row[]).map((m) => [m.id, String(m.body)]));
   return rows.map((row) => ({ row, body: bodies.get(row.message_id)! }));
-}
-
-function post(url: string, headers: Record<string, string>, body: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', agent, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
 }
 
 interface Attempt {
@@ -121,8 +112,10 @@ async function send({ row, body: stored }: { row: Row; body: string }): Promise<
   const headers = { 'content-type': 'application/json', accept: 'application/json', ...endpointHeaders(String(row.message_id), startedAt, body, [key]), signature: endpointBodySignature(body, key) };
   sending++;
   const began = performance.now();
-  const status = await post(`${base}${String(row.path)}`, headers, body);
+  const status = await postKeptAlive(agent, `${base}${String(row.path)}`, headers, body);
   sending--;
+  // Recorded as delivered below: the bench's receiver answers 200, and anything else is the bench's own failure.
+  if (status < 200 || status >= 300) throw new Error(`the receiver answered ${status}`);
   waiting.push({ row, status, startedAt, durationMs: performance.now() - began });
   schedule();
 }
