@@ -1,32 +1,25 @@
 /**
  * SQLite's driver with group commit (docs/running.md#group-commit): the transactions that finish within one turn of
  * the event loop share one COMMIT, and so one sync of the WAL, instead of paying one each. Each caller still gets
- * its answer only after the COMMIT that holds its work: `transaction().execute` resolves after it, and rejects when
- * it fails. A success answer still means the work is on disk.
+ * its answer only after the COMMIT that holds its work, so a success answer still means the work is on disk.
  *
- * How: the first transaction of a batch runs BEGIN; each transaction (the batch's members, one after another on the
- * one connection, as kysely's own SQLite driver runs them) is a SAVEPOINT inside it, released when the transaction
- * commits and rolled back alone when it fails, so one member's failure costs no other member its work. A member's
- * commit hands the connection to the next caller at once and waits for the batch's COMMIT, which runs:
- *  - at `setImmediate` after the first member committed, so that the transactions of every request read in the same
- *    poll phase join it (no added wait when the gateway is idle: the next turn comes at once);
- *  - at MAX_MEMBERS members, which bounds how much one failed COMMIT takes back and how long the write lock is held;
- *  - when the driver is destroyed (a drain commits what it had).
- * A member whose transaction is still running (its body awaits) keeps the COMMIT waiting until it ends.
+ * The first transaction of a batch runs BEGIN; each transaction (one after another on the one connection) is a
+ * SAVEPOINT inside it, released when it commits and rolled back alone when it fails, so one member's failure costs
+ * no other member its work. A member's commit hands the connection on at once and waits for the batch's COMMIT,
+ * which runs at `setImmediate` after the first member committed (every request read in the same poll phase joins;
+ * no wait when idle), at MAX_MEMBERS members (bounding what one failed COMMIT takes back), or when the driver is
+ * destroyed. A member still running (its body awaits) keeps the COMMIT waiting until it ends. A batch begun by a
+ * transaction that may repeat skips the sync (batch-durability.ts).
  *
- * A statement outside a transaction while a batch is open (the auth lookup of the next request, a read of an
- * idempotency key) runs inside the batch, where it sees the work of the members before it, and joins it as a member
- * of one statement: its result is handed over after the COMMIT, or its caller gets the COMMIT's error. So no answer
- * can be built on work whose COMMIT could still fail, and the next request's reads need not end the batch. With no
- * batch open it runs at once, in autocommit, as with kysely's own driver.
- *
- * A BEGIN or a statement of its own that meets another process's write lock waits for it on timers, keeping the
- * connection, not inside SQLite's busy_timeout, which would stop the whole process meanwhile (lock-wait.ts).
- *
- * Measured with bench/write-baseline.ts: see docs/running.md#group-commit for the figures.
+ * A statement outside a transaction while a batch is open (the next request's auth lookup) runs inside the batch,
+ * sees its work, and is answered after its COMMIT (or gets its error): no answer is built on work that could still be
+ * lost. With no batch open it runs at once, in autocommit. A BEGIN or a statement of its own that meets another
+ * process's write lock waits for it on timers, keeping the connection, not inside SQLite's busy_timeout, which would
+ * stop the whole process meanwhile (lock-wait.ts).
  */
 import type SQLite from 'better-sqlite3';
 import { CompiledQuery, SelectQueryNode, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
+import { BatchDurability } from './batch-durability.ts';
 import { DatabaseBusy } from './connection-loss.ts';
 import { LockWaits } from './lock-wait.ts';
 import type { KeptStatements } from './sqlite-statements.ts';
@@ -43,10 +36,7 @@ const SAVEPOINT = CompiledQuery.raw('savepoint member');
 const RELEASE = CompiledQuery.raw('release member');
 const ROLLBACK_TO = CompiledQuery.raw('rollback to member');
 
-interface Waiting {
-  resolve(): void;
-  reject(error: unknown): void;
-}
+type Waiting = { resolve(): void; reject(error: unknown): void };
 
 /** One holder's use of the connection: kysely gets a fresh one per acquire, so a late release is told apart. */
 class Lease implements DatabaseConnection {
@@ -55,6 +45,8 @@ class Lease implements DatabaseConnection {
   waitingForLock = false;
   /** When it asked for the connection: one that queued during a wait for a lock shares it (lock-wait.ts). */
   readonly queuedAt = performance.now();
+  /** Its transaction records only work that may happen again (batch-durability.ts): set before it begins. */
+  mayRepeat = false;
   constructor(private readonly driver: GroupCommitDriver) {}
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     return this.driver.run<R>(this, query);
@@ -76,9 +68,8 @@ export class GroupCommitDriver implements Driver {
   #due = false;
   #closed = false;
   readonly #lockWaits = new LockWaits();
-
-  // kysely's `trx.savepoint()`: its SQLite driver's, which only sends the statement on the connection given (SQLite
-  // nests them inside the member's own).
+  readonly #durability: BatchDurability;
+  // kysely's `trx.savepoint()`: its SQLite driver's (SQLite nests them inside the member's own).
   readonly savepoint: Driver['savepoint'];
   readonly rollbackToSavepoint: Driver['rollbackToSavepoint'];
   readonly releaseSavepoint: Driver['releaseSavepoint'];
@@ -91,12 +82,17 @@ export class GroupCommitDriver implements Driver {
     this.savepoint = savepoints.savepoint?.bind(savepoints);
     this.rollbackToSavepoint = savepoints.rollbackToSavepoint?.bind(savepoints);
     this.releaseSavepoint = savepoints.releaseSavepoint?.bind(savepoints);
+    this.#durability = new BatchDurability(statements);
+  }
+
+  /** The transaction about to begin on the connection held now may repeat (asynchronous-commit.ts). */
+  mayRepeatHolder(): void {
+    if (this.#holder && !this.#holder.inTransaction) this.#holder.mayRepeat = true;
   }
 
   async init(): Promise<void> {}
 
-  // No `async` and no `await` where the connection is free (almost always): with LOG_REQUEST_SCOPE's
-  // AsyncLocalStorage on, every promise made costs a hook call on Node 20 (docs/operations.md#request-logs).
+  // No `async` and no `await` where the connection is free: with the request scope on, every promise costs a hook call.
   acquireConnection(): Promise<DatabaseConnection> {
     const lease = new Lease(this);
     const waiting = this.#hold(lease);
@@ -112,11 +108,13 @@ export class GroupCommitDriver implements Driver {
     const waiting = this.#hold(lease);
     if (waiting) return waiting.then(() => this.beginTransaction(lease));
     try {
-      if (!this.#open) this.#begin();
+      // A batch that skips the sync takes no transaction that must not (batch-durability.ts): it is committed first.
+      if (this.#open && this.#durability.relaxed && !lease.mayRepeat) this.#commit();
+      if (!this.#open) this.#begin(lease.mayRepeat);
       this.#execute(SAVEPOINT);
     } catch (error) {
       // Another process holds the write lock: wait for it on timers, then begin as if it had been free.
-      if (error instanceof DatabaseBusy && !this.#open) return this.#whenUnlocked(lease, () => this.#begin(), error).then(() => this.beginTransaction(lease));
+      if (error instanceof DatabaseBusy && !this.#open) return this.#whenUnlocked(lease, () => this.#begin(lease.mayRepeat), error).then(() => this.beginTransaction(lease));
       return Promise.reject(error);
     }
     lease.inTransaction = true;
@@ -160,6 +158,8 @@ export class GroupCommitDriver implements Driver {
     if (waiting) return waiting.then(() => this.run<R>(lease, query));
     let result: QueryResult<unknown>;
     try {
+      // A write of its own does not join a batch that skips the sync: that batch is committed, and the write runs alone.
+      if (this.#open && this.#durability.relaxed && !lease.inTransaction && !this.statements.prepare(query.sql).reader) this.#commit();
       result = this.#execute(query);
     } catch (error) {
       // A statement of its own (no batch open) that met another process's lock: it waits on timers, keeping the connection.
@@ -173,12 +173,10 @@ export class GroupCommitDriver implements Driver {
   }
 
   /**
-   * A statement run here at once, past kysely's executor and connection providers (about fifteen promises a
-   * statement there, each a hook call while the request scope's AsyncLocalStorage is on, Node 20): `inTransaction`,
-   * in the transaction holding the connection, which is the caller's own (a transaction holds the connection from its
-   * BEGIN to its end, so no other transaction's code runs meanwhile); otherwise as a statement of its own, in its
-   * turn for the connection (joining the open batch, answered after its COMMIT, as run() does). Undefined when a
-   * transaction's statement finds no transaction holding the connection: the caller takes kysely's way.
+   * A statement run past kysely's executor (about fifteen promises a statement there, each a hook call while the
+   * request scope's AsyncLocalStorage is on): `inTransaction`, in the transaction holding the connection, the caller's
+   * own (it holds the connection from BEGIN to end); otherwise as a statement of its own, in its turn, as run() does.
+   * Undefined when no transaction holds the connection for a transaction's statement: the caller takes kysely's way.
    */
   runDirect<R>(query: CompiledQuery, inTransaction: boolean): Promise<QueryResult<R>> | undefined {
     if (inTransaction) return this.#holder?.inTransaction ? this.run<R>(this.#holder, query) : undefined;
@@ -201,8 +199,14 @@ export class GroupCommitDriver implements Driver {
     for (const row of this.statements.prepare(query.sql).iterate(query.parameters as unknown[])) yield { rows: [row as R] };
   }
 
-  #begin(): void {
-    this.#execute(BEGIN);
+  #begin(mayRepeat: boolean): void {
+    this.#durability.beginBatch(mayRepeat);
+    try {
+      this.#execute(BEGIN);
+    } catch (error) {
+      this.#durability.batchEnded();
+      throw error;
+    }
     this.#open = true;
     this.#lockWaits.ended();
   }
@@ -238,10 +242,7 @@ export class GroupCommitDriver implements Driver {
     return new Promise((resolve) => this.#queue.push(() => resolve(void (this.#holder = lease))));
   }
 
-  /**
-   * `lease`'s work is in the open batch: it waits for the COMMIT, which is now due or scheduled, and the connection
-   * goes to the next caller at once. kysely's releaseConnection of this lease, after the COMMIT, is then a no-op.
-   */
+  /** `lease`'s work is in the open batch: it waits for the COMMIT (due or scheduled); the connection goes on at once. */
   #join<T>(lease: Lease, value: T): Promise<T> {
     const committed = new Promise<T>((resolve, reject) => this.#members.push({ resolve: () => resolve(value), reject }));
     if (this.#due || this.#members.length >= MAX_MEMBERS) this.#commit();
@@ -287,6 +288,7 @@ export class GroupCommitDriver implements Driver {
   #settle(error?: unknown): void {
     this.#open = false;
     this.#due = false;
+    if (!this.sqlite.inTransaction) this.#durability.batchEnded(); // not yet on a close with a member still running
     const members = this.#members;
     this.#members = [];
     for (const member of members) {

@@ -6,6 +6,7 @@
  * (docs/notifications.md#redelivery-during-an-attempt): the attempt is recorded, and the row stays due as the
  * redelivery left it. A notification dropped at send time is recorded here too, under the same guard.
  */
+import { withAsynchronousCommit } from '../db/asynchronous-commit.ts';
 import type { AppDatabase, Db } from '../db/database.ts';
 import { findLeased, insertAttempt, releaseLease, updateLeased, type OutboxRow, type RowState } from './outbox-repository.ts';
 import type { OutboxStatus } from './outbox-tables.ts';
@@ -107,7 +108,8 @@ export function createRecorder(database: AppDatabase): (request: RecordRequest) 
       const batch = waiting;
       waiting = [];
       try {
-        const results = await database.db.transaction().execute(async (trx) => {
+        // Lost in a power cut, these attempts are made again: no wait for the disk (asynchronous-commit.ts).
+        const results = await withAsynchronousCommit(database, async (trx) => {
           const recorded: Array<RecordedAttempt | null> = [];
           for (const { request } of batch) recorded.push(await recordIn(trx, database.caps.skipLocked, request));
           return recorded;

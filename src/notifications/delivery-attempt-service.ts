@@ -7,6 +7,7 @@
  * throttles that endpoint alone. A delivery made due again while its attempt was in flight (redeliver, recover)
  * keeps that: the attempt is recorded, the row stays due.
  */
+import { withAsynchronousCommit } from '../db/asynchronous-commit.ts';
 import type { AppDatabase, Db } from '../db/database.ts';
 import { timeOrderedId } from '../kernel/tokens.ts';
 import { nextState } from './attempt-service.ts';
@@ -59,9 +60,9 @@ interface Entry {
 
 /**
  * Records attempts in shared transactions (group commit): an attempt that finishes waits up to GATHER_MS for others
- * (not when none of their endpoints has one more to answer), and those gathered, or those that finish while one batch is written, go together in the next: one commit (one
- * fsync on SQLite) per batch instead of per attempt, with each endpoint's health written once and the attempts in one
- * insert. Each stays guarded by its own lease, and its caller learns the outcome (and publishes it) only after the
+ * (not when none of their endpoints has one more to answer), and those gathered, or those that finish while one
+ * batch is written, go together in the next: one commit per batch instead of per attempt, with each endpoint's health
+ * written once and the attempts in one insert. That commit does not wait for the disk (db/asynchronous-commit.ts). Each stays guarded by its own lease, and its caller learns the outcome (and publishes it) only after the
  * commit; a failed batch records none of its attempts (nor claims anything), and their leases run out, so they are
  * sent again (at least once). Null: the lease was lost.
  */
@@ -83,7 +84,8 @@ export function createDeliveryRecorder(database: AppDatabase, options: RecorderO
     const batch = waiting;
     waiting = [];
     try {
-      const { recorded, after } = await database.db.transaction().execute((trx) =>
+      // Lost in a power cut, a batch's attempts are made again: it need not wait for the disk (asynchronous-commit.ts).
+      const { recorded, after } = await withAsynchronousCommit(database, (trx) =>
         recordBatch(trx, database.caps.skipLocked, batch.map((entry) => entry.request), options),
       );
       batch.forEach((entry, i) => entry.resolve(recorded[i]!));

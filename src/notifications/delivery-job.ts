@@ -12,6 +12,7 @@
  * from its health update, one claim with the messages' bodies in one query), not by a sweep of every endpoint nor a
  * commit of its own; secrets are opened, and their HMAC keys made, once per sealed value (delivery-request-service.ts).
  */
+import { withAsynchronousCommit } from '../db/asynchronous-commit.ts';
 import type { Db } from '../db/database.ts';
 import type { BackgroundDeps, Disposable } from '../jobs/background.ts';
 import { createDueTimer } from '../jobs/due-sweeper.ts';
@@ -117,9 +118,15 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
     await claimFor(endpoint, now);
   }
 
-  /** Claims what the endpoint has room for, with the messages' bodies in one query, and sends each. */
+  /**
+   * Claims what the endpoint has room for, with the messages' bodies in one query, and sends each. On SQLite the
+   * claim is a transaction of its own, committed without waiting for the disk: lost in a power cut, the rows are
+   * due again and claimed again (asynchronous-commit.ts). On PostgreSQL it is one statement, as it was.
+   */
   async function claimFor(endpoint: EndpointRow, now: number): Promise<void> {
-    (await claimIn(database.db, endpoint, roomAt(endpoint.id), now))();
+    const room = roomAt(endpoint.id);
+    const send = database.caps.skipLocked ? await claimIn(database.db, endpoint, room, now) : await withAsynchronousCommit(database, (trx) => claimIn(trx, endpoint, room, now));
+    send();
   }
 
   /**
