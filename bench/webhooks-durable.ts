@@ -11,7 +11,9 @@
  *    project's own signing functions), then POSTed (node:http, kept-alive connections, the answer read to the end);
  *  - the attempts recorded several to a commit (each delivery's state under its lease, the attempts in one insert,
  *    the endpoint's health), and in that same transaction the slots they leave refilled by the next claim; sent
- *    only after the COMMIT, the gateway's GATHER_MS and GATHER_MAX, its statements' text (its trace).
+ *    only after the COMMIT, the gateway's GATHER_MS and GATHER_MAX, its statements' text (its trace);
+ *  - those commits, and the claims', without waiting for the disk, as the gateway's (src/db/asynchronous-commit.ts:
+ *    lost in a power cut, an attempt is made again); the messages are queued under a synced commit.
  *
  * What it leaves out: kysely, the group commit driver, metrics, logs, events, the endpoint re-read and the narrowing
  * at send time. So its rate over the direct POSTs' is the most a dispatcher doing this durable work reaches here:
@@ -133,6 +135,7 @@ function flush(): void {
   const batch = waiting;
   waiting = [];
   const now = Date.now();
+  statement('PRAGMA synchronous = NORMAL').run();
   statement('begin immediate').run();
   statement('savepoint member').run();
   for (const { row } of batch) statement(SQL.recorded).run('DELIVERED', 1, 1, null, null, null, now, now, null, row.id, OWNER, row.version);
@@ -141,6 +144,7 @@ function flush(): void {
   const next = claim(batch.length);
   statement('release member').run();
   statement('commit').run();
+  statement('PRAGMA synchronous = FULL').run();
   left -= batch.length;
   for (const claimed of next) void send(claimed);
   if (left === 0) finished();
@@ -150,9 +154,11 @@ for (let pass = 0; pass < passes; pass++) {
   queue(pass);
   left = posts.length;
   const done = new Promise<void>((resolve) => (finished = resolve));
+  statement('PRAGMA synchronous = NORMAL').run();
   statement('begin immediate').run();
   const first = claim(width);
   statement('commit').run();
+  statement('PRAGMA synchronous = FULL').run();
   for (const claimed of first) void send(claimed);
   await done;
 }
