@@ -18,29 +18,27 @@ import type { KeptStatements } from './sqlite-statements.ts';
 export class BatchDurability {
   /** `synchronous` as configured (2 = FULL, 3 = EXTRA); null when it is already below FULL, so nothing changes. */
   readonly #configured: number | null;
-  /** The open batch began under NORMAL (one that may repeat). */
-  #relaxed = false;
+  /**
+   * The open batch began under NORMAL. A field, read by the driver before it calls anything here, so a batch that
+   * syncs, every request's, runs no code of this file (bench/touched-files.ts counts the files a request runs).
+   */
+  relaxed = false;
 
   constructor(private readonly statements: KeptStatements) {
     const [row] = statements.prepare('PRAGMA synchronous').all([]) as Array<{ synchronous: number }>;
     this.#configured = row && row.synchronous >= 2 ? row.synchronous : null;
   }
 
-  get relaxed(): boolean {
-    return this.#relaxed;
-  }
-
-  /** Right before a batch's BEGIN: `mayRepeat` when the transaction beginning it records only work that may repeat. */
-  beginBatch(mayRepeat: boolean): void {
-    if (!mayRepeat || this.#configured === null) return;
+  /** Right before the BEGIN of a batch begun by a transaction that may repeat. */
+  beginRelaxed(): void {
+    if (this.#configured === null) return;
     this.statements.prepare('PRAGMA synchronous = NORMAL').run([]);
-    this.#relaxed = true;
+    this.relaxed = true;
   }
 
-  /** Once no transaction is open: the batch ended (or its BEGIN failed). */
-  batchEnded(): void {
-    if (!this.#relaxed) return;
-    this.#relaxed = false;
+  /** Once no transaction is open: the relaxed batch ended (or its BEGIN failed). */
+  endRelaxed(): void {
+    this.relaxed = false;
     this.statements.prepare(`PRAGMA synchronous = ${this.#configured}`).run([]);
   }
 }

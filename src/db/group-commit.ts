@@ -200,11 +200,11 @@ export class GroupCommitDriver implements Driver {
   }
 
   #begin(mayRepeat: boolean): void {
-    this.#durability.beginBatch(mayRepeat);
+    if (mayRepeat) this.#durability.beginRelaxed();
     try {
       this.#execute(BEGIN);
     } catch (error) {
-      this.#durability.batchEnded();
+      if (this.#durability.relaxed) this.#durability.endRelaxed();
       throw error;
     }
     this.#open = true;
@@ -288,7 +288,7 @@ export class GroupCommitDriver implements Driver {
   #settle(error?: unknown): void {
     this.#open = false;
     this.#due = false;
-    if (!this.sqlite.inTransaction) this.#durability.batchEnded(); // not yet on a close with a member still running
+    if (this.#durability.relaxed && !this.sqlite.inTransaction) this.#durability.endRelaxed(); // not yet on a close mid-member
     const members = this.#members;
     this.#members = [];
     for (const member of members) {
