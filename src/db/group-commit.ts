@@ -159,7 +159,7 @@ export class GroupCommitDriver implements Driver {
     let result: QueryResult<unknown>;
     try {
       // A write of its own does not join a batch that skips the sync: that batch is committed, and the write runs alone.
-      if (this.#open && this.#durability.relaxed && !lease.inTransaction && !this.statements.prepare(query.sql).reader) this.#commit();
+      if (this.#open && this.#durability.relaxed && !lease.inTransaction && this.statements.writes(query.sql)) this.#commit();
       result = this.#execute(query);
     } catch (error) {
       // A statement of its own (no batch open) that met another process's lock: it waits on timers, keeping the connection.

@@ -26,6 +26,8 @@ const outliving: unknown[] = [];
 export interface KeptStatements extends SqliteDatabase {
   /** How many statements are kept (for tests). */
   readonly size: number;
+  /** Whether `sql` may write (SQLite's `readonly` is false): a write with `returning` returns rows, yet writes. */
+  writes(sql: string): boolean;
 }
 
 export function keepStatements(sqlite: SQLite.Database): KeptStatements {
@@ -41,6 +43,9 @@ export function keepStatements(sqlite: SQLite.Database): KeptStatements {
       const statement = sqlite.prepare(sql);
       if (!known && kept.size < MAX_KEPT) kept.set(sql, statement);
       return statement;
+    },
+    writes(sql: string): boolean {
+      return !(this.prepare(sql) as unknown as SQLite.Statement).readonly;
     },
     close() {
       sqlite.close(); // finalizes every statement, kept or not

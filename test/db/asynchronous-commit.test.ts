@@ -64,6 +64,20 @@ describe('asynchronous commit on SQLite', () => {
     expect([committed('a'), committed('w')]).toEqual([true, true]);
   });
 
+  it('runs a write of its own that returns rows alone, synced, too', async () => {
+    const { app, db, committed } = await sqliteScratch();
+    const outside: Array<Promise<unknown>> = [];
+    await mayRepeat(app, async (trx) => {
+      await trx.insertInto('marks').values({ id: 'a' }).execute();
+      // A reader to SQLite (it returns rows), yet a write.
+      outside.push(db.insertInto('marks').values({ id: 'w' }).returning('id').execute(), synchronous(db));
+    });
+    const [written, readAfter] = await Promise.all(outside);
+    expect(written).toEqual([{ id: 'w' }]);
+    expect(readAfter).toBe(2);
+    expect([committed('a'), committed('w')]).toEqual([true, true]);
+  });
+
   it('changes nothing when the database is configured NORMAL', async () => {
     const normal = await createDatabase({ kind: 'sqlite', path: ':memory:', synchronous: 'normal' });
     try {
