@@ -204,16 +204,19 @@ export async function benchWebhooks(n = Number(process.env.BENCH_HOOKS_N ?? 4000
     if (delivered < n * 0.9) throw new Error(`only ${delivered} of ${n} changes were delivered`);
     const sent = bulk.arrivals.splice(0);
     const deliveredPerSecond = rate(sent);
-    // The same requests as the dispatcher sent them (webhook-client.ts), sent again from a process of their own.
-    await sendDirect(sent, bulk.url, join(dir, 'posts.json'), PER_ENDPOINT, DIRECT_PASSES);
-    if (bulk.arrivals.length !== DIRECT_PASSES * sent.length) throw new Error(`the direct POSTs arrived ${bulk.arrivals.length} times of ${DIRECT_PASSES * sent.length}`);
-    const { rate: directPerSecond, passes: passRates } = directRate(bulk.arrivals.map((arrival) => arrival.at), sent.length, DIRECT_PASSES);
-    if (process.env.BENCH_HOOKS_TRACE) console.error('direct passes', passRates.map((r) => r.toFixed(0)).join(' '));
-    // And once more with the dispatcher's durable work (claims, sealed bodies, signing, recorded attempts), no gateway.
-    bulk.arrivals.splice(0);
-    await sendDirect(sent, bulk.url, join(dir, 'posts.json'), PER_ENDPOINT, DIRECT_PASSES, 'bench/webhooks-durable.ts', [join(dir, 'durable.db')]);
-    if (bulk.arrivals.length !== DIRECT_PASSES * sent.length) throw new Error(`the durable POSTs arrived ${bulk.arrivals.length} times of ${DIRECT_PASSES * sent.length}`);
-    const { rate: durablePerSecond } = directRate(bulk.arrivals.map((arrival) => arrival.at), sent.length, DIRECT_PASSES);
+    /** The same requests sent again from a process of their own by `sender`, DIRECT_PASSES times: their median pass. */
+    const sentAgain = async (what: string, sender?: string, extra?: string[]) => {
+      bulk.arrivals.splice(0);
+      await sendDirect(sent, bulk.url, join(dir, 'posts.json'), PER_ENDPOINT, DIRECT_PASSES, sender, extra);
+      if (bulk.arrivals.length !== DIRECT_PASSES * sent.length) throw new Error(`the ${what} POSTs arrived ${bulk.arrivals.length} times of ${DIRECT_PASSES * sent.length}`);
+      const { rate: perSecond, passes } = directRate(bulk.arrivals.map((arrival) => arrival.at), sent.length, DIRECT_PASSES);
+      if (process.env.BENCH_HOOKS_TRACE) console.error(`${what} passes`, passes.map((r) => r.toFixed(0)).join(' '));
+      return perSecond;
+    };
+    // As the dispatcher sent them (webhook-client.ts); then with its durable work (claims, sealed bodies, signing,
+    // recorded attempts) and no gateway.
+    const directPerSecond = await sentAgain('direct');
+    const durablePerSecond = await sentAgain('durable', 'bench/webhooks-durable.ts', [join(dir, 'durable.db')]);
 
     const aloneP99 = percentile(alone, 99);
     const besideP99 = percentile(beside, 99);

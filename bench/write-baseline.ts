@@ -47,6 +47,7 @@ const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/t
 export const CONNECTIONS: Record<Flow, number> = { orders: 16, payments: 32, decisions: 32 };
 /** BENCH_WRITE_FLOWS (comma-separated) measures only those. */
 const FLOWS = (process.env.BENCH_WRITE_FLOWS?.split(',') ?? ['orders', 'payments', 'decisions']) as Flow[];
+for (const flow of FLOWS) if (!(flow in CONNECTIONS)) throw new Error(`BENCH_WRITE_FLOWS: "${flow}" is none of ${Object.keys(CONNECTIONS).join(', ')}`);
 
 
 export interface FlowFigure {

@@ -21,13 +21,14 @@ export async function insertDeliveries(db: Db, rows: Array<Insertable<WebhookDel
  * (nextDueOf).
  *
  * PostgreSQL: one statement, `for update skip locked`, so instances never wait on each other. SQLite: the due rows are
- * read, then leased by an update without `returning`, both in one transaction (SQLite's write lock is taken at its
- * start, so nobody leases them in between): `returning *` cost about 5 µs a row there, more than the update itself
+ * read, then leased by an update without `returning`, both in the caller's transaction (SQLite's write lock is taken
+ * at its start, so nobody leases them in between; the dispatcher's commits without waiting for the disk,
+ * db/asynchronous-commit.ts): `returning *` cost about 5 µs a row there, more than the update itself
  * (a claim of 16 rows took 130 µs against 40; the dispatcher claims thousands a second, bench/webhooks.ts).
  */
 export async function claimDueOf(db: Db, endpointId: string, request: { owner: string; now: number; leaseMs: number; limit: number; skipLocked: boolean }): Promise<DeliveryRow[]> {
   const { owner, now, leaseMs, limit, skipLocked } = request;
-  if (!skipLocked && !db.isTransaction) return db.transaction().execute((trx) => claimDueOf(trx, endpointId, request));
+  if (!skipLocked && !db.isTransaction) throw new Error('claimDueOf: on SQLite the claim runs in the caller\'s transaction');
   const due = db
     .selectFrom('webhook_deliveries')
     .where('endpoint_id', '=', endpointId)
