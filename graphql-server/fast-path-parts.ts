@@ -1,12 +1,14 @@
 /**
  * The pieces of the fast JSON path (fast-path.ts) that hold no state of its own: the plain params of a body, an
- * operation's compiled plan, and a refusal already decided.
+ * operation's compiled plan, a refusal already decided, and what the guard reads of yoga (its plugins and masking).
  */
 import { Kind, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { RateDecision } from '../src/kernel/rate-limiter.ts';
 import { jsonTextTooDeep } from '../src/kernel/json-depth.ts';
 import type { RateCharge } from './use-rate-limit.ts';
+import type { GraphQLYoga } from './yoga-server.ts';
+import { answerCacheFor, type AnswerCache } from './answer-cache.ts';
 
 export interface PlainParams {
   /** Absent or empty: the document is named by extensions.persistedQuery's hash. */
@@ -26,6 +28,8 @@ export interface CompiledOperation {
    * directives are literals), so reckoned once; null when they depend on the request's variables.
    */
   charges: RateCharge[] | null | undefined;
+  /** The answer kept while the snapshots it follows from stay the same (answer-cache.ts), or null: run every time. */
+  cache: AnswerCache | null;
 }
 
 /** A refusal already decided (the limiter's `takeNow`), handed to rateLimitResult so that it words the 429. */
@@ -43,7 +47,7 @@ export function compile(schema: GraphQLSchema, document: DocumentNode): Compiled
   const compiled = compileQuery(schema, document);
   if (!isCompiledQuery(compiled)) return null;
   const charges = operation!.variableDefinitions?.length ? null : undefined;
-  return { operationName: operation!.name?.value, type: operation!.operation as 'query' | 'mutation', query: compiled.query, stringify: compiled.stringify, charges };
+  return { operationName: operation!.name?.value, type: operation!.operation as 'query' | 'mutation', query: compiled.query, stringify: compiled.stringify, charges, cache: answerCacheFor(schema, operation!) };
 }
 
 const PARAM_KEYS = new Set(['query', 'variables', 'operationName', 'extensions']);
@@ -71,4 +75,34 @@ export function plainParams(raw: string): PlainParams | undefined {
   if (operationName != null && typeof operationName !== 'string') return undefined;
   if (extensions != null && (typeof extensions !== 'object' || Array.isArray(extensions))) return undefined;
   return params as unknown as PlainParams;
+}
+
+/** yoga's masking as yoga built it from `maskedErrors` (its wrapper logs what it hides, and masks an error once). */
+export interface YogaMasking {
+  maskError(error: unknown, message: string): Error;
+  errorMessage: string;
+}
+
+/** yoga's resolved plugin list and masking: internal in its typings, so read through a cast. */
+export function yogaInternals(yoga: GraphQLYoga): { plugins: readonly unknown[]; masking: YogaMasking | undefined } {
+  const internal = yoga as unknown as { plugins?: readonly unknown[]; maskedErrorsOpts?: YogaMasking | null };
+  const masking = internal.maskedErrorsOpts;
+  return { plugins: internal.plugins ?? [], masking: typeof masking?.maskError === 'function' ? masking : undefined };
+}
+
+/** The plugin hooks the guard counts (fast-path.ts): those of execution, and those of the request around it. */
+const EXECUTION_HOOKS = ['onExecute', 'onContextBuilding'];
+const REQUEST_HOOKS = ['onRequest', 'onRequestParse', 'onParams', 'onParse', 'onValidate', 'onResultProcess', 'onExecutionResult', 'onResponse'];
+
+/** yoga's list holds `false` for a plugin switched off by its options; those hook nothing. */
+export function executionPluginCount(plugins: readonly unknown[]): number {
+  return plugins.filter((p) => hooksAny(p, EXECUTION_HOOKS)).length;
+}
+
+export function requestPluginCount(plugins: readonly unknown[]): number {
+  return plugins.filter((p) => hooksAny(p, REQUEST_HOOKS)).length;
+}
+
+function hooksAny(plugin: unknown, hooks: readonly string[]): boolean {
+  return typeof plugin === 'object' && plugin !== null && hooks.some((hook) => hook in plugin);
 }

@@ -29,6 +29,8 @@
  *  - The shared rate limit: useRateLimit's own `chargesOf` (the fields executed, fragments resolved) and
  *    `rateLimitResult`, before execution; over it, nothing runs (docs/edge.md#rate-limits-at-a-venue).
  *  - Execution: graphql-jit's `compileQuery` with the options useGraphQlJit is given (none), once per document.
+ *    A query that reads only snapshots the services hold is answered with the bytes it made last time while they
+ *    stay the same (answer-cache.ts); yoga's path always runs it.
  *  - Masking: yoga's own mask (maskDomainErrors, "Unexpected error.", yoga's log line for what it hid) over each
  *    error of a result, as envelop's useMaskedErrors does; a thrown error as yoga's handleError does.
  *  - Metrics (use-metrics.ts): the operation counted by its name, type and outcome once the result is known, a
@@ -57,11 +59,12 @@ import type { DocumentCache } from './document-cache.ts';
 import { CONTENT_TYPE, jsonMediaType, type Answer, type JsonMediaType, type RequestHeads } from './http-messages.ts';
 import { chargesOf, rateLimitResult, type RateCharge } from './use-rate-limit.ts';
 import type { GraphQLYoga } from './yoga-server.ts';
-import { compile, Decided, plainParams, type CompiledOperation, type PlainParams } from './fast-path-parts.ts';
+import { compile, Decided, executionPluginCount, plainParams, requestPluginCount, yogaInternals, type CompiledOperation, type PlainParams, type YogaMasking } from './fast-path-parts.ts';
 import { withRequestErrorStatus } from './request-errors.ts';
 import { persistedHashOf, type TrustedDocuments } from './trusted-documents.ts';
 import type { ProductionHardening } from './use-production-hardening.ts';
 import type { GatewayMetrics } from '../src/operations/metrics.ts';
+import type { Services } from '../src/services.ts';
 import { runInRequestScope, withRequestId } from '../src/kernel/logger.ts';
 
 /**
@@ -69,7 +72,6 @@ import { runInRequestScope, withRequestId } from '../src/kernel/logger.ts';
  * the shared rate limit, yoga's masking, the metrics (useMetrics, listed whether METRICS is on or off).
  */
 export const REPRODUCED_EXECUTION_PLUGINS = 6;
-const EXECUTION_HOOKS = ['onExecute', 'onContextBuilding'];
 
 /**
  * Plugins hooking the request around execution, each done in place or left to yoga by `answer`'s checks: yoga's
@@ -81,33 +83,6 @@ const EXECUTION_HOOKS = ['onExecute', 'onContextBuilding'];
  * hooks only `onSubscribe`, which no query or mutation reaches, so neither count includes it.)
  */
 export const REPRODUCED_REQUEST_PLUGINS = 29;
-const REQUEST_HOOKS = ['onRequest', 'onRequestParse', 'onParams', 'onParse', 'onValidate', 'onResultProcess', 'onExecutionResult', 'onResponse'];
-
-/** yoga's list holds `false` for a plugin switched off by its options; those hook nothing. */
-export function executionPluginCount(plugins: readonly unknown[]): number {
-  return plugins.filter((p) => hooksAny(p, EXECUTION_HOOKS)).length;
-}
-
-export function requestPluginCount(plugins: readonly unknown[]): number {
-  return plugins.filter((p) => hooksAny(p, REQUEST_HOOKS)).length;
-}
-
-function hooksAny(plugin: unknown, hooks: readonly string[]): boolean {
-  return typeof plugin === 'object' && plugin !== null && hooks.some((hook) => hook in plugin);
-}
-
-/** yoga's masking as yoga built it from `maskedErrors` (its wrapper logs what it hides, and masks an error once). */
-interface YogaMasking {
-  maskError(error: unknown, message: string): Error;
-  errorMessage: string;
-}
-
-/** yoga's resolved plugin list and masking: internal in its typings, so read through a cast. */
-function yogaInternals(yoga: GraphQLYoga): { plugins: readonly unknown[]; masking: YogaMasking | undefined } {
-  const internal = yoga as unknown as { plugins?: readonly unknown[]; maskedErrorsOpts?: YogaMasking | null };
-  const masking = internal.maskedErrorsOpts;
-  return { plugins: internal.plugins ?? [], masking: typeof masking?.maskError === 'function' ? masking : undefined };
-}
 
 export interface FastPathDeps {
   schema: GraphQLSchema;
@@ -121,6 +96,8 @@ export interface FastPathDeps {
   metrics: GatewayMetrics;
   /** LOG_REQUEST_SCOPE on (and something is logged): mutations run inside the request scope. */
   scoped?: boolean;
+  /** Where a kept answer's snapshots are read (answer-cache.ts). */
+  services: Services;
 }
 
 /** A class, not closures: under tsx (esbuild keepNames) every closure made per request costs a `__name` call. */
@@ -198,6 +175,13 @@ export class FastJsonPath {
         if (!decision.allowed) return this.refused(decision, plan, { group, subject }, heads, mediaType, client);
       }
     }
+    // A kept answer (answer-cache.ts): while its snapshots are the same, nothing runs; read before running else.
+    let madeFrom: object[] | undefined;
+    if (plan.cache !== null) {
+      const kept = plan.cache.kept(this.deps.services);
+      if (kept !== undefined) return this.ok(plan, kept, heads, mediaType);
+      madeFrom = plan.cache.snapshots(this.deps.services);
+    }
     let result: ExecutionResult | Promise<ExecutionResult>;
     const contextValue = this.deps.createContext(heads.authorization, client);
     try {
@@ -206,6 +190,11 @@ export class FastJsonPath {
       return this.respond(plan, { errors: [withRequestId(requestId, this.thrown, error)] }, heads, mediaType);
     }
     if (isPromise(result)) return this.settled(plan, result, heads, mediaType, requestId);
+    if (madeFrom !== undefined && !result.errors?.length && !result.extensions) {
+      const body = plan.stringify(result);
+      plan.cache!.keep(madeFrom, body);
+      return this.ok(plan, body, heads, mediaType);
+    }
     return this.respond(plan, result.errors ? withRequestId(requestId, this.masked, result) : result, heads, mediaType);
   }
 
@@ -247,13 +236,17 @@ export class FastJsonPath {
 
   /** The operation counted (useMetrics' onExecuteDone), and the answer. */
   private respond(plan: CompiledOperation, result: ExecutionResult, heads: RequestHeads, mediaType: JsonMediaType): Answer | Promise<Answer> {
+    if (!result.errors?.length && !result.extensions) return this.ok(plan, plan.stringify(result), heads, mediaType);
     this.deps.metrics.operation(plan.operationName, plan.type, result.errors?.length ? 'error' : 'ok');
-    if (!result.errors?.length && !result.extensions) {
-      const headers: Record<string, string> = { 'content-type': CONTENT_TYPE[mediaType] };
-      if (heads.origin !== undefined) Object.assign(headers, this.deps.cors.headers(heads.origin));
-      return { status: 200, headers, body: plan.stringify(result) };
-    }
     return this.processed(result, heads, mediaType);
+  }
+
+  /** A result without errors or extensions, as JSON: counted, and answered 200. */
+  private ok(plan: CompiledOperation, body: string, heads: RequestHeads, mediaType: JsonMediaType): Answer {
+    this.deps.metrics.operation(plan.operationName, plan.type, 'ok');
+    const headers: Record<string, string> = { 'content-type': CONTENT_TYPE[mediaType] };
+    if (heads.origin !== undefined) Object.assign(headers, this.deps.cors.headers(heads.origin));
+    return { status: 200, headers, body };
   }
 
   /** yoga's own processRegularResult for a result with errors or extensions: its status, headers and body. */

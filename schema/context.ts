@@ -16,3 +16,13 @@ export interface GraphQLContext {
   /** The gateway's clock (epoch ms), for texts computed at send time. */
   now: () => number;
 }
+
+/**
+ * The extension a root Query field declares when its whole answer, down to every leaf, follows from one object the
+ * services hold and from the gateway's settings — nothing of the caller, the time or the request — and the services
+ * hold a new object (or none) whenever it changes: `extensions: { [SNAPSHOT]: (services) => that object }`. The fast
+ * path then keeps a query's answer while the object stays the same (graphql-server/answer-cache.ts). `undefined`:
+ * not loaded yet, nothing is kept.
+ */
+export const SNAPSHOT = 'sleeveAnswerFollows';
+export type SnapshotOf = (services: Services) => object | undefined;

@@ -4,6 +4,8 @@ import { viewOptions, type OptionsView } from '../../src/orders/options-view.ts'
 import type { SleeveOptionSet } from '../../src/orders/sleeve-options.ts';
 import { parsePayInput } from '../../src/orders/order-input.ts';
 import { builder } from '../builder.ts';
+import { SNAPSHOT } from '../context.ts';
+import type { Services } from '../../src/services.ts';
 import { OrderInputRef, OrderRef, PayInputRef, PayResultRef, SleeveOptionsRef } from '../types/order.ts';
 
 const optionViews = new WeakMap<SleeveOptionSet, OptionsView>();
@@ -18,6 +20,8 @@ builder.queryField('sleeveOptions', (t) =>
   t.field({
     type: SleeveOptionsRef,
     description: 'The sizes, fonts, threads and stitch text limit offered now.',
+    // Its answer is the set's view and PUBLIC_URL's links, nothing else: kept while the set is the same one.
+    extensions: { [SNAPSHOT]: (services: Services) => services.options.cached() },
     resolve: (_root, _args, { services, publicUrl }) => {
       // The service keeps one set object per version, so its view is built once per version; once loaded it is
       // answered without a promise, which keeps graphql-jit on its synchronous path.

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createGraphQLDoor } from '../../graphql-server/graphql-door.ts';
-import { executionPluginCount, requestPluginCount } from '../../graphql-server/fast-path.ts';
+import { executionPluginCount, requestPluginCount } from '../../graphql-server/fast-path-parts.ts';
 import { countOrderPayments } from '../../src/orders/order-repository.ts';
 import { createLogger } from '../../src/kernel/logger.ts';
 import { createRateLimiter } from '../../src/kernel/rate-limiter.ts';

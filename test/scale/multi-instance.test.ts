@@ -145,9 +145,12 @@ describe.skipIf(!DATABASE || !REDIS)(
       expect(new Set(expired).size).toBe(100);
     });
 
-    it('serves options and event information changed on instance A from instance B at once', async () => {
+    it('serves options and event information changed on instance A from instance B at once, its kept GraphQL answer too', async () => {
       const [a, b] = await twoInstances();
       expect((await (await fetch(`${b.url}/api/sleeve-options`)).json()).charLimit).toBe(20); // B has them cached
+      // GraphQL on B: yoga, then the fast path, which keeps the answer (graphql-server/answer-cache.ts), then kept.
+      const optionsOnB = async () => (await post(b.url, '/graphql', { query: '{ sleeveOptions { charLimit } }' })).body.data.sleeveOptions.charLimit;
+      for (let i = 0; i < 3; i++) expect(await optionsOnB()).toBe(20);
       const staff = async (query: string) =>
         fetch(`${a.url}/graphql`, {
           method: 'POST',
@@ -158,13 +161,16 @@ describe.skipIf(!DATABASE || !REDIS)(
       await staff('mutation { setEventInfo(text: "Doors open at nine.") }');
       const until = Date.now() + 2_000;
       let charLimit = 0;
+      let graphqlCharLimit = 0;
       let info = '';
-      while (Date.now() < until && (charLimit !== 12 || info !== 'Doors open at nine.')) {
+      while (Date.now() < until && (charLimit !== 12 || graphqlCharLimit !== 12 || info !== 'Doors open at nine.')) {
         charLimit = (await (await fetch(`${b.url}/api/sleeve-options`)).json()).charLimit;
+        graphqlCharLimit = await optionsOnB();
         info = await (await fetch(`${b.url}/llms-full.txt`)).text();
         await new Promise((r) => setTimeout(r, 50));
       }
       expect(charLimit).toBe(12);
+      expect(graphqlCharLimit).toBe(12);
       expect(info).toBe('Doors open at nine.');
     });
   },
