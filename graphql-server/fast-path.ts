@@ -175,7 +175,12 @@ export class FastJsonPath {
         if (!decision.allowed) return this.refused(decision, plan, { group, subject }, heads, mediaType, client);
       }
     }
-    // A kept answer (answer-cache.ts): while its snapshots are the same, nothing runs; read before running else.
+    return this.execute(plan, params, heads, mediaType, client, requestId);
+  }
+
+  /** The plan run once the limit allowed it, or the answer it kept (answer-cache.ts). */
+  private execute(plan: CompiledOperation, params: PlainParams, heads: RequestHeads, mediaType: JsonMediaType, client: string, requestId: string | undefined): Answer | Promise<Answer> {
+    // A kept answer: while its snapshots are the same, nothing runs; else they are read before the plan runs.
     let madeFrom: object[] | undefined;
     if (plan.cache !== null) {
       const kept = plan.cache.kept(this.deps.services);
@@ -207,14 +212,7 @@ export class FastJsonPath {
   private async limitedRun(plan: CompiledOperation, charges: RateCharge[], params: PlainParams, heads: RequestHeads, mediaType: JsonMediaType, client: string, requestId: string | undefined): Promise<Answer> {
     const limited = await rateLimitResult(this.deps.limiter, charges, client);
     if (limited) return this.respond(plan, limited, heads, mediaType);
-    const contextValue = this.deps.createContext(heads.authorization, client);
-    let executed: ExecutionResult | Promise<ExecutionResult>;
-    try {
-      executed = plan.query(undefined, contextValue, params.variables ?? {});
-    } catch (error) {
-      return this.respond(plan, { errors: [withRequestId(requestId, this.thrown, error)] }, heads, mediaType);
-    }
-    return this.settled(plan, executed, heads, mediaType, requestId);
+    return this.execute(plan, params, heads, mediaType, client, requestId);
   }
 
   private async refused(decision: RateDecision, plan: CompiledOperation, charge: RateCharge, heads: RequestHeads, mediaType: JsonMediaType, client: string): Promise<Answer> {

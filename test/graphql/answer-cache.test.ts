@@ -7,12 +7,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
-import { describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it, vi } from 'vitest';
 import { AnswerCache, answerCacheFor } from '../../graphql-server/answer-cache.ts';
 import type { Services } from '../../src/services.ts';
 import { afterThisTest, testGateway } from '../support/gateway.ts';
 import { gatewayOver } from '../support/graphql-transports.ts';
 
+const REDIS = process.env.TEST_REDIS_URL;
 const OPTIONS = { sizes: [{ value: '13-inch' }], fonts: [{ value: 'Block' }], threads: [{ value: 'Gold', color: '#c9a227' }], charLimit: 12 };
 
 function operationOf(source: string): OperationDefinitionNode {
@@ -59,6 +61,21 @@ describe('a kept answer on the production entry (the fast path)', () => {
     const response = await t.request('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(query) });
     return (await response.json()).data.sleeveOptions as { version: number; charLimit: number };
   }
+
+  // Which answer was kept is read from the cache itself (a spy that calls through): over HTTP a kept answer and a
+  // fresh one are the same bytes. With REDIS_URL the rate limit is shared and answers by promise: kept all the same.
+  const limits: Array<[string, Record<string, string>]> = [['in this process', {}]];
+  if (REDIS) limits.push(['shared through Redis', { REDIS_URL: REDIS, REDIS_PREFIX: `kept-${randomUUID()}:` }]);
+  it.each(limits)('answers from the kept answer once it is made, the rate limit %s', async (_name, env) => {
+    const kept = vi.spyOn(AnswerCache.prototype, 'kept');
+    try {
+      const t = await gatewayOver('node', { env });
+      for (let i = 0; i < 4; i++) expect(await options(t)).toEqual({ version: 1, charLimit: 20 }); // yoga, made and kept, kept, kept
+      expect(kept.mock.results.map((result) => typeof result.value)).toEqual(['undefined', 'string', 'string']);
+    } finally {
+      kept.mockRestore();
+    }
+  });
 
   it('gives way to a set staff publish on this instance at once', async () => {
     const t = await gatewayOver('node');
