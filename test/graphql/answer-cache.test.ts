@@ -77,6 +77,18 @@ describe('a kept answer on the production entry (the fast path)', () => {
     }
   });
 
+  it('still counts each kept answer against the rate limit and in the operations metric', async () => {
+    const t = await gatewayOver('node', { env: { RATE_LIMIT_READ: '4' } });
+    const send = () => t.request('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(query) });
+    // yoga, made and kept, then kept twice: four reads allowed, the fifth refused though an answer is kept.
+    for (let i = 0; i < 4; i++) expect((await send()).status).toBe(200);
+    const refused = await send();
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).errors[0].extensions.code).toBe('RATE_LIMITED');
+    const metrics = await (await t.gateway.fetch(new Request('http://sleeve.test/metrics'))).text();
+    expect(metrics).toContain('sleeve_graphql_operations_total{operation="anonymous",type="query",outcome="ok"} 4');
+  });
+
   it('gives way to a set staff publish on this instance at once', async () => {
     const t = await gatewayOver('node');
     for (let i = 0; i < 3; i++) expect(await options(t)).toEqual({ version: 1, charLimit: 20 }); // yoga, then made and kept, then kept
