@@ -2,28 +2,15 @@
  * The hosted pay page at payUrl in a real browser against a real server process: the order summary (with the
  * stitch text spelled letter by letter), the live countdown, and paying with the demo card.
  */
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CHROMIUM_NOTE, client, DESKTOP, freePort, hasChromium, launchBrowser, openPage, PHONE, screenshot } from '../support/browser.ts';
-import { startProcess } from '../support/process.ts';
-import { tempDir } from '../support/temp-dir.ts';
+import { CHROMIUM_NOTE, client, DESKTOP, hasChromium, launchBrowser, openPage, PHONE, screenshot } from '../support/browser.ts';
+import { ADMIN_TOKEN, startServer } from './ordering-support.ts';
 
-const ADMIN_TOKEN = 'test-admin';
 const ADA = { email: 'ada@example.com', name: 'Ada Lovelace', size: '13-inch', font: 'Block', thread: 'Gold', stitchText: 'ADA' };
 
-/** A server process on a fixed free port with PUBLIC_URL pointing at it, and one fresh order's pay address. */
+/** A server process (ordering-support.ts) and one fresh order's pay address. */
 async function serverWithOrder(extraEnv: Record<string, string> = {}) {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const server = await startProcess({
-    PORT: String(port),
-    DATABASE_URL: `file:${join(tempDir(), 'sleeve.db')}`,
-    ADMIN_TOKEN,
-    PUBLIC_URL: base,
-    ...extraEnv,
-  });
-  expect(server.url).toBe(base);
-  const api = client(base, ADMIN_TOKEN);
+  const { base, api } = await startServer(extraEnv);
   return {
     base,
     api,
