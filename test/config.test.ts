@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { startupRefusal } from './support/process.ts';
 import { ConfigError, loadConfig, parseSchedule } from '../src/kernel/config.ts';
+import { createDatabase } from '../src/db/database.ts';
 
 describe('configuration (docs/running.md#configuration)', () => {
   it('has a default for every variable that works on a laptop', () => {
@@ -131,15 +132,19 @@ describe('configuration (docs/running.md#configuration)', () => {
     expect(result.lines).toEqual(['sleeve-gateway: failed to start: connect ECONNREFUSED 127.0.0.1:1']);
   });
 
-  // One parser reads both (src/db/database.ts secondsParameter): one bad value of the second shows it is read.
+  // One parser reads both (src/db/database.ts secondsParameter): one bad value of the second shows it is read. Each
+  // value is refused by createDatabase in this process (no connection is tried); the first of each also by a
+  // start-up of its own, for the line an operator sees (a start under tsx costs seconds).
   it.each([
     ['connect_timeout', ['ten', '-1', '1.5']],
     ['query_timeout', ['1.5']],
-  ])("stops start-up with one line naming %s when DATABASE_URL's is not whole seconds", (name, values) => {
+  ])("stops start-up with one line naming %s when DATABASE_URL's is not whole seconds", async (name, values) => {
     for (const bad of values) {
-      const result = startupRefusal({ DATABASE_URL: `postgres://postgres@127.0.0.1:1/sleeve?${name}=${bad}` });
-      expect([result.status, result.lines]).toEqual([1, [`sleeve-gateway: failed to start: DATABASE_URL: ${name} "${bad}" must be whole seconds`]]);
+      const url = `postgres://postgres@127.0.0.1:1/sleeve?${name}=${bad}`;
+      await expect(createDatabase({ kind: 'postgres', url })).rejects.toThrow(new Error(`DATABASE_URL: ${name} "${bad}" must be whole seconds`));
     }
+    const result = startupRefusal({ DATABASE_URL: `postgres://postgres@127.0.0.1:1/sleeve?${name}=${values[0]}` });
+    expect([result.status, result.lines]).toEqual([1, [`sleeve-gateway: failed to start: DATABASE_URL: ${name} "${values[0]}" must be whole seconds`]]);
   });
 
   it('stops start-up with one line naming TRUST_PROXY on a bad value', () => {
