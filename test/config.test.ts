@@ -139,12 +139,11 @@ describe('configuration (docs/running.md#configuration)', () => {
     ['connect_timeout', ['ten', '-1', '1.5']],
     ['query_timeout', ['1.5']],
   ])("stops start-up with one line naming %s when DATABASE_URL's is not whole seconds", async (name, values) => {
-    for (const bad of values) {
-      const url = `postgres://postgres@127.0.0.1:1/sleeve?${name}=${bad}`;
-      await expect(createDatabase({ kind: 'postgres', url })).rejects.toThrow(new Error(`DATABASE_URL: ${name} "${bad}" must be whole seconds`));
-    }
-    const result = startupRefusal({ DATABASE_URL: `postgres://postgres@127.0.0.1:1/sleeve?${name}=${values[0]}` });
-    expect([result.status, result.lines]).toEqual([1, [`sleeve-gateway: failed to start: DATABASE_URL: ${name} "${values[0]}" must be whole seconds`]]);
+    const url = (bad: string) => `postgres://postgres@127.0.0.1:1/sleeve?${name}=${bad}`;
+    const refusal = (bad: string) => `DATABASE_URL: ${name} "${bad}" must be whole seconds`;
+    for (const bad of values) await expect(createDatabase({ kind: 'postgres', url: url(bad) })).rejects.toThrow(new Error(refusal(bad)));
+    const result = startupRefusal({ DATABASE_URL: url(values[0]!) });
+    expect([result.status, result.lines]).toEqual([1, [`sleeve-gateway: failed to start: ${refusal(values[0]!)}`]]);
   });
 
   it('stops start-up with one line naming TRUST_PROXY on a bad value', () => {

@@ -8,8 +8,7 @@ import { expect } from 'vitest';
 import { PHONE, screenshot } from '../support/browser.ts';
 import { lowContrastTexts, startServer, unlabelledControls, widerThanViewport } from './ordering-support.ts';
 
-/** The sizes issue 19 names: a phone (the one every browser test uses) and a laptop. */
-export { PHONE };
+/** The sizes issue 19 names: a phone (PHONE, the one every browser test uses) and a laptop. */
 export const LAPTOP = { width: 1366, height: 768 } as const;
 
 const BOOTSTRAP = { id: 'site_portal_boot', apiKey: 'key_portal_boot' };
