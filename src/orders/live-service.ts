@@ -20,11 +20,24 @@ import { eventKey, sharedReads } from './shared-reads.ts';
 import { createReadRecovery } from '../events/read-recovery.ts';
 import { listening, startingState } from '../events/stream-start.ts';
 
+/**
+ * One moment of a hold, with what a countdown shows as plain properties: the GraphQL type's fields read them as they
+ * are, with no resolver of their own. A field with a resolver costs graphql-jit a call and a resolve-info object per
+ * event, and thousands of subscribers get one event a second each (docs/graphql.md#the-tick-path).
+ */
 export interface HoldTickEvent {
   order: Order;
+  orderNumber: string;
+  status: Order['status'];
+  /** The hold's end in ISO 8601, made once per stream, not per tick. */
+  holdUntil: string;
   secondsLeft: number;
   /** The last event: the hold is over (paid, cancelled, expired); the stream completes after it. */
   final: boolean;
+}
+
+export function holdTick(order: Order, secondsLeft: number, final: boolean, holdUntil = new Date(order.holdUntil).toISOString()): HoldTickEvent {
+  return { order, orderNumber: order.orderNumber, status: order.status, holdUntil, secondsLeft, final };
 }
 
 export type PickupChange = 'snapshot' | 'ready' | 'collected' | 'removed';
@@ -123,16 +136,17 @@ export function createLiveService(
       });
       if (order.status !== 'awaiting payment') {
         // Not held (any more): the current state is also the last.
-        stream.push({ order, secondsLeft: 0, final: true }, true);
+        stream.push(holdTick(order, 0, true), true);
         stream.end();
         return stream;
       }
-      stream.push({ order, secondsLeft: Math.max(0, Math.floor((order.holdUntil - clock.now()) / 1000)), final: false }, true);
-      unwatch = ticker.watch(order.holdUntil, (secondsLeft) => stream.push({ order, secondsLeft, final: false }));
+      const holdUntil = new Date(order.holdUntil).toISOString();
+      stream.push(holdTick(order, Math.max(0, Math.floor((order.holdUntil - clock.now()) / 1000)), false, holdUntil), true);
+      unwatch = ticker.watch(order.holdUntil, (secondsLeft) => stream.push(holdTick(order, secondsLeft, false, holdUntil)));
       const endWith = (read: Promise<Order | undefined>) => {
         read.then(
           (latest) => {
-            stream.push({ order: latest ?? order, secondsLeft: 0, final: true }, true);
+            stream.push(holdTick(latest ?? order, 0, true), true);
             stream.end();
           },
           // Unreadable now: no final event claims a state it could not read. After an outage the resume below reads

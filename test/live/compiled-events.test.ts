@@ -10,13 +10,13 @@ import { schema } from '../../schema/index.ts';
 import type { GraphQLContext } from '../../schema/context.ts';
 import { subscribeCompiled } from '../../graphql-server/use-compiled-subscriptions.ts';
 import { DomainError } from '../../src/kernel/errors.ts';
-import type { Order } from '../../src/orders/order.ts';
+import { holdTick, type HoldTickEvent } from '../../src/orders/live-service.ts';
 import { liveServer, subscribe as subscribeOverWs } from '../support/live-server.ts';
 import { VALID_ORDER } from '../support/gateway.ts';
 import { heldOrder, holdContext } from '../support/hold-context.ts';
 
 /** A context whose live service streams the given hold ticks, or refuses as a wrong payToken does. */
-function contextWith(events: Array<{ order: Order; secondsLeft: number; final: boolean }>, refuse = false): GraphQLContext {
+function contextWith(events: HoldTickEvent[], refuse = false): GraphQLContext {
   return holdContext({
     async holdCountdown() {
       if (refuse) throw new DomainError('not_found', 'No order with that number and token.');
@@ -36,9 +36,9 @@ async function frames(run: (args: ExecutionArgs) => unknown, args: ExecutionArgs
 }
 
 const TICKS = [
-  { order: heldOrder('awaiting payment'), secondsLeft: 299, final: false },
-  { order: heldOrder('awaiting payment'), secondsLeft: 298, final: false },
-  { order: heldOrder('received'), secondsLeft: 0, final: true },
+  holdTick(heldOrder('awaiting payment'), 299, false),
+  holdTick(heldOrder('awaiting payment'), 298, false),
+  holdTick(heldOrder('received'), 0, true),
 ];
 
 describe('subscription events on the compiled plan', () => {

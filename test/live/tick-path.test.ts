@@ -11,13 +11,14 @@ import { schema } from '../../schema/index.ts';
 import { subscribeCompiled, WRITE_NEXT_NOW, type WriteNextNow } from '../../graphql-server/use-compiled-subscriptions.ts';
 import { LatestStream } from '../../src/events/latest-stream.ts';
 import type { Order } from '../../src/orders/order.ts';
+import { holdTick } from '../../src/orders/live-service.ts';
 import { liveServer } from '../support/live-server.ts';
 import { VALID_ORDER } from '../support/gateway.ts';
 import { heldOrder, holdContext } from '../support/hold-context.ts';
 import { eventually } from '../support/receiver.ts';
 
 const held = heldOrder('awaiting payment');
-const tick = (secondsLeft: number, order: Order | null = held) => ({ order: order!, secondsLeft, final: false });
+const tick = (secondsLeft: number, order: Order = held) => holdTick(order, secondsLeft, false);
 
 /** subscribeCompiled over a LatestStream the test pushes into, with a writer that takes results while `open`. */
 async function compiledOverLatest(writerOpen: () => boolean) {
@@ -64,7 +65,7 @@ describe('the tick path, at the compiled stream', () => {
 
     // The final event is kept for the reader even while a writer could take it.
     const final = stream.next();
-    source.push({ order: { ...held, status: 'received' }, secondsLeft: 0, final: true }, true);
+    source.push(holdTick({ ...held, status: 'received' }, 0, true), true);
     expect((await final).value).toEqual({ data: { holdCountdown: { left: 0, status: 'RECEIVED' } } });
     expect(written).toHaveLength(2);
   });
@@ -72,7 +73,7 @@ describe('the tick path, at the compiled stream', () => {
   it('leaves a result with errors to the reader, through masking, and a tick pushed while a value is queued', async () => {
     const { source, stream, written } = await compiledOverLatest(() => true);
     const waiting = stream.next();
-    source.push(tick(5, null)); // no order: its `status` fails
+    source.push({ ...tick(5), status: null as never }); // no status: the non-null field fails
     const failed = (await waiting).value!;
     expect(failed.errors).toHaveLength(1);
     expect(written).toEqual([]);
