@@ -9,6 +9,7 @@
 import type { DatabaseConnection, Dialect, QueryResult, TransactionSettings } from 'kysely';
 import { DomainError } from '../kernel/errors.ts';
 import { PassThroughDriver, withDriver } from './driver-wrapper.ts';
+import { isStalePlan } from './pg-named-statements.ts';
 
 /** Node's codes for a connection refused, reset or unreachable. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -64,8 +65,19 @@ export class DatabaseBusy extends DatabaseUnavailable {
   }
 }
 
+/**
+ * Another instance's migration changed the columns of a table a named statement reads, after this process prepared
+ * it (pg-named-statements.ts): the statement has a new name by now, so a retry runs.
+ */
+export class StatementOutdated extends DatabaseUnavailable {
+  constructor(cause: Error & { code?: unknown }) {
+    super(cause, 'The database was upgraded during this request. Please try again.');
+  }
+}
+
 function unavailable(error: unknown): unknown {
-  return isConnectionLoss(error) ? new ConnectionLost(error as Error) : error;
+  if (isConnectionLoss(error)) return new ConnectionLost(error as Error);
+  return isStalePlan(error) ? new StatementOutdated(error as Error) : error;
 }
 
 const rethrow = (error: unknown): never => {

@@ -13,6 +13,7 @@ import { groupCommitDialect } from './group-commit-dialect.ts';
 import { tracedDialect } from './traced-dialect.ts';
 import { DatabaseUnavailable, unavailableOnConnectionLoss } from './connection-loss.ts';
 import { clientWithQueryTimeout, DEFAULT_QUERY_TIMEOUT_SECONDS, sessionTimeoutOption } from './query-timeout.ts';
+import { clientWithNamedStatements } from './pg-named-statements.ts';
 import type { Logger } from '../kernel/logger.ts';
 import type { Database } from './tables.ts';
 
@@ -77,7 +78,7 @@ async function openPostgres(url: string, logger?: Logger): Promise<{ db: Kysely<
       connectionString: parsed.toString(),
       max,
       connectionTimeoutMillis: connectTimeoutMs,
-      Client: clientWithQueryTimeout(answerTimeoutMs),
+      Client: clientWithNamedStatements(clientWithQueryTimeout(answerTimeoutMs)),
       ...(options.length > 0 ? { options: options.join(' ') } : {}),
       // bigint columns hold epoch milliseconds and order numbers: all well inside 2^53, so read them as numbers.
       types: { getTypeParser: (oid: number, format?: string) => (oid === INT8_OID ? Number : pg.types.getTypeParser(oid, format as never)) } as never,
