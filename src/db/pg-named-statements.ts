@@ -20,11 +20,15 @@ import pg from 'pg';
 /** How many statement texts get a name, per process. */
 export const MAX_NAMED = 1000;
 
-const STALE_PLAN = 'cached plan must not change result type';
-
-/** Whether PostgreSQL refused a named statement whose result columns changed since it was prepared (above). */
+/**
+ * Whether PostgreSQL refused a named statement whose result columns changed since it was prepared (above). SQLSTATE
+ * 0A000 is any "feature not supported"; the refusal is the one raised in plancache.c's RevalidateCachedQuery, which
+ * the error names in `routine` whatever the server's language (the message is translated by `lc_messages`).
+ */
 export function isStalePlan(error: unknown): boolean {
-  return error instanceof Error && (error as { code?: unknown }).code === '0A000' && error.message.includes(STALE_PLAN);
+  if (!(error instanceof Error)) return false;
+  const { code, routine } = error as { code?: unknown; routine?: unknown };
+  return code === '0A000' && (routine === 'RevalidateCachedQuery' || error.message === 'cached plan must not change result type');
 }
 
 /** Statement texts and their names; a text renamed after a stale plan keeps its place in the count. */

@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { StatementOutdated } from '../../src/db/connection-loss.ts';
-import { clientWithNamedStatements, StatementNames } from '../../src/db/pg-named-statements.ts';
+import { clientWithNamedStatements, isStalePlan, StatementNames } from '../../src/db/pg-named-statements.ts';
 import { dropSchema, openPostgresWith, testDatabaseUrl } from '../support/databases.ts';
 import { afterThisTest } from '../support/gateway.ts';
 
@@ -27,6 +27,14 @@ describe('statement names', () => {
     expect(names.nameOf('select $1')).not.toBe(first);
     names.rename('select $1, $2, $3'); // never named: stays unnamed, takes no place
     expect(names.nameOf('select $1, $2, $3')).toBeUndefined();
+  });
+
+  it('takes only the stale-plan refusal for one, in any server language, not every "feature not supported"', () => {
+    const refusal = (message: string, fields: Record<string, string>) => Object.assign(new Error(message), fields);
+    expect(isStalePlan(refusal('cached plan must not change result type', { code: '0A000', routine: 'RevalidateCachedQuery' }))).toBe(true);
+    expect(isStalePlan(refusal('le plan mis en cache ne doit pas modifier le type en résultat', { code: '0A000', routine: 'RevalidateCachedQuery' }))).toBe(true);
+    expect(isStalePlan(refusal('FOR UPDATE is not allowed with aggregate functions', { code: '0A000', routine: 'CheckSelectLocking' }))).toBe(false);
+    expect(isStalePlan(refusal('cached plan must not change result type', { code: '42P01' }))).toBe(false);
   });
 });
 
@@ -62,6 +70,7 @@ describe.runIf(BASE)('named statements on PostgreSQL', () => {
     const refused = await readOne().catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(StatementOutdated);
     expect(refused).toMatchObject({ code: 'unavailable', driverCode: '0A000', details: { retryAfter: 1 } });
+    expect((refused as { cause?: { routine?: string } }).cause?.routine).toBe('RevalidateCachedQuery'); // what isStalePlan reads
     expect(await readOne()).toEqual({ id: 1, label: 'one', colour: 'red' });
   });
 
