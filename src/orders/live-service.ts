@@ -36,6 +36,7 @@ export interface HoldTickEvent {
   final: boolean;
 }
 
+/** A hold's event for `order`; a stream that ticks passes the `holdUntil` text it made once. */
 export function holdTick(order: Order, secondsLeft: number, final: boolean, holdUntil = new Date(order.holdUntil).toISOString()): HoldTickEvent {
   return { order, orderNumber: order.orderNumber, status: order.status, holdUntil, secondsLeft, final };
 }
