@@ -56,11 +56,12 @@ export function clientWithNamedStatements(Base: typeof pg.Client, names = new St
   return class NamedStatementClient extends Base {
     override query(...args: unknown[]): any {
       const [text, values] = args;
-      const run = (super.query as (...all: unknown[]) => unknown).bind(this);
-      if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0 || args.length !== 2) return run(...args);
+      // pg's overloads in one, as TimedClient calls them: apply, not a function bound anew for every query.
+      const query = super.query as (...all: unknown[]) => unknown;
+      if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0 || args.length !== 2) return query.apply(this, args);
       const name = names.nameOf(text);
-      if (name === undefined) return run(text, values);
-      return (run({ name, text, values }) as Promise<unknown>).catch((error: unknown) => {
+      if (name === undefined) return query.call(this, text, values);
+      return (query.call(this, { name, text, values }) as Promise<unknown>).catch((error: unknown) => {
         if (isStalePlan(error)) names.rename(text);
         throw error;
       });
