@@ -55,7 +55,7 @@ const kept = new Map<string, ReturnType<typeof db.prepare>>();
 const statement = (sql: string) => kept.get(sql) ?? kept.set(sql, db.prepare(sql)).get(sql)!;
 const list = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 const SQL = {
-  due: 'select * from "webhook_deliveries" where "endpoint_id" = ? and "status" = ? and "next_attempt_at" <= ? order by "next_attempt_at" asc limit ?',
+  due: 'select * from "webhook_deliveries" where "endpoint_id" = ? and "status" = ? and "next_attempt_at" <= ? order by "next_attempt_at" asc limit +?',
   lease: (n: number) => `update "webhook_deliveries" set "lease_owner" = ?, "lease_until" = ?, "next_attempt_at" = ? where "status" = ? and "next_attempt_at" <= ? and "id" in (${list(n)})`,
   bodies: (n: number) => `select "id", "path", "body" from "outbox_notifications" where "id" in (${list(n)})`,
   recorded:

@@ -1,11 +1,12 @@
 /**
- * kysely's SQLite dialect with the group-commit driver (group-commit.ts) and every statement kept prepared
- * (sqlite-statements.ts), and the way from a query's `db` to that driver for the statements sent to it directly
- * (compiled-once.ts).
+ * kysely's SQLite dialect with the group-commit driver (group-commit.ts), every statement kept prepared
+ * (sqlite-statements.ts) and planned once (sqlite-query-compiler.ts), and the way from a query's `db` to that driver
+ * for the statements sent to it directly (compiled-once.ts).
  */
 import type SQLite from 'better-sqlite3';
 import { SqliteDialect, type Dialect } from 'kysely';
 import { GroupCommitDriver } from './group-commit.ts';
+import { SqliteStatementCompiler } from './sqlite-query-compiler.ts';
 import { keepStatements } from './sqlite-statements.ts';
 
 export function groupCommitDialect(sqlite: SQLite.Database): Dialect {
@@ -21,7 +22,7 @@ export function groupCommitDialect(sqlite: SQLite.Database): Dialect {
     },
     createDriver: () => (driver = new GroupCommitDriver(statements, sqlite, base.createDriver())),
     createIntrospector: (db) => base.createIntrospector(db),
-    createQueryCompiler: () => base.createQueryCompiler(),
+    createQueryCompiler: () => new SqliteStatementCompiler(),
   };
 }
 
