@@ -29,24 +29,33 @@ export async function insertDeliveries(db: Db, rows: Array<Insertable<WebhookDel
 export async function claimDueOf(db: Db, endpointId: string, request: { owner: string; now: number; leaseMs: number; limit: number; skipLocked: boolean }): Promise<DeliveryRow[]> {
   const { owner, now, leaseMs, limit, skipLocked } = request;
   if (!skipLocked && !db.isTransaction) throw new Error('claimDueOf: on SQLite the claim runs in the caller\'s transaction');
-  const due = db
-    .selectFrom('webhook_deliveries')
-    .where('endpoint_id', '=', endpointId)
-    .where('status', '=', 'PENDING')
-    .where('next_attempt_at', '<=', now)
-    .orderBy('next_attempt_at', 'asc')
-    .limit(limit);
   const lease = { lease_owner: owner, lease_until: now + leaseMs, next_attempt_at: now + leaseMs };
   const claim = db.updateTable('webhook_deliveries').set(lease).where('status', '=', 'PENDING').where('next_attempt_at', '<=', now);
   if (skipLocked) {
     // PostgreSQL may run an `in (… limit n for update skip locked)` subquery more than once inside its join, and so
     // lease more than n rows (the per-endpoint limit broken, seen in test/webhooks/isolation.test.ts); an array of
     // the subquery is computed once.
-    return claim.where('id', '=', sql<string>`any(array(${due.select('id').forUpdate().skipLocked()}))`).returningAll().execute();
+    const due = dueOf(db, { endpointId, now, limit }).clearSelect().select('id').forUpdate().skipLocked();
+    return claim.where('id', '=', sql<string>`any(array(${due}))`).returningAll().execute();
   }
-  const rows = await due.selectAll().execute();
+  const rows = (await dueQuery(db, { endpointId, now, limit })).rows;
   if (rows.length > 0) await claim.where('id', 'in', rows.map((row) => row.id)).execute();
   return rows.map((row) => ({ ...row, ...lease }));
+}
+
+/** claimDueOf's read on SQLite, run thousands of times a second: compiled once (db/compiled-once.ts). */
+const dueQuery = compiledOnce(dueOf);
+
+/** The endpoint's due deliveries, earliest first. */
+function dueOf(db: Db, v: { endpointId: string; now: number; limit: number }) {
+  return db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('endpoint_id', '=', v.endpointId)
+    .where('status', '=', 'PENDING')
+    .where('next_attempt_at', '<=', v.now)
+    .orderBy('next_attempt_at', 'asc')
+    .limit(v.limit);
 }
 
 /** When the endpoint's earliest PENDING delivery is due (a leased one: when its lease runs out); null when none is. */

@@ -4,6 +4,7 @@
  * site, so another site's endpoint id is simply not found. Rows in, rows out; `db` may be a transaction.
  */
 import type { ExpressionBuilder, Insertable, Updateable } from 'kysely';
+import { compiledOnce } from '../db/compiled-once.ts';
 import type { Db } from '../db/database.ts';
 import type { EndpointRow, WebhookEndpointTable } from './endpoint-tables.ts';
 
@@ -107,9 +108,13 @@ export interface HealthOutcome {
   throttledUntil: number | null;
 }
 
+/** A batch that ended in a success, unthrottled (nearly every batch): compiled once (db/compiled-once.ts). */
+const answeredQuery = compiledOnce((db: Db, v: { id: string }) => db.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', v.id).returningAll());
+
 /** Writes a batch's health outcome (once per endpoint per batch, not per attempt); the row as it is now. */
 export async function recordHealth(db: Db, id: string, outcome: HealthOutcome): Promise<EndpointRow | undefined> {
   const { failing, throttledUntil } = outcome;
+  if (failing === null && throttledUntil === null) return (await answeredQuery(db, { id })).rows[0];
   return db
     .updateTable('webhook_endpoints')
     .set((eb) => ({

@@ -3,10 +3,10 @@
  * plan the kept statement again on every run, and still the rows asked for.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, type Database } from '../../src/db/database.ts';
+import { createDatabase, type AppDatabase } from '../../src/db/database.ts';
 
 describe('LIMIT and OFFSET on SQLite', () => {
-  let database: Database;
+  let database: AppDatabase;
   beforeAll(async () => {
     database = await createDatabase({ kind: 'sqlite', path: ':memory:' });
     await database.migrate();
