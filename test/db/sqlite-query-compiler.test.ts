@@ -2,6 +2,7 @@
  * LIMIT and OFFSET on SQLite (src/db/sqlite-query-compiler.ts): never a bare bound parameter, which would make SQLite
  * plan the kept statement again on every run, and still the rows asked for.
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type AppDatabase } from '../../src/db/database.ts';
 
@@ -28,6 +29,12 @@ describe('LIMIT and OFFSET on SQLite', () => {
     expect(sql).toMatch(/ limit \+\? offset \+\?$/);
     expect(sql).not.toMatch(/(limit|offset) \?/);
     expect(parameters).toEqual([2, 1]);
+  });
+
+  it('writes any other expression as it was', async () => {
+    const query = database.db.selectFrom('sleeve_option_sets').select('version').orderBy('version').limit(sql<number>`1 + 1`).offset(sql.lit(1));
+    expect(query.compile().sql).toMatch(/ limit 1 \+ 1 offset 1$/);
+    expect((await query.execute()).map((row) => row.version)).toEqual([2, 3]);
   });
 
   it('returns the rows asked for, the same statement with other values', async () => {
