@@ -118,8 +118,10 @@ async function attempt(request: DeliveryRequest, { clock, signal }: { clock: Clo
     const url = new URL(request.url);
     const send = url.protocol === 'https:' ? httpsRequest : url.protocol === 'http:' ? httpRequest : null;
     if (!send) throw new Error(`unsupported protocol ${url.protocol}`);
-    const body = Buffer.from(request.body, 'utf8');
-    const headers = { 'content-type': 'application/json', accept: 'application/json', ...request.headers, 'content-length': String(body.length) };
+    // The body stays a string: node:http then writes the head and the body as one string, in one write, where a
+    // Buffer went as a second chunk after the head (the bytes sent are the same).
+    const body = request.body;
+    const headers = { 'content-type': 'application/json', accept: 'application/json', ...request.headers, 'content-length': String(Buffer.byteLength(body, 'utf8')) };
     const response = await new Promise<{ status: number; text: string; retryAfter: string | null }>((resolve, reject) => {
       req = send(url, { method: 'POST', headers, agent: agents[url.protocol as keyof typeof agents] }, (res) => {
         const chunks: Buffer[] = [];
