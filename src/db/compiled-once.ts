@@ -7,6 +7,7 @@
  * again among the compiled parameters; later calls put their values in those places. So `build` must give the same
  * SQL whatever the values: no list of values, no choice made on a value (a constant written in `build` is kept as
  * it is). The shape is the set of keys of `values`, so one query serves rows of several shapes.
+ * A list of rows (a multi-row insert) has compiledPerCount instead: one compilation per number of rows.
  *
  * On SQLite the compiled statement goes straight to the group-commit driver (runDirect) when it can, past kysely's
  * executor: no plugin is installed, so the result is the same, with a promise or two instead of about fifteen.
@@ -42,6 +43,38 @@ export function compiledOnce<V extends Record<string, unknown>, R>(build: (db: D
       shapes.set(shape, known);
     }
     const parameters = known.slots.map((slot) => (typeof slot === 'string' ? values[slot] : slot.constant));
+    return executeCompiled<R>(db, { sql: known.sql, query: known.query, parameters, queryId: createQueryId() });
+  };
+}
+
+/**
+ * A query of a list of rows (a multi-row insert), built and compiled once per dialect and number of rows: its
+ * parameters are then each row's `columns`, in that order, row after row. The first compile of each count checks
+ * that this is so (every column of every row is a parameter, once, in that order), and fails otherwise, before
+ * anything runs.
+ */
+export function compiledPerCount<Row extends Record<string, unknown>, R>(
+  columns: ReadonlyArray<keyof Row & string>,
+  build: (db: Db, rows: Row[]) => Compilable<R>,
+): (db: Db, rows: Row[]) => Promise<QueryResult<R>> {
+  const byAdapter = new WeakMap<object, Map<number, Omit<Known, 'slots'>>>();
+  return (db, rows) => {
+    const adapter = db.getExecutor().adapter;
+    let counts = byAdapter.get(adapter);
+    if (!counts) byAdapter.set(adapter, (counts = new Map()));
+    let known = counts.get(rows.length);
+    if (!known) {
+      // Built on rows of placeholders, one of its own for each row and column, so the check below is exact.
+      const marks = rows.map((_, i) => Object.fromEntries(columns.map((column) => [column, `${MARK}${i}:${column}`])) as Row);
+      const compiled = build(db, marks).compile();
+      const expected = marks.flatMap((mark) => columns.map((column) => mark[column]));
+      if (compiled.parameters.length !== expected.length || compiled.parameters.some((p, i) => p !== expected[i])) {
+        return Promise.reject(new Error(`compiledPerCount: the query's parameters are not each row's ${columns.join(', ')}, in order`));
+      }
+      counts.set(rows.length, (known = { sql: compiled.sql, query: compiled.query }));
+    }
+    const parameters: unknown[] = [];
+    for (const row of rows) for (const column of columns) parameters.push(row[column]);
     return executeCompiled<R>(db, { sql: known.sql, query: known.query, parameters, queryId: createQueryId() });
   };
 }

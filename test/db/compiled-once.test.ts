@@ -3,7 +3,7 @@
  * their places and the constants of the query kept; one compilation per shape (the keys of the values).
  */
 import { describe, expect, it } from 'vitest';
-import { compiledOnce } from '../../src/db/compiled-once.ts';
+import { compiledOnce, compiledPerCount } from '../../src/db/compiled-once.ts';
 import { createDatabase } from '../../src/db/database.ts';
 import type { Db } from '../../src/db/database.ts';
 
@@ -41,6 +41,40 @@ describe('compiledOnce', () => {
     const changed = await app.db.transaction().execute(async (trx) => Number((await bump(trx, { name: 'order_number' })).numAffectedRows));
     expect(changed).toBe(1);
     expect(Number((await bump(app.db, { name: 'none' })).numAffectedRows)).toBe(0);
+    await app.destroy();
+  });
+});
+
+describe('compiledPerCount', () => {
+  type Row = { name: string; value: number };
+
+  it('inserts each list of rows, compiling once per number of rows', async () => {
+    const app = await createDatabase({ kind: 'sqlite', path: ':memory:' });
+    await app.migrate();
+    let builds = 0;
+    const insert = compiledPerCount<Row, unknown>(['name', 'value'], (db, rows) => {
+      builds++;
+      return db.insertInto('counters').values(rows.map((row) => ({ name: row.name, value: row.value })));
+    });
+    await insert(app.db, [{ name: 'a', value: 1 }, { name: 'b', value: 2 }]);
+    await insert(app.db, [{ name: 'c', value: 3 }, { name: 'd', value: 4 }]);
+    expect(builds).toBe(1);
+    await app.db.transaction().execute((trx) => insert(trx, [{ name: 'e', value: 5 }]));
+    expect(builds).toBe(2);
+    const rows = await app.db.selectFrom('counters').select(['name', 'value']).where('name', 'in', ['a', 'b', 'c', 'd', 'e']).orderBy('name').execute();
+    expect(rows.map((r) => [r.name, Number(r.value)])).toEqual([['a', 1], ['b', 2], ['c', 3], ['d', 4], ['e', 5]]);
+    await app.destroy();
+  });
+
+  it('refuses a build whose parameters are not the columns in order, and runs nothing', async () => {
+    const app = await createDatabase({ kind: 'sqlite', path: ':memory:' });
+    await app.migrate();
+    // Swapped columns, even where a row's two values are alike.
+    const swapped = compiledPerCount<{ a: number; b: number }, unknown>(['a', 'b'], (db, rows) => db.insertInto('counters').values(rows.map((row) => ({ name: String(row.b), value: row.a }))));
+    await expect(swapped(app.db, [{ a: 7, b: 7 }])).rejects.toThrow(/not each row's a, b/);
+    const missing = compiledPerCount<Row, unknown>(['name', 'value'], (db, rows) => db.insertInto('counters').values(rows.map((row) => ({ name: row.name, value: 0 }))));
+    await expect(missing(app.db, [{ name: 'y', value: 1 }])).rejects.toThrow(/not each row's/);
+    expect(await app.db.selectFrom('counters').select('name').where('name', 'in', ['7', 'y']).execute()).toEqual([]);
     await app.destroy();
   });
 });
