@@ -25,13 +25,21 @@ interface Known {
 
 const MARK = '\u0000compiled-once:';
 
-export function compiledOnce<V extends Record<string, unknown>, R>(build: (db: Db, values: V) => Compilable<R>): (db: Db, values: V) => Promise<QueryResult<R>> {
-  // Per adapter (one per database opened): tests open SQLite and PostgreSQL in one process.
-  const byAdapter = new WeakMap<object, Map<string, Known>>();
-  return (db, values) => {
+/** A map per kysely adapter (one per database opened): tests open SQLite and PostgreSQL in one process. */
+function perAdapter<K, V>(): (db: Db) => Map<K, V> {
+  const byAdapter = new WeakMap<object, Map<K, V>>();
+  return (db) => {
     const adapter = db.getExecutor().adapter;
-    let shapes = byAdapter.get(adapter);
-    if (!shapes) byAdapter.set(adapter, (shapes = new Map()));
+    let map = byAdapter.get(adapter);
+    if (!map) byAdapter.set(adapter, (map = new Map()));
+    return map;
+  };
+}
+
+export function compiledOnce<V extends Record<string, unknown>, R>(build: (db: Db, values: V) => Compilable<R>): (db: Db, values: V) => Promise<QueryResult<R>> {
+  const shapesOf = perAdapter<string, Known>();
+  return (db, values) => {
+    const shapes = shapesOf(db);
     const keys = Object.keys(values);
     const shape = keys.join(',');
     let known = shapes.get(shape);
@@ -57,11 +65,9 @@ export function compiledPerCount<Row extends Record<string, unknown>, R>(
   columns: ReadonlyArray<keyof Row & string>,
   build: (db: Db, rows: Row[]) => Compilable<R>,
 ): (db: Db, rows: Row[]) => Promise<QueryResult<R>> {
-  const byAdapter = new WeakMap<object, Map<number, Omit<Known, 'slots'>>>();
+  const countsOf = perAdapter<number, Omit<Known, 'slots'>>();
   return (db, rows) => {
-    const adapter = db.getExecutor().adapter;
-    let counts = byAdapter.get(adapter);
-    if (!counts) byAdapter.set(adapter, (counts = new Map()));
+    const counts = countsOf(db);
     let known = counts.get(rows.length);
     if (!known) {
       // Built on rows of placeholders, one of its own for each row and column, so the check below is exact.

@@ -35,7 +35,7 @@ export async function claimDueOf(db: Db, endpointId: string, request: { owner: s
     // PostgreSQL may run an `in (… limit n for update skip locked)` subquery more than once inside its join, and so
     // lease more than n rows (the per-endpoint limit broken, seen in test/webhooks/isolation.test.ts); an array of
     // the subquery is computed once.
-    const due = dueOf(db, { endpointId, now, limit }).clearSelect().select('id').forUpdate().skipLocked();
+    const due = dueOf(db, { endpointId, now, limit }).select('id').forUpdate().skipLocked();
     return claim.where('id', '=', sql<string>`any(array(${due}))`).returningAll().execute();
   }
   const rows = (await dueQuery(db, { endpointId, now, limit })).rows;
@@ -44,13 +44,12 @@ export async function claimDueOf(db: Db, endpointId: string, request: { owner: s
 }
 
 /** claimDueOf's read on SQLite, run thousands of times a second: compiled once (db/compiled-once.ts). */
-const dueQuery = compiledOnce(dueOf);
+const dueQuery = compiledOnce((db: Db, v: { endpointId: string; now: number; limit: number }) => dueOf(db, v).selectAll());
 
-/** The endpoint's due deliveries, earliest first. */
+/** The endpoint's due deliveries, earliest first (what of them to read is the caller's). */
 function dueOf(db: Db, v: { endpointId: string; now: number; limit: number }) {
   return db
     .selectFrom('webhook_deliveries')
-    .selectAll()
     .where('endpoint_id', '=', v.endpointId)
     .where('status', '=', 'PENDING')
     .where('next_attempt_at', '<=', v.now)
