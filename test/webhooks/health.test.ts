@@ -111,6 +111,32 @@ describe('merchant webhooks: endpoint health', () => {
     await turnUntil(t, async () => (await deliveriesOf(t, site, failing.id, 'DELIVERED')).length === 1);
   });
 
+  it('a success ends the run of failures: a failure hours later starts a new run and disables nothing', async () => {
+    const t = await webhookGateway({ ENDPOINT_DISABLE_AFTER: '1h', NOTIFY_RETRY_SCHEDULE: '0,5m,30m,1h' });
+    const site = await merchantSite(t);
+    const flaky = await endpointAt(t, site);
+    flaky.receiver.failNext(1);
+    const firstFailure = t.clock.now();
+    await notify(t, site);
+    await flaky.receiver.waitFor(1);
+    await recorded(t, site, flaky);
+    expect(Date.parse((await endpoint(t, site, flaky.id)).failingSince)).toBe(firstFailure);
+    await t.clock.advance(5 * 60_000); // the retry is answered 200
+    await flaky.receiver.waitFor(2);
+    await recorded(t, site, flaky);
+    expect((await endpoint(t, site, flaky.id)).failingSince).toBeNull();
+
+    await t.clock.advance(2 * 60 * 60_000); // past ENDPOINT_DISABLE_AFTER counted from the first failure
+    flaky.receiver.failNext(1);
+    const secondFailure = t.clock.now();
+    await notify(t, site);
+    await flaky.receiver.waitFor(3);
+    await recorded(t, site, flaky);
+    const after = await endpoint(t, site, flaky.id);
+    expect(after.enabled).toBe(true);
+    expect(Date.parse(after.failingSince)).toBe(secondFailure);
+  });
+
   it('recover makes every FAILED delivery since a time due again, with the same webhook-id; none before it', async () => {
     const t = await webhookGateway({ NOTIFY_RETRY_SCHEDULE: '0' });
     const site = await merchantSite(t);
