@@ -12,7 +12,8 @@
  * from a query string), so the line is safe whatever the request held.
  */
 import { randomBytes } from 'node:crypto';
-import { scrub, type Logger, type RequestLine } from '../kernel/logger.ts';
+import { scrub, type Logger } from '../kernel/logger.ts';
+import type { RequestLine } from '../kernel/request-line-bytes.ts';
 import type { GatewayMetrics } from './metrics.ts';
 
 /** The route label of a path no route has (a 404), so that unknown paths add no series. */

@@ -181,7 +181,15 @@ describe('a real process', () => {
       .split('\n')
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as Line);
-    expect(lines.filter((line) => line.msg === 'request').map((line) => line.requestId)).toEqual(ids);
+    const requests = lines.filter((line) => line.msg === 'request');
+    expect(requests.map((line) => line.requestId)).toEqual(ids);
+    // Written as bytes into the buffer (src/kernel/request-line-bytes.ts): the same fields, in the same order.
+    for (const line of requests) {
+      expect(Object.keys(line)).toEqual(['time', 'level', 'msg', 'requestId', 'method', 'route', 'status', 'durationMs', 'client']);
+      expect(line).toMatchObject({ level: 'info', method: 'GET', route: '/api/sleeve-options', status: 200 });
+      expect(new Date(line.time).toISOString()).toBe(line.time);
+      expect(line.durationMs).toBeGreaterThan(0);
+    }
     expect(lines.at(-1)!.msg).toBe('stopped');
   });
 });
