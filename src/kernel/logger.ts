@@ -172,7 +172,6 @@ class JsonLogger implements Logger {
   }
 }
 
-
 /**
  * Where log lines read the active trace's id (docs/operations.md#tracing): set by the tracing SDK when it starts, so
  * the logger never loads OpenTelemetry itself. A trace id is 32 hex digits: safe in a hand-built line.

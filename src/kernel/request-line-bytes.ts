@@ -65,7 +65,7 @@ function writeDigits(target: Uint8Array, at: number, value: number, digits: numb
 function writeDuration(target: Uint8Array, at: number, ms: number): number {
   const thousandths = Math.round(ms * 1000);
   if (!(ms >= 0 && ms < 1e9) || thousandths / 1000 !== ms) return writeAscii(target, at, String(ms));
-  let whole = Math.floor(thousandths / 1000);
+  const whole = Math.floor(thousandths / 1000);
   let width = 1;
   for (let rest = whole; rest >= 10; rest = Math.floor(rest / 10)) width++;
   at = writeDigits(target, at, whole, width);
@@ -92,7 +92,7 @@ export class RequestLineBytes {
 
   /** The most bytes `write` takes for `line`, with `route` and `client` as JSON strings. */
   size(line: RequestLine, route: string, client: string, traceId: string | undefined): number {
-    return FIXED_BYTES + line.requestId.length + (traceId?.length ?? 0) + line.method.length + 3 * (route.length + client.length);
+    return FIXED_BYTES + line.requestId.length + (traceId?.length ?? 0) + 3 * (line.method.length + route.length + client.length);
   }
 
   /**
