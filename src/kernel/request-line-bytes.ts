@@ -24,14 +24,22 @@ export interface RequestLine {
 const ascii = (text: string): Uint8Array => Buffer.from(text, 'latin1');
 const utf8 = (text: string): Uint8Array => Buffer.from(text, 'utf8');
 
-const AFTER_TIME = '","level":"info","msg":"request","requestId":"';
-const TRACE = ascii('","traceId":"');
 /**
- * The most bytes a line takes beside its id, trace id, route and client: the fixed text, the longest time (27: a
- * year past 9999), and the status and the duration at 24 each, the longest number the engine prints
- * (`-2.2250738585072014e-308`).
+ * The line's text, in the pieces both forms are made of (the bytes keep each one encoded): the head up to the
+ * request id, the trace id's key, the middle from the end of an id to the duration, and the tail after it.
  */
-const FIXED_BYTES = '{"time":"'.length + 27 + AFTER_TIME.length + TRACE.length + '","method":"","route":,"status":,"durationMs":,"client":}'.length + 2 * 24;
+const headText = (time: string): string => `{"time":"${time}","level":"info","msg":"request","requestId":"`;
+const TRACE_TEXT = '","traceId":"';
+const middleText = (method: string, route: string, status: number): string => `","method":"${method}","route":${route},"status":${status},"durationMs":`;
+const tailText = (client: string): string => `,"client":${client}}`;
+
+const TRACE = ascii(TRACE_TEXT);
+/**
+ * The most bytes a line takes beside its id, trace id, method, route and client: the fixed text, the longest time
+ * (27: a year past 9999), and the status and the duration at 24 each, the longest number the engine prints
+ * (`-2.2250738585072014e-308`; the 0 written for the status below counts one byte more, which a bound allows).
+ */
+const FIXED_BYTES = (headText('') + TRACE_TEXT + middleText('', '', 0) + tailText('')).length + 27 + 2 * 24;
 /** The methods a request line names (src/operations/request-log.ts), each a small number for the middles' keys. */
 const METHOD_INDEX: Readonly<Record<string, number>> = { GET: 1, HEAD: 2, POST: 3, PUT: 4, DELETE: 5, PATCH: 6, OPTIONS: 7, OTHER: 8 };
 /** Middles kept at most: routes are a bounded set, and so are the statuses a route answers, but not by much. */
@@ -39,7 +47,7 @@ const MAX_MIDDLES = 4096;
 
 /** The line as text: the form a sink of strings gets (and what the bytes are checked against in the tests). */
 export function requestLineText(time: string, line: RequestLine, route: string, client: string, traceId: string | undefined): string {
-  return `{"time":"${time}${AFTER_TIME}${line.requestId}",${traceId ? `"traceId":"${traceId}",` : ''}"method":"${line.method}","route":${route},"status":${line.status},"durationMs":${line.durationMs},"client":${client}}`;
+  return headText(time) + line.requestId + (traceId ? TRACE_TEXT + traceId : '') + middleText(line.method, route, line.status) + String(line.durationMs) + tailText(client);
 }
 
 /** Writes `text`, ASCII, at `at`; answers where it ends. */
@@ -102,7 +110,7 @@ export class RequestLineBytes {
   write(target: Uint8Array, at: number, now: number, line: RequestLine, route: string, client: string, traceId: string | undefined): number {
     if (now !== this.timeMs) {
       this.timeMs = now;
-      this.head = ascii(`{"time":"${new Date(now).toISOString()}${AFTER_TIME}`);
+      this.head = ascii(headText(new Date(now).toISOString()));
     }
     target.set(this.head, at);
     at = writeAscii(target, at + this.head.length, line.requestId);
@@ -115,20 +123,20 @@ export class RequestLineBytes {
     at = writeDuration(target, at + middle.length, line.durationMs);
     if (client !== this.clientJson) {
       this.clientJson = client;
-      this.tail = utf8(`,"client":${client}}`);
+      this.tail = utf8(tailText(client));
     }
     target.set(this.tail, at);
     return at + this.tail.length;
   }
 
-  /** `","method":"GET","route":"/x","status":200,"durationMs":`, kept for each route, method and whole status. */
+  /** middleText (`","method":"GET","route":"/x","status":200,"durationMs":`), kept per route, method and whole status. */
   private middle(method: string, route: string, status: number): Uint8Array {
     const methodIndex = METHOD_INDEX[method];
     const key = Number.isInteger(status) && status >= 0 && status < 1000 && methodIndex !== undefined ? status * 16 + methodIndex : -1;
     let byRoute = this.middles.get(route);
     let middle = key < 0 ? undefined : byRoute?.get(key);
     if (middle !== undefined) return middle;
-    middle = utf8(`","method":"${method}","route":${route},"status":${status},"durationMs":`);
+    middle = utf8(middleText(method, route, status));
     if (key < 0 || this.middleCount >= MAX_MIDDLES) return middle;
     if (byRoute === undefined) this.middles.set(route, (byRoute = new Map()));
     byRoute.set(key, middle);
