@@ -11,8 +11,8 @@
  */
 import { sql, type Transaction } from 'kysely';
 import type { AppDatabase } from './database.ts';
-import { directDriverOf } from './group-commit-dialect.ts';
 import type { Database } from './tables.ts';
+import { transaction } from './transaction.ts';
 
 export function withAsynchronousCommit<T>(database: AppDatabase, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   if (database.dialect === 'postgres') {
@@ -21,11 +21,5 @@ export function withAsynchronousCommit<T>(database: AppDatabase, work: (trx: Tra
       return work(trx);
     });
   }
-  const driver = directDriverOf(database.db.getExecutor().adapter);
-  if (!driver) return database.db.transaction().execute(work);
-  // The connection is held from here to the transaction's end, so the lease marked is the one its BEGIN runs on.
-  return database.db.connection().execute((connection) => {
-    driver.mayRepeatHolder();
-    return connection.transaction().execute(work);
-  });
+  return transaction(database.db, work, { mayRepeat: true });
 }

@@ -13,22 +13,34 @@ export function groupCommitDialect(sqlite: SQLite.Database): Dialect {
   const statements = keepStatements(sqlite);
   const base = new SqliteDialect({ database: statements });
   let driver: GroupCommitDriver | undefined;
-  return {
+  const dialect: Dialect = {
     // kysely makes the driver first, then the adapter: the adapter is what a query's `db` leads to (directDriverOf).
     createAdapter: () => {
       const adapter = base.createAdapter();
-      if (driver) directDrivers.set(adapter, driver);
+      if (driver) directDrivers.set(adapter, { driver, dialect });
       return adapter;
     },
     createDriver: () => (driver = new GroupCommitDriver(statements, sqlite, base.createDriver())),
     createIntrospector: (db) => base.createIntrospector(db),
     createQueryCompiler: () => new SqliteStatementCompiler(),
   };
+  return dialect;
 }
 
-const directDrivers = new WeakMap<object, GroupCommitDriver>();
+/** The group-commit driver behind an adapter, and the dialect that made it (a kysely Transaction names both). */
+export interface DirectSqlite {
+  driver: GroupCommitDriver;
+  dialect: Dialect;
+}
 
-/** The group-commit driver behind a kysely adapter (`db.getExecutor().adapter`), for runDirect; none on PostgreSQL. */
-export function directDriverOf(adapter: object): GroupCommitDriver | undefined {
+const directDrivers = new WeakMap<object, DirectSqlite>();
+
+/** What is behind a kysely adapter (`db.getExecutor().adapter`), for transaction.ts; none on PostgreSQL. */
+export function directSqliteOf(adapter: object): DirectSqlite | undefined {
   return directDrivers.get(adapter);
+}
+
+/** The group-commit driver behind a kysely adapter, for runDirect; none on PostgreSQL. */
+export function directDriverOf(adapter: object): GroupCommitDriver | undefined {
+  return directDrivers.get(adapter)?.driver;
 }

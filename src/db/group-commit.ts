@@ -94,6 +94,7 @@ export class GroupCommitDriver implements Driver {
 
   // No `async` and no `await` where the connection is free: with the request scope on, every promise costs a hook call.
   acquireConnection(): Promise<DatabaseConnection> {
+    if (this.#closed) return Promise.reject(new Error('driver has already been destroyed')); // kysely's own words
     const lease = new Lease(this);
     const waiting = this.#hold(lease);
     return waiting ? waiting.then(() => lease) : Promise.resolve(lease);

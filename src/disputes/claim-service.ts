@@ -25,6 +25,7 @@ import { checkClaimInput, type OpenClaimInput } from './claim-input.ts';
 import { evidenceRequestBody, rowToClaim, type Claim } from './claim-mapping.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import type { SiteService } from '../sites/site-service.ts';
+import { transaction } from '../db/transaction.ts';
 
 export const CLAIMS_PAGE_DEFAULT = 50;
 export const CLAIMS_PAGE_MAX = 200;
@@ -77,7 +78,7 @@ export function createClaimService(deps: ServiceDeps & { sites: SiteService }): 
       const now = clock.now();
       const checked = checkClaimInput(input, now, config.vendorSiteId);
       if (!(await sites.find(checked.siteId))) throw new DomainError('not_found', 'No platform site has that siteId.', { field: 'siteId' });
-      const { claim, queued } = await database.db.transaction().execute(async (trx) => {
+      const { claim, queued } = await transaction(database.db, async (trx) => {
         if (!(await claimableOrderExists(trx, checked.orderId))) {
           throw new DomainError('not_found', 'No sleeve order or payment has that orderId.', { field: 'orderId' });
         }
@@ -130,7 +131,7 @@ export function createClaimService(deps: ServiceDeps & { sites: SiteService }): 
       await expireClaims(database.db, now);
       const queued: Queued[] = [];
       for (const row of await dueReminders(database.db, now, REMINDER_BATCH)) {
-        const reminder = await database.db.transaction().execute(async (trx) => {
+        const reminder = await transaction(database.db, async (trx) => {
           const expected = Number(row.next_reminder_at);
           // Conditional: another instance (or an earlier sweep) that took this reminder makes this a no-op.
           // A sweep that runs late (the server was down) sends one reminder, not one for each period missed.

@@ -15,6 +15,7 @@ import { loadClaim } from './claim-service.ts';
 import type { Claim } from './claim-mapping.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import type { Site } from '../sites/site-service.ts';
+import { transaction } from '../db/transaction.ts';
 
 /** What a file upload may be: documents and images a reviewer can open (docs/notifications.md#evidence-submission leaves the limits to us). */
 export const EVIDENCE_FILE_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'text/plain'] as const;
@@ -79,7 +80,7 @@ export function createEvidenceService({ database, clock }: ServiceDeps): Evidenc
   async function submit(site: Site, claimIdText: string, types: string[], rows: (claimId: number, now: number) => Array<Insertable<ClaimEvidenceTable>>): Promise<Claim> {
     const claimId = parseClaimId(claimIdText);
     const now = clock.now();
-    return database.db.transaction().execute(async (trx) => {
+    return transaction(database.db, async (trx) => {
       const claim = await loadClaim(trx, claimId, database.caps.skipLocked);
       if (!claim || claim.siteId !== site.siteId) throw new DomainError('not_found', 'No claim has that claimId.');
       if (claim.status === 'EXPIRED' || claim.dueAt <= now) throw badRequest('claimId', 'The claim is past its due date; evidence is no longer accepted.');

@@ -12,6 +12,7 @@ import { findLeased, insertAttempt, releaseLease, updateLeased, type OutboxRow, 
 import type { OutboxStatus } from './outbox-tables.ts';
 import { timeOrderedId } from '../kernel/tokens.ts';
 import { ok, type DeliveryResult } from './webhook-client.ts';
+import { transaction } from '../db/transaction.ts';
 
 export interface RecordRequest {
   row: OutboxRow;
@@ -74,7 +75,7 @@ async function recordIn(trx: Db, lock: boolean, { row, owner, result, startedAt,
  * Returns when the row is due again (null once dropped), or undefined when the lease was lost.
  */
 export async function recordDrop(database: AppDatabase, row: OutboxRow, owner: string, reason: string, now: number): Promise<number | null | undefined> {
-  return database.db.transaction().execute(async (trx) => {
+  return transaction(database.db, async (trx) => {
     const current = await findLeased(trx, row.id, owner, database.caps.skipLocked);
     if (!current) return undefined;
     if (redeliveredSince(row, current)) {

@@ -14,6 +14,7 @@ import { nextState } from './attempt-service.ts';
 import { findLeasedDelivery, insertDeliveryAttempts, updateLeasedDelivery, type DeliveryAttemptRow, type DeliveryRow, type DeliveryState } from './delivery-repository.ts';
 import { disableEndpoint, recordHealth, type EndpointRow } from './endpoint-repository.ts';
 import { ok, type DeliveryResult } from './webhook-client.ts';
+import { transaction } from '../db/transaction.ts';
 
 export interface DeliveryRecordRequest {
   row: DeliveryRow;
@@ -195,7 +196,7 @@ async function afterAttempts(trx: Db, endpointId: string, members: Array<{ reque
 
 /** Marks a leased delivery DROPPED, unsent (nothing left to ask, docs/notifications.md#decided-at-send-time). */
 export async function dropDelivery(database: AppDatabase, row: DeliveryRow, owner: string, reason: string, now: number): Promise<boolean> {
-  return database.db.transaction().execute(async (trx) => {
+  return transaction(database.db, async (trx) => {
     const current = await findLeasedDelivery(trx, row.id, owner, database.caps.skipLocked);
     if (!current) return false;
     return updateLeasedDelivery(trx, row.id, owner, Number(current.version), {

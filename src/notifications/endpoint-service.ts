@@ -27,6 +27,7 @@ import {
 } from './endpoint-view.ts';
 import { createReadRecovery } from '../events/read-recovery.ts';
 import { REPLAY_MAX, streamOf, viewsOf } from './stream-service.ts';
+import { transaction } from '../db/transaction.ts';
 
 export type { CreatedEndpoint, DeliveryAttempt, EndpointDisabledNotice, Page, RotatedSecret, WebhookDelivery, WebhookEndpoint } from './endpoint-view.ts';
 export type { EventType } from './endpoint-rules.ts';
@@ -188,7 +189,7 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
     },
 
     async remove(siteId, id) {
-      const removed = await db.transaction().execute((trx) => deleteEndpoint(trx, id, siteId));
+      const removed = await transaction(db, (trx) => deleteEndpoint(trx, id, siteId));
       if (!removed) throw notFound();
     },
 

@@ -14,6 +14,7 @@ import {
 import { insertOptionSet, latestOptionSet } from './settings-repository.ts';
 import { lookOf, withLooks } from './choice-looks.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
+import { transaction } from '../db/transaction.ts';
 
 export interface OptionsService {
   current(): Promise<SleeveOptionSet>;
@@ -87,7 +88,7 @@ export function createOptionsService({ database, clock, bus }: ServiceDeps): Opt
       if (missingColor !== null) {
         throw new DomainError('validation_failed', `The thread "${missingColor}" needs a colour, like #1f2f5c.`, { field: 'threads' });
       }
-      const version = await db.transaction().execute(async (trx) => {
+      const version = await transaction(db, async (trx) => {
         const latest = await latestOptionSet(trx);
         const next = (latest?.version ?? 0) + 1;
         await insertOptionSet(trx, next, JSON.stringify(clean), clock.now());

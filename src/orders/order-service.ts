@@ -15,6 +15,7 @@ import type { OptionsService } from './options-service.ts';
 import type { OrderCharges } from '../payments/order-charge-service.ts';
 import { orderEvent } from './order-events.ts';
 import { parseOrderNumber } from './order.ts';
+import { transaction } from '../db/transaction.ts';
 
 export interface CreatedOrder {
   order: Order;
@@ -81,7 +82,7 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
   async function issueDuplicateToken(orderNumber: number): Promise<string> {
     const token = randomToken();
     const hash = hashToken(token);
-    await db.transaction().execute(async (trx) => {
+    await transaction(db, async (trx) => {
       // Several connections: issues for one order take turns, or each would rotate without seeing the other's token.
       if (database.caps.multipleConnections) await orders.lockOrder(trx, orderNumber);
       await orders.insertPayToken(trx, orderNumber, hash, clock.now(), 'duplicate');
@@ -155,7 +156,7 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
       }
       let created: Order;
       try {
-        created = await db.transaction().execute(async (trx) => {
+        created = await transaction(db, async (trx) => {
           const number = taken ?? (await orders.nextOrderNumber(trx));
           const row = await orders.insertOrder(trx, {
             order_number: number,
@@ -201,7 +202,7 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
    * and each payment waited for two.
    */
   async function payWithDemoCard(orderNumber: string, payToken: string): Promise<{ order: Order; paid?: Order }> {
-    const { order, expired, paid } = await db.transaction().execute(async (trx): Promise<{ order: Order; expired: boolean; paid?: Order }> => {
+    const { order, expired, paid } = await transaction(db, async (trx): Promise<{ order: Order; expired: boolean; paid?: Order }> => {
       const read = await readAuthorized(trx, orderNumber, payToken);
       if (read.order.status !== 'awaiting payment') return read;
       // The demo card charges nothing; the row records that this order was paid, once.

@@ -22,6 +22,7 @@ import type { OrderChange } from './order-events.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import { orderEvent } from './order-events.ts';
 import { parseOrderNumber } from './order.ts';
+import { transaction } from '../db/transaction.ts';
 
 export const ORDERS_PAGE_DEFAULT = 50;
 export const ORDERS_PAGE_MAX = 200;
@@ -126,7 +127,7 @@ export function createOrderStaffService(deps: ServiceDeps & { refunds?: StaffCan
     step?: CancelStep,
   ): Promise<Order> {
     for (let attempt = 1; attempt <= 3; attempt++) {
-      const row = await db.transaction().execute(async (trx) => {
+      const row = await transaction(db, async (trx) => {
         const updated = await update(trx, clock.now());
         if (updated && step) await step(trx, orders.rowToOrder(updated));
         return updated;

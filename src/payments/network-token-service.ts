@@ -4,7 +4,7 @@
  * later, which the sweep provisions once and announces with /token-updated (source NETWORK_TOKEN_PROVISIONING).
  */
 import type { CardInfo } from './card-data.ts';
-import type { Db } from '../db/database.ts';
+import type { AppDatabase } from '../db/database.ts';
 import * as vault from './vault-repository.ts';
 import type { Clock } from '../kernel/clock.ts';
 import type { EventBus } from '../events/event-bus.ts';
@@ -13,6 +13,7 @@ import { randomToken } from '../kernel/tokens.ts';
 import type { Site } from '../sites/site-service.ts';
 import { parseUpgrade, type TokenReference } from './token-input.ts';
 import { tokenUpdatedBody } from './token-view.ts';
+import { transaction } from '../db/transaction.ts';
 
 /** Network tokens in the clear sealed per sweep: a backlog is sealed batch after batch, never holding up a start. */
 const SEAL_BATCH = 100;
@@ -60,7 +61,8 @@ function provision(now: number, seal: (plaintext: string) => string) {
 }
 
 export function createNetworkTokens(deps: {
-  db: Db;
+  /** The database itself, not a transaction: provisioning opens its own. */
+  db: AppDatabase['db'];
   clock: Clock;
   bus: EventBus;
   /** The token in plaintext, from the sealed row. */
@@ -103,7 +105,7 @@ export function createNetworkTokens(deps: {
       const queued: Queued[] = [];
       for (const row of await vault.dueProvisioning(db, now, 100)) {
         const { networkToken, fields } = provision(now, seal);
-        const notification = await db.transaction().execute(async (trx) => {
+        const notification = await transaction(db, async (trx) => {
           // Conditional on PENDING: another sweeper may have provisioned it a moment ago.
           if (!(await vault.markProvisioned(trx, row.token_hash, { ...fields, updated_at: now }))) return null;
           const token = tokenOf(row);

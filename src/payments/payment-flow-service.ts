@@ -6,7 +6,7 @@
  * response) is its `settle`, run inside the record transaction.
  */
 import type { Clock } from '../kernel/clock.ts';
-import type { Db } from '../db/database.ts';
+import type { AppDatabase, Db } from '../db/database.ts';
 import { updatePayment, type PaymentRow } from './payment-repository.ts';
 import type { PaymentStatus } from './payment-tables.ts';
 import * as vault from './vault-repository.ts';
@@ -14,6 +14,7 @@ import type { Logger } from '../kernel/logger.ts';
 import { ProcessorTimeout, type ChargeSource, type Processor } from './processor.ts';
 import type { VaultCrypto } from './vault-crypto.ts';
 import type { SealedCard } from './token-view.ts';
+import { transaction } from '../db/transaction.ts';
 
 /** A `pending` payment older than this lost its caller (a crash mid-call); it is reconciled like `unknown`. */
 export const STALE_PENDING_MS = 60_000;
@@ -42,7 +43,7 @@ export interface PaymentFlow {
   record<T>(payment: PaymentRow, outcome: Outcome, settle?: Settle<T>): Promise<Recorded<T>>;
 }
 
-export function createPaymentFlow(deps: { db: Db; clock: Clock; logger: Logger; crypto: VaultCrypto; processor: Processor }): PaymentFlow {
+export function createPaymentFlow(deps: { db: AppDatabase['db']; clock: Clock; logger: Logger; crypto: VaultCrypto; processor: Processor }): PaymentFlow {
   const { db, clock, logger, crypto, processor } = deps;
 
   async function sourceOf(payment: PaymentRow): Promise<ChargeSource> {
@@ -61,7 +62,7 @@ export function createPaymentFlow(deps: { db: Db; clock: Clock; logger: Logger; 
 
   const flow: PaymentFlow = {
     async run(reserve, settle) {
-      const payment = await db.transaction().execute(reserve);
+      const payment = await transaction(db, reserve);
       if (!payment) return null;
       return flow.record(payment, await outcomeOf(payment), settle);
     },
@@ -80,7 +81,7 @@ export function createPaymentFlow(deps: { db: Db; clock: Clock; logger: Logger; 
 
     async record(payment, outcome, settle) {
       const now = clock.now();
-      const done = await db.transaction().execute(async (trx) => {
+      const done = await transaction(db, async (trx) => {
         const row = (await updatePayment(trx, payment.id, { status: outcome.status, charge_id: outcome.chargeId, updated_at: now }))!;
         if (payment.token_hash) {
           await vault.eraseCvc(trx, payment.token_hash);

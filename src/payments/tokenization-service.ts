@@ -17,6 +17,7 @@ export { NETWORK_TOKEN_DELAY_MS } from './network-token-service.ts';
 import type { Site } from '../sites/site-service.ts';
 import { networkTokenOf, tokenUpdatedBody, toTokenView, type SealedCard, type TokenView } from './token-view.ts';
 import { parseCard, parseTokenize, parseTokenReference, type TokenReference } from './token-input.ts';
+import { transaction } from '../db/transaction.ts';
 
 export interface Tokenized {
   token: string;
@@ -83,7 +84,7 @@ export function createTokenizationService(deps: ServiceDeps & { crypto: VaultCry
           },
           input.aliases,
         );
-      await (trx ? insert(trx) : db.transaction().execute(insert));
+      await (trx ? insert(trx) : transaction(db, insert));
     } catch (error) {
       if (isUniqueViolation(error)) throw new DomainError('bad_request', 'A token alias with that key and value already exists.', { field: 'tokenAliases' });
       throw error;
@@ -169,7 +170,7 @@ export function createTokenizationService(deps: ServiceDeps & { crypto: VaultCry
       // previous key's fingerprint (docs/operations.md#rotating-vault_key). Each token updated is re-hashed and
       // re-sealed under the current key together, so its fingerprint always belongs to the key that sealed it.
       const fingerprints = crypto.fingerprints(card.cardNumber);
-      const queued = await db.transaction().execute(async (trx) => {
+      const queued = await transaction(db, async (trx) => {
         // Compared inside the transaction, on rows locked for it: read before it, a concurrent update of the same card
         // could commit in between, and this change would commit with no /token-updated for it. The time is read
         // once the rows are ours, so notifications of one card are stamped in the order their changes commit.

@@ -19,6 +19,7 @@ import { randomId, timeOrderedId } from '../kernel/tokens.ts';
 import { ACCOUNT_STATUS_OF, applyAccountState } from './account-record-service.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import type { Site } from '../sites/site-service.ts';
+import { transaction } from '../db/transaction.ts';
 
 /** docs/platform.md#decisions: the decision body of both operations. */
 export interface DecisionResponse {
@@ -52,7 +53,7 @@ export function createDecisionService({ database, clock, bus, publicUrl }: Servi
       const request = parseAccountRequest(kind, body);
       const ip = requestFacts(request).customerIp;
       try {
-        const { row, queued } = await db.transaction().execute(async (trx) => {
+        const { row, queued } = await transaction(db, async (trx) => {
           const now = clock.now();
           // The authenticated site's history only: accounts and velocity are per site (docs/platform.md#accounts-per-site).
           const window = { from: request.eventTime - VELOCITY_WINDOW_MS, until: request.eventTime };

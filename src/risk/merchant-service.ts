@@ -11,6 +11,7 @@ import * as repo from './merchant-repository.ts';
 import { randomId } from '../kernel/tokens.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import type { Site, SiteService } from '../sites/site-service.ts';
+import { transaction } from '../db/transaction.ts';
 
 export interface MerchantView {
   id: string;
@@ -68,7 +69,7 @@ export function createMerchantService({ database, clock, sites }: ServiceDeps & 
   return {
     async createMerchant(site, input) {
       try {
-        return await db.transaction().execute(async (trx) => {
+        return await transaction(db, async (trx) => {
           const credentials = await sites.createMerchantSite(trx, site.siteId);
           const row: repo.MerchantRow = {
             id: credentials.siteId,

@@ -24,6 +24,7 @@ import { applyAccountState, toAccountState, toRequestView, type AccountRequestVi
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import type { OrderStaffService } from '../orders/staff-service.ts';
 import type { PaymentService } from '../payments/payment-service.ts';
+import { transaction } from '../db/transaction.ts';
 
 export interface AccountView extends AccountState {
   /** The latest HISTORY_MAX requests decided for the account, oldest event first, with the rules that fired. */
@@ -115,7 +116,7 @@ export function createReviewService(
     async reviewAccount(address, decision, reasonsIn, recommendationsIn) {
       const reasons = checkReviewLabels('reasons', reasonsIn);
       const recommendations = checkReviewLabels('recommendations', recommendationsIn);
-      const { siteId, queued } = await db.transaction().execute(async (trx) => {
+      const { siteId, queued } = await transaction(db, async (trx) => {
         const found = await locate(trx, address);
         if (!found) throw new DomainError('not_found', 'No account was found with that id.');
         const next = { siteId: found.site_id, accountId: found.account_id, status: decision, reasons, recommendations, updatedAt: clock.now() };
@@ -138,7 +139,7 @@ export function createReviewService(
       if (!open) throw alreadyDecided('This item listing request');
       const now = clock.now();
       const status = decision.action === 'RELEASE' ? 'RELEASED' : 'CANCELLED';
-      const queued = await db.transaction().execute(async (trx) => {
+      const queued = await transaction(db, async (trx) => {
         if (!(await accounts.markListingReviewed(trx, open.id, { status, by: triggeredBy, comments, at: now }))) {
           throw alreadyDecided('This item listing request');
         }
@@ -213,7 +214,7 @@ export function createReviewService(
             queued = await record(trx);
           });
         } else {
-          queued = await db.transaction().execute(record);
+          queued = await transaction(db, record);
         }
         if (queued) announceQueued(bus, [queued]);
         return view;

@@ -3,12 +3,14 @@
  * COMMIT, each caller is answered only once the COMMIT holding its work has run, one member's failure costs the
  * others nothing, a failed COMMIT fails every member and stores none of them, and a statement outside a transaction
  * while a batch is open is answered after its COMMIT. Watched from a second connection on the same file, as another
- * process would see it.
+ * process would see it. Each test runs twice: through kysely's TransactionBuilder, and through src/db/transaction.ts,
+ * which the services use and which goes past it to the driver.
  */
 import SQLite from 'better-sqlite3';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { MAX_MEMBERS } from '../../src/db/group-commit.ts';
+import { transaction } from '../../src/db/transaction.ts';
 import { sqliteScratch } from '../support/sqlite-scratch.ts';
 
 interface Scratch {
@@ -17,25 +19,31 @@ interface Scratch {
   children: { id: string; parent: string };
 }
 
-/** The scratch database with two more tables, whose deferred foreign key can make a COMMIT fail. */
-async function scratch() {
-  const { app, path, db: marks, committed, mark } = await sqliteScratch();
-  const db = marks as unknown as Kysely<Scratch>;
-  await sql`create table parents (id text primary key)`.execute(db);
-  // Checked at COMMIT only: the one way here for a COMMIT to fail.
-  await sql`create table children (id text primary key, parent text references parents (id) deferrable initially deferred)`.execute(db);
-  return { app, db, path, committed, mark };
-}
+type Open = <T>(db: Kysely<Scratch>, work: (trx: Transaction<Scratch>) => Promise<T>) => Promise<T>;
 
-describe('group commit on SQLite', () => {
+const WAYS: Array<[string, Open]> = [
+  ["kysely's TransactionBuilder", (db, work) => db.transaction().execute(work)],
+  ['transaction() past it', (db, work) => transaction(db, work)],
+];
+
+describe.each(WAYS)('group commit on SQLite, transactions opened by %s', (_, open) => {
+  /** The scratch database with two more tables, whose deferred foreign key can make a COMMIT fail. */
+  async function scratch() {
+    const { app, path, db: marks, committed } = await sqliteScratch();
+    const db = marks as unknown as Kysely<Scratch>;
+    await sql`create table parents (id text primary key)`.execute(db);
+    // Checked at COMMIT only: the one way here for a COMMIT to fail.
+    await sql`create table children (id text primary key, parent text references parents (id) deferrable initially deferred)`.execute(db);
+    const mark = (id: string) => open(db, (trx) => trx.insertInto('marks').values({ id }).execute());
+    return { app, db, path, committed, mark };
+  }
+
   it('commits the transactions of one turn together, and answers each only once its work is committed', async () => {
     const { db, committed, mark } = await scratch();
     const seenByLater: boolean[] = [];
     const answeredCommitted: boolean[] = [];
     const transactions = ['a', 'b', 'c'].map((id) =>
-      db
-        .transaction()
-        .execute(async (trx) => {
+      open(db, async (trx) => {
           seenByLater.push(committed('a'));
           await trx.insertInto('marks').values({ id }).execute();
         })
@@ -53,7 +61,7 @@ describe('group commit on SQLite', () => {
     const { db, committed } = await scratch();
     const results = await Promise.allSettled(
       ['a', 'b', 'c'].map((id) =>
-        db.transaction().execute(async (trx) => {
+        open(db, async (trx) => {
           await trx.insertInto('marks').values({ id }).execute();
           if (id === 'b') throw new Error('b refuses');
         }),
@@ -67,7 +75,7 @@ describe('group commit on SQLite', () => {
     const { db, committed, mark } = await scratch();
     const results = await Promise.allSettled([
       mark('a'),
-      db.transaction().execute((trx) => trx.insertInto('children').values({ id: 'orphan', parent: 'nobody' }).execute()),
+      open(db, (trx) => trx.insertInto('children').values({ id: 'orphan', parent: 'nobody' }).execute()),
     ]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     expect(String((results[0] as PromiseRejectedResult).reason)).toMatch(/FOREIGN KEY/u);
@@ -95,7 +103,7 @@ describe('group commit on SQLite', () => {
     const { db, committed, mark } = await scratch();
     const first = mark('a');
     let seenWhileSecondRan: boolean | undefined;
-    const second = db.transaction().execute(async (trx) => {
+    const second = open(db, async (trx) => {
       await new Promise((resolve) => setTimeout(resolve, 20));
       seenWhileSecondRan = committed('a');
       await trx.insertInto('marks').values({ id: 'b' }).execute();
@@ -110,7 +118,7 @@ describe('group commit on SQLite', () => {
     const firstSeen: boolean[] = [];
     await Promise.all(
       Array.from({ length: MAX_MEMBERS + 2 }, (_, n) =>
-        db.transaction().execute(async (trx) => {
+        open(db, async (trx) => {
           firstSeen.push(committed('m0'));
           await trx.insertInto('marks').values({ id: `m${n}` }).execute();
         }),
@@ -124,7 +132,7 @@ describe('group commit on SQLite', () => {
   it('commits an open batch when the database is closed', async () => {
     const { app, db, path } = await scratch();
     let closed: Promise<void> | undefined;
-    await db.transaction().execute(async (trx) => {
+    await open(db, async (trx) => {
       await trx.insertInto('marks').values({ id: 'last' }).execute();
       // Runs before the COMMIT scheduled at this transaction's end, which then finds nothing left to commit.
       setImmediate(() => (closed = app.destroy()));

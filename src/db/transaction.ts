@@ -1,0 +1,57 @@
+/**
+ * The one way the services open a transaction: `transaction(db, work)` is kysely's `db.transaction().execute(work)`,
+ * with the same steps, answers and errors. On SQLite with tracing off it goes past kysely's TransactionBuilder,
+ * connection provider and runtime driver, straight to the group-commit driver (group-commit.ts): the connection in its
+ * turn, BEGIN or a member's SAVEPOINT, `work` on a kysely Transaction bound to that connection, then the member's
+ * release and the wait for its batch's COMMIT, or its rollback. kysely's way makes about thirty promises a
+ * transaction, each a hook call on Node 20 while the request scope is on (src/kernel/logger.ts); this way, eight
+ * (docs/operations.md#what-they-cost has the figures). With tracing on it is kysely's way, whose driver opens the
+ * transaction's span (traced-dialect.ts).
+ *
+ * `mayRepeat`: the transaction records only work that may happen again (asynchronous-commit.ts), marked on its
+ * connection before it begins (batch-durability.ts).
+ */
+import { SingleConnectionProvider, Transaction, type DatabaseConnection, type Kysely } from 'kysely';
+import { tracingOn } from '../operations/tracing.ts';
+import { directSqliteOf, type DirectSqlite } from './group-commit-dialect.ts';
+import type { Database } from './tables.ts';
+
+export type Work<T, DB = Database> = (trx: Transaction<DB>) => Promise<T>;
+
+export function transaction<T, DB = Database>(db: Kysely<DB>, work: Work<T, DB>, { mayRepeat = false } = {}): Promise<T> {
+  // As kysely refuses it: a transaction is not nested in another by opening one on it.
+  if (db.isTransaction) return Promise.reject(new Error('calling the transaction method for a Transaction is not supported'));
+  const direct = directSqliteOf(db.getExecutor().adapter);
+  if (direct && !tracingOn()) return directTransaction(db, direct, work, mayRepeat);
+  if (!direct || !mayRepeat) return db.transaction().execute(work);
+  // The connection is held from here to the transaction's end, so the lease marked is the one its BEGIN runs on.
+  return db.connection().execute((connection) => {
+    direct.driver.mayRepeatHolder();
+    return connection.transaction().execute(work);
+  });
+}
+
+/** kysely's TransactionBuilder.execute, step for step, on the group-commit driver itself. */
+async function directTransaction<T, DB>(db: Kysely<DB>, { driver, dialect }: DirectSqlite, work: Work<T, DB>, mayRepeat: boolean): Promise<T> {
+  const connection = await driver.acquireConnection();
+  let begun = false;
+  try {
+    if (mayRepeat) driver.mayRepeatHolder();
+    await driver.beginTransaction(connection);
+    begun = true;
+    const result = await work(bound(db, dialect, driver, connection));
+    await driver.commitTransaction(connection);
+    return result;
+  } catch (error) {
+    if (begun) await driver.rollbackTransaction(connection);
+    throw error;
+  } finally {
+    void driver.releaseConnection(connection);
+  }
+}
+
+/** A kysely Transaction whose every query runs on `connection` (as TransactionBuilder makes its own). */
+function bound<DB>(db: Kysely<DB>, dialect: DirectSqlite['dialect'], driver: DirectSqlite['driver'], connection: DatabaseConnection): Transaction<DB> {
+  const executor = db.getExecutor().withConnectionProvider(new SingleConnectionProvider(connection));
+  return new Transaction<DB>({ config: { dialect }, dialect, driver, executor });
+}
