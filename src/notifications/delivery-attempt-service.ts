@@ -120,7 +120,9 @@ async function recordBatch(trx: Db, lock: boolean, requests: DeliveryRecordReque
     attempts.push({ id: timeOrderedId('att_'), delivery_id: row.id, attempt: state.attemptCount, started_at: startedAt, duration_ms: result.durationMs, status_code: result.statusCode, response_excerpt: result.excerpt, error: result.error });
     const throttledUntil = result.retryAfterMs !== null && result.retryAfterMs > 0 ? now + result.retryAfterMs : null;
     recorded.push({ nextAttemptAt: state.nextAttemptAt, disabled: null, throttledUntil, handedOver: false });
-    byEndpoint.set(row.endpoint_id, [...(byEndpoint.get(row.endpoint_id) ?? []), recorded.length - 1]);
+    const members = byEndpoint.get(row.endpoint_id);
+    if (members) members.push(recorded.length - 1);
+    else byEndpoint.set(row.endpoint_id, [recorded.length - 1]);
   }
   await insertDeliveryAttempts(trx, attempts);
   const after: Array<() => void> = [];
