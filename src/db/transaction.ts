@@ -11,7 +11,7 @@
  * `mayRepeat`: the transaction records only work that may happen again (asynchronous-commit.ts), marked on its
  * connection before it begins (batch-durability.ts).
  */
-import { SingleConnectionProvider, Transaction, type DatabaseConnection, type Kysely } from 'kysely';
+import { SingleConnectionProvider, Transaction, type CompiledQuery, type DatabaseConnection, type Kysely, type QueryResult } from 'kysely';
 import { tracingOn } from '../operations/tracing.ts';
 import { directSqliteOf, type DirectSqlite } from './group-commit-dialect.ts';
 import type { Database } from './tables.ts';
@@ -34,16 +34,21 @@ export function transaction<T, DB = Database>(db: Kysely<DB>, work: Work<T, DB>,
 /** kysely's TransactionBuilder.execute, step for step, on the group-commit driver itself. */
 async function directTransaction<T, DB>(db: Kysely<DB>, { driver, dialect }: DirectSqlite, work: Work<T, DB>, mayRepeat: boolean): Promise<T> {
   const connection = await driver.acquireConnection();
+  const guarded = new UntilEnded(connection);
   let begun = false;
   try {
     if (mayRepeat) driver.mayRepeatHolder();
     await driver.beginTransaction(connection);
     begun = true;
-    const result = await work(bound(db, dialect, driver, connection));
+    const result = await work(bound(db, dialect, driver, guarded));
     await driver.commitTransaction(connection);
+    guarded.ended = 'committed';
     return result;
   } catch (error) {
-    if (begun) await driver.rollbackTransaction(connection);
+    if (begun) {
+      await driver.rollbackTransaction(connection);
+      guarded.ended = 'rolled back';
+    }
     throw error;
   } finally {
     void driver.releaseConnection(connection);
@@ -54,4 +59,23 @@ async function directTransaction<T, DB>(db: Kysely<DB>, { driver, dialect }: Dir
 function bound<DB>(db: Kysely<DB>, dialect: DirectSqlite['dialect'], driver: DirectSqlite['driver'], connection: DatabaseConnection): Transaction<DB> {
   const executor = db.getExecutor().withConnectionProvider(new SingleConnectionProvider(connection));
   return new Transaction<DB>({ config: { dialect }, dialect, driver, executor });
+}
+
+/**
+ * The transaction's connection until it ends; then a query on the Transaction is refused with kysely's own words,
+ * as kysely's transaction refuses it, rather than run on the connection's next holder.
+ */
+class UntilEnded implements DatabaseConnection {
+  ended: 'committed' | 'rolled back' | null = null;
+  constructor(private readonly connection: DatabaseConnection) {}
+
+  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.ended) return Promise.reject(new Error(`Transaction is already ${this.ended}`));
+    return this.connection.executeQuery<R>(query);
+  }
+
+  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    if (this.ended) throw new Error(`Transaction is already ${this.ended}`);
+    return this.connection.streamQuery<R>(query, chunkSize);
+  }
 }

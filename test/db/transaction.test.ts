@@ -49,6 +49,19 @@ describe('transaction() on SQLite', () => {
     expect([committed('outer'), committed('inner')]).toEqual([false, false]);
   });
 
+  it('refuses a query on a transaction that has ended, as kysely’s own transaction does, and stores nothing', async () => {
+    const { db, committed } = await sqliteScratch();
+    const ways = { kysely: (work: (trx: Kysely<Marks>) => Promise<unknown>) => db.transaction().execute(work), direct: (work: (trx: Kysely<Marks>) => Promise<unknown>) => transaction(db, work) };
+    for (const [name, open] of Object.entries(ways)) {
+      let kept: Kysely<Marks> | undefined;
+      await open(async (trx) => void (kept = trx));
+      await expect(kept!.insertInto('marks').values({ id: `${name}-late` }).execute(), name).rejects.toThrow('Transaction is already committed');
+      await expect(open(async (trx) => ((kept = trx), Promise.reject(new Error('refused')))), name).rejects.toThrow('refused');
+      await expect(kept!.insertInto('marks').values({ id: `${name}-later` }).execute(), name).rejects.toThrow('Transaction is already rolled back');
+      expect([committed(`${name}-late`), committed(`${name}-later`)]).toEqual([false, false]);
+    }
+  });
+
   it('refuses a transaction after the database is closed with kysely’s own error', async () => {
     const { app, db } = await sqliteScratch();
     await app.destroy();
