@@ -1,6 +1,6 @@
 /**
  * src/db/transaction.ts, the services' way to open a transaction: on SQLite it goes past kysely's
- * TransactionBuilder to the group-commit driver (test/db/group-commit.test.ts runs group commit's every promise
+ * TransactionBuilder to the group-commit driver (test/db/group-commit.test.ts runs every rule of group commit
  * through both ways). Here: that it is cheaper in promises, the point of it; and that it refuses what kysely's way
  * refuses, storing nothing.
  */
