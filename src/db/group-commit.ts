@@ -1,7 +1,6 @@
 /**
  * SQLite's driver with group commit (docs/running.md#group-commit): the transactions that finish within one turn of
- * the event loop share one COMMIT, and so one sync of the WAL, instead of paying one each. Each caller still gets
- * its answer only after the COMMIT that holds its work, so a success answer still means the work is on disk.
+ * the event loop share one COMMIT, one sync of the WAL; each is answered only after it, so success means on disk.
  *
  * The first transaction of a batch runs BEGIN; each transaction (one after another on the one connection) is a
  * SAVEPOINT inside it, released when it commits and rolled back alone when it fails, so one member's failure costs
