@@ -15,6 +15,7 @@
 import { createQueryId, type Compilable, type CompiledQuery, type QueryResult } from 'kysely';
 import type { Db } from './database.ts';
 import { directDriverOf } from './group-commit-dialect.ts';
+import { connectionOf } from './transaction.ts';
 
 interface Known {
   sql: string;
@@ -85,7 +86,12 @@ export function compiledPerCount<Row extends Record<string, unknown>, R>(
   };
 }
 
-/** A compiled query run on `db` (a transaction, or not): on SQLite straight to the group-commit driver when it can. */
+/**
+ * A compiled query run on `db` (a transaction, or not): on SQLite straight to the group-commit driver when it can,
+ * and in a transaction of transaction.ts's on that transaction's own connection.
+ */
 export function executeCompiled<R>(db: Db, compiled: CompiledQuery<R>): Promise<QueryResult<R>> {
+  const own = db.isTransaction ? connectionOf(db) : undefined;
+  if (own) return own.executeQuery<R>(compiled);
   return directDriverOf(db.getExecutor().adapter)?.runDirect<R>(compiled, db.isTransaction) ?? db.executeQuery<R>(compiled);
 }

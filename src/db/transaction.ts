@@ -56,9 +56,21 @@ async function directTransaction<T, DB>(db: Kysely<DB>, { driver, dialect }: Dir
 }
 
 /** A kysely Transaction whose every query runs on `connection` (as TransactionBuilder makes its own). */
-function bound<DB>(db: Kysely<DB>, dialect: DirectSqlite['dialect'], driver: DirectSqlite['driver'], connection: DatabaseConnection): Transaction<DB> {
+function bound<DB>(db: Kysely<DB>, dialect: DirectSqlite['dialect'], driver: DirectSqlite['driver'], connection: UntilEnded): Transaction<DB> {
   const executor = db.getExecutor().withConnectionProvider(new SingleConnectionProvider(connection));
-  return new Transaction<DB>({ config: { dialect }, dialect, driver, executor });
+  const trx = new Transaction<DB>({ config: { dialect }, dialect, driver, executor });
+  connections.set(trx, connection);
+  return trx;
+}
+
+const connections = new WeakMap<object, UntilEnded>();
+
+/**
+ * The connection of a transaction opened here, for a statement sent past kysely's executor (compiled-once.ts): it
+ * runs on that transaction's own connection, and is refused once the transaction has ended. Undefined for any other.
+ */
+export function connectionOf(trx: object): DatabaseConnection | undefined {
+  return connections.get(trx);
 }
 
 /**

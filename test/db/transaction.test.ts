@@ -60,6 +60,17 @@ describe('transaction() on SQLite', () => {
       await expect(kept!.insertInto('marks').values({ id: `${name}-later` }).execute(), name).rejects.toThrow('Transaction is already rolled back');
       expect([committed(`${name}-late`), committed(`${name}-later`)]).toEqual([false, false]);
     }
+    // A statement sent past kysely's executor (compiled-once.ts) too, on a transaction opened by transaction(), while
+    // another transaction holds the connection: it is refused, not run in that other transaction.
+    let ended: Kysely<Marks> | undefined;
+    await transaction(db, async (trx) => void (ended = trx));
+    const stale = await transaction(db, async (trx) => {
+      const late = insertMark(ended as never, { id: 'stale' }).then(() => 'ran', String);
+      await insertMark(trx as never, { id: 'current' });
+      return late;
+    });
+    expect(stale).toMatch('Transaction is already committed');
+    expect([committed('stale'), committed('current')]).toEqual([false, true]);
   });
 
   it('refuses a transaction after the database is closed with kysely’s own error', async () => {
