@@ -30,6 +30,9 @@ describe('decision operations', () => {
       ['profile-access', profileAccess({ accountId: undefined }), ['accountId']],
       ['profile-access', profileAccess({ accountId: 42 }), ['accountId']],
       ['profile-access', profileAccess({ accountId: '' }), ['accountId']],
+      // A lone surrogate (JSON "\ud800"): a 500 from the item listing's dashboard link before.
+      ['profile-access', profileAccess({ accountId: 'acct-\ud800' }), ['accountId']],
+      ['item-listing', itemListing({ accountId: '\udc00' }), ['accountId']],
       ['profile-access', profileAccess({ eventTime: undefined }), ['eventTime']],
       ['profile-access', profileAccess({ eventTime: 999_999_999_999 }), ['eventTime']],
       ['profile-access', profileAccess({ eventTime: 10_000_000_000_000 }), ['eventTime']],
