@@ -9,14 +9,13 @@
  * a crash of the gateway's own process; what may be taken back are the last such commits before a power cut, in
  * order. Orders, payments, queued notifications and everything else keep the sync (docs/running.md#durability-of-the-embedded-database).
  */
-import { sql, type Transaction } from 'kysely';
+import { sql } from 'kysely';
 import type { AppDatabase } from './database.ts';
-import type { Database } from './tables.ts';
-import { transaction } from './transaction.ts';
+import { transaction, type Work } from './transaction.ts';
 
-export function withAsynchronousCommit<T>(database: AppDatabase, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+export function withAsynchronousCommit<T>(database: AppDatabase, work: Work<T>): Promise<T> {
   if (database.dialect === 'postgres') {
-    return database.db.transaction().execute(async (trx) => {
+    return transaction(database.db, async (trx) => {
       await sql`set local synchronous_commit = off`.execute(trx);
       return work(trx);
     });
