@@ -1,10 +1,9 @@
 /**
  * The fan-out bench's child processes (bench/fanout.ts): each started through `bash -c 'ulimit -n …'` with its
  * open-file limit raised as far as the hard limit allows, stdout read line by line, stderr's tail kept, every one
- * ended on the way out (also on error or signal); and a process's CPU seconds from /proc.
+ * ended on the way out (also on error or signal).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { ROOT, runnerArgs } from './lib.ts';
 
 const children = new Set<ChildProcess>();
@@ -83,13 +82,3 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux); null elsewhere. */
-export function cpuSeconds(pid: number | undefined): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
-  } catch {
-    return null;
-  }
-}

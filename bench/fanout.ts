@@ -37,7 +37,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GATEWAY_ENTRY, row } from './lib.ts';
-import { cpuSeconds, killAll, startNode, type Proc } from './fanout-processes.ts';
+import { killAll, startNode, type Proc } from './fanout-processes.ts';
+import { cpuSeconds } from './pinning.ts';
 import { cpuPerSubscriber, print, fmt, type StepResult, type Target } from './fanout-report.ts';
 import { randomBytes } from 'node:crypto';
 

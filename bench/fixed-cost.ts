@@ -10,19 +10,16 @@
  * `npx tsx bench/fixed-cost.ts` (BENCH_ROUNDS, default 3; BENCH_SECONDS of slices per server and cost, default 5;
  * FIXED_COSTS_US, default 3,6,9,12).
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { abbaSide, loadInProcess, median, row, startChild, type Child } from './lib.ts';
+import { cpuSeconds } from './pinning.ts';
 
 const BODY = JSON.stringify({ query: '{ sleeveOptions { sizes fonts threads charLimit } }' });
 
 /** CPU time the process has used, in microseconds; null where /proc is not there. */
 function cpuMicros(child: Child): number | null {
-  const file = `/proc/${child.process.pid}/stat`;
-  if (!existsSync(file)) return null;
-  // Fields after the command's closing parenthesis; utime and stime are the 14th and 15th of the whole line.
-  const fields = readFileSync(file, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000; // clock ticks of 10 ms (USER_HZ 100)
+  const seconds = cpuSeconds(child.process.pid);
+  return seconds === null ? null : seconds * 1e6;
 }
 
 interface Side {

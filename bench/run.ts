@@ -182,6 +182,8 @@ async function main() {
     printObservabilityFigure(o);
     summary.add('metrics and request logs on / off, GraphQL', 'ratio', o.graphql.on.map((on, i) => on / o.graphql.off[i]!), atLeast(0.95));
     summary.add('metrics and request logs on / off, REST', 'ratio', o.rest.on.map((on, i) => on / o.rest.off[i]!), atLeast(0.95));
+    summary.add('metrics and request logs, CPU per request off / on, GraphQL', 'ratio', o.cpu.graphql.off.map((off, i) => off / o.cpu.graphql.on[i]!));
+    summary.add('metrics and request logs, CPU per request off / on, REST', 'ratio', o.cpu.rest.off.map((off, i) => off / o.cpu.rest.on[i]!));
   });
   await area('MCP', 'BENCH_MCP', async () => {
     const m = await benchMcp(SECONDS, ROUNDS);
