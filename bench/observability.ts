@@ -11,6 +11,8 @@
  * a drift of the shared cores falls on both alike. A round is BENCH_SECONDS of load on each server and target, with
  * fresh servers; each round gives one ratio per target; the figure is the median of the rounds' ratios (target
  * ≥ 0.95). The logs go to a file, as a log shipper would read them, not to a pipe this process would have to drain.
+ * Both servers run on one core and the load on the other (bench/pinning.ts says why), and each slice also reads the
+ * server's CPU from /proc: CPU per request, off's over on's, is printed beside the throughput ratio.
  */
 import { openSync, closeSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { spawn } from 'node:child_process';

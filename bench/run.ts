@@ -33,7 +33,8 @@
  * BENCH_PAYMENTS=0, BENCH_DECISIONS=0, BENCH_WRITE=0, BENCH_NOTIFY=0, BENCH_HOOKS=0, BENCH_SCALE=0, BENCH_VENUE=0,
  * BENCH_OBSERVABILITY=0, BENCH_MCP=0 and BENCH_FANOUT=0 leave the matching figure out (BENCH_VENUE_SECONDS, default
  * 30: the venue's compressed 10-minute event). BENCH_NODE_ARGS: node flags for every gateway the bench starts
- * (bench/lib.ts), e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`.
+ * (bench/lib.ts), e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`. BENCH_PIN=0: the metrics-and-logs figure's servers and load
+ * left to the scheduler (bench/pinning.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
