@@ -87,11 +87,17 @@ export function compiledPerCount<Row extends Record<string, unknown>, R>(
 }
 
 /**
- * A compiled query run on `db` (a transaction, or not): on SQLite straight to the group-commit driver when it can,
- * and in a transaction of transaction.ts's on that transaction's own connection.
+ * A compiled query run on `db` (a transaction, or not). In a transaction of transaction.ts's, on that transaction's own
+ * connection (refused once it has ended); in one of kysely's (tracing on, or PostgreSQL), through kysely's executor,
+ * which refuses it as well once the transaction has ended; outside any transaction on SQLite, straight to the
+ * group-commit driver.
  */
 export function executeCompiled<R>(db: Db, compiled: CompiledQuery<R>): Promise<QueryResult<R>> {
-  const own = db.isTransaction ? connectionOf(db) : undefined;
-  if (own) return own.executeQuery<R>(compiled);
-  return directDriverOf(db.getExecutor().adapter)?.runDirect<R>(compiled, db.isTransaction) ?? db.executeQuery<R>(compiled);
+  try {
+    if (db.isTransaction) return connectionOf(db)?.executeQuery<R>(compiled) ?? db.executeQuery<R>(compiled);
+    return directDriverOf(db.getExecutor().adapter)?.runDirect<R>(compiled) ?? db.executeQuery<R>(compiled);
+  } catch (error) {
+    // kysely's executor refuses an ended transaction by throwing at once: a promise either way, as a query's.
+    return Promise.reject(error);
+  }
 }

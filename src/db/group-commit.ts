@@ -173,13 +173,11 @@ export class GroupCommitDriver implements Driver {
   }
 
   /**
-   * A statement run past kysely's executor (about fifteen promises a statement there, each a hook call while the
-   * request scope's AsyncLocalStorage is on): `inTransaction`, in the transaction holding the connection, the caller's
-   * own (it holds the connection from BEGIN to end); otherwise as a statement of its own, in its turn, as run() does.
-   * Undefined when no transaction holds the connection for a transaction's statement: the caller takes kysely's way.
+   * A statement of its own, outside any transaction, run past kysely's executor (about fifteen promises a statement
+   * there, each a hook call while the request scope's AsyncLocalStorage is on), in its turn, as run() does. A
+   * transaction's statements run on its own connection (compiled-once.ts).
    */
-  runDirect<R>(query: CompiledQuery, inTransaction: boolean): Promise<QueryResult<R>> | undefined {
-    if (inTransaction) return this.#holder?.inTransaction ? this.run<R>(this.#holder, query) : undefined;
+  runDirect<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const lease = new Lease(this);
     const waiting = this.#hold(lease);
     return waiting ? waiting.then(() => this.#runAlone<R>(lease, query)) : this.#runAlone<R>(lease, query);

@@ -35,7 +35,8 @@ describe('transaction() on SQLite', () => {
     const direct = await promisesOf(() => transaction(db, insert('b')));
     expect([committed('a'), committed('b')]).toEqual([true, true]);
     expect(direct).toBeGreaterThan(0);
-    // Node 20.20, kysely 0.28: 21 and 12. Through kysely's way the ratio is 1.
+    // Node 20.20, kysely 0.28: 37 and 12 (the statement, in kysely's transaction, goes through its executor, which
+    // refuses it once that transaction has ended). Through kysely's way the ratio is 1.
     expect(direct).toBeLessThan(kysely * 0.7);
   });
 
@@ -60,17 +61,19 @@ describe('transaction() on SQLite', () => {
       await expect(kept!.insertInto('marks').values({ id: `${name}-later` }).execute(), name).rejects.toThrow('Transaction is already rolled back');
       expect([committed(`${name}-late`), committed(`${name}-later`)]).toEqual([false, false]);
     }
-    // A statement sent past kysely's executor (compiled-once.ts) too, on a transaction opened by transaction(), while
-    // another transaction holds the connection: it is refused, not run in that other transaction.
-    let ended: Kysely<Marks> | undefined;
-    await transaction(db, async (trx) => void (ended = trx));
-    const stale = await transaction(db, async (trx) => {
-      const late = insertMark(ended as never, { id: 'stale' }).then(() => 'ran', String);
-      await insertMark(trx as never, { id: 'current' });
-      return late;
-    });
-    expect(stale).toMatch('Transaction is already committed');
-    expect([committed('stale'), committed('current')]).toEqual([false, true]);
+    // A statement sent past kysely's executor (compiled-once.ts) too, on a transaction opened either way (kysely's is
+    // the way with tracing on), while another transaction holds the connection: it is refused, not run in that one.
+    for (const [name, open] of Object.entries(ways)) {
+      let ended: Kysely<Marks> | undefined;
+      await open(async (trx) => void (ended = trx));
+      const stale = await transaction(db, async (trx) => {
+        const late = insertMark(ended as never, { id: `${name}-stale` }).then(() => 'ran', String);
+        await insertMark(trx as never, { id: `${name}-current` });
+        return late;
+      });
+      expect(stale, name).toMatch('Transaction is already committed');
+      expect([committed(`${name}-stale`), committed(`${name}-current`)], name).toEqual([false, true]);
+    }
   });
 
   it('refuses a transaction after the database is closed with kysely’s own error', async () => {
