@@ -7,6 +7,7 @@
  */
 import { checkCardData, cvcProblem, type CardData } from './card-data.ts';
 import type { FieldError } from '../kernel/errors.ts';
+import { sandboxDecisionOf, type SandboxDecision } from '../kernel/sandbox-addresses.ts';
 
 export type PaymentSource = { type: 'card'; card: CardData; cvc: string | null } | { type: 'card' | 'wallet'; token: string };
 
@@ -19,17 +20,11 @@ export interface PaymentRequest {
 }
 
 /** Sandbox decisions (docs/platform.md#sandbox-addresses); anything else is approved. Only DECLINE stops the charge. */
-export type PaymentDecision = 'APPROVE' | 'DECLINE' | 'NOT_REVIEWED' | 'VERIFICATION_REQUIRED';
+export type PaymentDecision = SandboxDecision;
 
-const SANDBOX_DECISIONS: Record<string, PaymentDecision> = {
-  'approve@vendor.test': 'APPROVE',
-  'decline@vendor.test': 'DECLINE',
-  'review@vendor.test': 'NOT_REVIEWED',
-  'verify@vendor.test': 'VERIFICATION_REQUIRED',
-};
 
 export function paymentDecision(email: string | null): PaymentDecision {
-  return (email && SANDBOX_DECISIONS[email.trim().toLowerCase()]) || 'APPROVE';
+  return (email && sandboxDecisionOf(email)) || 'APPROVE';
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -82,6 +82,15 @@ describe('POST /api/payments', () => {
     expect(await sandboxCharges(t)).toHaveLength(status === 'succeeded' ? 1 : 0);
   });
 
+  // Names an object has of its own prototype: a 500 before (the sandbox table was a plain object).
+  it.each(['__proto__', 'constructor', 'hasOwnProperty'])('the email %s is no sandbox address: approved and charged', async (email) => {
+    const t = await paymentsGateway();
+    const res = await siteCalls(t).pay(paymentBody(CARDS.ok, { customer: { email } }));
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ decision: 'APPROVE', status: 'succeeded' });
+    expect(await sandboxCharges(t)).toHaveLength(1);
+  });
+
   it('pays with a sandbox wallet confirmation, once', async () => {
     const t = await paymentsGateway();
     const api = siteCalls(t);

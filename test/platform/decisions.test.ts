@@ -72,6 +72,15 @@ describe('decision operations', () => {
       expect(account.data.account.status).toBe(accountStatus);
     });
 
+    // Names an object has of its own prototype: a 500 before (the sandbox table was a plain object, found by the
+    // generated bad-input test's seed -737970856), now ordinary addresses that force nothing.
+    it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])('%s is no sandbox address', async (email) => {
+      const t = await testGateway();
+      const res = await decide(t, 'profile-access', 'evt-proto', profileAccess({ accountOwner: { email } }));
+      expect(res.vendorDecision).toBe('APPROVE');
+      expect(res.reasonCodes).not.toContain('SANDBOX_EMAIL');
+    });
+
     it('review@vendor.test queues an item listing for staff review', async () => {
       const t = await testGateway();
       const body = itemListing({ accountData: { emailsInAccount: [{ email: 'review@vendor.test' }] } });

@@ -4,14 +4,8 @@
  */
 import type { AccountRequest } from '../account-requests.ts';
 import { isRecord } from '../../kernel/json-shape.ts';
-import type { Decision, VendorDecision } from './types.ts';
-
-const SANDBOX: Record<string, VendorDecision> = {
-  'approve@vendor.test': 'APPROVE',
-  'decline@vendor.test': 'DECLINE',
-  'verify@vendor.test': 'VERIFICATION_REQUIRED',
-  'review@vendor.test': 'NOT_REVIEWED',
-};
+import { sandboxDecisionOf } from '../../kernel/sandbox-addresses.ts';
+import type { Decision } from './types.ts';
 
 export function sandboxEmail(body: AccountRequest['body']): string | null {
   const emailOf = (value: unknown) => (isRecord(value) && typeof value.email === 'string' ? value.email : null);
@@ -23,7 +17,7 @@ export function sandboxEmail(body: AccountRequest['body']): string | null {
 /** The forced decision, or null when the request carries no sandbox address. */
 export function sandboxDecision(body: AccountRequest['body']): Decision | null {
   const email = sandboxEmail(body)?.trim().toLowerCase();
-  const forced = email ? SANDBOX[email] : undefined;
+  const forced = email ? sandboxDecisionOf(email) : undefined;
   if (!email || !forced) return null;
   return {
     vendorDecision: forced,
