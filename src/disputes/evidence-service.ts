@@ -67,7 +67,8 @@ function checkGroups(groups: unknown): Array<[DataPointGroup, unknown[]]> {
   const entries = Object.entries(groups);
   if (entries.length === 0) throw badRequest('body', 'Send at least one data point group.');
   for (const [name, value] of entries) {
-    if (!(name in DATA_POINT_GROUPS)) throw badRequest(name, `${name} is not a data point group; use ${Object.keys(DATA_POINT_GROUPS).join(', ')}.`);
+    // Own names only: `in` finds "constructor" and "__proto__" on every object's prototype.
+    if (!Object.hasOwn(DATA_POINT_GROUPS, name)) throw badRequest(name, `${name} is not a data point group; use ${Object.keys(DATA_POINT_GROUPS).join(', ')}.`);
     if (!Array.isArray(value) || value.length === 0 || value.length > MAX_ENTRIES_PER_GROUP || !value.every((v) => typeof v === 'object' && v !== null && !Array.isArray(v))) {
       throw badRequest(name, `${name} is an array of 1 to ${MAX_ENTRIES_PER_GROUP} objects.`);
     }

@@ -170,6 +170,12 @@ describe('claims and evidence', () => {
     expect((await uploadFile(t, claim.claimId, { file: pdf() })).status).toBe(400);
     expect((await dataPoints(t, claim.claimId, { proofsOfDelivery: [{}] })).status).toBe(400); // type not requested
     expect((await dataPoints(t, claim.claimId, { refunds: [{}] })).status).toBe(400); // not a group name
+    // Names every object inherits: a 500 before (`name in DATA_POINT_GROUPS` found them on the prototype).
+    for (const inherited of ['constructor', 'toString', '__proto__']) {
+      const refused = await t.rest('POST', `/v2/claims/${claim.claimId}/evidence/data-points`, `{"${inherited}":[{}]}`, { authorization: t.siteAuthorization, 'content-type': 'application/json' });
+      expect(refused.status, inherited).toBe(400);
+      expect(refused.body.errors.map((e: { field: string }) => e.field), inherited).toEqual([inherited]);
+    }
     expect((await dataPoints(t, claim.claimId, { proofsOfRefund: [] })).status).toBe(400);
     expect((await dataPoints(t, claim.claimId, 'not json')).status).toBe(400);
     // Evidence of a valid request still counts.
