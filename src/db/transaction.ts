@@ -4,8 +4,9 @@
  * connection provider and runtime driver, straight to the group-commit driver (group-commit.ts): the connection in its
  * turn, BEGIN or a member's SAVEPOINT, `work` on a kysely Transaction bound to that connection, then the member's
  * release and the wait for its batch's COMMIT, or its rollback. Each promise is a hook call on Node 20 while the
- * request scope is on (src/kernel/logger.ts): kysely's way made 21 for a transaction of one direct statement, this
- * way 12 (docs/running.md#group-commit has what it measured). With tracing on it is kysely's way, whose driver opens
+ * request scope is on (src/kernel/logger.ts): for a transaction of one statement of compiled-once.ts, this way makes
+ * 12, kysely's 21 (37 counting kysely's executor, which that statement takes in kysely's transactions; see
+ * test/db/transaction.test.ts and docs/running.md#group-commit). With tracing on it is kysely's way, whose driver opens
  * the transaction's span (traced-dialect.ts).
  *
  * `mayRepeat`: the transaction records only work that may happen again (asynchronous-commit.ts), marked on its

@@ -22,7 +22,6 @@ export interface PaymentRequest {
 /** Sandbox decisions (docs/platform.md#sandbox-addresses); anything else is approved. Only DECLINE stops the charge. */
 export type PaymentDecision = SandboxDecision;
 
-
 export function paymentDecision(email: string | null): PaymentDecision {
   return (email && sandboxDecisionOf(email)) || 'APPROVE';
 }
