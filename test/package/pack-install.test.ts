@@ -99,15 +99,20 @@ it('packs, installs into a fresh project, and the README example passes there un
   // A fresh project, installing what the README says to install (vitest at the version this project tests with).
   const consumer = join(work, 'consumer');
   mkdirSync(consumer);
-  const manifest = { name: 'sleeve-gateway-consumer', private: true, type: 'module', scripts: { test: 'vitest run' } };
+  // With what the README asks you to add to it (npm's allowScripts): then npm lists no install script as unreviewed
+  // but the gateway's own prepare, which a path is reviewed by (an npm without allowScripts lists none).
+  const example = readmeExample();
+  const manifest = { name: 'sleeve-gateway-consumer', private: true, type: 'module', scripts: { test: 'vitest run' }, ...example.manifest };
   writeFileSync(join(consumer, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   const vitest = `vitest@${ours.devDependencies.vitest}`;
   const install = [...NPM, 'install', '-D', '--prefer-offline', '--no-audit', '--no-fund', tarball, 'graphql', vitest];
   childEnv.npm_config_better_sqlite3_local_prebuilds = await localPrebuilds();
-  timings.install = (await run(install, consumer, 480_000)).seconds;
+  const installed = await run(install, consumer, 480_000);
+  timings.install = installed.seconds;
+  const unreviewed = [...installed.stderr.matchAll(/^npm warn install-scripts +(\S+)@\S+ \(/gmu)].map((match) => match[1]);
+  expect(unreviewed.filter((name) => name !== 'sleeve-gateway')).toEqual([]);
 
   // The README's example, byte for byte, where it says it lives; run by that project's own `npm test` (vitest).
-  const example = readmeExample();
   mkdirSync(dirname(join(consumer, example.file)), { recursive: true });
   writeFileSync(join(consumer, example.file), example.source);
   const tested = await run([...NPM, 'test'], consumer, 120_000);

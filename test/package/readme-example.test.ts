@@ -1,6 +1,7 @@
 /**
  * The README's package example stays what the tests run: test/package-entry.test.ts is the same code with only the
- * import pointed at the source, and the install line names the tarball `npm pack` makes today.
+ * import pointed at the source, the install line names the tarball `npm pack` makes today, and the install scripts
+ * it asks you to allow are the ones this project allows.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,4 +22,10 @@ it('the README says what to install: the tarball of this version, or the checkou
   const { section } = readmeExample();
   expect(section).toContain(`npm install -D ../${name}/${name}-${version}.tgz graphql vitest\n`);
   expect(section).toContain(`npm install -D --install-links ../${name} graphql vitest`);
+});
+
+it("the install scripts the README asks you to allow and deny are this project's own (package.json allowScripts)", () => {
+  const { allowScripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { allowScripts: Record<string, boolean> };
+  expect(readmeExample().manifest).toEqual({ allowScripts });
+  expect(allowScripts['better-sqlite3']).toBe(true);
 });

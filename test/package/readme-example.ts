@@ -14,6 +14,8 @@ export interface ReadmeExample {
   file: string;
   /** The fenced `ts` block, byte for byte, with the newline that ends its last line. */
   source: string;
+  /** The fenced `json` block: what it asks you to add to your package.json (npm's `allowScripts`). */
+  manifest: Record<string, unknown>;
 }
 
 export function readmeExample(): ReadmeExample {
@@ -27,5 +29,7 @@ export function readmeExample(): ReadmeExample {
   const source = block[1]!;
   const file = /^\/\/ your-app\/(\S+)/u.exec(source)?.[1];
   if (!file) throw new Error('the README example does not start with `// your-app/<file>`');
-  return { section, file, source };
+  const json = /^```json\n([\s\S]*?\n)```$/mu.exec(section);
+  if (!json) throw new Error('README.md\'s "Testing against it" has no ```json block');
+  return { section, file, source, manifest: JSON.parse(json[1]!) as Record<string, unknown> };
 }
