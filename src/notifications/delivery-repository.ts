@@ -7,6 +7,7 @@ import { sql, type Insertable } from 'kysely';
 import { compiledOnce, compiledPerCount } from '../db/compiled-once.ts';
 import type { Db } from '../db/database.ts';
 import type { DeliveryAttemptRow, DeliveryRow, DeliveryStatus, WebhookDeliveryTable } from './endpoint-tables.ts';
+import type { RowState } from './outbox-repository.ts';
 
 export type { DeliveryAttemptRow, DeliveryRow } from './endpoint-tables.ts';
 
@@ -74,15 +75,8 @@ export async function findLeasedDelivery(db: Db, id: string, owner: string, lock
   return (lock ? query.forUpdate() : query).executeTakeFirst();
 }
 
-export interface DeliveryState {
-  status: DeliveryStatus;
-  nextAttemptAt: number | null;
-  roundAttempts: number;
-  attemptCount: number;
-  deliveredAt: number | null;
-  lastError: string | null;
-  now: number;
-}
+/** A delivery's new state after an attempt, field for field an outbox row's. */
+export type DeliveryState = RowState;
 
 /** Written once per attempt (thousands a second to one endpoint): built and compiled once (db/compiled-once.ts). */
 const updateLeasedQuery = compiledOnce((db: Db, v: { [K in keyof DeliveryState]: DeliveryState[K] } & { id: string; owner: string; version: number }) =>

@@ -4,9 +4,10 @@
  * here: its deliveries are the outbox rows themselves, exactly as before (outbox-tables.ts).
  */
 import type { Generated, Selectable } from 'kysely';
+import type { OutboxStatus } from './outbox-tables.ts';
 
-/** DROPPED: an evidence request with nothing left to ask when it was due (docs/notifications.md#decided-at-send-time). */
-export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED' | 'DROPPED';
+/** An outbox row's life: DROPPED, an evidence request with nothing left to ask when it was due (docs/notifications.md#decided-at-send-time). */
+export type DeliveryStatus = OutboxStatus;
 
 export interface WebhookEndpointTable {
   id: string;

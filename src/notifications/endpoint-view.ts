@@ -101,7 +101,10 @@ export function toEndpoint(row: EndpointRow, now: number): WebhookEndpoint {
   };
 }
 
-export const toAttempt = (row: DeliveryAttemptRow): DeliveryAttempt => ({
+/** An attempt as both the merchant endpoints' deliveries and the bootstrap endpoint's outbox record it. */
+export type AttemptFields = Omit<DeliveryAttemptRow, 'id' | 'delivery_id'>;
+
+export const toAttempt = (row: AttemptFields): DeliveryAttempt => ({
   attempt: row.attempt,
   startedAt: Number(row.started_at),
   durationMs: row.duration_ms,

@@ -21,7 +21,7 @@ import type { NotificationPath } from './notification-paths.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import { loadVaultKey } from '../kernel/vault-key.ts';
 import { bodyForStaff, subjectAtRest, useVaultKey } from './sealed-body.ts';
-import type { DeliveryAttempt } from './endpoint-view.ts';
+import { toAttempt, type DeliveryAttempt } from './endpoint-view.ts';
 import { isBootstrapSite } from './bootstrap-site.ts';
 
 export const NOTIFICATIONS_PAGE_DEFAULT = 50;
@@ -70,17 +70,6 @@ export interface NotificationService {
   redeliver(id: string): Promise<Notification>;
   /** One event per recorded attempt, on any instance, as it happens. */
   events(): Promise<AsyncIterable<Notification>>;
-}
-
-function toAttempt(row: AttemptRow): NotificationAttempt {
-  return {
-    attempt: row.attempt,
-    startedAt: Number(row.started_at),
-    durationMs: row.duration_ms,
-    statusCode: row.status_code,
-    responseExcerpt: row.response_excerpt,
-    error: row.error,
-  };
 }
 
 function toNotification(row: OutboxRow, attempts: AttemptRow[]): Notification {

@@ -76,6 +76,7 @@ export async function findLeased(db: Db, id: string, owner: string, lock: boolea
   return (lock ? query.forUpdate() : query).executeTakeFirst();
 }
 
+/** A row's new state after an attempt; a merchant endpoint's delivery takes the same (delivery-repository.ts). */
 export interface RowState {
   status: OutboxStatus;
   nextAttemptAt: number | null;
