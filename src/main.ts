@@ -1,11 +1,12 @@
 /**
  * The process: config → database and migrations → schedulers → HTTP server → print generated credentials once
  * → on SIGTERM/SIGINT stop accepting, finish requests in flight, close sockets and the database, exit 0.
+ *
+ * Only the configuration's modules are loaded before the configuration is read: the server's (GraphQL, the doors,
+ * the drivers) take a second or two of a core to load, and a refused configuration is told without them.
  */
-import { ConnectionLost } from './db/connection-loss.ts';
 import { ConfigError, loadConfig } from './kernel/config.ts';
 import { createLogger } from './kernel/logger.ts';
-import { createGateway, startServer } from './server.ts';
 
 async function main(): Promise<void> {
   let loaded;
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   // docs/operations.md#tracing: the SDK is loaded only when an OTLP endpoint is set, before anything is built.
   const tracing = process.env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() ? (await import('./operations/tracing-sdk.ts')).startTracing() : undefined;
+  const { createGateway, startServer } = await import('./server.ts');
   const gateway = await createGateway({ config, logger });
   const server = await startServer(gateway, { port: config.port, host: config.host });
 
@@ -57,8 +59,9 @@ async function main(): Promise<void> {
   process.stdout.write(`Sleeve Gateway listening on ${server.url}\n`);
 }
 
-main().catch((error: unknown) => {
+main().catch(async (error: unknown) => {
   // The operator's own configuration failed: the driver's words (which host refused) say more than an API answer.
+  const { ConnectionLost } = await import('./db/connection-loss.ts');
   const reason = error instanceof ConnectionLost ? (error.cause as Error) : error;
   process.stderr.write(`sleeve-gateway: failed to start: ${reason instanceof Error ? reason.message : String(reason)}\n`);
   process.exit(1);

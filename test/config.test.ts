@@ -92,12 +92,15 @@ describe('configuration (docs/running.md#configuration)', () => {
     expect(parseSchedule('X', '0, 5s, 5m, 2h, 10')).toEqual([0, 5000, 300_000, 7_200_000, 10_000]);
   });
 
-  it('stops start-up with one clear line and a non-zero exit on a bad value', () => {
-    const result = startupRefusal({ HOLD_SECONDS: '-1' });
+  it('stops start-up with one clear line and a non-zero exit on a bad value, before loading the server', () => {
+    const result = startupRefusal({ HOLD_SECONDS: '-1' }, { modules: true });
     expect(result.status).toBe(2);
     const lines = result.lines;
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('HOLD_SECONDS');
+    // Told without the server's modules (GraphQL, the doors, the drivers: seconds of a core): only the kernel's.
+    expect(result.modules).toContain('src/kernel/config.ts');
+    expect(result.modules.filter((path) => path !== 'src/main.ts' && !path.startsWith('src/kernel/'))).toEqual([]);
   });
 
   it('stops start-up with one line naming SQLITE_SYNCHRONOUS and its choices on a bad value', () => {

@@ -1,6 +1,7 @@
 /** Runs `src/main.ts` as a real child process on a free port, as `npm start` would. */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterThisTest } from './gateway.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -51,13 +52,33 @@ export async function startProcess(env: Record<string, string>, how: 'node' | 'n
   return { child, url, output: () => output, exited };
 }
 
-/** Starts `src/main.ts` with `env` and waits for it to exit (a configuration it refuses): its exit code and stderr lines. */
-export function startupRefusal(env: Record<string, string>): { status: number | null; lines: string[] } {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+/**
+ * A module hook for `startupRefusal`'s `modules`: prints every module of this project (not node_modules) the child
+ * resolves, to stderr, where the lines are told apart from the refusal's by their prefix.
+ */
+const MODULE_HOOKS = `export async function resolve(specifier, context, next) {
+  const resolved = await next(specifier, context);
+  if (resolved.url.startsWith('file:') && !resolved.url.includes('/node_modules/')) process.stderr.write('module ' + resolved.url + '\\n');
+  return resolved;
+}`;
+
+/**
+ * Starts `src/main.ts` with `env` and waits for it to exit (a configuration it refuses): its exit code and stderr
+ * lines; with `modules`, also the project's modules it loaded, as paths from the project's root.
+ */
+export function startupRefusal(env: Record<string, string>, { modules = false } = {}): { status: number | null; lines: string[]; modules: string[] } {
+  const hooks = modules ? [`data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(MODULE_HOOKS)}`)});`)}`] : [];
+  const result = spawnSync(process.execPath, ['--import', 'tsx', ...hooks.flatMap((hook) => ['--import', hook]), 'src/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: ':memory:', ...env },
     encoding: 'utf8',
     timeout: 20_000,
   });
-  return { status: result.status, lines: result.stderr.trim().split('\n') };
+  const lines = result.stderr.trim().split('\n');
+  const root = pathToFileURL(ROOT).href;
+  return {
+    status: result.status,
+    lines: lines.filter((line) => !line.startsWith('module ')),
+    modules: lines.filter((line) => line.startsWith(`module ${root}/`)).map((line) => line.slice(`module ${root}/`.length)),
+  };
 }
