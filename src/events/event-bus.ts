@@ -20,7 +20,7 @@ export interface EventBus extends PubSub<Topics> {
    * listening from this call on. It is for the listeners that need no async iterator: those that follow a topic for
    * the whole life of the process (the hold timer, the dispatchers, the MCP door), and a hold countdown's watch on
    * its one order (src/orders/live-service.ts). `subscribe` hands each event to each subscriber through a Repeater's
-   * buffer and a loop of awaits; on the orders path that cost 10–14% of throughput (README, "Benchmark"), and held
+   * buffer and a loop of awaits; on the orders path that cost 10–14% of throughput (docs/benchmark-history.md), and held
    * open by each of thousands of subscribers it is most of what one weighs (docs/graphql.md#what-one-subscriber-costs). The
    * handler must be quick and must not throw; whatever it starts, it catches itself. A handler that throws anyway
    * is cut off from the publisher and reported to `onListenerError`. Returns the unsubscribe.
