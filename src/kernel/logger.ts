@@ -193,20 +193,30 @@ const BUFFER_BYTES = 64 * 1024;
  * buffer, so the line's string dies young: lines kept as strings until the flush outlived a scavenge or two and were
  * copied and promoted, which cost more than making them (docs/operations.md#what-they-cost). What is gathered is
  * written before the process exits (process.exit and an uncaught error included); only a SIGKILL can lose it, at
- * most FLUSH_MS of lines.
+ * most FLUSH_MS of lines. When stdout fails (its reader gone: EPIPE), the lines are dropped from then on and the
+ * service goes on: at a live event, orders matter more than their log lines, and an unhandled stream error would
+ * have ended the process with every request in flight.
  */
 class StdoutSink {
   private buffer = Buffer.allocUnsafe(BUFFER_BYTES);
   private used = 0;
   private timer: NodeJS.Timeout | null = null;
   private readonly requestLine = new RequestLineBytes();
+  private failed = false;
 
   constructor() {
     this.flush = this.flush.bind(this);
     process.on('exit', this.flushNow.bind(this));
+    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+      if (this.failed) return;
+      this.failed = true;
+      this.used = 0;
+      process.stderr.write(`sleeve-gateway: stdout failed (${error.code ?? error.message}): log lines are dropped from now on; the service goes on\n`);
+    });
   }
 
   write(line: string): void {
+    if (this.failed) return;
     // A line with its newline fits when its UTF-8 form does: at most 3 bytes per UTF-16 unit.
     if (this.used + 3 * line.length + 1 > this.buffer.length) {
       this.flush();
@@ -221,6 +231,7 @@ class StdoutSink {
 
   /** A request line, encoded into the buffer (src/kernel/request-line-bytes.ts); `route`, `client`: their JSON. */
   request(line: RequestLine, route: string, client: string, traceId: string | undefined): void {
+    if (this.failed) return;
     const size = this.requestLine.size(line, route, client, traceId) + 1;
     if (this.used + size > this.buffer.length) {
       this.flush();

@@ -192,4 +192,20 @@ describe('a real process', () => {
     }
     expect(lines.at(-1)!.msg).toBe('stopped');
   });
+
+  it('goes on serving when its stdout is closed (the log reader gone), says so once on stderr, and exits 0', async () => {
+    const server = await startProcess({ LOG_LEVEL: 'info', DATABASE_URL: ':memory:' });
+    server.child.stdout!.destroy();
+    // Each request's line is written within 20 ms (the gathering): the first writes after the close fail (EPIPE).
+    for (let i = 0; i < 5; i++) {
+      expect((await fetch(`${server.url}/api/sleeve-options`)).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(server.child.exitCode).toBeNull();
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(server.output().split('\n').filter((line) => line.includes('stdout'))).toEqual([
+      expect.stringMatching(/^sleeve-gateway: stdout failed \(EPIPE\): log lines are dropped from now on; the service goes on$/u),
+    ]);
+  });
 });
