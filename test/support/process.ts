@@ -27,8 +27,9 @@ export function serverEntry(root: string): string[] {
   const newest = Math.max(
     ...BUILT_FROM.flatMap((name) => {
       const path = join(root, name);
-      if (!statSync(path, { throwIfNoEntry: false })?.isDirectory()) return [statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0];
-      return readdirSync(path, { recursive: true, encoding: 'utf8' }).map((file) => statSync(join(path, file)).mtimeMs);
+      const stat = statSync(path, { throwIfNoEntry: false });
+      if (!stat?.isDirectory()) return [stat?.mtimeMs ?? 0];
+      return [stat.mtimeMs, ...readdirSync(path, { recursive: true, encoding: 'utf8' }).map((file) => statSync(join(path, file)).mtimeMs)];
     }),
   );
   return newest < built ? ['dist/src/main.js'] : ['--import', 'tsx', 'src/main.ts'];
