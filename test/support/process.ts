@@ -9,12 +9,14 @@ const ROOT = resolve(import.meta.dirname, '../..');
 
 /** What the build compiles (tsconfig.build.json follows the imports of src/ into these) and copies (scripts/build.mjs). */
 const BUILT_FROM = ['src', 'graphql-server', 'rest-compat', 'schema', 'mcp', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
+/** The sources, as `node` arguments. */
+const SOURCES = ['--import', 'tsx', 'src/main.ts'];
 
 /**
  * How a child process runs the gateway in `root`: the build (`dist/src/main.js`, what `npm start` runs) when it was
  * made after the last change to anything it is made from, else the sources under tsx. `npm ci` and `npm install`
  * build it (`prepare`), so a fresh checkout's `npm test` starts the build, in about half the CPU of tsx (2.6 against
- * 4.7 s of a core here, for each of the suite's hundred or so starts); after an edit, the sources run until the next
+ * 4.7 s of a core here, for each start); after an edit, the sources run until the next
  * `npm run build`.
  */
 export function serverEntry(root: string): string[] {
@@ -22,7 +24,7 @@ export function serverEntry(root: string): string[] {
   try {
     built = statSync(join(root, 'dist', 'src', 'main.js')).mtimeMs;
   } catch {
-    return ['--import', 'tsx', 'src/main.ts'];
+    return SOURCES;
   }
   const newest = Math.max(
     ...BUILT_FROM.flatMap((name) => {
@@ -32,7 +34,7 @@ export function serverEntry(root: string): string[] {
       return [stat.mtimeMs, ...readdirSync(path, { recursive: true, encoding: 'utf8' }).map((file) => statSync(join(path, file)).mtimeMs)];
     }),
   );
-  return newest < built ? ['dist/src/main.js'] : ['--import', 'tsx', 'src/main.ts'];
+  return newest < built ? ['dist/src/main.js'] : SOURCES;
 }
 
 /** Worked out once per worker: a run of the suite does not rebuild. */
@@ -99,8 +101,10 @@ const MODULE_HOOKS = `export async function resolve(specifier, context, next) {
  * lines; with `modules`, also the project's modules it loaded, as paths from the project's root.
  */
 export function startupRefusal(env: Record<string, string>, { modules = false } = {}): { status: number | null; lines: string[]; modules: string[] } {
-  const hooks = modules ? [`data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(MODULE_HOOKS)}`)});`)}`] : [];
-  const result = spawnSync(process.execPath, ['--import', 'tsx', ...hooks.flatMap((hook) => ['--import', hook]), 'src/main.ts'], {
+  const hooks = `data:text/javascript,${encodeURIComponent(MODULE_HOOKS)}`;
+  const register = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(hooks)});`)}`;
+  // The hook goes after tsx's, before the entry: the last registered resolves first, then hands on to tsx.
+  const result = spawnSync(process.execPath, [...SOURCES.slice(0, -1), ...(modules ? ['--import', register] : []), SOURCES.at(-1)!], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: ':memory:', ...env },
     encoding: 'utf8',
