@@ -195,8 +195,11 @@ const BUFFER_BYTES = 64 * 1024;
  * written before the process exits (process.exit and an uncaught error included); only a SIGKILL can lose it, at
  * most FLUSH_MS of lines. When stdout fails (its reader gone: EPIPE), the lines are dropped from then on and the
  * service goes on: at a live event, orders matter more than their log lines, and an unhandled stream error would
- * have ended the process with every request in flight.
+ * have ended the process with every request in flight. The same holds for stderr (Node's warnings, the notice).
  */
+/** stderr failed (its reader gone): the sink's one notice is not written there. */
+let stderrFailed = false;
+
 class StdoutSink {
   private buffer = Buffer.allocUnsafe(BUFFER_BYTES);
   private used = 0;
@@ -211,8 +214,10 @@ class StdoutSink {
       if (this.failed) return;
       this.failed = true;
       this.used = 0;
-      process.stderr.write(`sleeve-gateway: stdout failed (${error.code ?? error.message}): log lines are dropped from now on; the service goes on\n`);
+      if (!stderrFailed) process.stderr.write(`sleeve-gateway: stdout failed (${error.code ?? error.message}): log lines are dropped from now on; the service goes on\n`);
     });
+    // Often the same pipe as stdout (`2>&1 | shipper`): its failure is noted, not fatal, and nothing more is told there.
+    process.stderr.on('error', () => (stderrFailed = true));
   }
 
   write(line: string): void {

@@ -208,4 +208,18 @@ describe('a real process', () => {
       expect.stringMatching(/^sleeve-gateway: stdout failed \(EPIPE\): log lines are dropped from now on; the service goes on$/u),
     ]);
   });
+
+  it('goes on serving when stdout and stderr are both closed (one pipe for both, its reader gone), and exits 0', async () => {
+    const server = await startProcess({ LOG_LEVEL: 'info', DATABASE_URL: ':memory:' });
+    server.child.stdout!.destroy();
+    server.child.stderr!.destroy();
+    // stdout's failure is told on stderr, which fails too (EPIPE): neither may end the process.
+    for (let i = 0; i < 5; i++) {
+      expect((await fetch(`${server.url}/api/sleeve-options`)).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(server.child.exitCode).toBeNull();
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
 });
