@@ -123,8 +123,10 @@ describe('configuration (docs/running.md#configuration)', () => {
     for (const bad of ['yes', 'true', '10.0.0.0/33', '10.0.0.1,,', '-1']) {
       expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/^TRUST_PROXY: /u);
     }
-    expect(loadConfig({}).config.rateLimits).toEqual({ enabled: true, windowMs: 60_000, read: 6000, write: 2400, subjectRead: 120, subjectWrite: 20 });
+    expect(loadConfig({}).config.rateLimits).toEqual({ enabled: true, windowMs: 60_000, read: 6000, write: 2400, subjectRead: 120, subjectWrite: 20, ipv6Prefix: 56 });
     expect(loadConfig({ RATE_LIMITS: 'off', RATE_LIMIT_SUBJECT_WRITE: '5' }).config.rateLimits).toMatchObject({ enabled: false, subjectWrite: 5 });
+    expect(loadConfig({ RATE_LIMIT_IPV6_PREFIX: '64' }).config.rateLimits.ipv6Prefix).toBe(64);
+    for (const bad of ['16', '129', '/64', '48.5']) expect(() => loadConfig({ RATE_LIMIT_IPV6_PREFIX: bad }), bad).toThrow(/^RATE_LIMIT_IPV6_PREFIX: /u);
     expect(() => loadConfig({ RATE_LIMITS: 'maybe' })).toThrow(/^RATE_LIMITS: /u);
   });
 

@@ -5,6 +5,7 @@
  * trusts that many hops nearest the server, anything else is a comma-separated list of addresses, CIDRs and the
  * names loopback, linklocal and uniquelocal.
  */
+import ipaddr from 'ipaddr.js';
 import proxyAddr from 'proxy-addr';
 
 export type TrustFn = (address: string, hop: number) => boolean;
@@ -49,4 +50,23 @@ export class ClientAddresses {
     if (forwarded === null) return peer;
     return proxyAddr({ headers: { 'x-forwarded-for': forwarded }, socket: { remoteAddress: peer }, connection: { remoteAddress: peer } } as never, this.trust);
   }
+}
+
+/**
+ * What a limit counts of a client address (docs/edge.md#rate-limits-at-a-venue): an IPv4 address whole (an
+ * IPv4-mapped IPv6 one as the IPv4 address it is), an IPv6 address by its first `ipv6Prefix` bits. One subscriber is
+ * given a whole IPv6 prefix (a /64 at the least, commonly a /56 or a /48) and may use any address in it, so a limit
+ * per IPv6 address is no limit: a script would take a new address per request, and each would be a new count.
+ * Anything else (no address known) is counted as it is.
+ */
+export function limitedAddress(address: string, ipv6Prefix: number): string {
+  if (!address.includes(':') || !ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  if (ipv6Prefix >= 128) return parsed.toNormalizedString();
+  const parts = (parsed as ipaddr.IPv6).parts.map((part, i) => {
+    const kept = Math.min(16, Math.max(0, ipv6Prefix - 16 * i));
+    return kept === 0 ? 0 : part & (0xffff << (16 - kept));
+  });
+  return `${new ipaddr.IPv6(parts).toString()}/${ipv6Prefix}`;
 }

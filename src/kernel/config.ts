@@ -40,6 +40,8 @@ export interface RateLimitConfig {
   subjectRead: number;
   /** Creates per window of one email; pays (and pay-page card or wallet steps) per window of one order. */
   subjectWrite: number;
+  /** An IPv6 client is counted by this many leading bits of its address (one subscriber's prefix); 128: each address. */
+  ipv6Prefix: number;
 }
 
 export interface Config {
@@ -200,6 +202,7 @@ function rateLimits(env: Env): RateLimitConfig {
     write: integer(env, 'RATE_LIMIT_WRITE', 2400, 1, 10_000_000),
     subjectRead: integer(env, 'RATE_LIMIT_SUBJECT_READ', 120, 1, 10_000_000),
     subjectWrite: integer(env, 'RATE_LIMIT_SUBJECT_WRITE', 20, 1, 10_000_000),
+    ipv6Prefix: integer(env, 'RATE_LIMIT_IPV6_PREFIX', 56, 32, 128),
   };
 }
 

@@ -17,6 +17,7 @@
  */
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { limitedAddress } from './client-address.ts';
 import type { Clock } from './clock.ts';
 import type { RateLimitConfig } from './config.ts';
 import { emailKey } from './email.ts';
@@ -66,8 +67,11 @@ export interface RateLimiterOptions {
 /** Longest subject kept as a key: an email is at most 254 characters; a longer one is refused later anyway. */
 const SUBJECT_MAX = 256;
 
-/** The two counts a request makes, the same keys in either store: by client address, and by subject when it names one. */
-const clientKey = (group: RateGroup, client: string): string => `${group}:a:${client}`;
+/**
+ * The two counts a request makes, the same keys in either store: by client address (an IPv6 one by its prefix,
+ * client-address.ts), and by subject when it names one.
+ */
+const clientKey = (group: RateGroup, client: string, config: RateLimitConfig): string => `${group}:a:${limitedAddress(client, config.ipv6Prefix)}`;
 const subjectKey = (group: RateGroup, subject: string): string => `${group}:s:${subject.slice(0, SUBJECT_MAX)}`;
 
 /** Each group's limits: by client address (its read or write limit) and by subject. */
@@ -107,7 +111,7 @@ export function createRateLimiter(config: RateLimitConfig, clock: Clock, options
   return {
     async take(group, client, subject) {
       const now = clock.now();
-      const counts = [count(clientKey(group, client), limits[group].client, now)];
+      const counts = [count(clientKey(group, client, config), limits[group].client, now)];
       if (subject !== undefined) counts.push(count(subjectKey(group, subject), limits[group].subject, now));
       const results = await Promise.all(counts);
       if (results.every((r) => r.allowed)) return ALLOWED;
@@ -154,7 +158,7 @@ class LocalRateLimiter implements RateLimiter {
     const window = Math.floor(now / config.windowMs);
     const elapsed = now - window * config.windowMs;
     const limits = this.limits[group];
-    const byClient = clientKey(group, client);
+    const byClient = clientKey(group, client, config);
     const a = this.counts.add(byClient, window);
     const first = slide(a.current, a.previous, limits.client, elapsed, config.windowMs);
     let second: SlideCount | undefined;

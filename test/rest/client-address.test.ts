@@ -101,3 +101,28 @@ describe('TRUST_PROXY set', () => {
     for (let i = 0; i < 4; i++) expect(await create(t, i, `198.51.100.${i}`)).toBe(201);
   });
 });
+
+describe('IPv6 clients (docs/edge.md#client-address)', () => {
+  it('are counted by their /56 (RATE_LIMIT_IPV6_PREFIX): a new address per request is no new bucket, over REST and GraphQL', async () => {
+    const t = await gatewayOver('node', { env: { ...LIMITS, TRUST_PROXY: 'loopback' } });
+    // Four addresses of one /56 (2001:db8:1:0000::/56 holds 2001:db8:1:1:: to 2001:db8:1:ff::), one client.
+    const statuses = [];
+    for (const [i, address] of ['2001:db8:1:1::a', '2001:db8:1:2::b', '2001:db8:1:ff:1:2:3:4', '2001:db8:1:1::d'].entries()) statuses.push(await create(t, i, address));
+    expect(statuses).toEqual([201, 201, 429, 429]);
+    expect(await createGql(t, 0, '2001:db8:1:7::e')).toBe(429);
+    // The next /56 is another subscriber.
+    expect(await create(t, 10, '2001:db8:1:100::a')).toBe(201);
+  });
+
+  it('an IPv4-mapped IPv6 address is the IPv4 client it maps', async () => {
+    const t = await gatewayOver('node', { env: { ...LIMITS, TRUST_PROXY: 'loopback' } });
+    expect([await create(t, 0, '::ffff:198.51.100.7'), await create(t, 1, '198.51.100.7'), await create(t, 2, '::ffff:198.51.100.7')]).toEqual([201, 201, 429]);
+    expect(await create(t, 3, '::ffff:198.51.100.8')).toBe(201);
+  });
+
+  it('RATE_LIMIT_IPV6_PREFIX=128 counts each IPv6 address alone', async () => {
+    const t = await gatewayOver('node', { env: { ...LIMITS, TRUST_PROXY: 'loopback', RATE_LIMIT_IPV6_PREFIX: '128' } });
+    for (let i = 0; i < 4; i++) expect(await create(t, i, `2001:db8:1:1::${i + 1}`)).toBe(201);
+    expect([await create(t, 4, '2001:db8:1:1::1'), await create(t, 5, '2001:db8:1:1:0:0:0:1')]).toEqual([201, 429]);
+  });
+});
