@@ -60,7 +60,25 @@ export class ClientAddresses {
  * Anything else (no address known) is counted as it is.
  */
 export function limitedAddress(address: string, ipv6Prefix: number): string {
-  if (!address.includes(':') || !ipaddr.isValid(address)) return address;
+  if (!address.includes(':')) return address;
+  // A server listening on `::` sees every IPv4 client so: its address without a parse (3.9 µs a request otherwise).
+  if (address.startsWith('::ffff:') && address.indexOf(':', 7) === -1 && address.includes('.')) return address.slice(7);
+  const key = `${ipv6Prefix} ${address}`;
+  let limited = cutAddresses.get(key);
+  if (limited === undefined) {
+    limited = cutPrefix(address, ipv6Prefix);
+    if (cutAddresses.size >= CUT_ADDRESSES_KEPT) cutAddresses.clear();
+    cutAddresses.set(key, limited);
+  }
+  return limited;
+}
+
+/** IPv6 addresses already cut (a parse costs about 3 µs): the last few thousand, forgotten all at once when full. */
+const cutAddresses = new Map<string, string>();
+const CUT_ADDRESSES_KEPT = 4096;
+
+function cutPrefix(address: string, ipv6Prefix: number): string {
+  if (!ipaddr.isValid(address)) return address;
   const parsed = ipaddr.process(address);
   if (parsed.kind() === 'ipv4') return parsed.toString();
   if (ipv6Prefix >= 128) return parsed.toNormalizedString();
@@ -68,5 +86,5 @@ export function limitedAddress(address: string, ipv6Prefix: number): string {
     const kept = Math.min(16, Math.max(0, ipv6Prefix - 16 * i));
     return kept === 0 ? 0 : part & (0xffff << (16 - kept));
   });
-  return `${new ipaddr.IPv6(parts).toString()}/${ipv6Prefix}`;
+  return `${new ipaddr.IPv6(parts).toNormalizedString()}/${ipv6Prefix}`;
 }

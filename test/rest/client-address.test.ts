@@ -6,6 +6,7 @@
 import { createClient, type Client } from 'graphql-ws';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { limitedAddress } from '../../src/kernel/client-address.ts';
 import { afterThisTest, VALID_ORDER } from '../support/gateway.ts';
 import { gatewayOver, type TransportGateway } from '../support/graphql-transports.ts';
 
@@ -124,5 +125,17 @@ describe('IPv6 clients (docs/edge.md#client-address)', () => {
     const t = await gatewayOver('node', { env: { ...LIMITS, TRUST_PROXY: 'loopback', RATE_LIMIT_IPV6_PREFIX: '128' } });
     for (let i = 0; i < 4; i++) expect(await create(t, i, `2001:db8:1:1::${i + 1}`)).toBe(201);
     expect([await create(t, 4, '2001:db8:1:1::1'), await create(t, 5, '2001:db8:1:1:0:0:0:1')]).toEqual([201, 429]);
+  });
+});
+
+describe('limitedAddress', () => {
+  it('cuts each address to its prefix, the same past its cache of cut addresses, and leaves what is no address', () => {
+    const seen = Array.from({ length: 5000 }, (_, i) => limitedAddress(`2001:db8:${i.toString(16)}:ab::${i.toString(16)}`, 48));
+    expect(seen.slice(0, 3)).toEqual(['2001:db8:0:0:0:0:0:0/48', '2001:db8:1:0:0:0:0:0/48', '2001:db8:2:0:0:0:0:0/48']);
+    expect(limitedAddress('2001:db8:0:ab::0', 48)).toBe(seen[0]);
+    expect(limitedAddress('2001:db8:0:ab::0', 64)).toBe('2001:db8:0:ab:0:0:0:0/64');
+    expect(limitedAddress('2001:db8:0:ab::0', 128)).toBe('2001:db8:0:ab:0:0:0:0');
+    expect([limitedAddress('::ffff:198.51.100.7', 56), limitedAddress('::ffff:c633:6407', 56), limitedAddress('198.51.100.7', 56)]).toEqual(['198.51.100.7', '198.51.100.7', '198.51.100.7']);
+    expect([limitedAddress('unknown', 56), limitedAddress('2001:db8::zz', 56)]).toEqual(['unknown', '2001:db8::zz']);
   });
 });
