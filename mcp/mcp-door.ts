@@ -33,8 +33,6 @@ import { createSessionStore, type SessionRecord } from './session-store.ts';
 import { isStaff, registerStaffTools } from './staff-tools.ts';
 import type { CallScope, ToolDeps } from './tool-deps.ts';
 
-export const MCP_PATH = '/mcp';
-
 export interface McpDoorDeps extends ToolDeps {
   bus: EventBus;
   config: Pick<Config, 'adminToken' | 'redisUrl' | 'redisPrefix' | 'maxBodyBytes' | 'corsOrigins' | 'vaultKey' | 'vaultPreviousKeys' | 'dataDir'>;

@@ -10,7 +10,7 @@ import { fromNode, toNode } from '../rest-compat/node-adapter.ts';
 import type { RoutedRequest } from '../rest-compat/routes.ts';
 import { familyOf } from '../rest-compat/path-family.ts';
 import { createGraphQLDoor, GRAPHQL_PATH } from '../graphql-server/graphql-door.ts';
-import { createMcpDoor, MCP_PATH } from '../mcp/mcp-door.ts';
+import { lazyMcpDoor, MCP_PATH } from '../mcp/lazy-door.ts';
 import { attachWebSocket, type WebSocketTransport } from '../graphql-server/ws-transport.ts';
 import { schema } from '../schema/index.ts';
 import { systemClock, type Clock } from './kernel/clock.ts';
@@ -121,8 +121,8 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     bus,
     requestScope: scoped,
   });
-  // docs/agents.md#mcp-server: the MCP door, on the node server only (its streams need a socket).
-  const mcp = createMcpDoor({ services, limiter, logger, publicUrl: config.publicUrl, bus, config });
+  // docs/agents.md#mcp-server: the MCP door, on the node server only (its streams need a socket), loaded on its first request.
+  const mcp = lazyMcpDoor({ services, limiter, logger, publicUrl: config.publicUrl, bus, config });
   const socketCors = new CorsPolicy(config.corsOrigins);
   const jobDeps: BackgroundDeps = { services, database, config, clock, bus, logger };
   const background: Disposable[] = [

@@ -43,7 +43,10 @@ let entry: string[] | undefined;
 export interface ServerProcess {
   child: ChildProcess;
   url: string;
+  /** What it wrote, stdout and stderr (but the `modules` option's lines). */
   output: () => string;
+  /** With the `modules` option: the project's modules it has loaded so far, as paths from the project's root. */
+  modules: () => string[];
   /** Resolves with the exit code. */
   exited: Promise<number | null>;
 }
@@ -52,18 +55,29 @@ export interface ServerProcess {
  * `how: 'npm start'` runs the start script through npm, as a person or a process manager would (npm's own
  * process is then `child`); the default runs the server's node process directly.
  */
-export async function startProcess(env: Record<string, string>, how: 'node' | 'npm start' = 'node'): Promise<ServerProcess> {
+export async function startProcess(env: Record<string, string>, how: 'node' | 'npm start' = 'node', { modules = false } = {}): Promise<ServerProcess> {
   // Under `npm test`, npm_execpath names the npm that runs the suite; otherwise the one on PATH.
   const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ['npm'];
-  const [command, ...args] = how === 'node' ? [process.execPath, ...(entry ??= serverEntry(ROOT))] : [...npm, 'start', '--silent'];
+  const node = (entry ??= serverEntry(ROOT));
+  const [command, ...args] = how === 'node' ? [process.execPath, ...node.slice(0, -1), ...(modules ? moduleHook() : []), node.at(-1)!] : [...npm, 'start', '--silent'];
   const child = spawn(command!, args, {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  let errors = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => {
+    errors += d.toString();
+    const lines = errors.split('\n');
+    errors = lines.pop()!;
+    for (const line of lines) {
+      if (line.startsWith(MODULE_LINE)) loaded.push(line.slice(MODULE_LINE.length));
+      else output += line + '\n';
+    }
+  });
+  const loaded: string[] = [];
   const exited = new Promise<number | null>((resolveExit) => child.on('exit', (code) => resolveExit(code)));
   afterThisTest(async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -83,7 +97,7 @@ export async function startProcess(env: Record<string, string>, how: 'node' | 'n
     child.stdout!.on('data', check);
     child.on('exit', () => reject(new Error(`server exited:\n${output}`)));
   });
-  return { child, url, output: () => output, exited };
+  return { child, url, output: () => output + errors, modules: () => [...loaded], exited };
 }
 
 /**
@@ -95,26 +109,30 @@ const MODULE_HOOKS = `export async function resolve(specifier, context, next) {
   if (resolved.url.startsWith('file:') && !resolved.url.includes('/node_modules/')) process.stderr.write('module ' + resolved.url + '\\n');
   return resolved;
 }`;
+/** How the hook's lines begin: "module file:///…/project/" and the path. */
+const MODULE_LINE = `module ${pathToFileURL(ROOT).href}/`;
+
+/** `node` arguments that register the hook; after tsx's, before the entry (the last registered resolves first). */
+function moduleHook(): string[] {
+  const hooks = `data:text/javascript,${encodeURIComponent(MODULE_HOOKS)}`;
+  return ['--import', `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(hooks)});`)}`];
+}
 
 /**
  * Starts `src/main.ts` with `env` and waits for it to exit (a configuration it refuses): its exit code and stderr
  * lines; with `modules`, also the project's modules it loaded, as paths from the project's root.
  */
 export function startupRefusal(env: Record<string, string>, { modules = false } = {}): { status: number | null; lines: string[]; modules: string[] } {
-  const hooks = `data:text/javascript,${encodeURIComponent(MODULE_HOOKS)}`;
-  const register = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(hooks)});`)}`;
-  // The hook goes after tsx's, before the entry: the last registered resolves first, then hands on to tsx.
-  const result = spawnSync(process.execPath, [...SOURCES.slice(0, -1), ...(modules ? ['--import', register] : []), SOURCES.at(-1)!], {
+  const result = spawnSync(process.execPath, [...SOURCES.slice(0, -1), ...(modules ? moduleHook() : []), SOURCES.at(-1)!], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: ':memory:', ...env },
     encoding: 'utf8',
     timeout: 20_000,
   });
   const lines = result.stderr.trim().split('\n');
-  const root = pathToFileURL(ROOT).href;
   return {
     status: result.status,
     lines: lines.filter((line) => !line.startsWith('module ')),
-    modules: lines.filter((line) => line.startsWith(`module ${root}/`)).map((line) => line.slice(`module ${root}/`.length)),
+    modules: lines.filter((line) => line.startsWith(MODULE_LINE)).map((line) => line.slice(MODULE_LINE.length)),
   };
 }
