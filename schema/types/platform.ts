@@ -4,7 +4,7 @@
  * their root fields (schema/fields/platform.ts).
  */
 import { ACCOUNT_DECISIONS } from '../../src/notifications/bodies.ts';
-import { VENDOR_DECISIONS } from '../../src/risk/rules/types.ts';
+import { VENDOR_DECISIONS } from '../../src/kernel/vendor-decisions.ts';
 import type { AccountRequestView } from '../../src/risk/account-record-service.ts';
 import type { EnrollmentView, MerchantView } from '../../src/risk/merchant-service.ts';
 import type { AccountView, OrderDecisionView } from '../../src/risk/review-service.ts';

@@ -7,7 +7,7 @@
  */
 import { checkCardData, cvcProblem, type CardData } from './card-data.ts';
 import type { FieldError } from '../kernel/errors.ts';
-import { sandboxDecisionOf, type SandboxDecision } from '../kernel/sandbox-addresses.ts';
+import { sandboxDecisionOf, type VendorDecision } from '../kernel/vendor-decisions.ts';
 
 export type PaymentSource = { type: 'card'; card: CardData; cvc: string | null } | { type: 'card' | 'wallet'; token: string };
 
@@ -20,10 +20,10 @@ export interface PaymentRequest {
 }
 
 /** Sandbox decisions (docs/platform.md#sandbox-addresses); anything else is approved. Only DECLINE stops the charge. */
-export type PaymentDecision = SandboxDecision;
+export type PaymentDecision = VendorDecision;
 
 export function paymentDecision(email: string | null): PaymentDecision {
-  return (email && sandboxDecisionOf(email)) || 'APPROVE';
+  return (email && sandboxDecisionOf(email)?.decision) || 'APPROVE';
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -3,7 +3,8 @@
  * notification of document 2 (queued in the caller's transaction, only when the status changes), and the views of
  * stored rows.
  */
-import type { FiredRule, VendorDecision } from './rules/types.ts';
+import type { VendorDecision } from '../kernel/vendor-decisions.ts';
+import type { FiredRule } from './rules/types.ts';
 import type { Db } from '../db/database.ts';
 import * as accounts from './account-repository.ts';
 import { dashboardLinks, epochSeconds, type AccountDecision, type AccountUpdateBody } from '../notifications/bodies.ts';

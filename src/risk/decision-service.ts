@@ -11,7 +11,7 @@ import { DomainError } from '../kernel/errors.ts';
 import { VELOCITY_WINDOW_MS } from './rules/behaviour-rules.ts';
 import { decide } from './rules/engine.ts';
 import { requestFacts } from './rules/facts.ts';
-import type { VendorDecision } from './rules/types.ts';
+import type { VendorDecision } from '../kernel/vendor-decisions.ts';
 import { isUniqueViolation } from '../db/database.ts';
 import * as accounts from './account-repository.ts';
 import { announceQueued } from '../notifications/outbox-service.ts';

@@ -4,7 +4,7 @@
  */
 import type { AccountRequest } from '../account-requests.ts';
 import { isRecord } from '../../kernel/json-shape.ts';
-import { sandboxDecisionOf } from '../../kernel/sandbox-addresses.ts';
+import { sandboxDecisionOf } from '../../kernel/vendor-decisions.ts';
 import type { Decision } from './types.ts';
 
 export function sandboxEmail(body: AccountRequest['body']): string | null {
@@ -16,15 +16,16 @@ export function sandboxEmail(body: AccountRequest['body']): string | null {
 
 /** The forced decision, or null when the request carries no sandbox address. */
 export function sandboxDecision(body: AccountRequest['body']): Decision | null {
-  const email = sandboxEmail(body)?.trim().toLowerCase();
-  const forced = email ? sandboxDecisionOf(email) : undefined;
-  if (!email || !forced) return null;
+  const email = sandboxEmail(body);
+  const sandbox = email ? sandboxDecisionOf(email) : undefined;
+  if (!sandbox) return null;
+  const { address, decision: forced } = sandbox;
   return {
     vendorDecision: forced,
     reasonCodes: ['SANDBOX_EMAIL'],
     recommendations: forced === 'VERIFICATION_REQUIRED' ? ['SMS_VERIFICATION', 'EMAIL_VERIFICATION'] : [],
     firedRules: [
-      { id: 'sandbox-email', reasonCode: 'SANDBOX_EMAIL', outcome: 'SANDBOX', description: 'A sandbox address forces the decision.', explanation: `${email} forces ${forced}.` },
+      { id: 'sandbox-email', reasonCode: 'SANDBOX_EMAIL', outcome: 'SANDBOX', description: 'A sandbox address forces the decision.', explanation: `${address} forces ${forced}.` },
     ],
   };
 }

@@ -3,10 +3,8 @@
  * account's history before it; it fires with a sentence saying why, or stays silent. Decisions are the values of
  * docs/platform.md#decisions; recommendations are document 2's kinds of extra verification (SMS, email, ID, new-device alert).
  */
+import type { VendorDecision } from '../../kernel/vendor-decisions.ts';
 import type { RequestKind } from '../account-requests.ts';
-
-export const VENDOR_DECISIONS = ['APPROVE', 'DECLINE', 'VERIFICATION_REQUIRED', 'NOT_REVIEWED'] as const;
-export type VendorDecision = (typeof VENDOR_DECISIONS)[number];
 
 export type Recommendation = 'SMS_VERIFICATION' | 'PUSH_VERIFICATION' | 'EMAIL_VERIFICATION' | 'ID_VERIFICATION' | 'NEW_DEVICE_ALERT';
 
