@@ -164,7 +164,7 @@ async function changeToDelivery(site: Site, at: Receiver, m: number): Promise<nu
 export async function benchWebhooks(n = Number(process.env.BENCH_HOOKS_N ?? 4000), m = Number(process.env.BENCH_HOOKS_M ?? 25), slices = Number(process.env.BENCH_HOOKS_SLICES ?? 32)): Promise<WebhookFigures> {
   const dir = mkdtempSync(join(tmpdir(), 'sleeve-hooks-'));
   const [healthy, hanging, bulk] = [await receiver(), await receiver(true), await receiver()];
-  const gateway = await startChild(GATEWAY_ENTRY, { DATABASE_URL: `file:${join(dir, 'bench.db')}`, ADMIN_TOKEN: ADMIN, VENDOR_SITE_ID: SITE_ID, VENDOR_API_KEY: API_KEY, RATE_LIMIT_READ: '10000000', RATE_LIMIT_WRITE: '10000000' });
+  const gateway = await startChild(GATEWAY_ENTRY, { DATABASE_URL: `file:${join(dir, 'bench.db')}`, ENDPOINT_ALLOWED_NETWORKS: 'loopback', ADMIN_TOKEN: ADMIN, VENDOR_SITE_ID: SITE_ID, VENDOR_API_KEY: API_KEY, RATE_LIMIT_READ: '10000000', RATE_LIMIT_WRITE: '10000000' });
   try {
     const [a, b, c] = [await merchantSite(gateway.url, 1), await merchantSite(gateway.url, 2), await merchantSite(gateway.url, 3)];
     await a.endpoint(healthy.url, true);

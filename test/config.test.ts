@@ -130,6 +130,15 @@ describe('configuration (docs/running.md#configuration)', () => {
     expect(() => loadConfig({ RATE_LIMITS: 'maybe' })).toThrow(/^RATE_LIMITS: /u);
   });
 
+  it('reads ENDPOINT_ALLOWED_NETWORKS as a list of addresses, CIDRs and names, none by default (docs/merchant-webhooks.md)', () => {
+    expect(loadConfig({}).config.endpointAllowedNetworks).toBeNull();
+    expect(loadConfig({ ENDPOINT_ALLOWED_NETWORKS: ' ' }).config.endpointAllowedNetworks).toBeNull();
+    expect(loadConfig({ ENDPOINT_ALLOWED_NETWORKS: 'loopback, 192.168.10.0/24,fd00::/8' }).config.endpointAllowedNetworks).toBe('loopback, 192.168.10.0/24,fd00::/8');
+    for (const bad of ['1', 'everything', '10.0.0.0/33', 'loopback,,']) {
+      expect(() => loadConfig({ ENDPOINT_ALLOWED_NETWORKS: bad }), bad).toThrow(/^ENDPOINT_ALLOWED_NETWORKS: /u);
+    }
+  });
+
   it('stops start-up with one line saying why when the database does not answer', () => {
     // Port 1: nothing listens there. The line is the driver's own (it names the address an operator set).
     const result = startupRefusal({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/sleeve' });

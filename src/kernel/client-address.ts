@@ -17,9 +17,21 @@ export function compileTrust(raw: string): TrustFn {
     const hops = Number(value);
     return (_address, hop) => hop < hops;
   }
-  const list = value.split(',').map((part) => part.trim());
+  return compileNetworks(value);
+}
+
+/**
+ * A comma-separated list of addresses, CIDRs and the names loopback, linklocal and uniquelocal, read by proxy-addr
+ * (each family matched against its own entries): whether an address is in one of them. Throws on what it cannot read.
+ */
+export function compileNetworks(raw: string): (address: string) => boolean {
+  const list = raw.split(',').map((part) => part.trim());
   if (list.some((part) => part === '')) throw new Error('an empty entry');
-  return proxyAddr.compile(list);
+  // proxy-addr would read `1` as the address 0.0.0.1; in a list it is a mistake (a hop count is a whole value).
+  const number = list.find((part) => /^\d+$/u.test(part));
+  if (number !== undefined) throw new Error(`${number} is a number, not an address`);
+  const inList = proxyAddr.compile(list);
+  return (address) => inList(address, 0);
 }
 
 /** What proxy-addr reads of a request: its headers and its socket's peer. */

@@ -4,7 +4,7 @@
  * process can print them once.
  */
 import { ConfigError, duration, integer, oneOf, parseSchedule, url, type Env } from './config-values.ts';
-import { compileTrust } from './client-address.ts';
+import { compileNetworks, compileTrust } from './client-address.ts';
 import { parseCorsOrigins } from './cors.ts';
 import { randomToken } from './tokens.ts';
 
@@ -65,6 +65,11 @@ export interface Config {
   evidenceReminderHours: number;
   /** ENDPOINT_DISABLE_AFTER in ms (docs/merchant-webhooks.md#disabling-and-recovery): continuous failure that disables an endpoint. */
   endpointDisableAfterMs: number;
+  /**
+   * ENDPOINT_ALLOWED_NETWORKS as written (docs/merchant-webhooks.md#where-endpoints-may-be): networks beyond the
+   * public internet where merchants' endpoints may be; null allows none.
+   */
+  endpointAllowedNetworks: string | null;
   vaultKey: Buffer | null;
   /** VAULT_PREVIOUS_KEYS (docs/operations.md#rotating-vault_key): keys that still open values sealed before a rotation. */
   vaultPreviousKeys: readonly Buffer[];
@@ -181,6 +186,18 @@ function trustProxy(env: Env): string | null {
   return raw;
 }
 
+/** A list of networks (compileNetworks), checked here so that a typo stops start-up instead of allowing nothing. */
+function networks(env: Env, name: string): string | null {
+  const raw = env[name]?.trim();
+  if (!raw) return null;
+  try {
+    compileNetworks(raw);
+  } catch (error) {
+    throw new ConfigError(name, `"${raw}" is not a comma-separated list of addresses, CIDRs, loopback, linklocal or uniquelocal (${(error as Error).message}).`);
+  }
+  return raw;
+}
+
 function corsOrigins(env: Env): readonly string[] | null {
   try {
     return parseCorsOrigins(env.CORS_ORIGINS);
@@ -233,6 +250,7 @@ export function loadConfig(env: Env = process.env): LoadedConfig {
     ),
     evidenceReminderHours: integer(env, 'EVIDENCE_REMINDER_HOURS', 24, 1, 24 * 30),
     endpointDisableAfterMs: duration(env, 'ENDPOINT_DISABLE_AFTER', '5d'),
+    endpointAllowedNetworks: networks(env, 'ENDPOINT_ALLOWED_NETWORKS'),
     vaultKey: vaultKey(env),
     vaultPreviousKeys: vaultPreviousKeys(env),
     processorPublicKey: secret(env, 'PROCESSOR_PUBLIC_KEY', generated, () => `pk_${randomToken(12)}`),

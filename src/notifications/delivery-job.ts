@@ -21,6 +21,8 @@ import type { GatewayMetrics } from '../operations/metrics.ts';
 import { createDeliveryRecorder, dropDelivery } from './delivery-attempt-service.ts';
 import { claimDueOf, nextDueOf, releaseDelivery, type DeliveryRow } from './delivery-repository.ts';
 import { createDeliveryRequests, type Message } from './delivery-request-service.ts';
+import { addressPolicy } from './endpoint-addresses.ts';
+import { endpointAgents } from './endpoint-connection-client.ts';
 import { findEndpoint, nextThrottleEnd, sendableEndpoints, type EndpointRow } from './endpoint-repository.ts';
 import { notificationBodies } from './outbox-repository.ts';
 import { DeliveriesInFlight, deliver, DELIVERY_TIMEOUT_MS, ok, type DeliveryResult } from './webhook-client.ts';
@@ -43,6 +45,8 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
   const record = createDeliveryRecorder(database, { claimNext, sendingAt: (id) => sending.get(id) ?? 0 });
   const timer = createDueTimer(clock, () => sweep());
   const requests = createDeliveryRequests(services);
+  // Connections only where ENDPOINT_ALLOWED_NETWORKS allows (docs/merchant-webhooks.md#where-endpoints-may-be).
+  const agents = endpointAgents(addressPolicy(config.endpointAllowedNetworks));
   let stopped = false;
   let running: Promise<void> | null = null;
   let sweepWanted = false;
@@ -191,7 +195,7 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
         const headers = requests.headers(row, endpoint, prepared.send, sentAt);
         sending.set(endpoint.id, (sending.get(endpoint.id) ?? 0) + 1);
         try {
-          result = await deliver({ url: endpoint.url + row.path, headers, body: prepared.send }, { clock, signal: inFlight.signal });
+          result = await deliver({ url: endpoint.url + row.path, headers, body: prepared.send }, { clock, signal: inFlight.signal, agents });
         } finally {
           const left = sending.get(endpoint.id)! - 1;
           if (left > 0) sending.set(endpoint.id, left);
@@ -262,6 +266,8 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
       await running;
       await inFlight.drain();
       requests.clear();
+      agents['http:'].destroy();
+      agents['https:'].destroy();
     },
   };
 }

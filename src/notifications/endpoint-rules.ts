@@ -55,7 +55,7 @@ const refused = (errors: FieldError[]): never => {
  * The fields of a creation (`partial` false: `url` required) or an update (`partial`: any of them). Every failing field
  * is listed; types first (400), then values (422). Unknown fields are ignored, as everywhere else.
  */
-export function parseEndpointInput(body: unknown, partial: boolean): Partial<EndpointInput> {
+export function parseEndpointInput(body: unknown, partial: boolean, hostRefusal: (url: URL) => string | null = () => null): Partial<EndpointInput> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) wrongShape([{ field: 'body', message: 'must be a JSON object.' }]);
   const input = body as Record<string, unknown>;
   const shape: FieldError[] = [];
@@ -70,7 +70,7 @@ export function parseEndpointInput(body: unknown, partial: boolean): Partial<End
   const values: FieldError[] = [];
   const out: Partial<EndpointInput> = {};
   if (typeof input.url === 'string') {
-    const problem = urlProblem(input.url);
+    const problem = urlProblem(input.url, hostRefusal);
     if (problem) values.push({ field: 'url', message: problem });
     else out.url = input.url.replace(/\/+$/u, '');
   }
@@ -89,7 +89,8 @@ export function parseEndpointInput(body: unknown, partial: boolean): Partial<End
   return out;
 }
 
-function urlProblem(raw: string): string | null {
+/** What is wrong with an endpoint's URL; `hostRefusal`: why its host may not be an endpoint (an address, a local name). */
+function urlProblem(raw: string, hostRefusal: (url: URL) => string | null): string | null {
   if (raw.length > URL_MAX) return `must be at most ${URL_MAX} characters.`;
   let url: URL;
   try {
@@ -100,7 +101,8 @@ function urlProblem(raw: string): string | null {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must start with http:// or https://.';
   if (url.username || url.password) return 'must not carry credentials.';
   if (url.search || url.hash) return 'must not have a query or a fragment: each notification is POSTed to url + its path.';
-  return null;
+  const refusal = hostRefusal(url);
+  return refusal === null ? null : `must be on the public internet: ${refusal}.`;
 }
 
 /** `{since}` of a recovery: an ISO 8601 date-time, not in the future. */

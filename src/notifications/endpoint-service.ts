@@ -11,6 +11,7 @@ import { openSecret, sealSecret } from './sealed-body.ts';
 import { useBootstrapSite } from './bootstrap-site.ts';
 import { attemptsOfDeliveries, countDeliveries, deliveriesChangedSince, findDelivery, insertDeliveries, listDeliveries, makeDue, pendingDueNow } from './delivery-repository.ts';
 import { countEndpoints, deleteEndpoint, endpointsDisabledSince, findEndpoint, insertEndpoint, listEndpoints, updateEndpoint, type EndpointRow } from './endpoint-repository.ts';
+import { addressPolicy, literalRefusal } from './endpoint-addresses.ts';
 import { DISABLED_BY_SITE, newSecret, parseEndpointInput, parseRecoverInput, ROTATION_OVERLAP_MS, TEST_PATH, testBody } from './endpoint-rules.ts';
 import type { DeliveryStatus } from './endpoint-tables.ts';
 import {
@@ -98,6 +99,9 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
   // Sealed with the key the notification service registered for the outbox (sealed-body.ts), built before this.
   const vault = { seal: sealSecret, open: openSecret };
   useBootstrapSite(config.vendorSiteId);
+  // A URL naming a refused address, or this machine, is refused when it is given; a name is checked at each connection.
+  const addresses = addressPolicy(config.endpointAllowedNetworks);
+  const hostRefusal = (url: URL) => literalRefusal(url, addresses);
 
   async function own(siteId: string, id: string): Promise<EndpointRow> {
     const row = await findEndpoint(db, id, siteId);
@@ -131,7 +135,7 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
 
   return {
     async create(siteId, input) {
-      const fields = parseEndpointInput(input, false);
+      const fields = parseEndpointInput(input, false, hostRefusal);
       const existing = await listEndpoints(db, { siteId, limit: ENDPOINTS_PER_SITE_MAX });
       if (existing.length >= ENDPOINTS_PER_SITE_MAX) throw new DomainError('validation_failed', `A site has at most ${ENDPOINTS_PER_SITE_MAX} endpoints.`, { field: 'url', errors: [{ field: 'url', message: `a site has at most ${ENDPOINTS_PER_SITE_MAX} endpoints.` }] });
       const now = clock.now();
@@ -166,7 +170,7 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
     },
 
     async update(siteId, id, input) {
-      const fields = parseEndpointInput(input, true);
+      const fields = parseEndpointInput(input, true, hostRefusal);
       const current = await own(siteId, id);
       const now = clock.now();
       const enabling = fields.enabled === true && Number(current.enabled) !== 1;

@@ -77,7 +77,17 @@ export class DeliveriesInFlight<T> {
   }
 }
 
-export function deliver(request: DeliveryRequest, options: { clock: Clock; signal: AbortSignal }): Promise<DeliveryResult> {
+/** How an attempt is made: its clock (the timeout), the dispatcher's stop signal, and the agents to connect with. */
+export interface AttemptOptions {
+  clock: Clock;
+  signal: AbortSignal;
+  /** Merchants' endpoints: agents that refuse what ENDPOINT_ALLOWED_NETWORKS does not allow (endpoint-addresses.ts). */
+  agents?: Agents;
+}
+
+type Agents = { 'http:': HttpAgent; 'https:': HttpsAgent };
+
+export function deliver(request: DeliveryRequest, options: AttemptOptions): Promise<DeliveryResult> {
   // docs/operations.md#tracing: one client span per attempt, with the merchant's host and the status it answered.
   return inSpan('webhook.deliver', SpanKind.CLIENT, { 'server.address': new URL(request.url).host }, async (span) => {
     const result = await attempt(request, options);
@@ -94,14 +104,14 @@ interface DeliveryRequest {
 }
 
 /**
- * Keep-alive connections per merchant host, shared by both dispatchers. node:http rather than fetch: fetch's streams,
- * abort signals and header guards cost about a third of the dispatcher's CPU per delivery (bench/webhooks.ts). Idle
- * sockets are unref'd by the agent, so they keep no process alive, and closed before the server's own keep-alive
- * timeout when it states one.
+ * Keep-alive connections per host, for MERCHANT_ENDPOINT (merchants' own endpoints have agents of their own,
+ * endpoint-addresses.ts). node:http rather than fetch: fetch's streams, abort signals and header guards cost about a
+ * third of the dispatcher's CPU per delivery (bench/webhooks.ts). Idle sockets are unref'd by the agent, so they
+ * keep no process alive, and closed before the server's own keep-alive timeout when it states one.
  */
-const agents = { 'http:': new HttpAgent({ keepAlive: true }), 'https:': new HttpsAgent({ keepAlive: true }) };
+const operatorAgents: Agents = { 'http:': new HttpAgent({ keepAlive: true }), 'https:': new HttpsAgent({ keepAlive: true }) };
 
-async function attempt(request: DeliveryRequest, { clock, signal }: { clock: Clock; signal: AbortSignal }): Promise<DeliveryResult> {
+async function attempt(request: DeliveryRequest, { clock, signal, agents = operatorAgents }: AttemptOptions): Promise<DeliveryResult> {
   const started = performance.now();
   const result: DeliveryResult = { statusCode: null, excerpt: null, error: null, durationMs: 0, retryAfterMs: null, interrupted: false };
   let req: ClientRequest | null = null;
@@ -123,7 +133,7 @@ async function attempt(request: DeliveryRequest, { clock, signal }: { clock: Clo
     const body = request.body;
     const headers = { 'content-type': 'application/json', accept: 'application/json', ...request.headers, 'content-length': String(Buffer.byteLength(body, 'utf8')) };
     const response = await new Promise<{ status: number; text: string; retryAfter: string | null }>((resolve, reject) => {
-      req = send(url, { method: 'POST', headers, agent: agents[url.protocol as keyof typeof agents] }, (res) => {
+      req = send(url, { method: 'POST', headers, agent: agents[url.protocol as keyof Agents] }, (res) => {
         const chunks: Buffer[] = [];
         let kept = 0;
         res.on('data', (chunk: Buffer) => {

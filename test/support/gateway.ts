@@ -67,6 +67,8 @@ export async function testGateway(
       VENDOR_SITE_ID: siteId,
       VENDOR_API_KEY: apiKey,
       PUBLIC_URL: 'http://sleeve.test',
+      // The suites' merchant endpoints are local receivers; the default (public addresses only) is tested where named.
+      ENDPOINT_ALLOWED_NETWORKS: 'loopback',
       ...backend?.env,
       ...options.env,
     },

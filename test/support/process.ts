@@ -62,7 +62,8 @@ export async function startProcess(env: Record<string, string>, how: 'node' | 'n
   const [command, ...args] = how === 'node' ? [process.execPath, ...node.slice(0, -1), ...(modules ? moduleHook() : []), node.at(-1)!] : [...npm, 'start', '--silent'];
   const child = spawn(command!, args, {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    // Merchant endpoints in the suites are local receivers (the default, public addresses only, is tested where named).
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ENDPOINT_ALLOWED_NETWORKS: 'loopback', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -1,0 +1,52 @@
+/**
+ * Where merchants' own endpoints may be (docs/merchant-webhooks.md#where-endpoints-may-be): on the public internet,
+ * and in the networks ENDPOINT_ALLOWED_NETWORKS lists. Any site may register a URL, and every attempt's status and
+ * answer excerpt are shown to it, so without this a merchant could make the gateway POST to its own host
+ * (127.0.0.1: the gateway, its database, Redis), to the venue's network or to a cloud's metadata service
+ * (169.254.169.254), and read what answered: server-side request forgery.
+ *
+ * The rule, with no I/O: an address is refused unless ipaddr.js (proxy-addr's parser) ranks it `unicast`, the
+ * public ranges, or the list holds it. A URL naming a refused address, or this machine by name, is refused when it is
+ * given (422); a name is checked at each connection (endpoint-connection-client.ts).
+ */
+import ipaddr from 'ipaddr.js';
+import { compileNetworks } from '../kernel/client-address.ts';
+
+/** Why a connection to `address` (an IP address) is refused, or null when it may be made. */
+export type AddressPolicy = (address: string) => string | null;
+
+export function addressPolicy(allowedNetworks: string | null): AddressPolicy {
+  const allowed = allowedNetworks === null ? null : compileNetworks(allowedNetworks);
+  const decided = new Map<string, string | null>();
+  return (address) => {
+    let refusal = decided.get(address);
+    if (refusal === undefined) {
+      refusal = decide(address, allowed);
+      if (decided.size >= 4096) decided.clear(); // a few addresses in practice: kept, as a connection asks each time
+      decided.set(address, refusal);
+    }
+    return refusal;
+  };
+}
+
+function decide(address: string, allowed: ((address: string) => boolean) | null): string | null {
+  if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
+  const parsed = ipaddr.process(address);
+  const range = parsed.range();
+  if (range === 'unicast' || allowed?.(parsed.toString())) return null;
+  return `${address} is a ${range} address, not on the public internet (ENDPOINT_ALLOWED_NETWORKS does not list it)`;
+}
+
+/** A URL's host as net.connect takes it: an IPv6 address without its brackets. */
+export const hostOf = (hostname: string) => (hostname.startsWith('[') ? hostname.slice(1, -1) : hostname);
+
+/** Why `url` may not be an endpoint when its host is an address or a name of this host; null otherwise (no lookup). */
+export function literalRefusal(url: URL, policy: AddressPolicy): string | null {
+  const host = hostOf(url.hostname);
+  // The URL parser has already written any IPv4 form (2130706433, 0x7f.1) as four decimal octets.
+  if (ipaddr.isValid(host)) return policy(host);
+  // Names that never leave this machine (RFC 6761, with or without the root's dot), refused as its loopback address is.
+  const name = host.endsWith('.') ? host.slice(0, -1) : host;
+  if (name === 'localhost' || name.endsWith('.localhost')) return policy('127.0.0.1') && `${host} is this machine (ENDPOINT_ALLOWED_NETWORKS does not list loopback)`;
+  return null;
+}

@@ -1,0 +1,58 @@
+/**
+ * Connections to merchants' own endpoints (docs/merchant-webhooks.md#where-endpoints-may-be): keep-alive agents that
+ * connect only where the address policy allows (endpoint-addresses.ts). The check is made where the connection is
+ * made, as request-filtering-agent makes it: for a URL naming an address, before connecting; for a name, on every
+ * address DNS answers, so a public name pointed at 127.0.0.1 (or re-pointed there after the URL was accepted) is
+ * refused too. These agents serve only merchants' endpoints: a kept-alive socket to MERCHANT_ENDPOINT, which the
+ * operator set and may be anywhere, is never handed to them.
+ *
+ * Why not request-filtering-agent itself: its allow list is matched entry by entry against each address, and an
+ * entry of the other family (an IPv6 CIDR for an IPv4 address) throws inside it and writes a console warning, a
+ * line outside the JSON logs for every connection, whenever the list names both families. proxy-addr's compiled
+ * list, already the reading of TRUST_PROXY, matches each family against its own entries.
+ */
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { Agent as HttpAgent, type AgentOptions } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import { isIP, Socket, type LookupFunction, type TcpNetConnectOpts } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { hostOf, type AddressPolicy } from './endpoint-addresses.ts';
+
+/** dns.lookup, failing when any address the name has is refused. */
+function filteredLookup(policy: AddressPolicy): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, options, (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => {
+      if (error) return callback(error, address as string, family);
+      for (const { address: each } of typeof address === 'string' ? [{ address }] : address) {
+        const refusal = policy(each);
+        if (refusal) return callback(Object.assign(new Error(`refused: ${hostname} resolves to ${refusal}`), { code: 'EADDRREFUSED' }), address as string, family);
+      }
+      callback(null, address as string, family);
+    });
+  };
+}
+
+/** The socket of a refused connection: the request fails with `error`, as a failed connect would. */
+function refusedSocket(error: Error, callback?: (error: Error | null, socket: Duplex) => void): Socket {
+  const socket = new Socket();
+  if (callback) callback(error, socket);
+  else process.nextTick(() => socket.destroy(error));
+  return socket;
+}
+
+type Connect = (options: TcpNetConnectOpts, callback?: (error: Error | null, socket: Duplex) => void) => Duplex;
+
+/** Keep-alive agents for merchants' endpoints, each connection checked against `policy` (above). */
+export function endpointAgents(policy: AddressPolicy, options: AgentOptions = { keepAlive: true }): { 'http:': HttpAgent; 'https:': HttpsAgent } {
+  const guarded = (connect: Connect): Connect => (connection, callback) => {
+    const host = connection.host === undefined ? undefined : hostOf(connection.host);
+    const refusal = host !== undefined && isIP(host) !== 0 ? policy(host) : null;
+    if (refusal) return refusedSocket(Object.assign(new Error(`refused: ${refusal}`), { code: 'EADDRREFUSED' }), callback);
+    return connect({ ...connection, lookup: filteredLookup(policy) }, callback);
+  };
+  const http = new HttpAgent(options);
+  const https = new HttpsAgent(options);
+  (http as unknown as { createConnection: Connect }).createConnection = guarded((http as unknown as { createConnection: Connect }).createConnection.bind(http));
+  (https as unknown as { createConnection: Connect }).createConnection = guarded((https as unknown as { createConnection: Connect }).createConnection.bind(https));
+  return { 'http:': http, 'https:': https };
+}
