@@ -13,7 +13,12 @@ const eventTypes: Schema = {
   description: "Document 2's paths without the slash; empty or absent: all.",
 };
 const endpointFields: Record<string, Schema> = {
-  url: { type: 'string', format: 'uri', description: 'Each notification is POSTed to this url + its path.' },
+  url: {
+    type: 'string',
+    format: 'uri',
+    description:
+      'Each notification is POSTed to this url + its path. http(s), no credentials, query or fragment; on the public internet unless the operator lists the network (ENDPOINT_ALLOWED_NETWORKS): this machine or a private, link-local or reserved address is 422.',
+  },
   description: { type: ['string', 'null'] },
   eventTypes,
   enabled: { type: 'boolean' },

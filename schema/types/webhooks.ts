@@ -173,7 +173,7 @@ export const WebhookEndpointDisabledRef = builder.objectRef<EndpointDisabledNoti
 export const WebhookEndpointInputRef = builder.inputType('WebhookEndpointInput', {
   description: 'An endpoint to create (REST POST /v1/webhooks/endpoints).',
   fields: (t) => ({
-    url: t.string({ required: true, description: 'http:// or https://, no query or fragment.' }),
+    url: t.string({ required: true, description: 'http:// or https://, no credentials, query or fragment; on the public internet unless ENDPOINT_ALLOWED_NETWORKS lists its network (this machine or a private, link-local or reserved address is refused).' }),
     description: t.string(),
     eventTypes: t.field({ type: [WebhookEventTypeEnum], description: 'Empty or omitted: every event type.' }),
     enabled: t.boolean({ description: 'true when omitted.' }),

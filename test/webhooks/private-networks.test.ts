@@ -62,6 +62,15 @@ describe('merchant endpoints off the public internet', () => {
     const moved = await hooks(t, site, 'PATCH', `/${named.body.id}`, { url: 'http://169.254.169.254/latest' });
     expect(moved.status).toBe(422);
     expect((await hooks(t, site, 'GET', `/${named.body.id}`)).body.url).toBe('https://hooks.shop.example');
+
+    // Staff GraphQL creates through the same rule.
+    const created = await t.gql(
+      'mutation ($siteId: ID!, $input: WebhookEndpointInput!) { createWebhookEndpoint(siteId: $siteId, input: $input) { secret } }',
+      { siteId: site.id, input: { url: 'http://169.254.169.254' } },
+      { token: t.adminToken },
+    );
+    expect(created.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_FAILED', field: 'url' });
+    expect((await hooks(t, site, 'GET')).body.data).toHaveLength(2);
   });
 
   it('are allowed in the networks ENDPOINT_ALLOWED_NETWORKS lists, and only those', async () => {
