@@ -25,7 +25,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { PER_ENDPOINT } from '../src/notifications/delivery-job.ts';
+import { PER_ENDPOINT } from '../src/notifications/delivery-slots.ts';
 import { abbaSide, directRate, GATEWAY_ENTRY, percentile, pool, sendDirect, startChild, waitFor } from './lib.ts';
 
 const ADMIN = 'bench-admin';

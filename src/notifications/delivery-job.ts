@@ -1,7 +1,8 @@
 /**
  * The dispatcher of merchants' own endpoints (docs/merchant-webhooks.md#isolation): it claims due deliveries one
- * endpoint at a time, round-robin, at most PER_ENDPOINT in flight per endpoint on this instance, so an endpoint that
- * hangs for the whole timeout, fails everything or has a huge backlog holds its own slots and nobody else's. Claims
+ * endpoint at a time, round-robin, at most PER_ENDPOINT in flight per endpoint and PER_SITE per site on this instance
+ * (delivery-slots.ts), so an endpoint that hangs for the whole timeout, fails everything or has a huge backlog holds
+ * its own slots and nobody else's, and a site with many such endpoints holds its share and no more. Claims
  * are conditional updates with a lease (`skip locked` on PostgreSQL): two instances never send one delivery at once.
  * Each attempt is signed with the endpoint's secrets (both during a rotation) and recorded with the endpoint's health
  * (delivery-attempt-service.ts, group commit). Throttled and disabled endpoints are not claimed for. The bootstrap
@@ -21,6 +22,7 @@ import type { GatewayMetrics } from '../operations/metrics.ts';
 import { createDeliveryRecorder, dropDelivery } from './delivery-attempt-service.ts';
 import { claimDueOf, nextDueOf, releaseDelivery, type DeliveryRow } from './delivery-repository.ts';
 import { createDeliveryRequests, type Message } from './delivery-request-service.ts';
+import { DeliverySlots, MAX_IN_FLIGHT, PER_ENDPOINT } from './delivery-slots.ts';
 import { addressPolicy } from './endpoint-addresses.ts';
 import { endpointAgents } from './endpoint-connection-client.ts';
 import { findEndpoint, nextThrottleEnd, sendableEndpoints, type EndpointRow } from './endpoint-repository.ts';
@@ -28,9 +30,6 @@ import { notificationBodies } from './outbox-repository.ts';
 import { DeliveriesInFlight, deliver, DELIVERY_TIMEOUT_MS, ok, type DeliveryResult } from './webhook-client.ts';
 
 const LEASE_MS = DELIVERY_TIMEOUT_MS + 5_000;
-/** Deliveries in flight to one endpoint from one instance: a hanging endpoint holds at most these. */
-export const PER_ENDPOINT = 16;
-const MAX_IN_FLIGHT = 1024;
 const POLL_MS = 60_000;
 
 export type DeliveryDispatcherDeps = BackgroundDeps & { metrics?: Pick<GatewayMetrics, 'deliveryAttempted'> & Partial<Pick<GatewayMetrics, 'endpointDisabled'>> };
@@ -39,7 +38,7 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
   const { database, config, clock, bus, logger, services, metrics } = deps;
   const owner = randomId('deliverer_');
   const inFlight = new DeliveriesInFlight<boolean>(MAX_IN_FLIGHT);
-  const perEndpoint = new Map<string, number>();
+  const slots = new DeliverySlots(() => inFlight.size);
   /** Attempts waiting for each endpoint's answer now (the recorder gathers a batch only while some are). */
   const sending = new Map<string, number>();
   const record = createDeliveryRecorder(database, { claimNext, sendingAt: (id) => sending.get(id) ?? 0 });
@@ -59,9 +58,6 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
   let woken = false;
   /** Where the next round-robin pass starts, so no endpoint is always first when room is short. */
   let turn = 0;
-
-  const busy = (id: string) => perEndpoint.get(id) ?? 0;
-  const roomAt = (id: string) => Math.min(PER_ENDPOINT - busy(id), MAX_IN_FLIGHT - inFlight.size);
 
   /** Every sendable endpoint, round-robin (at start, on a timer, when the instance-wide room was short). */
   function sweep(): Promise<void> {
@@ -105,7 +101,7 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
     turn = endpoints.length ? (turn + 1) % endpoints.length : 0;
     for (let i = 0; i < endpoints.length && !stopped; i += 1) {
       const endpoint = endpoints[(turn + i) % endpoints.length]!;
-      if (roomAt(endpoint.id) > 0) await claimFor(endpoint, now);
+      if (slots.room(endpoint) > 0) await claimFor(endpoint, now);
     }
     // A full endpoint (or no room at all) is refilled as its deliveries finish; claimFor armed the timer for the
     // next due row of every endpoint it emptied. Then a throttle's end, and the safety poll.
@@ -114,7 +110,7 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
 
   /** One endpoint that has room again, read afresh (disabled, throttled or rotated meanwhile, by anyone). */
   async function refill(id: string): Promise<void> {
-    if (roomAt(id) <= 0) return;
+    if (slots.roomOf(id) <= 0) return;
     const endpoint = await findEndpoint(database.db, id, null);
     const now = clock.now();
     if (!endpoint || endpoint.enabled !== 1) return;
@@ -128,7 +124,8 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
    * due again and claimed again (asynchronous-commit.ts). On PostgreSQL it is one statement, as it was.
    */
   async function claimFor(endpoint: EndpointRow, now: number): Promise<void> {
-    const room = roomAt(endpoint.id);
+    const room = slots.room(endpoint);
+    if (room <= 0) return;
     const send = database.caps.skipLocked ? await claimIn(database.db, endpoint, room, now) : await withAsynchronousCommit(database, (trx) => claimIn(trx, endpoint, room, now));
     send();
   }
@@ -145,7 +142,7 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
     // Nothing more due now: wake when its next row is.
     const nextDue = rows.length < room ? await nextDueOf(db, endpoint.id) : null;
     return () => {
-      for (const row of rows) track(endpoint.id, send(row, endpoint, messages.get(row.message_id) ?? null));
+      for (const row of rows) track(endpoint, send(row, endpoint, messages.get(row.message_id) ?? null));
       if (nextDue !== null) timer.arm(Math.max(nextDue, now));
     };
   }
@@ -153,30 +150,29 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
   /**
    * The recorder's hand-over (delivery-attempt-service.ts): the slots a batch of attempts leaves at an endpoint are
    * refilled in the batch's own transaction, one commit instead of two, from the endpoint row its health update
-   * returned (fresh: no read of its own). Not when room is short instance-wide: the freed slots go round-robin then.
+   * returned (fresh: no read of its own). Not when room is short instance-wide (the freed slots go round-robin then),
+   * nor while a sibling waits for one of the site's slots (delivery-slots.ts: they take turns).
    */
   async function claimNext(trx: Db, endpoint: EndpointRow, room: number): Promise<(() => void) | null> {
-    if (stopped || inFlight.size > MAX_IN_FLIGHT - PER_ENDPOINT) return null;
+    if (stopped || inFlight.size > MAX_IN_FLIGHT - PER_ENDPOINT || slots.siteWaits(endpoint.site_id)) return null;
     return claimIn(trx, endpoint, room, clock.now());
   }
 
   /** `work` resolves true when its slot was handed over to a delivery claimed in its commit (claimNext). */
-  function track(endpointId: string, work: Promise<boolean>): void {
+  function track(endpoint: EndpointRow, work: Promise<boolean>): void {
     inFlight.add(work);
-    perEndpoint.set(endpointId, busy(endpointId) + 1);
+    slots.taken(endpoint);
     const done = (handedOver: boolean) => {
-      // Short of room instance-wide, the freed slot goes round-robin (a sweep); otherwise to this endpoint alone.
+      // Short of room instance-wide, the freed slot goes round-robin (a sweep); otherwise to this endpoint, and to
+      // the site's endpoints that waited for one of its slots.
       const roomWasShort = inFlight.size > MAX_IN_FLIGHT - PER_ENDPOINT;
       inFlight.delete(work);
-      const left = busy(endpointId) - 1;
-      if (left > 0) perEndpoint.set(endpointId, left);
-      else perEndpoint.delete(endpointId);
+      const waited = slots.freed(endpoint);
       if (stopped) return;
-      if (roomWasShort) void sweep();
-      else if (!handedOver) {
-        refills.add(endpointId);
-        void run();
-      }
+      if (roomWasShort) return void sweep();
+      if (!handedOver) refills.add(endpoint.id);
+      for (const id of waited) refills.add(id);
+      if (refills.size > 0) void run();
     };
     void work.then(done, () => done(false));
   }

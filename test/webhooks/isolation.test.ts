@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { queueNotification } from '../../src/notifications/outbox-service.ts';
-import { PER_ENDPOINT } from '../../src/notifications/delivery-job.ts';
+import { PER_ENDPOINT, PER_SITE } from '../../src/notifications/delivery-slots.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { eventually } from '../support/receiver.ts';
 import { platformHeaders, profileAccess } from '../platform/support.ts';
@@ -37,6 +37,31 @@ describe('merchant webhooks: isolation', () => {
     await notify(t, slowSite);
     await sibling.receiver.waitFor(1);
     hanging.receiver.release();
+  });
+
+  it(`a site whose endpoints all hang holds at most its share of the instance (${PER_SITE}), and its endpoints take turns`, async () => {
+    const t = await webhookGateway();
+    const [slowSite, site] = [await merchantSite(t), await merchantSite(t)];
+    // More hanging endpoints than the site's share holds at PER_ENDPOINT each; every notification goes to each.
+    const count = PER_SITE / PER_ENDPOINT + 1;
+    const hanging: Array<Awaited<ReturnType<typeof endpointAt>>> = [];
+    for (let i = 0; i < count; i++) hanging.push(await endpointAt(t, slowSite));
+    for (const at of hanging) at.receiver.hang(true);
+    for (let i = 0; i < PER_ENDPOINT; i++) await notify(t, slowSite);
+    const received = () => hanging.reduce((n, at) => n + at.receiver.requests.length, 0);
+    await eventually(() => received() === PER_SITE);
+    const healthy = await endpointAt(t, site);
+    for (let i = 0; i < 5; i++) await notify(t, site);
+    await eventually(() => healthy.receiver.distinct().length === 5);
+    expect(received()).toBe(PER_SITE);
+    // Slots one endpoint frees go on at once to the site's endpoints still owed deliveries, not to that one alone
+    // (it has fewer left than it frees): the site is back at its share, and never over it.
+    const first = hanging[0]!;
+    const released = first.receiver.requests.length;
+    first.receiver.release();
+    await eventually(() => received() === Math.min(PER_SITE + released, count * PER_ENDPOINT));
+    expect(received() - released).toBeLessThanOrEqual(PER_SITE);
+    for (const at of hanging) at.receiver.release();
   });
 
   it("an endpoint that answers 500 to everything, retried on its schedule, does not hold up another site's endpoint", async () => {
