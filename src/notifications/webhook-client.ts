@@ -81,7 +81,7 @@ export class DeliveriesInFlight<T> {
 export interface AttemptOptions {
   clock: Clock;
   signal: AbortSignal;
-  /** Merchants' endpoints: agents that refuse what ENDPOINT_ALLOWED_NETWORKS does not allow (endpoint-addresses.ts). */
+  /** Merchants' endpoints: agents refusing what ENDPOINT_ALLOWED_NETWORKS does not allow (endpoint-connection-client.ts). */
   agents?: Agents;
 }
 
@@ -105,9 +105,9 @@ interface DeliveryRequest {
 
 /**
  * Keep-alive connections per host, for MERCHANT_ENDPOINT (merchants' own endpoints have agents of their own,
- * endpoint-addresses.ts). node:http rather than fetch: fetch's streams, abort signals and header guards cost about a
- * third of the dispatcher's CPU per delivery (bench/webhooks.ts). Idle sockets are unref'd by the agent, so they
- * keep no process alive, and closed before the server's own keep-alive timeout when it states one.
+ * endpoint-connection-client.ts). node:http rather than fetch: fetch's streams, abort signals and header guards
+ * cost about a third of the dispatcher's CPU per delivery (bench/webhooks.ts). Idle sockets are unref'd by the
+ * agent, so they keep no process alive, and closed before the server's own keep-alive timeout when it states one.
  */
 const operatorAgents: Agents = { 'http:': new HttpAgent({ keepAlive: true }), 'https:': new HttpsAgent({ keepAlive: true }) };
 
