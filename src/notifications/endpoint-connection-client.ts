@@ -44,15 +44,17 @@ type Connect = (options: TcpNetConnectOpts, callback?: (error: Error | null, soc
 
 /** Keep-alive agents for merchants' endpoints, each connection checked against `policy` (above). */
 export function endpointAgents(policy: AddressPolicy, options: AgentOptions = { keepAlive: true }): { 'http:': HttpAgent; 'https:': HttpsAgent } {
-  const guarded = (connect: Connect): Connect => (connection, callback) => {
-    const host = connection.host === undefined ? undefined : hostOf(connection.host);
-    const refusal = host !== undefined && isIP(host) !== 0 ? policy(host) : null;
-    if (refusal) return refusedSocket(Object.assign(new Error(`refused: ${refusal}`), { code: 'EADDRREFUSED' }), callback);
-    return connect({ ...connection, lookup: filteredLookup(policy) }, callback);
+  const lookup = filteredLookup(policy); // one for every connection: it holds nothing of any one of them
+  const guard = <A extends HttpAgent>(agent: A): A => {
+    const own = agent as unknown as { createConnection: Connect };
+    const connect = own.createConnection.bind(agent);
+    own.createConnection = (connection, callback) => {
+      const host = connection.host === undefined ? undefined : hostOf(connection.host);
+      const refusal = host !== undefined && isIP(host) !== 0 ? policy(host) : null;
+      if (refusal) return refusedSocket(Object.assign(new Error(`refused: ${refusal}`), { code: 'EADDRREFUSED' }), callback);
+      return connect({ ...connection, lookup }, callback);
+    };
+    return agent;
   };
-  const http = new HttpAgent(options);
-  const https = new HttpsAgent(options);
-  (http as unknown as { createConnection: Connect }).createConnection = guarded((http as unknown as { createConnection: Connect }).createConnection.bind(http));
-  (https as unknown as { createConnection: Connect }).createConnection = guarded((https as unknown as { createConnection: Connect }).createConnection.bind(https));
-  return { 'http:': http, 'https:': https };
+  return { 'http:': guard(new HttpAgent(options)), 'https:': guard(new HttpsAgent(options)) };
 }
