@@ -120,7 +120,8 @@ describe('configuration (docs/running.md#configuration)', () => {
     expect(loadConfig({}).config.trustProxy).toBeNull();
     expect(loadConfig({ TRUST_PROXY: '1' }).config.trustProxy).toBe('1');
     expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,fc00::/7' }).config.trustProxy).toBe('loopback, 10.0.0.0/8,fc00::/7');
-    for (const bad of ['yes', 'true', '10.0.0.0/33', '10.0.0.1,,', '-1']) {
+    // A bare number is a hop count alone; inside a list proxy-addr would read `1` as the address 0.0.0.1.
+    for (const bad of ['yes', 'true', '10.0.0.0/33', '10.0.0.1,,', '-1', 'loopback, 1', '2,10.0.0.0/8']) {
       expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/^TRUST_PROXY: /u);
     }
     expect(loadConfig({}).config.rateLimits).toEqual({ enabled: true, windowMs: 60_000, read: 6000, write: 2400, subjectRead: 120, subjectWrite: 20, ipv6Prefix: 56 });
