@@ -9,7 +9,6 @@
  * docs/graphql.md#trusted-documents and #production.
  */
 import { useGraphQlJit } from '@envelop/graphql-jit';
-import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
@@ -26,6 +25,7 @@ import { renderGraphiQLPage } from './graphiql-page.ts';
 import { GRAPHQL_RESPONSE_TYPE, jsonMediaType } from './http-messages.ts';
 import { withRequestErrorStatus } from './request-errors.ts';
 import { useCsrfPrevention } from './use-csrf-prevention.ts';
+import { useOperationCost } from './operation-cost.ts';
 import { useEdgeHeaders } from './use-edge-headers.ts';
 import { useJsonDepthLimit } from './use-json-depth.ts';
 import { useRateLimit } from './use-rate-limit.ts';
@@ -101,14 +101,14 @@ export function createYogaServer(deps: YogaServerDeps): GraphQLYoga {
       ...useTrustedDocuments(deps.trusted),
       deps.documents.plugin,
       maxTokensPlugin({ n: 2000 }),
-      maxDepthPlugin({ n: 12, ignoreIntrospection: true }),
+      // Fields nest, fragments do not: a client's fragments (colocated, spread in chains) add no level.
+      maxDepthPlugin({ n: 12, ignoreIntrospection: true, flattenFragments: true }),
       // Aliases of __typename count too (GraphQL Armor lets them pass by default: `{ a1: __typename … a9999: … }`
       // is cheap to send and costs a field each to answer).
       maxAliasesPlugin({ n: 20, allowList: [] }),
-      // A fragment is no level of nesting: spread or inline, it costs what its fields would cost written out. Without
-      // this a fragment counted as one more nested object, and the staff queue's trusted document (StaffQueue, its
-      // fields in a shared fragment) cost 7,600 where the same fields inline are within the 5,000.
-      costLimitPlugin({ maxCost: 5000, flattenFragments: true }),
+      // A fragment is no level of nesting: spread or inline, it costs what its fields would cost written out
+      // (operation-cost.ts says why this is not Armor's cost plugin).
+      useOperationCost(5000),
       // @envelop/graphql-jit caches compiled queries by document alone, not by operation name: a document with
       // two operations would run the first one compiled whatever name is asked for. Such documents (GraphiQL
       // tabs, mostly) and subscriptions (whose root-field arguments jit drops) run on graphql-js instead.

@@ -368,20 +368,21 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
   });
 
   describe('query limits', () => {
-    it('refuses a query nested deeper than 12 levels', async () => {
+    it('refuses a query whose fields nest deeper than 12 levels; fragments add none', async () => {
       const t = await gatewayOver(transport);
-      // Inline fragments count as levels, so depth is built from ordinary fields with no introspection.
+      // Fragments are no level (docs/graphql.md#production): 12 inline ones, and a chain of named ones as a client's
+      // colocated fragments spread each other, are as deep as the two fields they hold.
       const nest = (levels: number) =>
         `{ sleeveOptions { ${'... on SleeveOptions { '.repeat(levels)}charLimit${' }'.repeat(levels)} } }`;
-      const ok = await t.gql(nest(9)); // sleeveOptions + 9 fragments + charLimit = 11
-      expect(ok.errors).toBeUndefined();
-      expect(ok.data.sleeveOptions.charLimit).toBe(20);
+      const inline = await t.gql(nest(12));
+      expect(inline.errors).toBeUndefined();
+      expect(inline.data.sleeveOptions.charLimit).toBe(20);
+      const chain = Array.from({ length: 11 }, (_, i) => `fragment F${i} on SleeveOptions { ${i < 10 ? `...F${i + 1}` : 'charLimit'} }`);
+      const named = await t.gql(`{ sleeveOptions { ...F0 } } ${chain.join(' ')}`);
+      expect(named.errors).toBeUndefined();
+      expect(named.data.sleeveOptions.charLimit).toBe(20);
 
-      const deep = await t.gql(nest(12));
-      expect(deep.data).toBeUndefined();
-      expect(deep.errors?.[0]?.message).toMatch(/depth limit of 12 exceeded/u);
-
-      // Introspection through __type is not exempt either.
+      // Introspection through __type is not exempt: 13 levels of fields.
       const typeDeep = await t.gql(
         '{ __type(name: "Order") { fields { type { ofType { ofType { fields { type { ofType { ofType { fields { type { ofType { name } } } } } } } } } } } } }',
       );
@@ -396,6 +397,28 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
       const many = await t.gql(aliases(21));
       expect(many.data).toBeUndefined();
       expect(many.errors?.[0]?.message).toMatch(/aliases limit of 20 exceeded/iu);
+    });
+
+    it('costs a fragment what its fields cost written out, and refuses past 5,000 with the cost found', async () => {
+      const t = await gatewayOver(transport);
+      const fields = 'email name order { size font thread stitchText }';
+      const inline = await t.gql(`{ orders(first: 110) { edges { node { ${fields} } } } }`, {}, { token: t.adminToken });
+      expect(inline.errors).toBeUndefined();
+      // The same selection through fragments (GraphQL Armor's cost plugin charged these 5,500 and refused it).
+      const spread = await t.gql(`{ orders(first: 110) { edges { node { ...Row } } } } fragment Row on Order { ...Who order { ...Sleeve } } fragment Who on Order { email name } fragment Sleeve on OrderedSleeve { size font thread stitchText }`, {}, { token: t.adminToken });
+      expect(spread.errors).toBeUndefined();
+      const mixed = await t.gql(`{ orders(first: 110) { edges { node { ... on Order { ...Who } ... { order { size font thread stitchText } } } } } } fragment Who on Order { email name }`, {}, { token: t.adminToken });
+      expect(mixed.errors).toBeUndefined();
+
+      const costly = await t.gql(`{ orders(first: 200) { edges { node { ...Row } } } } fragment Row on Order { ${fields} }`, {}, { token: t.adminToken });
+      expect(costly.data).toBeUndefined();
+      expect(costly.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(/^Query cost limit of 5000 exceeded, found \d+/u), extensions: expect.objectContaining({ code: 'QUERY_TOO_COSTLY' }) })]);
+
+      // Fragments that spread each other twice over cost 2^39 fields written out: reckoned once each (the answer
+      // comes at once, not after 2^39 steps) and refused.
+      const twice = Array.from({ length: 40 }, (_, i) => `fragment T${i} on SleeveOptions { ${i < 39 ? `...T${i + 1} ...T${i + 1}` : 'charLimit'} }`);
+      const doubling = await t.gql(`{ sleeveOptions { ...T0 } } ${twice.join(' ')}`);
+      expect(doubling.errors?.[0]?.extensions?.code).toBe('QUERY_TOO_COSTLY');
     });
 
     it('refuses a document of more than 2000 tokens', async () => {
