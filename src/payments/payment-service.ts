@@ -152,7 +152,7 @@ export function createPaymentService(deps: ServiceDeps & { sites: SiteService })
       }
       const key = checkIdempotencyKey(rawKey);
       if (key === null) return runNew(site, checked.request, null);
-      return withIdempotency(db, clock, { siteId: site.siteId, key, body }, (claim) =>
+      return withIdempotency(db, clock, { siteId: site.siteId, key, body, digests: crypto.requestDigests }, (claim) =>
         claim.paymentId ? reconcile(claim.paymentId, claim) : runNew(site, checked.request, claim),
       );
     },

@@ -29,6 +29,11 @@ export interface VaultCrypto {
   fingerprint(cardNumber: string): string;
   /** The fingerprint under every known key, current first: what a lookup matches while a rotation is under way. */
   fingerprints(cardNumber: string): string[];
+  /**
+   * Base64url HMAC-SHA256 of a request (an Idempotency-Key's body, which may hold a card number and CVC) under every known
+   * key, current first, with a subkey of its own: a copy of the database cannot test guesses of the card against it.
+   */
+  requestDigests(text: string): string[];
 }
 
 /** A value no known key opens: sealed under a key this process was not given (or damaged). */
@@ -47,11 +52,12 @@ interface DerivedKey {
   id: string;
   sealKey: Buffer;
   hashKey: Buffer;
+  requestKey: Buffer;
 }
 
 function derive(master: Buffer): DerivedKey {
   const hkdf = (label: string, length: number) => Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), label, length));
-  return { id: hkdf('sleeve-vault key id v1', 6).toString('hex'), sealKey: hkdf('sleeve-vault seal v1', 32), hashKey: hkdf('sleeve-vault fingerprint v1', 32) };
+  return { id: hkdf('sleeve-vault key id v1', 6).toString('hex'), sealKey: hkdf('sleeve-vault seal v1', 32), hashKey: hkdf('sleeve-vault fingerprint v1', 32), requestKey: hkdf('sleeve-vault request digest v1', 32) };
 }
 
 /** The id a key's values carry (safe to print and log; it is not the key). */
@@ -119,5 +125,6 @@ export function createVaultCrypto(keys: VaultKeys | Buffer): VaultCrypto {
     },
     fingerprint: (cardNumber) => hash(current, cardNumber),
     fingerprints: (cardNumber) => known.map((key) => hash(key, cardNumber)),
+    requestDigests: (text) => known.map((key) => createHmac('sha256', key.requestKey).update(text).digest('base64url')),
   };
 }

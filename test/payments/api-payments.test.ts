@@ -6,6 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { CARDS, paymentBody, paymentsGateway, sandboxCharges, siteCalls } from './support.ts';
 import type { TestGateway } from '../support/gateway.ts';
+import { canonicalJson } from '../../src/payments/idempotency-service.ts';
+import { sha256Hex } from '../../src/kernel/tokens.ts';
 
 const paymentCount = async (t: TestGateway) =>
   (await t.gateway.database.db.selectFrom('payments').select('id').execute()).length;
@@ -117,6 +119,25 @@ describe('Idempotency-Key (docs/platform.md#idempotency-keys)', () => {
     // A declined first answer is replayed as well.
     const declined = await api.pay(paymentBody(CARDS.declined), 'key-2');
     expect((await api.pay(paymentBody(CARDS.declined), 'key-2')).body).toEqual(declined.body);
+  });
+
+  it('records the body only as a keyed digest, which a copy of the database cannot test card guesses against', async () => {
+    const t = await paymentsGateway();
+    const api = siteCalls(t);
+    const body = paymentBody();
+    const first = await api.pay(body, 'digest');
+    const db = t.gateway.database.db;
+    const row = await db.selectFrom('idempotency_keys').select('fingerprint').where('idem_key', '=', 'digest').executeTakeFirstOrThrow();
+    // A plain SHA-256 of the body (what was stored before) could be recomputed from a guessed number and CVC.
+    expect(row.fingerprint).not.toBe(sha256Hex(canonicalJson(body)));
+    expect(row.fingerprint).toMatch(/^k1:[\w-]{43}$/u);
+    expect((await api.pay(body, 'digest')).body).toEqual(first.body);
+    expect((await api.pay(paymentBody(CARDS.ok, { amount: 2000 }), 'digest')).status).toBe(400);
+    // A key stored in the old format before an upgrade still replays its body, and still refuses another.
+    await db.updateTable('idempotency_keys').set({ fingerprint: sha256Hex(canonicalJson(body)) }).where('idem_key', '=', 'digest').execute();
+    expect((await api.pay(body, 'digest')).body).toEqual(first.body);
+    expect((await api.pay(paymentBody(CARDS.ok, { amount: 2000 }), 'digest')).status).toBe(400);
+    expect(await paymentCount(t)).toBe(1);
   });
 
   it('keeps a key at least 24 hours', async () => {

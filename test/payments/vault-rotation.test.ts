@@ -18,7 +18,7 @@ import { createVaultCrypto, vaultKeyId } from '../../src/payments/vault-crypto.t
 import type { TestGateway } from '../support/gateway.ts';
 import { tempDir } from '../support/temp-dir.ts';
 import { endpointAt, hooks, merchantSite, type Site } from '../webhooks/support.ts';
-import { card, CARDS, paymentsGateway, siteCalls } from './support.ts';
+import { card, CARDS, paymentBody, paymentsGateway, siteCalls } from './support.ts';
 import { b64, keyEnv, rotate, sharedDatabase } from './vault-rotate-process.ts';
 
 const [A, B, C] = [randomBytes(32), randomBytes(32), randomBytes(32)];
@@ -127,6 +127,19 @@ describe('VAULT_KEY rotation', () => {
     expect(values.filter((v) => v.startsWith('v1.'))).toHaveLength(3);
     const both = createVaultCrypto({ current: B, previous: [A] });
     for (const value of values) expect(() => both.open(value)).not.toThrow();
+  });
+
+  it('replays an Idempotency-Key recorded under the previous key, and still refuses it another body', async () => {
+    const url = sharedDatabase();
+    const before = await gatewayUnder(url, A);
+    const first = await siteCalls(before).pay(paymentBody(), 'across-rotation');
+    expect(first.status).toBe(201);
+    await before.gateway.dispose();
+
+    const t = await gatewayUnder(url, B, [A]);
+    const api = siteCalls(t);
+    expect((await api.pay(paymentBody(), 'across-rotation')).body).toEqual(first.body);
+    expect((await api.pay(paymentBody(CARDS.ok, { amount: 2000 }), 'across-rotation')).status).toBe(400);
   });
 
   it('re-seals everything under the new key, resuming after a SIGKILL, two copies at once beside a serving gateway', async () => {
