@@ -101,10 +101,11 @@ builder.mutationField('decideItemListing', (t) =>
   t.field({
     type: ItemListingRequestRef,
     authScopes: staffOnly,
-    description: 'Staff: RELEASE or CANCEL an item listing request (by its event id); sends the item listing request update notification.',
-    args: { eventId: t.arg.id({ required: true }), ...decisionArgs },
-    resolve: (_root, { eventId, action, triggeredBy, comments }, { services }) =>
-      services.platform.decideItemListing(String(eventId), { action, triggeredBy, comments: comments ?? null }),
+    description:
+      "Staff: RELEASE or CANCEL an item listing request (by its event id, the merchant's own); sends the item listing request update notification to its site. Without siteId, VALIDATION_FAILED (field siteId) when several sites have a listing of that event id.",
+    args: { eventId: t.arg.id({ required: true }), siteId: t.arg.string({ description: 'The site of the listing; needed only when more than one site has a listing of this event id.' }), ...decisionArgs },
+    resolve: (_root, { eventId, siteId, action, triggeredBy, comments }, { services }) =>
+      services.platform.decideItemListing(String(eventId), siteId ?? null, { action, triggeredBy, comments: comments ?? null }),
   }),
 );
 

@@ -144,6 +144,6 @@ export const OpenClaimInputRef = builder.inputType('OpenClaimInput', {
     issueDate: t.string({ description: 'YYYY-MM-DD; today when omitted.' }),
     dueDate: t.string({ required: true, description: 'YYYY-MM-DD, today or later.' }),
     requestedEvidenceTypes: t.stringList({ required: true, description: 'Canonical evidence types, e.g. PROOF_OF_DELIVERY, INVOICE.' }),
-    siteId: t.id({ description: 'The platform site that answers with evidence; the bootstrap site when omitted.' }),
+    siteId: t.id({ description: "The site of the order or payment, which answers with evidence: found from orderId when omitted; given, it must be that site (VALIDATION_FAILED, field siteId, otherwise, and when orderId names several sites' orders and it is omitted)." }),
   }),
 });

@@ -21,7 +21,7 @@ export interface OpenClaimInput {
   issueDate?: string | null;
   dueDate: string;
   requestedEvidenceTypes: readonly string[];
-  /** The platform site whose credentials may submit evidence; the bootstrap site when omitted. */
+  /** The site of the order or payment (claimSite): given, it must be that site; omitted, it is found. */
   siteId?: string | null;
 }
 
@@ -29,7 +29,8 @@ export type CheckedClaimInput = Required<{ [K in keyof OpenClaimInput]: Exclude<
   issueDate: string;
   dueAt: number;
   requestedEvidenceTypes: string[];
-  siteId: string;
+  /** As given; null when omitted. */
+  siteId: string | null;
 };
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/u;
@@ -49,7 +50,7 @@ function optionalText(input: OpenClaimInput, field: 'reasonCode' | 'cardType' | 
   return value;
 }
 
-export function checkClaimInput(input: OpenClaimInput, now: number, defaultSiteId: string): CheckedClaimInput {
+export function checkClaimInput(input: OpenClaimInput, now: number): CheckedClaimInput {
   const orderId = input.orderId.trim();
   if (!orderId || orderId.length > 128) throw invalid('orderId', 'orderId names a sleeve order or a payment (1 to 128 characters).');
   if (!CLAIM_TYPES.includes(input.claimType)) throw invalid('claimType', `claimType is one of ${CLAIM_TYPES.join(', ')}.`);
@@ -83,6 +84,21 @@ export function checkClaimInput(input: OpenClaimInput, now: number, defaultSiteI
     dueDate: input.dueDate,
     dueAt,
     requestedEvidenceTypes: requested,
-    siteId: input.siteId?.trim() || defaultSiteId,
+    siteId: input.siteId?.trim() || null,
   };
+}
+
+/**
+ * The site a claim belongs to: its order's (docs/notifications.md#claims). A sleeve order is the bootstrap site's;
+ * a payment its own site's, found by its id or by the merchant's orderId, which several sites may share. The
+ * evidence request goes to that site's endpoints and only its credentials answer the claim, so a claim may not be
+ * opened for another site's order, and when the orderId names orders of several sites the site must be given.
+ */
+export function claimSite(orderId: string, given: string | null, owners: readonly string[]): string {
+  if (given !== null) {
+    if (owners.includes(given)) return given;
+    throw invalid('siteId', `orderId ${orderId} is not an order or payment of site ${given}: a claim belongs to its order's site (${owners.join(', ')}).`);
+  }
+  if (owners.length === 1) return owners[0]!;
+  throw invalid('siteId', `orderId ${orderId} names orders of several sites (${owners.join(', ')}): give siteId.`);
 }

@@ -118,18 +118,22 @@ export async function nextClaimWork(db: Db): Promise<number | null> {
  * Whether `orderId` names something a claim can be about (issue 7: a sleeve order or a payment): a sleeve order's
  * number, or a payment's id or the caller's orderId it was made for.
  */
-export async function claimableOrderExists(db: Db, orderId: string): Promise<boolean> {
+/**
+ * Who owns what a claim's orderId names: whether it is a sleeve order's number, and the sites of the payments whose
+ * id or merchant orderId it is (null: a sleeve order's payment, which has no site of its own).
+ */
+export async function claimableOrderOwners(db: Db, orderId: string): Promise<{ sleeveOrder: boolean; paymentSites: Array<string | null> }> {
+  let sleeveOrder = false;
   if (/^[0-9]{1,15}$/u.test(orderId)) {
-    const order = await db.selectFrom('orders').select('order_number').where('order_number', '=', Number(orderId)).executeTakeFirst();
-    if (order) return true;
+    sleeveOrder = (await db.selectFrom('orders').select('order_number').where('order_number', '=', Number(orderId)).executeTakeFirst()) !== undefined;
   }
-  const payment = await db
+  const payments = await db
     .selectFrom('payments')
-    .select('id')
+    .select('site_id')
+    .distinct()
     .where((w) => w.or([w('id', '=', orderId), w('order_id', '=', orderId)]))
-    .limit(1)
-    .executeTakeFirst();
-  return payment !== undefined;
+    .execute();
+  return { sleeveOrder, paymentSites: payments.map((row) => row.site_id) };
 }
 
 /** The files stored as a claim's evidence, oldest first (docs/notifications.md#evidence-files). */

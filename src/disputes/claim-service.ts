@@ -5,7 +5,7 @@
  */
 import { DomainError } from '../kernel/errors.ts';
 import {
-  claimableOrderExists,
+  claimableOrderOwners,
   countClaims,
   dueReminders,
   expireClaims,
@@ -21,7 +21,7 @@ import {
 } from './claim-repository.ts';
 import type { Db } from '../db/database.ts';
 import { announceQueued, queueNotification, type Queued } from '../notifications/outbox-service.ts';
-import { checkClaimInput, type OpenClaimInput } from './claim-input.ts';
+import { checkClaimInput, claimSite, type OpenClaimInput } from './claim-input.ts';
 import { evidenceRequestBody, rowToClaim, type Claim } from './claim-mapping.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import type { SiteService } from '../sites/site-service.ts';
@@ -76,16 +76,17 @@ export function createClaimService(deps: ServiceDeps & { sites: SiteService }): 
   return {
     async open(input) {
       const now = clock.now();
-      const checked = checkClaimInput(input, now, config.vendorSiteId);
-      if (!(await sites.find(checked.siteId))) throw new DomainError('not_found', 'No platform site has that siteId.', { field: 'siteId' });
+      const checked = checkClaimInput(input, now);
+      if (checked.siteId !== null && !(await sites.find(checked.siteId))) throw new DomainError('not_found', 'No platform site has that siteId.', { field: 'siteId' });
       const { claim, queued } = await transaction(database.db, async (trx) => {
-        if (!(await claimableOrderExists(trx, checked.orderId))) {
-          throw new DomainError('not_found', 'No sleeve order or payment has that orderId.', { field: 'orderId' });
-        }
+        const { sleeveOrder, paymentSites } = await claimableOrderOwners(trx, checked.orderId);
+        const owners = [...new Set([...(sleeveOrder ? [config.vendorSiteId] : []), ...paymentSites.map((site) => site ?? config.vendorSiteId)])];
+        if (owners.length === 0) throw new DomainError('not_found', 'No sleeve order or payment has that orderId.', { field: 'orderId' });
+        const siteId = claimSite(checked.orderId, checked.siteId, owners);
         const claimId = await nextClaimId(trx);
         await insertClaim(trx, {
           claim_id: claimId,
-          site_id: checked.siteId,
+          site_id: siteId,
           order_id: checked.orderId,
           claim_type: checked.claimType,
           reason_code: checked.reasonCode,

@@ -60,7 +60,8 @@ export interface ReviewService {
   accounts(accountId: string): Promise<AccountView[]>;
   reviewAccount(address: AccountAddress, decision: AccountDecision, reasons: string[], recommendations: string[]): Promise<AccountView>;
   itemListingRequests(reviewStatus: string, first: number): Promise<AccountRequestView[]>;
-  decideItemListing(eventId: string, decision: StaffDecision): Promise<AccountRequestView>;
+  /** `siteId` null: the one site with a listing of that event id (validation_failed, field siteId, when several). */
+  decideItemListing(eventId: string, siteId: string | null, decision: StaffDecision): Promise<AccountRequestView>;
   decideOrder(orderId: string, decision: StaffDecision): Promise<OrderDecisionView>;
   /** The staff decision on an order or payment, by the orderId decideOrder was given; null when none. */
   orderDecision(orderId: string): Promise<OrderDecisionView | null>;
@@ -131,10 +132,15 @@ export function createReviewService(
       return rows.map(toRequestView);
     },
 
-    async decideItemListing(eventId, decision) {
+    async decideItemListing(eventId, siteId, decision) {
       const { triggeredBy, comments } = checkStaffDecision(decision);
-      const rows = await accounts.findItemListings(db, eventId);
+      // Event ids are the merchant's own, per site: two sites may each have a listing `lst-1`.
+      const rows = (await accounts.findItemListings(db, eventId)).filter((r) => siteId === null || r.site_id === siteId);
       if (rows.length === 0) throw new DomainError('not_found', 'No item listing request was found with that event id.');
+      const sites = new Set(rows.map((r) => r.site_id));
+      if (sites.size > 1) {
+        throw new DomainError('validation_failed', `${sites.size} sites have an item listing ${eventId}: give the siteId of the one meant.`, { field: 'siteId' });
+      }
       const open = rows.find((r) => r.review_status === null || r.review_status === 'AWAITING_REVIEW');
       if (!open) throw alreadyDecided('This item listing request');
       const now = clock.now();

@@ -9,7 +9,7 @@ import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { itemListing, platformHeaders, profileAccess } from '../platform/support.ts';
 import { card, CARDS, paymentBody } from '../payments/support.ts';
-import { openClaim } from '../notifications/helpers.ts';
+import { daysAhead, openClaim, OPEN_CLAIM } from '../notifications/helpers.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { eventually, type Receiver } from '../support/receiver.ts';
 import { bootstrapSite, deliveriesOf, endpointAt, merchantSite, webhookGateway, type Site } from './support.ts';
@@ -78,6 +78,56 @@ describe('merchant webhooks: ownership', () => {
     }
     await t.clock.advance(60_000);
     for (const at of [atA, atB, atHome]) expect(at.receiver.distinct()).toHaveLength(at.receiver.requests.length);
+  });
+
+  it("a claim is its order's site's: found from the payment, another site refused, a shared orderId needs the site", async () => {
+    const t = await webhookGateway();
+    const [a, b] = [await merchantSite(t), await merchantSite(t)];
+    const [atA, atB] = [await endpointAt(t, a, { eventTypes: ['requestforevidencenotification'] }), await endpointAt(t, b, { eventTypes: ['requestforevidencenotification'] })];
+    const paidA = await t.rest('POST', '/api/payments', paymentBody(CARDS.ok, { orderId: 'shared-order' }), a.auth);
+    const paidB = await t.rest('POST', '/api/payments', paymentBody(CARDS.ok, { orderId: 'shared-order' }), b.auth);
+    expect([paidA.status, paidB.status]).toEqual([201, 201]);
+    const claim = (orderId: string, siteId?: string) =>
+      t.gql(OPEN_CLAIM, { input: { orderId, claimType: 'CHARGEBACK', amount: 19.99, currency: 'USD', dueDate: daysAhead(t, 5), requestedEvidenceTypes: ['PROOF_OF_DELIVERY'], ...(siteId ? { siteId } : {}) } }, { token: t.adminToken });
+
+    // A's payment, named by its id, under B's site: refused, nothing sent (it went to B's endpoint before).
+    const stolen = await claim(paidA.body.id, b.id);
+    expect(stolen.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_FAILED', field: 'siteId' });
+    // The merchants' shared orderId: which site is meant must be said.
+    expect((await claim('shared-order')).errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_FAILED', field: 'siteId' });
+    // Found from the payment alone, and named with its own site: each at its own site's endpoint only.
+    const opened = await claim(paidA.body.id);
+    expect(opened.errors).toBeUndefined();
+    expect((await claim('shared-order', b.id)).errors).toBeUndefined();
+    await eventually(() => atA.receiver.requests.length === 1 && atB.receiver.requests.length === 1);
+    expect(atA.receiver.requests[0]!.body.orderId).toBe(paidA.body.id);
+    expect(atB.receiver.requests[0]!.body.orderId).toBe('shared-order');
+    // Only the claim's site answers it with evidence.
+    const claimId = opened.data.openClaim.claimId as number;
+    const evidence = (site: Site) => t.rest('POST', `/v2/claims/${claimId}/evidence/data-points`, { proofsOfDelivery: [{ carrier: 'UPS', trackingNumber: '1Z999', deliveredAt: '2026-11-20' }] }, site.auth);
+    expect((await evidence(b)).status).toBe(404);
+    const answered = await evidence(a);
+    expect(answered.status, JSON.stringify(answered.body)).toBe(200);
+    await t.clock.advance(10_000);
+    expect(atB.receiver.requests).toHaveLength(1);
+  });
+
+  it("decideItemListing decides the listing of the site meant, and asks which when two sites share the event id", async () => {
+    const t = await webhookGateway();
+    const [a, b] = [await merchantSite(t), await merchantSite(t)];
+    const [atA, atB] = [await endpointAt(t, a, { eventTypes: ['itemlistingrequestupdatenotification'] }), await endpointAt(t, b, { eventTypes: ['itemlistingrequestupdatenotification'] })];
+    for (const [site, email] of [[a, 'approve@vendor.test'], [b, 'review@vendor.test']] as const) {
+      const listed = await t.rest('POST', '/v2/accounts/item-listing/lst-shared', itemListing({ accountId: `seller-${site.id}`, accountData: { emailsInAccount: [{ email }] } }), platformHeaders(t, { id: site.id, apiKey: site.apiKey }));
+      expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    }
+    const decide = (siteId?: string) =>
+      t.gql(`mutation ($s: String) { decideItemListing(eventId: "lst-shared", siteId: $s, action: CANCEL, triggeredBy: "staff@example.com") { siteId reviewStatus } }`, { s: siteId ?? null }, { token: t.adminToken });
+    expect((await decide()).errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_FAILED', field: 'siteId' });
+    expect((await decide(b.id)).data.decideItemListing).toEqual({ siteId: b.id, reviewStatus: 'CANCELLED' });
+    await eventually(() => atB.receiver.requests.length === 1);
+    await t.clock.advance(10_000);
+    expect(atA.receiver.requests).toHaveLength(0);
+    expect(atB.receiver.requests[0]!.body).toMatchObject({ eventId: 'lst-shared', merchantAction: 'CANCEL', accountId: `seller-${b.id}` });
   });
 
   it('event-type filters: an endpoint takes only its types; two endpoints of a site see one webhook-id per message', async () => {
