@@ -30,12 +30,14 @@ builder.objectType(DomainError, {
     order: t.field({
       type: OrderRef,
       nullable: true,
-      description: 'For DUPLICATE: the existing order, with its hold fields and a payToken while it is still held.',
+      description:
+        'For DUPLICATE while the existing order is still held: that order, with its hold fields and a payToken. Null once it is paid or cancelled: REST then answers the code alone, and an email is no key to anyone else\'s order.',
       resolve: (e, _args, ctx) => {
         // Not `instanceof DuplicateOrderError`: plugin-errors hands the error over as a proxy whose prototype
         // chain is proxied too, so a subclass check fails there. Read the fields through the proxy instead.
         const { existing, payToken } = e as Partial<DuplicateOrderError>;
-        return e.code === 'duplicate' && existing ? ctx.services.orders.view(existing, payToken ? { payToken } : {}) : null;
+        // Document 1 §2: the existing order's fields come along only while it is held, when a token is issued.
+        return e.code === 'duplicate' && existing && payToken ? ctx.services.orders.view(existing, { payToken }) : null;
       },
     }),
   }),
