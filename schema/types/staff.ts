@@ -84,12 +84,16 @@ function staffOf(view: OrderView): StaffOrderFields {
 
 const date = (ms: number | null) => (ms === null ? null : new Date(ms));
 const staffOnly = { staff: true } as const;
+const STAFF_ONLY = 'Staff only: for anyone else null, with an UNAUTHORIZED error for the field alone.';
 
 builder.objectFields(OrderRef, (t) => ({
-  name: t.string({ authScopes: staffOnly, description: 'Staff only.', resolve: (o) => staffOf(o).name }),
-  email: t.string({ authScopes: staffOnly, description: 'Staff only.', resolve: (o) => staffOf(o).email }),
-  createdAt: t.field({ type: 'DateTime', authScopes: staffOnly, description: 'Staff only.', resolve: (o) => new Date(staffOf(o).createdAt) }),
-  updatedAt: t.field({ type: 'DateTime', authScopes: staffOnly, description: 'Staff only.', resolve: (o) => new Date(staffOf(o).updatedAt) }),
+  // Every staff field is nullable, though staff always get a value: refused to anyone else (UNAUTHORIZED), a
+  // non-null field would null its parent up to the first nullable one, and a createOrder that selected `email`
+  // would answer `data: null` for an order it had made, its payToken lost with it (docs/graphql.md#staff-fields).
+  name: t.string({ nullable: true, authScopes: staffOnly, description: STAFF_ONLY, resolve: (o) => staffOf(o).name }),
+  email: t.string({ nullable: true, authScopes: staffOnly, description: STAFF_ONLY, resolve: (o) => staffOf(o).email }),
+  createdAt: t.field({ type: 'DateTime', nullable: true, authScopes: staffOnly, description: STAFF_ONLY, resolve: (o) => new Date(staffOf(o).createdAt) }),
+  updatedAt: t.field({ type: 'DateTime', nullable: true, authScopes: staffOnly, description: STAFF_ONLY, resolve: (o) => new Date(staffOf(o).updatedAt) }),
   paidAt: t.field({ type: 'DateTime', nullable: true, authScopes: staffOnly, description: 'Staff only.', resolve: (o) => date(staffOf(o).paidAt) }),
   paymentMethod: t.field({
     type: PayMethodEnum,
@@ -98,7 +102,7 @@ builder.objectFields(OrderRef, (t) => ({
     description: 'Staff only.',
     resolve: (o) => staffOf(o).paymentMethod,
   }),
-  version: t.int({ authScopes: staffOnly, description: 'Staff only. Increases by one on every change.', resolve: (o) => staffOf(o).version }),
+  version: t.int({ nullable: true, authScopes: staffOnly, description: `${STAFF_ONLY} Increases by one on every change.`, resolve: (o) => staffOf(o).version }),
   cancelReason: t.string({
     nullable: true,
     authScopes: staffOnly,

@@ -191,6 +191,19 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
       expect(again.data.order?.orderNumber).toBe(first.orderNumber);
     });
 
+    it('a staff field asked without the token fails alone: the order is made and its payToken answered', async () => {
+      const t = await gatewayOver(transport);
+      const res = await t.gql(`mutation ($input: OrderInput!) { createOrder(input: $input) { ... on Order { orderNumber payToken email version } } }`, { input: VALID_ORDER });
+      expect(res.data.createOrder).toMatchObject({ orderNumber: '1001', email: null, version: null });
+      expect(res.data.createOrder.payToken).toEqual(expect.any(String));
+      expect(res.errors?.map((e: { path: string[]; extensions: { code: string } }) => [e.path.join('.'), e.extensions.code]).sort()).toEqual([
+        ['createOrder.email', 'UNAUTHORIZED'],
+        ['createOrder.version', 'UNAUTHORIZED'],
+      ]);
+      const staff = await t.gql('{ orders(first: 1) { edges { node { email version } } } }', {}, { token: t.adminToken });
+      expect(staff.data.orders.edges[0].node).toEqual({ email: VALID_ORDER.email, version: expect.any(Number) });
+    });
+
     it('a duplicate of a paid order shows nothing of that order, as REST does (an email is no key to it)', async () => {
       const t = await gatewayOver(transport);
       const first = await createdOrder(t);
