@@ -76,13 +76,14 @@ export const REPRODUCED_EXECUTION_PLUGINS = 6;
 /**
  * Plugins hooking the request around execution, each done in place or left to yoga by `answer`'s checks: yoga's
  * engine (parse, validate), health check, CORS (useEdgeHeaders; yoga's own is off), GraphiQL, its five request
- * parsers, its result processors, the document cache, the four query limits, the body limit, batching, params
- * check, unhandled route, method check, no mutation over GET, validation errors' status, useJsonMediaType,
- * useJsonDepthLimit, useCsrfPrevention, useSingleConnectionRefusal (a PUT, never a POST), the APQ registration,
- * the persisted-operations plugin and useProductionHardening. (useEndStreamsOnShutdown
- * hooks only `onSubscribe`, which no query or mutation reaches, so neither count includes it.)
+ * parsers, its result processors, the document cache, the four query limits (the cost one ours), the body limit,
+ * batching, params check, unhandled route, method check, no mutation over GET, validation errors' status,
+ * useJsonMediaType, useJsonDepthLimit, useCsrfPrevention, useRequestParsing (it refuses only what this path hands
+ * to yoga), useSingleConnectionRefusal (a PUT, never a POST), the APQ registration, the persisted-operations plugin
+ * and useProductionHardening. (useEndStreamsOnShutdown hooks only `onSubscribe`, which no query or mutation
+ * reaches, so neither count includes it.)
  */
-export const REPRODUCED_REQUEST_PLUGINS = 29;
+export const REPRODUCED_REQUEST_PLUGINS = 30;
 
 export interface FastPathDeps {
   schema: GraphQLSchema;

@@ -25,6 +25,7 @@ import { renderGraphiQLPage } from './graphiql-page.ts';
 import { GRAPHQL_RESPONSE_TYPE, jsonMediaType } from './http-messages.ts';
 import { withRequestErrorStatus } from './request-errors.ts';
 import { useCsrfPrevention } from './use-csrf-prevention.ts';
+import { useRequestParsing } from './use-request-parsing.ts';
 import { useOperationCost } from './operation-cost.ts';
 import { useEdgeHeaders } from './use-edge-headers.ts';
 import { useJsonDepthLimit } from './use-json-depth.ts';
@@ -97,6 +98,7 @@ export function createYogaServer(deps: YogaServerDeps): GraphQLYoga {
       useEdgeHeaders(deps.cors),
       useCsrfPrevention,
       deps.singleConnection,
+      useRequestParsing,
       // Before the document cache: a hash becomes its document's text here (onParams), and the cache keys on text.
       ...useTrustedDocuments(deps.trusted),
       deps.documents.plugin,

@@ -81,6 +81,28 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
       }
     });
 
+    it('what is no GraphQL request is 400 or 415 with a message, never 500, and quotes nothing it was sent', async () => {
+      const t = await gatewayOver(transport);
+      const payToken = 'tok_secret_0123456789';
+      const cases: Array<[string, RequestInit, number, RegExp]> = [
+        ['/graphql?query=%7B__typename%7D&variables=notjson', {}, 400, /variables or extensions .* not valid JSON/u],
+        ['/graphql?query=%7B__typename%7D&extensions=%7B', {}, 400, /variables or extensions .* not valid JSON/u],
+        ['/graphql', {}, 400, /must provide query string/iu],
+        ['/graphql', { method: 'POST', body: `{"query": "{ __typename }", "variables": {"t": "${payToken}` , headers: { 'content-type': 'application/json' } }, 400, /^POST body sent invalid JSON\.$/u],
+        // Bytes, not a string: fetch would call a string text/plain.
+        ['/graphql', { method: 'POST', body: new TextEncoder().encode('{"query": "{ __typename }"}') }, 415, /needs content-type: application\/json/u],
+      ];
+      for (const accept of ['application/json', RESPONSE_TYPE]) {
+        for (const [path, init, status, message] of cases) {
+          const response = await t.request(path, { ...init, headers: { accept, ...(init.headers as Record<string, string>) } });
+          const text = await response.text();
+          expect({ path, accept, status: response.status }).toEqual({ path, accept, status });
+          expect(JSON.parse(text).errors[0].message).toMatch(message);
+          expect(text).not.toContain(payToken);
+        }
+      }
+    });
+
     it('a body over MAX_BODY_BYTES is 413, with or without a content-length', async () => {
       const { post, call } = await serve(transport, { MAX_BODY_BYTES: '2048' });
       const big = JSON.stringify({ query: `{ eventInfo } # ${'x'.repeat(3_000)}` });

@@ -196,7 +196,7 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
       const res = await t.gql(`mutation ($input: OrderInput!) { createOrder(input: $input) { ... on Order { orderNumber payToken email version } } }`, { input: VALID_ORDER });
       expect(res.data.createOrder).toMatchObject({ orderNumber: '1001', email: null, version: null });
       expect(res.data.createOrder.payToken).toEqual(expect.any(String));
-      expect(res.errors?.map((e: { path: string[]; extensions: { code: string } }) => [e.path.join('.'), e.extensions.code]).sort()).toEqual([
+      expect(res.errors?.map((e) => [e.path!.join('.'), e.extensions!.code]).sort()).toEqual([
         ['createOrder.email', 'UNAUTHORIZED'],
         ['createOrder.version', 'UNAUTHORIZED'],
       ]);
