@@ -9,6 +9,7 @@
  * a session that stays in use; an entry left by an ended session is only read, never sent to).
  */
 import { Redis } from 'ioredis';
+import { closeRedis, REDIS_COMMAND_TIMEOUT_MS } from '../src/kernel/redis-connection.ts';
 
 export interface SessionRecord {
   /** The client declared form elicitation. */
@@ -48,7 +49,8 @@ export function createSessionStore(options: { redisUrl: string | null; prefix: s
 }
 
 function redisStore(url: string, prefix: string): SessionStore {
-  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
+  // Bounded: a silent Redis fails an MCP call rather than holding it (src/kernel/redis-connection.ts).
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
   redis.on('error', () => {}); // ioredis reconnects; /ready reports Redis through the bus and the limiter
   const session = (id: string) => `${prefix}s:${id}`;
   const owned = (id: string) => `${prefix}ss:${id}`;
@@ -98,7 +100,7 @@ function redisStore(url: string, prefix: string): SessionStore {
       return ordersOf(await redis.smembers(owned(id)));
     },
     async dispose() {
-      await redis.quit().catch(() => undefined);
+      await closeRedis(redis);
     },
   };
 }

@@ -7,6 +7,7 @@ import { setMaxListeners } from 'node:events';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { createPubSub, type PubSub } from '@graphql-yoga/subscription';
 import { Redis } from 'ioredis';
+import { closeRedis } from '../kernel/redis-connection.ts';
 import type { Topics } from './topics.ts';
 
 /** The topics whose events have no routing key: the ones a listener for the process's life follows whole. */
@@ -107,7 +108,7 @@ export function createEventBus({ redisUrl, channelPrefix = '', onListenerError =
     },
     async dispose() {
       state.closed = true;
-      await Promise.allSettled([publishClient.quit(), subscribeClient.quit()]);
+      await closeRedis(publishClient, subscribeClient);
     },
   };
 }

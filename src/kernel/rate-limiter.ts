@@ -18,6 +18,7 @@
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { limitedAddress } from './client-address.ts';
+import { closeRedis, REDIS_COMMAND_TIMEOUT_MS } from './redis-connection.ts';
 import type { Clock } from './clock.ts';
 import type { RateLimitConfig } from './config.ts';
 import { emailKey } from './email.ts';
@@ -90,21 +91,32 @@ export function createRateLimiter(config: RateLimitConfig, clock: Clock, options
   const limits = limitsByGroup(config);
   // Two windows: the current one and the previous one read for the slide.
   const duration = Math.ceil((2 * windowMs) / 1000);
-  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: true });
-  redis.on('error', () => {}); // ioredis reconnects by itself; while it cannot, the memory insurance counts
-  const store: RateLimiterAbstract = new RateLimiterRedis({
-    storeClient: redis,
-    keyPrefix: `${options.prefix ?? ''}rl`,
-    points: Number.MAX_SAFE_INTEGER,
-    duration,
-    // Redis unreachable: count in this process rather than refuse everyone or fail the request.
-    insuranceLimiter: new RateLimiterMemory({ points: Number.MAX_SAFE_INTEGER, duration }),
-  });
+  // No offline queue: while the connection is down a command fails at once (the counts go to memory) instead of
+  // waiting for the reconnect, which made every request seconds slower, more with each backoff. A command left
+  // unanswered (Redis silent) fails after REDIS_COMMAND_TIMEOUT_MS instead of holding the request for minutes.
+  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
+  redis.on('error', () => {}); // ioredis reconnects by itself; while it cannot, the counts are kept in memory
+  const shared = new RateLimiterRedis({ storeClient: redis, keyPrefix: `${options.prefix ?? ''}rl`, points: Number.MAX_SAFE_INTEGER, duration });
+  // Redis unreachable: count in this process rather than refuse everyone or fail the request.
+  const memory = new RateLimiterMemory({ points: Number.MAX_SAFE_INTEGER, duration });
+  // After a failure, memory alone for a while: a silent Redis would otherwise cost every request the timeout.
+  let sharedAgainAt = 0;
+  const store = (): RateLimiterAbstract => (redis.status === 'ready' && performance.now() >= sharedAgainAt ? shared : memory);
+  async function counted<T>(run: (on: RateLimiterAbstract) => Promise<T>): Promise<T> {
+    const on = store();
+    if (on === memory) return run(memory);
+    try {
+      return await run(shared);
+    } catch {
+      sharedAgainAt = performance.now() + SHARED_RETRY_MS;
+      return run(memory);
+    }
+  }
 
   /** One sliding count: counts this request and answers whether it is within `limit`. */
   async function count(key: string, limit: number, now: number): Promise<SlideCount> {
     const window = Math.floor(now / windowMs);
-    const [current, previous] = await Promise.all([store.penalty(`${key}:${window}`, 1), store.get(`${key}:${window - 1}`)]);
+    const [current, previous] = await Promise.all([counted((on) => on.penalty(`${key}:${window}`, 1)), counted((on) => on.get(`${key}:${window - 1}`))]);
     return slide(current.consumedPoints, previous?.consumedPoints ?? 0, limit, now - window * windowMs, windowMs, `${key}:${window}`);
   }
 
@@ -116,7 +128,7 @@ export function createRateLimiter(config: RateLimitConfig, clock: Clock, options
       const results = await Promise.all(counts);
       if (results.every((r) => r.allowed)) return ALLOWED;
       // Refused: hand every count back, so only allowed requests use up a budget.
-      await Promise.all(results.map((r) => store.reward(r.key, 1).catch(() => undefined)));
+      await Promise.all(results.map((r) => counted((on) => on.reward(r.key, 1)).catch(() => undefined)));
       options.onRefusal?.(group);
       return { allowed: false, retryAfter: Math.max(...results.map((r) => r.retryAfter)) };
     },
@@ -125,10 +137,13 @@ export function createRateLimiter(config: RateLimitConfig, clock: Clock, options
       await redis.ping().catch(() => Promise.reject(new Error(`redis ${redis.status}`)));
     },
     async dispose() {
-      await redis.quit().catch(() => undefined);
+      await closeRedis(redis);
     },
   };
 }
+
+/** How long the counts stay in memory after Redis failed a command, before Redis is asked again. */
+const SHARED_RETRY_MS = 5_000;
 
 /**
  * The single instance's limiter: the same keys, slide and hand-back as the shared one above, its counts in this
