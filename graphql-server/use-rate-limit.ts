@@ -27,20 +27,16 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
-import { emailSubject, type RateGroup, type RateLimiter } from '../src/kernel/rate-limiter.ts';
+import { emailSubject, orderSubject, type RateGroup, type RateLimiter } from '../src/kernel/rate-limiter.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 
 /** Root fields, the REST route group whose work they do, and their subject (as the REST path takes it). */
 const ROOT_FIELDS: Record<string, { group: RateGroup; subject?: (args: Record<string, unknown>) => string | undefined }> = {
   sleeveOptions: { group: 'options' },
-  order: { group: 'lookup', subject: (args) => orderSubject(args.orderNumber) },
+  order: { group: 'lookup', subject: (args) => orderSubject(args.orderNumber, args.payToken) },
   createOrder: { group: 'create', subject: (args) => emailSubject((args.input as Record<string, unknown> | undefined)?.email) },
-  payOrder: { group: 'pay', subject: (args) => orderSubject(args.orderNumber) },
+  payOrder: { group: 'pay', subject: (args) => orderSubject(args.orderNumber, (args.input as Record<string, unknown> | undefined)?.t) },
 };
-
-function orderSubject(value: unknown): string | undefined {
-  return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
-}
 
 export interface RateCharge {
   group: RateGroup;

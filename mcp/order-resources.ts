@@ -7,7 +7,7 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError, SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { DomainError } from '../src/kernel/errors.ts';
-import { enforceRateLimit } from '../src/kernel/rate-limiter.ts';
+import { enforceRateLimit, orderSubject } from '../src/kernel/rate-limiter.ts';
 import { sha256Hex } from '../src/kernel/tokens.ts';
 import { errorBody } from '../rest-compat/errors.ts';
 import { orderBody } from '../rest-compat/ordering.ts';
@@ -39,7 +39,7 @@ export function registerOrderResources(server: McpServer, deps: ToolDeps, scope:
     const orderNumber = typeof vars?.orderNumber === 'string' ? vars.orderNumber : '';
     const token = typeof vars?.payToken === 'string' ? decodeURIComponent(vars.payToken) : '';
     if (!vars || !/^[0-9]+$/u.test(orderNumber)) throw new DomainError('bad_request', `An order resource looks like ${ORDER_TEMPLATE}.`);
-    await enforceRateLimit(limiter, 'lookup', scope.clientAddress, orderNumber);
+    await enforceRateLimit(limiter, 'lookup', scope.clientAddress, orderSubject(orderNumber, token));
     return { orderNumber, token, order: await services.orders.lookup(orderNumber, token) };
   }
 

@@ -8,7 +8,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { ElicitResultSchema, type ElicitResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { DomainError } from '../src/kernel/errors.ts';
-import { emailSubject, enforceRateLimit, type RateGroup } from '../src/kernel/rate-limiter.ts';
+import { emailSubject, enforceRateLimit, orderSubject, type RateGroup } from '../src/kernel/rate-limiter.ts';
 import { checkOrderInput, parseOrderInput, parsePayInput, type PayInput } from '../src/orders/order-input.ts';
 import { viewOptions } from '../src/orders/options-view.ts';
 import { orderBody, payResultBody } from '../rest-compat/ordering.ts';
@@ -94,7 +94,7 @@ export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: 
   server.registerTool('pay_order', { description: DESCRIPTIONS.pay_order, inputSchema: advertised(PAY_INPUT), annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: true } }, (args, extra) =>
     guarded('pay_order', logger, async () => {
       const raw = args as RawArgs;
-      await limit('pay', typeof raw.orderNumber === 'string' ? raw.orderNumber : undefined);
+      await limit('pay', orderSubject(raw.orderNumber, raw.payToken));
       const orderNumber = stringArg(raw, 'orderNumber');
       const t = stringArg(raw, 'payToken');
       let input: PayInput = parsePayInput({ t, method: raw.method, token: raw.token });
@@ -132,7 +132,7 @@ export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: 
   server.registerTool('get_order', { description: DESCRIPTIONS.get_order, inputSchema: advertised(ORDER_REF), annotations: READ_ONLY }, (args) =>
     guarded('get_order', logger, async () => {
       const raw = args as RawArgs;
-      await limit('lookup', typeof raw.orderNumber === 'string' ? raw.orderNumber : undefined);
+      await limit('lookup', orderSubject(raw.orderNumber, raw.payToken));
       const orderNumber = stringArg(raw, 'orderNumber');
       const t = stringArg(raw, 'payToken');
       const order = await services.orders.lookup(orderNumber, t);

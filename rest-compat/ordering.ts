@@ -6,7 +6,7 @@ import { DomainError } from '../src/kernel/errors.ts';
 import { parseOrderInput, parsePayInput } from '../src/orders/order-input.ts';
 import { viewOptions } from '../src/orders/options-view.ts';
 import type { OrderView, PayResultView } from '../src/orders/order-view.ts';
-import { emailSubject, enforceRateLimit, type RateGroup, type RateLimiter } from '../src/kernel/rate-limiter.ts';
+import { emailSubject, enforceRateLimit, orderSubject, type RateGroup, type RateLimiter } from '../src/kernel/rate-limiter.ts';
 import type { Services } from '../src/services.ts';
 import { json, rawJson, readJson, text, type HttpRequest, type HttpResponse } from './http.ts';
 
@@ -56,15 +56,22 @@ export function createOrderingHandlers({ services, limiter, publicUrl }: Orderin
     },
 
     async payOrder(request: HttpRequest, orderNumber: string): Promise<HttpResponse> {
-      await limit('pay', request, orderNumber);
-      const input = parsePayInput(await readJson(request));
+      let body: unknown;
+      try {
+        body = await readJson(request);
+      } catch (error) {
+        await limit('pay', request); // a body that is not JSON still counts per address
+        throw error;
+      }
+      await limit('pay', request, orderSubject(orderNumber, typeof body === 'object' && body !== null ? (body as Record<string, unknown>).t : undefined));
+      const input = parsePayInput(body);
       const paid = await services.orders.pay(orderNumber, input);
       return json(200, payResultBody(services.orders.viewPayment(paid)));
     },
 
     async lookupOrder(request: HttpRequest, orderNumber: string): Promise<HttpResponse> {
-      await limit('lookup', request, orderNumber);
       const token = request.query.get('t') ?? '';
+      await limit('lookup', request, orderSubject(orderNumber, token));
       const order = await services.orders.lookup(orderNumber, token);
       return json(200, orderBody(services.orders.view(order, { presentedToken: token })));
     },

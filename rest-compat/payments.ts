@@ -5,7 +5,7 @@
  * browser must never hold one — answering document 1's Error body.
  */
 import { DomainError } from '../src/kernel/errors.ts';
-import { enforceRateLimit } from '../src/kernel/rate-limiter.ts';
+import { enforceRateLimit, orderSubject } from '../src/kernel/rate-limiter.ts';
 import type { Site } from '../src/sites/site-service.ts';
 import type { RestDeps } from './rest-deps.ts';
 import { json, readJson, type HttpRequest, type HttpResponse } from './http.ts';
@@ -25,11 +25,17 @@ export function createPaymentsRoutes({ services, logger, limiter }: RestDeps): R
 
   /** The pay page's order, by the payToken in the body (`t`, as in PayInput; `payToken` is accepted too). */
   async function payPageOrder(request: HttpRequest, orderNumber: string) {
-    // A pay step of the order, counted like paying it (docs/edge.md#rate-limits-at-a-venue).
-    await enforceRateLimit(limiter, 'pay', request.clientAddress, orderNumber);
-    const body = await readJson(request);
+    // A pay step of the order, counted like paying it (docs/edge.md#rate-limits-at-a-venue), against the token given.
+    let body: unknown;
+    try {
+      body = await readJson(request);
+    } catch (error) {
+      await enforceRateLimit(limiter, 'pay', request.clientAddress);
+      throw error;
+    }
     const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
     const t = fields.t ?? fields.payToken;
+    await enforceRateLimit(limiter, 'pay', request.clientAddress, orderSubject(orderNumber, t));
     if (typeof t !== 'string') throw new DomainError('bad_request', 't (the payToken) is required.', { field: 't' });
     return { order: await orders.lookup(orderNumber, t), body };
   }

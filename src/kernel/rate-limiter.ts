@@ -22,6 +22,7 @@ import { closeRedis, REDIS_COMMAND_TIMEOUT_MS } from './redis-connection.ts';
 import type { Clock } from './clock.ts';
 import type { RateLimitConfig } from './config.ts';
 import { emailKey } from './email.ts';
+import { sha256Hex } from './tokens.ts';
 import { DomainError } from './errors.ts';
 import { WindowCounts } from './window-counts.ts';
 
@@ -194,6 +195,18 @@ class LocalRateLimiter implements RateLimiter {
   async check(): Promise<void> {}
 
   async dispose(): Promise<void> {}
+}
+
+/**
+ * The subject of a lookup or a pay: the order and the payToken presented (16 hex digits of its SHA-256: a store key
+ * never holds a token). Counted per order alone, anyone could spend an order's budget with wrong tokens, and its
+ * owner met 429 on paying and looking up (order numbers count up from 1001: a script could hold every order of the
+ * event so); now a wrong token spends only its own count, and a client repeating a request with the right token is
+ * still limited within seconds. None when the order number is not a string or number.
+ */
+export function orderSubject(orderNumber: unknown, token: unknown): string | undefined {
+  if (typeof orderNumber !== 'string' && typeof orderNumber !== 'number') return undefined;
+  return `${orderNumber}:${typeof token === 'string' ? sha256Hex(token).slice(0, 16) : '-'}`;
 }
 
 /** The subject of creating: the email as "one order per email" compares it; none when it is not a string. */

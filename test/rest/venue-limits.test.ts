@@ -63,6 +63,30 @@ describe('a venue behind one address, default limits', () => {
     expect((await t.rest('GET', `/api/orders/${other.orderNumber}?t=${other.payToken}`)).status).toBe(200);
   });
 
+  it("a stranger's wrong payTokens spend none of the owner's count: the owner still looks up and pays, on both doors", async () => {
+    let address = '198.51.100.7';
+    const t = await testGateway({ clientAddress: () => address, env: { RATE_LIMIT_SUBJECT_READ: '5', RATE_LIMIT_SUBJECT_WRITE: '3' } });
+    const { orderNumber, payToken } = await t.createOrder();
+    address = '203.0.113.66';
+    const strangerLookups: number[] = [];
+    const strangerPays: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      strangerLookups.push((await t.rest('GET', `/api/orders/${orderNumber}?t=guess`)).status);
+      strangerPays.push((await t.rest('POST', `/api/orders/${orderNumber}/pay`, { t: 'guess', method: 'vendor_card' })).status);
+    }
+    // The stranger repeating one guess is limited like anyone repeating one request.
+    expect(strangerLookups).toEqual([404, 404, 404, 404, 404, 429, 429, 429]);
+    expect(strangerPays).toEqual([404, 404, 404, 429, 429, 429, 429, 429]);
+    const graphqlGuess = await t.gql('query ($n: ID!) { order(orderNumber: $n, payToken: "another guess") { status } }', { n: orderNumber });
+    expect(graphqlGuess.data.order).toBeNull();
+
+    address = '198.51.100.7';
+    expect((await t.rest('GET', `/api/orders/${orderNumber}?t=${payToken}`)).status).toBe(200);
+    const owner = await t.gql('query ($n: ID!, $t: String!) { order(orderNumber: $n, payToken: $t) { status } }', { n: orderNumber, t: payToken });
+    expect(owner.data.order).toEqual({ status: 'AWAITING_PAYMENT' });
+    expect((await t.rest('POST', `/api/orders/${orderNumber}/pay`, { t: payToken, method: 'vendor_card' })).status).toBe(200);
+  });
+
   it('slides: a burst at the end of one window and the start of the next is still held to the limit', async () => {
     const t = await testGateway({ clientAddress: NAT, env: { RATE_LIMIT_READ: '10' } });
     await t.clock.advance(59_000); // one second before the window's edge
