@@ -168,12 +168,17 @@ export async function makeDue(db: Db, where: { endpointId: string; since?: numbe
   return (await query.returning('id').execute()).map((row) => row.id);
 }
 
-/** An endpoint enabled again: its kept PENDING deliveries are due now, not at their schedule's next step. */
-export async function pendingDueNow(db: Db, endpointId: string, now: number): Promise<string[]> {
-  const rows = await db
+/**
+ * An endpoint enabled again: its kept PENDING deliveries are due now, not at their schedule's next step. With
+ * `deliveryId`, that one only (redeliver of a delivery waiting for its next attempt).
+ */
+export async function pendingDueNow(db: Db, endpointId: string, now: number, deliveryId?: string): Promise<string[]> {
+  let query = db
     .updateTable('webhook_deliveries')
     .set((eb) => ({ next_attempt_at: now, updated_at: now, version: eb('version', '+', 1) }))
-    .where('endpoint_id', '=', endpointId)
+    .where('endpoint_id', '=', endpointId);
+  if (deliveryId !== undefined) query = query.where('id', '=', deliveryId);
+  const rows = await query
     .where('status', '=', 'PENDING')
     .where('next_attempt_at', '>', now)
     .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<=', now)])) // not those in flight

@@ -214,7 +214,12 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
     async redeliver(siteId, endpointId, deliveryId) {
       const row = await findDelivery(db, deliveryId);
       if (!row || row.site_id !== siteId || row.endpoint_id !== endpointId) throw new DomainError('not_found', 'No delivery has that id.');
-      const due = await makeDue(db, { endpointId: row.endpoint_id, deliveryId }, clock.now());
+      // Delivered, failed or dropped: a new round of the schedule. Waiting for its next attempt: that attempt now (a
+      // merchant who fixed the receiver should not wait up to 10 hours). In flight: it is being sent already.
+      const due =
+        row.status === 'PENDING'
+          ? await pendingDueNow(db, row.endpoint_id, clock.now(), deliveryId)
+          : await makeDue(db, { endpointId: row.endpoint_id, deliveryId }, clock.now());
       announce(due.map((id) => ({ id, endpointId: row.endpoint_id, siteId })));
       return (await delivery(deliveryId))!;
     },

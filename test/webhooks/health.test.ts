@@ -182,6 +182,26 @@ describe('merchant webhooks: endpoint health', () => {
     await turnUntil(t, async () => (await deliveriesOf(t, site, at.id))[0]!.attempts.length === 2);
   });
 
+  it('redeliver of a delivery waiting for its next attempt sends it now, not at its schedule\'s next step', async () => {
+    const t = await webhookGateway({ NOTIFY_RETRY_SCHEDULE: '0,10h' });
+    const site = await merchantSite(t);
+    const at = await endpointAt(t, site);
+    at.receiver.failNext(1);
+    await notify(t, site);
+    await at.receiver.waitFor(1);
+    const [waiting] = await turnUntil(t, async () => {
+      const found = await deliveriesOf(t, site, at.id);
+      return found[0]?.attempts.length === 1 && found[0].status === 'PENDING' ? found : null;
+    });
+    const again = await hooks(t, site, 'POST', `/${at.id}/deliveries/${waiting!.id}/redeliver`);
+    expect(again.status, JSON.stringify(again.body)).toBe(202);
+    expect(Date.parse(again.body.nextAttemptAt)).toBeLessThanOrEqual(t.clock.now());
+    // The clock stands still: before, the second attempt came only 10 hours on.
+    const [, second] = await at.receiver.waitFor(2);
+    expect(second!.headers['webhook-id']).toBe(at.receiver.requests[0]!.headers['webhook-id']);
+    await turnUntil(t, async () => (await deliveriesOf(t, site, at.id, 'DELIVERED')).length === 1);
+  });
+
   it('after a rotation both secrets sign for 24 hours, then only the new one', async () => {
     const t = await webhookGateway();
     const site = await merchantSite(t);
