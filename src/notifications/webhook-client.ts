@@ -167,12 +167,19 @@ async function attempt(request: DeliveryRequest, { clock, signal, agents = opera
   return result;
 }
 
-/** `Retry-After`: delay-seconds or an HTTP date (RFC 9110 §10.2.3); null when absent or unreadable. */
+/**
+ * The longest throttle a `Retry-After` sets: a day. An endpoint answering `Retry-After: 99999999999` (or a date
+ * in year 5000) held every delivery for three thousand years, and since nothing was attempted meanwhile,
+ * ENDPOINT_DISABLE_AFTER never disabled it either; Svix and Stripe bound it too.
+ */
+export const MAX_RETRY_AFTER_MS = 24 * 3600_000;
+
+/** `Retry-After`: delay-seconds or an HTTP date (RFC 9110 §10.2.3), at most MAX_RETRY_AFTER_MS; null when absent or unreadable. */
 export function parseRetryAfter(value: string | null, now: number): number | null {
   if (!value) return null;
-  if (/^\d+$/u.test(value.trim())) return Number(value.trim()) * 1000;
+  if (/^\d+$/u.test(value.trim())) return Math.min(Number(value.trim()) * 1000, MAX_RETRY_AFTER_MS);
   const at = Date.parse(value);
-  return Number.isNaN(at) ? null : Math.max(0, at - now);
+  return Number.isNaN(at) ? null : Math.min(Math.max(0, at - now), MAX_RETRY_AFTER_MS);
 }
 
 /** A short reason for the record: never the body sent (it may carry card data). */

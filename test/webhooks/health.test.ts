@@ -78,6 +78,20 @@ describe('merchant webhooks: endpoint health', () => {
     expect(calm.receiver.requests).toHaveLength(2);
   });
 
+  it('a Retry-After beyond a day throttles for a day, in seconds or as a date', async () => {
+    const t = await webhookGateway();
+    const site = await merchantSite(t);
+    for (const retryAfter of ['99999999999', new Date(Date.UTC(5195, 0, 1)).toUTCString()]) {
+      const busy = await endpointAt(t, site, { eventTypes: ['accountupdatenotification'] });
+      busy.receiver.failNext(1, { status: 503, headers: { 'retry-after': retryAfter } });
+      await notify(t, site);
+      await busy.receiver.waitFor(1);
+      await recorded(t, site, busy);
+      expect(Date.parse((await endpoint(t, site, busy.id)).throttledUntil)).toBe(t.clock.now() + 24 * 3600_000);
+      await hooks(t, site, 'DELETE', `/${busy.id}`);
+    }
+  });
+
   it('an endpoint failing every attempt for ENDPOINT_DISABLE_AFTER is disabled; recover after enabling sends the FAILED ones', async () => {
     const t = await webhookGateway({ ENDPOINT_DISABLE_AFTER: '1h', NOTIFY_RETRY_SCHEDULE: '0,5m,30m,1h' });
     const site = await merchantSite(t);
