@@ -2,7 +2,7 @@
  * Which error shape a path answers in when no handler runs — an unknown path (404) or a wrong method (405) —
  * by the family the path belongs to (docs/edge.md#bounds, docs/platform.md#error-bodies): document 1's Error body
  * on its paths, document 3's `{ status: "error", message }` on the platform paths (payments, merchants, decisions,
- * claims), `{ message }` on the tokenization paths. A client of one family then reads every answer the same way.
+ * claims, webhook endpoints), `{ message }` on the tokenization paths. A client of one family then reads every answer the same way.
  */
 import { json, type HttpResponse } from './http.ts';
 
@@ -10,6 +10,9 @@ export type PathFamily = 'ordering' | 'platform' | 'tokenization';
 
 /** By prefix, so an unknown path under a family's prefix (a typo, an operation not offered) answers in its shape. */
 export function familyOf(path: string): PathFamily {
+  // The merchants' webhook endpoints answer in the platform shape (docs/merchant-webhooks.md): under /v1/, but not
+  // tokenization's. Before, an unknown path or method there answered `{message}` alone, unlike every other answer there.
+  if (path === '/v1/webhooks' || path.startsWith('/v1/webhooks/')) return 'platform';
   if (path.startsWith('/v1/')) return 'tokenization';
   if (path === '/api/payments' || path.startsWith('/api/payments/')) return 'platform';
   if (path === '/merchants' || path.startsWith('/merchants/') || path.startsWith('/v2/')) return 'platform';

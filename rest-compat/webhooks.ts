@@ -59,7 +59,10 @@ function statusFilter(request: HttpRequest): Array<(typeof STATUSES)[number]> | 
 function firstParam(request: HttpRequest): number | undefined {
   const raw = request.query.get('limit');
   if (raw === null || raw === '') return undefined;
-  if (!/^\d{1,4}$/u.test(raw)) throw new DomainError('bad_request', 'limit must be a whole number from 1 to 200.', { field: 'limit', errors: [{ field: 'limit', message: 'must be a whole number from 1 to 200.' }] });
+  // 0 and 201 too: answered as 1 and 200 before, while the OpenAPI document says 1 to 200.
+  if (!/^\d{1,4}$/u.test(raw) || Number(raw) < 1 || Number(raw) > 200) {
+    throw new DomainError('bad_request', 'limit must be a whole number from 1 to 200.', { field: 'limit', errors: [{ field: 'limit', message: 'must be a whole number from 1 to 200.' }] });
+  }
   return Number(raw);
 }
 

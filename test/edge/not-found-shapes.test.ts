@@ -20,7 +20,7 @@ describe.each(TRANSPORTS)('404 and 405 per path family, over %s', (transport) =>
 
   it('platform paths answer { status: "error", message }', async () => {
     const t = await gatewayOver(transport);
-    for (const path of ['/api/payments/pay_1/refunds', '/v2/accounts/unknown/ev-1', '/merchants/m-1/unknown']) {
+    for (const path of ['/api/payments/pay_1/refunds', '/v2/accounts/unknown/ev-1', '/merchants/m-1/unknown', '/v1/webhooks', '/v1/webhooks/endpoints/ep_1/unknown']) {
       const res = await t.rest('GET', path);
       expect(res.status, path).toBe(404);
       expect(res.body).toEqual({ status: 'error', message: expect.stringContaining(path) });
@@ -30,6 +30,7 @@ describe.each(TRANSPORTS)('404 and 405 per path family, over %s', (transport) =>
       ['PUT', '/merchants', 'POST'],
       ['GET', '/v2/accounts/profile-access/ev-1', 'POST'],
       ['GET', '/v2/claims/c-1/evidence/data-points', 'POST'],
+      ['PUT', '/v1/webhooks/endpoints/ep_1', 'GET, PATCH, DELETE'],
     ] as const) {
       const res = await t.rest(method, path);
       expect(res.status, path).toBe(405);

@@ -93,6 +93,15 @@ describe('merchant webhooks: the endpoint API', () => {
     expect((await hooks(t, site, 'POST', `/${id}/recover`, {})).status).toBe(400);
     expect((await hooks(t, site, 'POST', `/${id}/recover`, { since: new Date(t.clock.now() + 3_600_000).toISOString() })).status).toBe(422);
     expect((await hooks(t, site, 'GET', `/${id}/deliveries?status=LOST`)).status).toBe(400);
+    // Days the calendar does not have (Date.parse reads 2026-02-30 as March 2), and limits outside 1 to 200.
+    for (const since of ['2026-02-30T00:00:00Z', '2026-11-31T10:00:00Z', '2025-02-29T00:00:00Z']) {
+      expect((await hooks(t, site, 'POST', `/${id}/recover`, { since })).status, since).toBe(422);
+    }
+    expect((await hooks(t, site, 'POST', `/${id}/recover`, { since: '2024-02-29T00:00:00Z' })).status).toBe(202);
+    for (const limit of ['0', '201', '-1', '1.5', 'abc']) {
+      expect((await hooks(t, site, 'GET', `/${id}/deliveries?limit=${limit}`)).status, limit).toBe(400);
+    }
+    expect((await hooks(t, site, 'GET', `/${id}/deliveries?limit=200`)).status).toBe(200);
   });
 
   it('answers 401 without the site credentials, in the platform shape', async () => {
