@@ -6,7 +6,7 @@
 import { DomainError } from '../src/kernel/errors.ts';
 import type { Logger } from '../src/kernel/logger.ts';
 import { DuplicateOrderError } from '../src/orders/order-service.ts';
-import { json, PayloadTooLargeError, UnsupportedMediaTypeError, type HttpResponse } from './http.ts';
+import { ClientClosedRequest, CLIENT_CLOSED_REQUEST, json, PayloadTooLargeError, UnsupportedMediaTypeError, type HttpResponse } from './http.ts';
 import { orderBody } from './ordering.ts';
 
 export function errorBody(error: DomainError): Record<string, unknown> {
@@ -36,6 +36,7 @@ export function toRestResponse(error: unknown, logger: Logger): HttpResponse {
     else if (error.code === 'rate_limited' || error.code === 'unavailable') headers['retry-after'] = '1';
     return json(error.status, errorBody(error), headers);
   }
+  if (error instanceof ClientClosedRequest) return json(CLIENT_CLOSED_REQUEST, { ok: false, code: 'bad_request', error: error.message, retryable: true });
   if (error instanceof PayloadTooLargeError) {
     return json(413, { ok: false, code: 'bad_request', error: 'The request body is too large.', retryable: false });
   }

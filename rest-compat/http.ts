@@ -32,7 +32,7 @@ export interface HttpResponse {
   body: string | Uint8Array;
 }
 
-export { PayloadTooLargeError } from '../src/http/node-request.ts';
+export { ClientClosedRequest, CLIENT_CLOSED_REQUEST, PayloadTooLargeError } from '../src/http/node-request.ts';
 export { UnsupportedMediaTypeError } from '../src/kernel/media-type.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';

@@ -6,13 +6,14 @@
 import { DomainError } from '../src/kernel/errors.ts';
 import type { Logger } from '../src/kernel/logger.ts';
 import type { Site, SiteService } from '../src/sites/site-service.ts';
-import { json, PayloadTooLargeError, UnsupportedMediaTypeError, type HttpRequest, type HttpResponse } from './http.ts';
+import { ClientClosedRequest, CLIENT_CLOSED_REQUEST, json, PayloadTooLargeError, UnsupportedMediaTypeError, type HttpRequest, type HttpResponse } from './http.ts';
 import type { Handler } from './routes.ts';
 
 export type ErrorStyle = 'platform' | 'tokenization';
 
 /** Maps a failure to the documented body of its style. The status comes from the DomainError's code. */
 export function platformErrorResponse(error: unknown, style: ErrorStyle, logger: Logger): HttpResponse {
+  if (error instanceof ClientClosedRequest) return styled(CLIENT_CLOSED_REQUEST, error.message, style);
   if (error instanceof PayloadTooLargeError) return styled(413, 'The request body is too large.', style);
   if (error instanceof UnsupportedMediaTypeError) return styled(415, error.message, style); // docs/edge.md#no-cross-site-writes
   if (!(error instanceof DomainError)) {

@@ -18,7 +18,7 @@ import { loadConfig, type Config } from './kernel/config.ts';
 import { createDatabase, type AppDatabase } from './db/database.ts';
 import { createEventBus, type EventBus } from './events/event-bus.ts';
 import { createLogger, runInRequestScope, type Logger } from './kernel/logger.ts';
-import { rawHeader } from './http/node-request.ts';
+import { CLIENT_CLOSED_REQUEST, rawHeader } from './http/node-request.ts';
 import { startDispatcher } from './notifications/dispatcher-job.ts';
 import type { BackgroundDeps, Disposable } from './jobs/background.ts';
 import { startEvidenceReminders } from './disputes/evidence-reminder-job.ts';
@@ -167,6 +167,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
         await graphql.handleNode(req, res, { clientAddress: client, requestId });
       } else if (isMcpPath(req.url ?? '/')) {
         route = MCP_PATH;
+        res.setHeader('x-request-id', requestId); // the SDK's transport writes its own heads; node merges this in
         await mcp.handleNode(req, res, { clientAddress: client });
       } else {
         const request = fromNode(req, config.maxBodyBytes, client);
@@ -177,7 +178,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
         toNode(response, res, req.method === 'HEAD');
       }
     } catch (error) {
-      failNode(res, route, requestId, error);
+      failNode(req, res, route, requestId, error);
     }
     requests.finish(requestId, req.method ?? 'GET', route, res.statusCode, started, client);
     return route;
@@ -218,7 +219,13 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     return response;
   }
 
-  function failNode(res: ServerResponse, route: string, requestId: string, error: unknown): void {
+  function failNode(req: IncomingMessage, res: ServerResponse, route: string, requestId: string, error: unknown): void {
+    if (req.destroyed && !req.complete) {
+      // The client left mid-request (yoga's body read fails so): not ours to log as a failure (node-request.ts).
+      if (!res.headersSent) res.writeHead(CLIENT_CLOSED_REQUEST, { 'x-request-id': requestId });
+      res.end();
+      return;
+    }
     // The route, not req.url: a URL may carry a payToken in its query string.
     logger.error('request failed', { error, route, requestId });
     if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId });

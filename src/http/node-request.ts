@@ -23,6 +23,27 @@ export class PayloadTooLargeError extends Error {
 }
 
 /**
+ * The client closed its connection before its whole request arrived (a phone leaving the venue's Wi-Fi, a slow
+ * client cut off by REQUEST_TIMEOUT_SECONDS). Not a failure of ours: it was logged as an unexpected error and
+ * counted as a 500, so every dropped phone could page an operator. Answered CLIENT_CLOSED_REQUEST, which nobody
+ * reads but the request line and the metrics.
+ */
+export class ClientClosedRequest extends Error {
+  override readonly name = 'ClientClosedRequest';
+  constructor() {
+    super('the client closed the connection before its request arrived whole');
+  }
+}
+
+/** nginx's status for it (499), in request lines and metrics. */
+export const CLIENT_CLOSED_REQUEST = 499;
+
+/** node:http's error when the connection closes mid-body ("aborted", ECONNRESET), as ClientClosedRequest. */
+export function bodyError(error: Error): Error {
+  return error.message === 'aborted' || (error as NodeJS.ErrnoException).code === 'ECONNRESET' ? new ClientClosedRequest() : error;
+}
+
+/**
  * One reader per request, its listeners bound methods: under tsx every per-request closure costs a `__name`
  * redefinition (see rest-compat/node-adapter.ts), and this runs for every POST.
  */
@@ -45,7 +66,11 @@ class BodyReader {
     this.reject = reject;
     this.req.on('data', this.onData.bind(this));
     this.req.on('end', this.onEnd.bind(this));
-    this.req.on('error', reject);
+    this.req.on('error', this.onError.bind(this));
+  }
+
+  private onError(error: Error): void {
+    this.reject(bodyError(error));
   }
 
   private onData(chunk: Buffer): void {
@@ -98,6 +123,6 @@ export function readBodyBytes(req: IncomingMessage, maxBytes: number): Promise<B
     };
     req.on('data', onData);
     req.on('end', () => resolve(Buffer.concat(chunks, size)));
-    req.on('error', reject);
+    req.on('error', (error) => reject(bodyError(error)));
   });
 }

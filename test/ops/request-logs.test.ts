@@ -4,11 +4,13 @@
  * token, made otherwise, echoed on every answer of both doors and on every line the request causes. Secrets never
  * reach a line: the flow in test/ops/log-secrets.test.ts; here, the WebSocket defect that once logged a payToken.
  */
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/kernel/logger.ts';
 import { VALID_ORDER, testGateway } from '../support/gateway.ts';
 import { liveServer, subscribe } from '../support/live-server.ts';
 import { startProcess } from '../support/process.ts';
+import { eventually } from '../support/receiver.ts';
 
 interface Line {
   time: string;
@@ -93,6 +95,30 @@ describe('the request line', () => {
     }
     // The route, never the path: no order number, no token from the query string or the path.
     expect(logs.raw.join('\n')).not.toContain(payToken);
+  });
+
+  it('counts a client that leaves mid-body as 499, not as a failure of ours; /mcp echoes x-request-id too', async () => {
+    const logs = capture();
+    const live = await liveServer({ logger: logs.logger });
+    const { port } = new URL(live.server.url);
+    const paths = ['/api/orders', '/graphql', '/api/orders/1001/pay'];
+    await Promise.all(
+      paths.map(
+        (path) =>
+          new Promise<void>((resolve) => {
+            const socket = connect(Number(port), '127.0.0.1', () => {
+              socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":`);
+              setTimeout(() => socket.destroy(), 100);
+            });
+            socket.on('close', () => resolve());
+          }),
+      ),
+    );
+    await eventually(() => logs.requests().length === paths.length);
+    expect(logs.requests().map((line) => line.status)).toEqual([499, 499, 499]);
+    expect(logs.lines().filter((line) => line.level === 'error')).toEqual([]);
+    const mcp = await fetch(`${live.server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': 'agent-call-1' }, body: '{}' });
+    expect(mcp.headers.get('x-request-id')).toBe('agent-call-1');
   });
 
   it('replaces an id that is not a short printable token, or that reads as a card number', async () => {
