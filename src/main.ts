@@ -5,7 +5,7 @@
  * Only the configuration's modules are loaded before the configuration is read: the server's (GraphQL, the doors,
  * the drivers) take a second or two of a core to load, and a refused configuration is told without them.
  */
-import { ConfigError, loadConfig } from './kernel/config.ts';
+import { ConfigError, loadConfig, type Config } from './kernel/config.ts';
 import { createLogger } from './kernel/logger.ts';
 
 async function main(): Promise<void> {
@@ -19,7 +19,8 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const { config, generated } = loaded;
+  const { generated } = loaded;
+  const config = await withPortChosen(loaded.config);
   const logger = createLogger(config.logLevel);
   // docs/operations.md#tracing: the SDK is loaded only when an OTLP endpoint is set, before anything is built.
   const tracing = process.env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() ? (await import('./operations/tracing-sdk.ts')).startTracing() : undefined;
@@ -59,10 +60,41 @@ async function main(): Promise<void> {
   process.stdout.write(`Sleeve Gateway listening on ${server.url}\n`);
 }
 
+/**
+ * PORT=0 with PUBLIC_URL unset: the port is chosen before anything is built, so that the links the gateway hands out
+ * (payUrl, images, dashboard links: `http://localhost:$PORT`) name the port it listens on, not port 0. The port is
+ * asked of the system here and listened on a moment later; another process taking it in between fails the start.
+ * A HOST nobody can listen on stops start-up here, named, as any other bad value (exit 2).
+ */
+async function withPortChosen(config: Config): Promise<Config> {
+  if (config.port !== 0 || process.env.PUBLIC_URL?.trim()) return config;
+  const { createServer } = await import('node:net');
+  const probe = createServer();
+  const port = await new Promise<number>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(0, config.host, () => resolve((probe.address() as { port: number }).port));
+  }).catch((error: NodeJS.ErrnoException) => {
+    process.stderr.write(`sleeve-gateway: bad configuration: HOST: cannot listen on "${config.host}" (${error.code ?? error.message}).\n`);
+    process.exit(2);
+  });
+  await new Promise((resolve) => probe.close(resolve));
+  return { ...config, port, publicUrl: `http://localhost:${port}` };
+}
+
 main().catch(async (error: unknown) => {
   // The operator's own configuration failed: the driver's words (which host refused) say more than an API answer.
   const { ConnectionLost } = await import('./db/connection-loss.ts');
   const reason = error instanceof ConnectionLost ? (error.cause as Error) : error;
+  const { code, syscall } = (reason ?? {}) as NodeJS.ErrnoException;
+  if (syscall === 'getaddrinfo' || code === 'EADDRNOTAVAIL') {
+    // The address to listen on: the operator's HOST, named as any other bad value is.
+    process.stderr.write(`sleeve-gateway: bad configuration: HOST: cannot listen on "${process.env.HOST ?? ''}" (${code}).\n`);
+    process.exit(2);
+  }
+  if (code === 'EADDRINUSE') {
+    process.stderr.write(`sleeve-gateway: failed to start: PORT ${process.env.PORT ?? 4000} is in use by another process.\n`);
+    process.exit(1);
+  }
   process.stderr.write(`sleeve-gateway: failed to start: ${reason instanceof Error ? reason.message : String(reason)}\n`);
   process.exit(1);
 });

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { mcpClient } from '../agents/mcp-support.ts';
-import { startProcess } from '../support/process.ts';
+import { VALID_ORDER } from '../support/gateway.ts';
+import { startProcess, startupRefusal } from '../support/process.ts';
 
 const MCP_DOOR = /^(dist\/)?mcp\/mcp-door\.(ts|js)$/u;
 
@@ -23,5 +24,31 @@ describe('start-up', () => {
     await agent.client.close();
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
+  });
+
+  it('with PORT=0 and no PUBLIC_URL, hands out links to the port it listens on, not port 0', async () => {
+    const server = await startProcess({ DATABASE_URL: ':memory:', PORT: '0' });
+    const port = new URL(server.url).port;
+    const created = await fetch(`${server.url}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(VALID_ORDER) });
+    const { payUrl } = (await created.json()) as { payUrl: string };
+    expect(new URL(payUrl).port).toBe(port);
+    expect(payUrl.startsWith(`http://localhost:${port}/pay/`)).toBe(true);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
+
+  it('stops with one line naming HOST when it cannot listen there (exit 2), and naming PORT when it is taken', async () => {
+    for (const port of ['0', '4999']) {
+      const refused = startupRefusal({ HOST: '300.1.1.1', PORT: port });
+      expect(refused.status).toBe(2);
+      // ENOTFOUND, or EAI_AGAIN where no name server answers.
+      expect(refused.lines).toEqual([expect.stringMatching(/^sleeve-gateway: bad configuration: HOST: cannot listen on "300\.1\.1\.1" \((ENOTFOUND|EAI_AGAIN|EAI_NONAME)\)\.$/u)]);
+    }
+    const server = await startProcess({ DATABASE_URL: ':memory:' });
+    const taken = startupRefusal({ PORT: new URL(server.url).port, HOST: '127.0.0.1' });
+    expect(taken.status).toBe(1);
+    expect(taken.lines).toEqual([`sleeve-gateway: failed to start: PORT ${new URL(server.url).port} is in use by another process.`]);
+    server.child.kill('SIGTERM');
+    await server.exited;
   });
 });
