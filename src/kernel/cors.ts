@@ -23,10 +23,16 @@ export const ALLOWED_HEADERS = [
   'tracestate',
   // graphql-sse's single connection mode (graphql-server/single-connection-mode.ts)
   'x-graphql-event-stream-token',
+  // A client's own request id (docs/operations.md#request-logs), and what Apollo Client sends when configured with
+  // client awareness or told to force a preflight: refused in the preflight, each failed every request it was on.
+  'x-request-id',
+  'apollographql-client-name',
+  'apollographql-client-version',
+  'apollo-require-preflight',
 ].join(', ');
 
-/** Response headers a page may read besides the safelisted ones: when to retry after a 429 or 503. */
-export const EXPOSED_HEADERS = 'retry-after';
+/** Response headers a page may read besides the safelisted ones: when to retry, and the id to quote to the operator. */
+export const EXPOSED_HEADERS = 'retry-after, x-request-id';
 
 /** Preflights are cached by the browser this long (seconds); Chromium caps it at 7200. */
 const MAX_AGE = '600';

@@ -59,7 +59,7 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
           const response = await t.request('/graphql', { ...post(SHOP), body: JSON.stringify(body) });
           expect(response.headers.get('access-control-allow-origin')).toBe('*');
           expect(response.headers.get('access-control-allow-credentials')).toBeNull();
-          expect(response.headers.get('access-control-expose-headers')).toBe('retry-after');
+          expect(response.headers.get('access-control-expose-headers')).toBe('retry-after, x-request-id');
           await response.text();
         }
       }
@@ -91,6 +91,10 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
       expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, POST, PUT, DELETE, OPTIONS');
       expect(preflight.headers.get('access-control-allow-headers')).toContain('authorization');
       expect(preflight.headers.get('access-control-allow-headers')).toContain('x-graphql-event-stream-token');
+      // What Apollo Client sends with client awareness or a forced preflight, and a client's own request id.
+      for (const header of ['apollographql-client-name', 'apollographql-client-version', 'apollo-require-preflight', 'x-request-id']) {
+        expect(preflight.headers.get('access-control-allow-headers')?.split(', ')).toContain(header);
+      }
       expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
       const other = await ask(OTHER);
       expect(other.headers.get('access-control-allow-origin')).toBe(list ? null : '*');
