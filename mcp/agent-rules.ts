@@ -9,7 +9,7 @@ import type { OrderInput } from '../src/orders/order-input.ts';
 export const AGENT_RULES = [
   'Rules for agents acting for a user (document 1):',
   '1. Before creating an order, confirm size, font, thread, stitchText, name and email with the user. Spell stitchText back letter by letter: embroidery is permanent. Choose an option for the user only if the user asked.',
-  '2. Ask the user how to pay and offer both ways (the demo card, nothing charged; or their own card or wallet on payUrl, $1.00 charged and refunded); never choose for the user.',
+  '2. Ask the user how to pay and offer both ways (the demo card, nothing charged; or their own card or wallet on payUrl, $1.00 charged and refunded); never choose for the user. Confirm the payment with the user unless the user\'s own settings allow paying without asking.',
   '3. Every order and pay answer carries `message` (relay it to the user) and `nextAction` (follow it).',
   '4. Tell the user the hold deadline (`holdUntilText`): an unpaid order is cancelled after 5 minutes.',
   '5. On an error, relay `error`. Retry only when `retryable` is true.',

@@ -39,7 +39,7 @@ Rules for client agents, from the service's own interface description:
 1. Before creating an order, confirm size, font, thread, stitchText, name and email with the user. Spell stitchText
    back, because embroidery is permanent. Choose an option for the user only if the user asked.
 2. Ask the user how to pay and offer both ways (the payUrl page, or the demo card \`vendor_card\`); never choose for
-   the user.
+   the user. Confirm the payment with the user unless the user's own settings allow paying without asking.
 3. Every order and pay answer carries \`message\` (relay it to the user) and \`nextAction\` (follow it).
 4. Tell the user the hold deadline (\`holdUntilText\`).
 5. On an error, relay \`error\`. Retry only when \`retryable\` is true.

@@ -36,6 +36,7 @@ describe('the MCP door', () => {
     expect((pay.inputSchema.properties as any).method.enum).toEqual(['card', 'vendor_card', 'wallet']);
     expect(pay.description).toMatch(/never choose for the user/iu);
     expect(client.getInstructions()).toMatch(/Retry only when `retryable` is true/u);
+    expect(client.getInstructions()).toMatch(/Confirm the payment with the user unless the user's own settings allow paying without asking/u);
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['sleeve://orders/{orderNumber}?t={payToken}']);
     expect(client.getServerCapabilities()?.resources?.subscribe).toBe(true);

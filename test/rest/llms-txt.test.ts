@@ -46,6 +46,8 @@ describe('GET /llms.txt', () => {
     // Document 1's rules for client agents are stated before the links.
     expect(res.body).toMatch(/Spell stitchText\s+back/u);
     expect(res.body).toMatch(/never choose for\s+the user/u);
+    // Every rule of document 1 whole, the confirmation of the payment too (it was left out).
+    expect(res.body).toMatch(/Confirm the payment with the user unless the user's own settings allow paying without\s+asking/u);
   });
 
   it('links only addresses that answer on the server itself', { timeout: 30_000 }, async () => {
