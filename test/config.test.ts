@@ -110,6 +110,12 @@ describe('configuration (docs/running.md#configuration)', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/SQLITE_SYNCHRONOUS: .*full.*normal/u);
   });
+  it('reads LOG_LEVEL in any case, and names a bad value', () => {
+    expect(loadConfig({ LOG_LEVEL: 'INFO' }).config.logLevel).toBe('info');
+    expect(loadConfig({ LOG_LEVEL: ' Warn ' }).config.logLevel).toBe('warn');
+    expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/^LOG_LEVEL: "loud" must be one of debug, info, warn, error, silent\.$/u);
+  });
+
   it('reads DRAIN_SECONDS, 0 to 300, 0 by default (docs/operations.md#readiness)', () => {
     expect(loadConfig({}).config.drainSeconds).toBe(0);
     expect(loadConfig({ DRAIN_SECONDS: '10' }).config.drainSeconds).toBe(10);

@@ -228,8 +228,9 @@ export function loadConfig(env: Env = process.env): LoadedConfig {
   const port = integer(env, 'PORT', 4000, 0, 65535);
   const host = env.HOST?.trim() || '127.0.0.1';
   const publicUrl = url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`;
-  const logLevel = (env.LOG_LEVEL?.trim() || 'info') as LogLevel;
-  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}.`);
+  // Any case, as every other choice here is read (INFO, Warn).
+  const logLevel = (env.LOG_LEVEL?.trim().toLowerCase() || 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `"${env.LOG_LEVEL}" must be one of ${LOG_LEVELS.join(', ')}.`);
 
   const config: Config = {
     port,
