@@ -10,7 +10,7 @@
  * steady traffic might never finish. The copy is then switched to a single self-contained file (no -wal beside
  * it) and checked with `PRAGMA integrity_check`. Exits 1 with one line on any failure; never overwrites a file.
  */
-import { existsSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { ConfigError, loadConfig } from '../src/kernel/config.ts';
@@ -37,6 +37,8 @@ function sourceFile(env: NodeJS.ProcessEnv): string {
 
 async function backupSqlite(source: string, destination: string): Promise<{ pages: number; bytes: number }> {
   const db = new SQLite(source, { fileMustExist: true });
+  // The copy holds what the database holds: its owner's only, as the database is (src/db/database.ts).
+  closeSync(openSync(destination, 'a', 0o600));
   let pages = 0;
   try {
     db.exec('PRAGMA busy_timeout = 5000');

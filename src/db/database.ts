@@ -2,7 +2,7 @@
  * createDatabase(target): the one place that knows which database runs. SQLite (better-sqlite3) by default,
  * PostgreSQL (pg, pooled) by URL. What differs between them is a capability flag here, never a string check elsewhere.
  */
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { DEFAULT_MIGRATION_TABLE, Kysely, Migrator, PostgresDialect, sql, type Transaction } from 'kysely';
@@ -38,7 +38,12 @@ export interface AppDatabase {
 }
 
 function openSqlite(path: string, synchronous: SqliteSynchronous): SQLite.Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') {
+    // Readable by its owner only: it holds hashes of every token, sealed card data and each site's orders and
+    // accounts. SQLite gives its -wal and -shm files the database file's mode; a folder made here is the owner's.
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    closeSync(openSync(path, 'a', 0o600));
+  }
   const sqlite = new SQLite(path);
   // exec, not pragma(): pragma() prepares a statement and drops it (see sqlite-statements.ts for why none may be).
   // Opening waits inside SQLite for another process's lock (a backup, a rotation): nothing else runs yet.

@@ -5,7 +5,7 @@
  * taken at the same moment is shown to miss acknowledged orders, which is why the guide says not to make one.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -73,6 +73,8 @@ describe('scripts/sqlite-backup.ts', () => {
     }
     expect(existsSync(`${destination}-wal`)).toBe(false);
     expect(gateway.child.exitCode, 'the gateway kept running').toBeNull();
+    // The database, its WAL and the backup are their owner's alone (they were 0644).
+    for (const file of ['sleeve.db', 'sleeve.db-wal', 'backup.db']) expect((statSync(join(dir, file)).mode & 0o777).toString(8), file).toBe('600');
   });
 
   it('says what is wrong, and never overwrites a file', { timeout: 30_000 }, async () => {
