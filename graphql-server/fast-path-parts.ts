@@ -19,6 +19,8 @@ export interface PlainParams {
 }
 
 export interface CompiledOperation {
+  /** The document it was compiled from (graphql-js words its coercion errors from it: coercion-errors.ts). */
+  document: DocumentNode;
   operationName: string | undefined;
   type: 'query' | 'mutation';
   query: CompiledQuery['query'];
@@ -47,7 +49,7 @@ export function compile(schema: GraphQLSchema, document: DocumentNode): Compiled
   const compiled = compileQuery(schema, document);
   if (!isCompiledQuery(compiled)) return null;
   const charges = operation!.variableDefinitions?.length ? null : undefined;
-  return { operationName: operation!.name?.value, type: operation!.operation as 'query' | 'mutation', query: compiled.query, stringify: compiled.stringify, charges, cache: answerCacheFor(schema, operation!) };
+  return { document, operationName: operation!.name?.value, type: operation!.operation as 'query' | 'mutation', query: compiled.query, stringify: compiled.stringify, charges, cache: answerCacheFor(schema, operation!) };
 }
 
 const PARAM_KEYS = new Set(['query', 'variables', 'operationName', 'extensions']);

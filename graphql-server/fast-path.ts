@@ -61,6 +61,7 @@ import { chargesOf, rateLimitResult, type RateCharge } from './use-rate-limit.ts
 import type { GraphQLYoga } from './yoga-server.ts';
 import { compile, Decided, executionPluginCount, plainParams, requestPluginCount, yogaInternals, type CompiledOperation, type PlainParams, type YogaMasking } from './fast-path-parts.ts';
 import { withRequestErrorStatus } from './request-errors.ts';
+import { withCoercionErrors } from './coercion-errors.ts';
 import { persistedHashOf, type TrustedDocuments } from './trusted-documents.ts';
 import type { ProductionHardening } from './use-production-hardening.ts';
 import type { GatewayMetrics } from '../src/operations/metrics.ts';
@@ -69,9 +70,10 @@ import { runInRequestScope, withRequestId } from '../src/kernel/logger.ts';
 
 /**
  * Plugins hooking execution that the path does in place: yoga's engine (execute), the `context` option, graphql-jit,
- * the shared rate limit, yoga's masking, the metrics (useMetrics, listed whether METRICS is on or off).
+ * graphql-js's coercion errors (useCoercionErrors), the shared rate limit, yoga's masking, the metrics (useMetrics,
+ * listed whether METRICS is on or off).
  */
-export const REPRODUCED_EXECUTION_PLUGINS = 6;
+export const REPRODUCED_EXECUTION_PLUGINS = 7;
 
 /**
  * Plugins hooking the request around execution, each done in place or left to yoga by `answer`'s checks: yoga's
@@ -196,6 +198,7 @@ export class FastJsonPath {
       return this.respond(plan, { errors: [withRequestId(requestId, this.thrown, error)] }, heads, mediaType);
     }
     if (isPromise(result)) return this.settled(plan, result, heads, mediaType, requestId);
+    if (result.data === undefined) result = withCoercionErrors(result, this.deps.schema, plan.document, plan.operationName, params.variables);
     if (madeFrom !== undefined && !result.errors?.length && !result.extensions) {
       const body = plan.stringify(result);
       plan.cache!.keep(madeFrom, body);

@@ -25,6 +25,7 @@ import { renderGraphiQLPage } from './graphiql-page.ts';
 import { GRAPHQL_RESPONSE_TYPE, jsonMediaType } from './http-messages.ts';
 import { withRequestErrorStatus } from './request-errors.ts';
 import { useCsrfPrevention } from './use-csrf-prevention.ts';
+import { useCoercionErrors } from './coercion-errors.ts';
 import { useRequestParsing } from './use-request-parsing.ts';
 import { useOperationCost } from './operation-cost.ts';
 import { useEdgeHeaders } from './use-edge-headers.ts';
@@ -115,6 +116,8 @@ export function createYogaServer(deps: YogaServerDeps): GraphQLYoga {
       // two operations would run the first one compiled whatever name is asked for. Such documents (GraphiQL
       // tabs, mostly) and subscriptions (whose root-field arguments jit drops) run on graphql-js instead.
       useGraphQlJit({}, { enableIf: (args) => jitFits(args.document) }),
+      // graphql-js's words for a variable that fails to coerce, not jit's (coercion-errors.ts).
+      useCoercionErrors,
       // Subscriptions' events run on the same compiled plans, their source stream on graphql-js
       // (use-compiled-subscriptions.ts: the live path's per-tick work).
       useCompiledSubscriptions,

@@ -103,6 +103,18 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
       }
     });
 
+    it("a variable that fails to coerce is worded by graphql-js, naming the variable and the field's path", async () => {
+      const t = await gatewayOver(transport);
+      const query = 'mutation ($i: OrderInput!) { createOrder(input: $i) { __typename } }';
+      // Twice: the first on yoga's path, the second on the fast JSON path once the document is cached.
+      for (let i = 0; i < 2; i++) {
+        const res = await t.gql(query, { i: { ...VALID_ORDER, font: true } });
+        expect(res.data).toBeUndefined();
+        // graphql-jit said `Variable "$font" got invalid value true`, a variable the operation does not have.
+        expect(res.errors?.map((e) => e.message)).toEqual(['Variable "$i" got invalid value true at "i.font"; String cannot represent a non string value: true']);
+      }
+    });
+
     it('a body over MAX_BODY_BYTES is 413, with or without a content-length', async () => {
       const { post, call } = await serve(transport, { MAX_BODY_BYTES: '2048' });
       const big = JSON.stringify({ query: `{ eventInfo } # ${'x'.repeat(3_000)}` });
@@ -223,7 +235,8 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
         const answers = [await post(body, headers), await post(body, headers), await memory(accept ?? '*/*')];
         expect(answers.map((answer) => answer.status)).toEqual([status, status, status]);
         const [first, ...rest] = await Promise.all(answers.map((answer) => answer.json()));
-        expect(first).toEqual({ errors: [{ message: expect.stringMatching(/^Variable "\$[nt]"/u) }] });
+        // graphql-js's words and the variable's place in the document (coercion-errors.ts).
+        expect(first).toEqual({ errors: [{ message: expect.stringMatching(/^Variable "\$[nt]"/u), locations: [{ line: 1, column: expect.any(Number) }] }] });
         for (const other of rest) expect(other).toEqual(first);
       }
     });

@@ -1,0 +1,37 @@
+/**
+ * graphql-js's own words for a variable that fails to coerce, in place of graphql-jit's (docs/graphql.md#status-codes).
+ * graphql-jit names the input field it stopped at as if it were the variable: `$i: OrderInput!` with `"font": true`
+ * was `Variable "$font" got invalid value true`, a variable the operation does not have; graphql-js says
+ * `Variable "$i" got invalid value true at "i.font"`. Only when an operation's result is such errors and no data is
+ * graphql-js asked, so an operation that runs costs nothing more; its errors then replace jit's, on yoga's path
+ * (useCoercionErrors, an execution plugin) and on the fast JSON path alike.
+ */
+import { getOperationAST, getVariableValues, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { isAsyncIterable, type Plugin } from 'graphql-yoga';
+
+export function withCoercionErrors<R extends ExecutionResult>(
+  result: R,
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Record<string, unknown> | null | undefined,
+): R {
+  if (result.data !== undefined || !result.errors?.length) return result;
+  if (!result.errors.every((error) => error.path === undefined && error.message.startsWith('Variable "$'))) return result;
+  const operation = getOperationAST(document, operationName);
+  if (!operation) return result;
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {}, { maxErrors: 50 });
+  return coerced.errors?.length ? { ...result, errors: coerced.errors } : result;
+}
+
+export const useCoercionErrors: Plugin = {
+  onExecute({ args }) {
+    return {
+      onExecuteDone({ result, setResult }) {
+        if (isAsyncIterable(result)) return;
+        const worded = withCoercionErrors(result, args.schema, args.document, args.operationName, args.variableValues as Record<string, unknown> | undefined);
+        if (worded !== result) setResult(worded);
+      },
+    };
+  },
+};
