@@ -9,6 +9,7 @@ import { jsonTextTooDeep } from '../src/kernel/json-depth.ts';
 import type { RateCharge } from './use-rate-limit.ts';
 import type { GraphQLYoga } from './yoga-server.ts';
 import { answerCacheFor, type AnswerCache } from './answer-cache.ts';
+import { maySpellLoneSurrogate } from '../src/kernel/unicode-text.ts';
 
 export interface PlainParams {
   /** Absent or empty: the document is named by extensions.persistedQuery's hash. */
@@ -60,7 +61,8 @@ const PARAM_KEYS = new Set(['query', 'variables', 'operationName', 'extensions']
  * anything unusual (and says what is wrong). The parsed object itself, not a copy.
  */
 export function plainParams(raw: string): PlainParams | undefined {
-  if (jsonTextTooDeep(raw)) return undefined;
+  // A lone surrogate's escape, even one in a pair: yoga's path refuses what holds a lone one (use-request-parsing.ts).
+  if (jsonTextTooDeep(raw) || maySpellLoneSurrogate(raw)) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(raw);

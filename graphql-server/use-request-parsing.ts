@@ -7,7 +7,8 @@
  *  - a POST body that is not JSON: yoga answers 400 and copies JSON.parse's message into
  *    `extensions.originalError`, which on Node quotes the body, payToken or card number included;
  *  - a POST with no content type at all: yoga answers 415 with an empty body;
- *  - no query and no persisted query's hash: yoga answers 400, but 200 to a client that asks for application/json.
+ *  - no query and no persisted query's hash: yoga answers 400, but 200 to a client that asks for application/json;
+ *  - a variable holding half of a surrogate pair on its own, no Unicode text (src/kernel/unicode-text.ts).
  *
  * Each is 400 (415) under both media types: none of them is a GraphQL request at all, which is where
  * application/json's rule of 200 for every answer stops (GraphQL over HTTP; graphql-http's audit 423L allows 400).
@@ -16,6 +17,7 @@
  */
 import { GraphQLError } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
+import { loneSurrogateAt, loneSurrogateMessage } from '../src/kernel/unicode-text.ts';
 
 const badRequest = (message: string) => createGraphQLError(message, { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
 
@@ -40,7 +42,10 @@ export const useRequestParsing: Plugin = {
         if (error instanceof GraphQLError && error.extensions['originalError'] !== undefined) throw badRequest(error.message);
         throw error;
       }
-      if (!isResponse(params) && !Array.isArray(params) && params.query == null && params.extensions?.['persistedQuery'] == null) throw badRequest('Must provide query string.');
+      if (isResponse(params) || Array.isArray(params)) return params;
+      if (params.query == null && params.extensions?.['persistedQuery'] == null) throw badRequest('Must provide query string.');
+      const broken = params.variables ? loneSurrogateAt(params.variables, 'variables') : null;
+      if (broken !== null) throw badRequest(loneSurrogateMessage(broken));
       return params;
     });
   },

@@ -16,6 +16,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { EventBus } from '../src/events/event-bus.ts';
 import { PayloadTooLargeError, rawHeader, readBody } from '../src/http/node-request.ts';
+import { loneSurrogateAt, loneSurrogateMessage, maySpellLoneSurrogate } from '../src/kernel/unicode-text.ts';
 import type { Config } from '../src/kernel/config.ts';
 import { ALLOWED_HEADERS, CorsPolicy } from '../src/kernel/cors.ts';
 import { enforceRateLimit } from '../src/kernel/rate-limiter.ts';
@@ -31,6 +32,7 @@ import { listenForReplies, relayReply, RelayedTransport, replyRoute, sessionKey 
 import { ResourceUpdates } from './resource-updates.ts';
 import { createSessionStore, type SessionRecord } from './session-store.ts';
 import { isStaff, registerStaffTools } from './staff-tools.ts';
+import { answer } from './tool-results.ts';
 import type { CallScope, ToolDeps } from './tool-deps.ts';
 
 export interface McpDoorDeps extends ToolDeps {
@@ -58,6 +60,23 @@ function formElicitation(capabilities: unknown): boolean {
 function rpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}, data?: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message, ...(data ? { data } : {}) }, id: null }));
+}
+
+/**
+ * A message holding text that is not Unicode (src/kernel/unicode-text.ts): a tool call gets a tool result with
+ * isError, as every other bad argument does (an agent reads it and corrects itself); anything else JSON-RPC's
+ * invalid params. Nothing runs, no session is made.
+ */
+function refuseNonUnicode(res: ServerResponse, body: unknown, at: string): void {
+  const call = body as { method?: unknown; id?: unknown } | null;
+  if (call?.method === 'tools/call' && (typeof call.id === 'string' || typeof call.id === 'number')) {
+    const field = at.replace(/^params\.arguments\./u, '');
+    const result = answer(errorBody(new DomainError('bad_request', loneSurrogateMessage(field), { field })));
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ jsonrpc: '2.0', id: call.id, result }));
+    return;
+  }
+  rpcError(res, 400, -32602, `Invalid params: ${loneSurrogateMessage(at)}`);
 }
 
 /** Resolves once the answer is fully written or its connection gone: an SSE answer outlives handleRequest. */
@@ -128,12 +147,16 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
       return rpcError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
     }
     let body: unknown;
+    let raw: string;
     try {
-      body = JSON.parse(await readBody(req, config.maxBodyBytes));
+      raw = await readBody(req, config.maxBodyBytes);
+      body = JSON.parse(raw);
     } catch (error) {
       if (error instanceof PayloadTooLargeError) return rpcError(res, 413, -32000, 'The request body is too large.');
       return rpcError(res, 400, -32700, 'Parse error: Invalid JSON');
     }
+    const broken = maySpellLoneSurrogate(raw) ? loneSurrogateAt(body) : null;
+    if (broken !== null) return refuseNonUnicode(res, body, broken);
     const messages: unknown[] = Array.isArray(body) ? body : [body];
     const initialize = messages.find((m) => (m as { method?: unknown } | null)?.method === 'initialize') as { params?: { capabilities?: unknown } } | undefined;
     const staff = isStaff(rawHeader(req, 'authorization'), config.adminToken);

@@ -6,6 +6,7 @@
 import { DomainError } from '../src/kernel/errors.ts';
 import { JSON_TOO_DEEP_MESSAGE, jsonTextTooDeep } from '../src/kernel/json-depth.ts';
 import { isJsonBody, UnsupportedMediaTypeError } from '../src/kernel/media-type.ts';
+import { loneSurrogateAt, loneSurrogateMessage, maySpellLoneSurrogate } from '../src/kernel/unicode-text.ts';
 
 export interface HttpRequest {
   method: string;
@@ -63,9 +64,16 @@ export async function readJson(request: HttpRequest): Promise<unknown> {
   // Deeper than 64 levels: a 400 in the caller's own error shape, never a 500 (docs/edge.md#bounds). Every REST
   // family (document 1, platform, tokenization, evidence) reads its body here and maps the DomainError its way.
   if (jsonTextTooDeep(raw)) throw new DomainError('bad_request', JSON_TOO_DEEP_MESSAGE, { field: 'body', errors: [{ field: 'body', message: JSON_TOO_DEEP_MESSAGE }] });
+  let body: unknown;
   try {
-    return JSON.parse(raw) as unknown;
+    body = JSON.parse(raw) as unknown;
   } catch {
     throw new DomainError('bad_request', 'The request body is not valid JSON.');
   }
+  const broken = maySpellLoneSurrogate(raw) ? loneSurrogateAt(body) : null;
+  if (broken !== null) {
+    const message = loneSurrogateMessage(broken);
+    throw new DomainError('bad_request', message, { field: broken, errors: [{ field: broken, message }] });
+  }
+  return body;
 }
