@@ -3,14 +3,18 @@
  * pure functions of the REST answers, shared by the endpoint list and the endpoint's own view.
  */
 
-/** "Nov 22, 5:19:40 PM" in the reader's own time zone. */
-export const when = (iso) =>
-  new Date(iso).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', second: '2-digit' });
+/** "Nov 22, 5:19:40 PM" in the reader's own time zone, with the year when it is not this one. */
+export function when(iso, now = Date.now()) {
+  const at = new Date(iso);
+  const year = at.getFullYear() === new Date(now).getFullYear() ? {} : { year: 'numeric' };
+  return at.toLocaleString(undefined, { ...year, month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', second: '2-digit' });
+}
 
 /**
- * `{ level: 'ok' | 'warn' | 'bad', label, detail }` for an endpoint. Disabled wins over failing, failing over
- * throttled; the detail says why (the server's own sentence: "The endpoint answered 410 Gone.") and since when,
- * in words a merchant can act on.
+ * `{ level: 'ok' | 'warn' | 'bad', label, detail }` for an endpoint. Disabled wins over throttled, throttled over
+ * failing: a 429 or 503 that asks for a pause also starts the failure run, so with failing first "Throttled" and
+ * when sending resumes were never shown. The detail says why (the server's own sentence: "The endpoint answered
+ * 410 Gone.") and since when, in words a merchant can act on.
  */
 export function endpointHealth(endpoint, now = Date.now()) {
   if (!endpoint.enabled) {
@@ -21,11 +25,12 @@ export function endpointHealth(endpoint, now = Date.now()) {
       detail: `Disabled: ${reason} Nothing is sent to it and its undelivered messages are kept: enable it, then recover them.`,
     };
   }
-  if (endpoint.failingSince) {
-    return { level: 'bad', label: 'Failing', detail: `Enabled, but every attempt has failed since ${when(endpoint.failingSince)}.` };
-  }
   if (endpoint.throttledUntil && Date.parse(endpoint.throttledUntil) > now) {
-    return { level: 'warn', label: 'Throttled', detail: `Enabled; paused until ${when(endpoint.throttledUntil)} as your receiver asked (Retry-After).` };
+    const failing = endpoint.failingSince ? ` Every attempt has failed since ${when(endpoint.failingSince, now)}.` : '';
+    return { level: 'warn', label: 'Throttled', detail: `Enabled; paused until ${when(endpoint.throttledUntil, now)} as your receiver asked (Retry-After).${failing}` };
+  }
+  if (endpoint.failingSince) {
+    return { level: 'bad', label: 'Failing', detail: `Enabled, but every attempt has failed since ${when(endpoint.failingSince, now)}.` };
   }
   return { level: 'ok', label: 'Healthy', detail: 'Enabled and delivering.' };
 }
