@@ -14,6 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { InitializeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { EventBus } from '../src/events/event-bus.ts';
 import { PayloadTooLargeError, rawHeader, readBody } from '../src/http/node-request.ts';
 import { loneSurrogateAt, loneSurrogateMessage, maySpellLoneSurrogate } from '../src/kernel/unicode-text.ts';
@@ -57,9 +58,24 @@ function formElicitation(capabilities: unknown): boolean {
 }
 
 /** A JSON-RPC error answered before any server runs (the SDK's own shape for these). */
-function rpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}, data?: unknown): void {
+function rpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}, data?: unknown, id: unknown = null): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message, ...(data ? { data } : {}) }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message, ...(data ? { data } : {}) }, id: typeof id === 'string' || typeof id === 'number' ? id : null }));
+}
+
+/**
+ * Why an `initialize` cannot open a session, in the SDK's own terms, or null: a client that does not accept both
+ * answer types (406, as the SDK's transport says), or params that are not an initialize request's (JSON-RPC's
+ * invalid params, where the SDK answered -32603, internal error). Both used to leave a working session behind.
+ */
+function initializeRefusal(message: unknown, accept: string | undefined): { status: number; code: number; message: string } | null {
+  if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) {
+    return { status: 406, code: -32000, message: 'Not Acceptable: Client must accept both application/json and text/event-stream' };
+  }
+  const parsed = InitializeRequestSchema.safeParse(message);
+  if (parsed.success) return null;
+  const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'message'}: ${issue.message}`).join('; ');
+  return { status: 400, code: -32602, message: `Invalid params: ${problems}` };
 }
 
 /**
@@ -161,6 +177,9 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
     const initialize = messages.find((m) => (m as { method?: unknown } | null)?.method === 'initialize') as { params?: { capabilities?: unknown } } | undefined;
     const staff = isStaff(rawHeader(req, 'authorization'), config.adminToken);
     if (initialize) {
+      // Refused before a session exists: the SDK would refuse it too, but after the session was made and its id sent.
+      const refusal = initializeRefusal(initialize, rawHeader(req, 'accept'));
+      if (refusal) return rpcError(res, refusal.status, refusal.code, refusal.message, {}, undefined, (initialize as { id?: unknown }).id);
       // A session is a record in the shared store: counted like a read of the options, per client address.
       await enforceRateLimit(deps.limiter, 'options', clientAddress);
       const id = randomToken();

@@ -208,6 +208,13 @@ describe('the MCP door', () => {
     const initialize = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
     const refused = await fetch(url, { method: 'POST', headers: { ...headers, origin: 'https://evil.example' }, body: initialize });
     expect(refused.status).toBe(403);
+    // An initialize the SDK would refuse opens no session: one answer type only, or no params (it was -32603 with a
+    // working session id).
+    const jsonOnly = await fetch(url, { method: 'POST', headers: { ...headers, accept: 'application/json' }, body: initialize });
+    expect([jsonOnly.status, jsonOnly.headers.get('mcp-session-id')]).toEqual([406, null]);
+    const bare = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'initialize' }) });
+    expect([bare.status, bare.headers.get('mcp-session-id')]).toEqual([400, null]);
+    expect(await bare.json()).toMatchObject({ id: 7, error: { code: -32602, message: expect.stringMatching(/^Invalid params: params: /u) } });
     const opened = await fetch(url, { method: 'POST', headers: { ...headers, origin: 'https://agents.example' }, body: initialize });
     expect(opened.status).toBe(200);
     expect(opened.headers.get('access-control-allow-origin')).toBe('https://agents.example');
