@@ -84,6 +84,11 @@ async function withPortChosen(config: Config): Promise<Config> {
 main().catch(async (error: unknown) => {
   // The operator's own configuration failed: the driver's words (which host refused) say more than an API answer.
   const { ConnectionLost } = await import('./db/connection-loss.ts');
+  if (error instanceof ConfigError) {
+    // Found once the database could be read (the vault's key): a bad configuration like any other.
+    process.stderr.write(`sleeve-gateway: bad configuration: ${error.message}\n`);
+    process.exit(2);
+  }
   const reason = error instanceof ConnectionLost ? (error.cause as Error) : error;
   const { code, syscall } = (reason ?? {}) as NodeJS.ErrnoException;
   if (syscall === 'getaddrinfo' || code === 'EADDRNOTAVAIL') {

@@ -91,6 +91,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const ticker = createHoldTicker(clock);
   const services = createServices({ database, clock, bus, logger, ticker, config, publicUrl: config.publicUrl, holdSeconds: config.holdSeconds });
   await services.sites.ensureBootstrap(config.vendorSiteId, config.vendorApiKey);
+  await services.payments.checkVaultKey();
   // docs/operations.md#metrics: this gateway's own registry (METRICS=off: nothing counted, no /metrics).
   const metrics = config.metricsEnabled ? createMetrics({ knownOperations: TRUSTED_OPERATIONS.map((o) => o.name) }) : NO_METRICS;
   if (metrics.registry) registerDatabaseGauges(metrics.registry, database.db, clock);

@@ -12,7 +12,8 @@ import * as vault from './vault-repository.ts';
 import { createSandboxProcessor } from './sandbox-processor.ts';
 import { tracedProcessor } from './traced-processor.ts';
 import { loadVaultKey } from '../kernel/vault-key.ts';
-import { createVaultCrypto } from './vault-crypto.ts';
+import { createVaultCrypto, VaultKeyError } from './vault-crypto.ts';
+import { ConfigError } from '../kernel/config.ts';
 import { hashToken, timeOrderedId } from '../kernel/tokens.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import { checkIdempotencyKey, withIdempotency, type Claim, type StoredResponse } from './idempotency-service.ts';
@@ -36,6 +37,11 @@ export interface PaymentService extends OrderCharges, Reconciliation {
   /** Document 1: all payments will be refunded — a paid order that staff cancel (StaffCancelRefunds). */
   refundCancelledOrder(order: Order): Promise<void>;
   tokens: TokenizationService;
+  /**
+   * At start: the vault's keys open what the vault holds, or a ConfigError naming VAULT_KEY and the key id that
+   * sealed it. With a wrong key the gateway said ready and answered 500 to every card payment and detokenize.
+   */
+  checkVaultKey(): Promise<void>;
 }
 
 export function createPaymentService(deps: ServiceDeps & { sites: SiteService }): PaymentService {
@@ -155,6 +161,17 @@ export function createPaymentService(deps: ServiceDeps & { sites: SiteService })
       return withIdempotency(db, clock, { siteId: site.siteId, key, body, digests: crypto.requestDigests }, (claim) =>
         claim.paymentId ? reconcile(claim.paymentId, claim) : runNew(site, checked.request, claim),
       );
+    },
+
+    async checkVaultKey() {
+      const sealed = await vault.anySealedToken(db);
+      if (sealed === null) return;
+      try {
+        crypto.open(sealed);
+      } catch (error) {
+        if (!(error instanceof VaultKeyError)) throw error;
+        throw new ConfigError('VAULT_KEY', `the vault's card data was ${error.message} (this start's key id ${crypto.keyId}): start with the key that sealed it, or list it in VAULT_PREVIOUS_KEYS (docs/operations.md#rotating-vault_key).`);
+      }
     },
 
     async refundCancelledOrder(order) {

@@ -196,3 +196,9 @@ export async function sealClearNetworkToken(db: Db, from: ClearNetworkToken, sea
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/** One sealed card value, any (the start-up check of the keys); null when the vault is empty. */
+export async function anySealedToken(db: Db): Promise<string | null> {
+  const row = await db.selectFrom('vault_tokens').select('sealed').limit(1).executeTakeFirst();
+  return row?.sealed ?? null;
+}

@@ -17,6 +17,7 @@ import { ConfigError, loadConfig } from '../../src/kernel/config.ts';
 import { createVaultCrypto, vaultKeyId } from '../../src/payments/vault-crypto.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { tempDir } from '../support/temp-dir.ts';
+import { startProcess, startupRefusal } from '../support/process.ts';
 import { endpointAt, hooks, merchantSite, type Site } from '../webhooks/support.ts';
 import { card, CARDS, paymentBody, paymentsGateway, siteCalls } from './support.ts';
 import { b64, keyEnv, rotate, sharedDatabase } from './vault-rotate-process.ts';
@@ -239,6 +240,23 @@ describe('VAULT_KEY rotation', () => {
     expect(wrongFile.output()).toContain('DATABASE_URL: names no existing database');
     expect(existsSync(typo)).toBe(false);
     expect(await sealedValues(t.gateway.database.db)).toEqual(snapshot);
+  });
+
+  it('refuses to start with a VAULT_KEY that opens nothing the vault holds, naming the key id that sealed it', async () => {
+    const url = sharedDatabase();
+    const before = await gatewayUnder(url, A);
+    await siteCalls(before).token(CARDS.ok);
+    await before.gateway.dispose();
+    // Before, it said ready and answered 500 to every card payment and detokenize.
+    const refused = startupRefusal({ DATABASE_URL: url, VAULT_KEY: b64(B) });
+    expect(refused.status).toBe(2);
+    expect(refused.lines).toEqual([expect.stringMatching(new RegExp(`^sleeve-gateway: bad configuration: VAULT_KEY: .*${vaultKeyId(A)}.*VAULT_PREVIOUS_KEYS`, 'u'))]);
+    expect(refused.lines.join('\n')).not.toContain(b64(B));
+    // With the old key listed it starts (as step 2 of a rotation does).
+    const started = await startProcess({ DATABASE_URL: url, ...keyEnv(B, [A]) });
+    expect((await fetch(`${started.url}/ready`)).status).toBe(200);
+    started.child.kill('SIGTERM');
+    expect(await started.exited).toBe(0);
   });
 
   it('refuses a bad VAULT_PREVIOUS_KEYS at start with one line that names it and not the value', () => {
