@@ -9,6 +9,7 @@ import type { RestDeps } from './rest-deps.ts';
 import { json, readJson, type HttpRequest, type HttpResponse } from './http.ts';
 import { inStyle, requireSite } from './platform-http.ts';
 import type { Route } from './routes.ts';
+import { mediaTypeOf, SIMPLE_REQUEST_TYPES, UnsupportedMediaTypeError } from '../src/kernel/media-type.ts';
 
 const iso = (at: number | null): string | null => (at === null ? null : new Date(at).toISOString());
 
@@ -66,6 +67,16 @@ function firstParam(request: HttpRequest): number | undefined {
   return Number(raw);
 }
 
+/**
+ * The POSTs that read no body still refuse a browser's simple-request types, 415 as every JSON path does
+ * (docs/edge.md#no-cross-site-writes): a form on another site could otherwise rotate a secret, send test events or
+ * redeliver with credentials the browser keeps (the 401 asks for basic auth, and a browser remembers what it is given).
+ */
+function refuseFormBody(request: HttpRequest): void {
+  const type = request.headers['content-type'];
+  if (SIMPLE_REQUEST_TYPES.includes(mediaTypeOf(type))) throw new UnsupportedMediaTypeError(type!);
+}
+
 export function createWebhookRoutes({ services, logger }: RestDeps): Route[] {
   const { webhooks, sites } = services;
   const site = async (request: HttpRequest) => (await requireSite(request, sites)).siteId;
@@ -95,6 +106,7 @@ export function createWebhookRoutes({ services, logger }: RestDeps): Route[] {
   }
 
   async function rotate(request: HttpRequest, id: string) {
+    refuseFormBody(request);
     const rotated = await webhooks.rotateSecret(await site(request), id);
     return json(200, { secret: rotated.secret, previousSecretExpiresAt: iso(rotated.previousSecretExpiresAt) });
   }
@@ -106,6 +118,7 @@ export function createWebhookRoutes({ services, logger }: RestDeps): Route[] {
   }
 
   async function redeliver(request: HttpRequest, id: string, deliveryId: string) {
+    refuseFormBody(request);
     return json(202, deliveryBody(await webhooks.redeliver(await site(request), id, deliveryId)));
   }
 
@@ -117,6 +130,7 @@ export function createWebhookRoutes({ services, logger }: RestDeps): Route[] {
 
   async function test(request: HttpRequest, id: string) {
     // No body is read: the test event is the service's own (docs/merchant-webhooks.md#test-events).
+    refuseFormBody(request);
     return json(202, deliveryBody(await webhooks.sendTest(await site(request), id)));
   }
 

@@ -104,6 +104,24 @@ describe('merchant webhooks: the endpoint API', () => {
     expect((await hooks(t, site, 'GET', `/${id}/deliveries?limit=200`)).status).toBe(200);
   });
 
+  it("refuses a browser form's content types on the POSTs that read no body (415), and changes nothing", async () => {
+    const t = await webhookGateway();
+    const site = await merchantSite(t);
+    const { id } = await endpointAt(t, site);
+    const before = await hooks(t, site, 'GET', `/${id}`);
+    for (const path of [`/${id}/rotate-secret`, `/${id}/test`, `/${id}/deliveries/dlv_x/redeliver`]) {
+      for (const type of ['application/x-www-form-urlencoded', 'text/plain;charset=UTF-8', 'multipart/form-data; boundary=x']) {
+        const res = await t.gateway.fetch(new Request(`http://sleeve.test/v1/webhooks/endpoints${path}`, { method: 'POST', headers: { ...site.auth, 'content-type': type }, body: 'a=1' }));
+        expect(res.status, `${path} ${type}`).toBe(415);
+        expect(await res.json()).toMatchObject({ status: 'error' });
+      }
+    }
+    expect((await hooks(t, site, 'GET', `/${id}`)).body).toEqual(before.body);
+    expect((await hooks(t, site, 'GET', `/${id}/deliveries`)).body.data).toEqual([]);
+    // Without a body, or with JSON, they work as before.
+    expect((await hooks(t, site, 'POST', `/${id}/test`)).status).toBe(202);
+  });
+
   it('answers 401 without the site credentials, in the platform shape', async () => {
     const t = await webhookGateway();
     const res = await t.rest('GET', '/v1/webhooks/endpoints');
