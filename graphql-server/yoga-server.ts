@@ -12,7 +12,7 @@ import { useGraphQlJit } from '@envelop/graphql-jit';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
-import { Kind, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { GraphQLError, Kind, type DocumentNode, type GraphQLSchema, type ValidationContext } from 'graphql';
 import { createYoga, isAsyncIterable, processRegularResult, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { CorsPolicy } from '../src/kernel/cors.ts';
 import type { Logger } from '../src/kernel/logger.ts';
@@ -105,10 +105,10 @@ export function createYogaServer(deps: YogaServerDeps): GraphQLYoga {
       deps.documents.plugin,
       maxTokensPlugin({ n: 2000 }),
       // Fields nest, fragments do not: a client's fragments (colocated, spread in chains) add no level.
-      maxDepthPlugin({ n: 12, ignoreIntrospection: true, flattenFragments: true }),
+      maxDepthPlugin({ n: 12, ignoreIntrospection: true, flattenFragments: true, ...reportedAs('QUERY_TOO_DEEP') }),
       // Aliases of __typename count too (GraphQL Armor lets them pass by default: `{ a1: __typename … a9999: … }`
       // is cheap to send and costs a field each to answer).
-      maxAliasesPlugin({ n: 20, allowList: [] }),
+      maxAliasesPlugin({ n: 20, allowList: [], ...reportedAs('TOO_MANY_ALIASES') }),
       // A fragment is no level of nesting: spread or inline, it costs what its fields would cost written out
       // (operation-cost.ts says why this is not Armor's cost plugin).
       useOperationCost(5000),
@@ -132,6 +132,17 @@ export function createYogaServer(deps: YogaServerDeps): GraphQLYoga {
       ...(tracingOn() ? [useTracing] : []),
     ],
   });
+}
+
+/**
+ * GraphQL Armor's refusal as a validation error with a code, not thrown: thrown, it reached the client as "Syntax
+ * Error: Query depth limit of 12 exceeded…" with no code, and ended validation before its other rules spoke.
+ */
+function reportedAs(code: string): { propagateOnRejection: false; onReject: Array<(context: ValidationContext | null, error: GraphQLError) => void> } {
+  return {
+    propagateOnRejection: false,
+    onReject: [(context, error) => context?.reportError(new GraphQLError(error.message.replace(/^Syntax Error: /u, ''), { extensions: { code } }))],
+  };
 }
 
 const operationCounts = new WeakMap<DocumentNode, boolean>();

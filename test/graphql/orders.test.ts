@@ -399,7 +399,8 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
       const typeDeep = await t.gql(
         '{ __type(name: "Order") { fields { type { ofType { ofType { fields { type { ofType { ofType { fields { type { ofType { name } } } } } } } } } } } } }',
       );
-      expect(typeDeep.errors?.[0]?.message).toMatch(/depth limit of 12 exceeded/u);
+      expect(typeDeep.errors?.[0]?.message).toMatch(/^Query depth limit of 12 exceeded/u);
+      expect(typeDeep.errors?.[0]?.extensions?.code).toBe('QUERY_TOO_DEEP');
     });
 
     it('refuses more than 20 aliases', async () => {
@@ -410,6 +411,9 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
       const many = await t.gql(aliases(21));
       expect(many.data).toBeUndefined();
       expect(many.errors?.[0]?.message).toMatch(/aliases limit of 20 exceeded/iu);
+      // A validation error with a code, not Armor's thrown "Syntax Error: …".
+      expect(many.errors?.[0]?.message).not.toMatch(/^Syntax Error/u);
+      expect(many.errors?.[0]?.extensions?.code).toBe('TOO_MANY_ALIASES');
     });
 
     it('costs a fragment what its fields cost written out, and refuses past 5,000 with the cost found', async () => {
