@@ -90,13 +90,15 @@ main().catch(async (error: unknown) => {
     process.exit(2);
   }
   const reason = error instanceof ConnectionLost ? (error.cause as Error) : error;
-  const { code, syscall } = (reason ?? {}) as NodeJS.ErrnoException;
-  if (syscall === 'getaddrinfo' || code === 'EADDRNOTAVAIL') {
-    // The address to listen on: the operator's HOST, named as any other bad value is.
-    process.stderr.write(`sleeve-gateway: bad configuration: HOST: cannot listen on "${process.env.HOST ?? ''}" (${code}).\n`);
+  const { code, syscall, hostname } = (reason ?? {}) as NodeJS.ErrnoException & { hostname?: string };
+  // The address to listen on, not a database's host that does not resolve: the operator's HOST, named as any other
+  // bad value is.
+  const host = process.env.HOST?.trim();
+  if ((syscall === 'listen' && code === 'EADDRNOTAVAIL') || (syscall === 'getaddrinfo' && host !== undefined && hostname === host)) {
+    process.stderr.write(`sleeve-gateway: bad configuration: HOST: cannot listen on "${host ?? ''}" (${code}).\n`);
     process.exit(2);
   }
-  if (code === 'EADDRINUSE') {
+  if (syscall === 'listen' && code === 'EADDRINUSE') {
     process.stderr.write(`sleeve-gateway: failed to start: PORT ${process.env.PORT ?? 4000} is in use by another process.\n`);
     process.exit(1);
   }

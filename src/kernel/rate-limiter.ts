@@ -134,7 +134,7 @@ export function createRateLimiter(config: RateLimitConfig, clock: Clock, options
       return { allowed: false, retryAfter: Math.max(...results.map((r) => r.retryAfter)) };
     },
     async check() {
-      // While Redis is down each instance counts alone (the insurance store): a client gets N× its limit.
+      // While Redis is down each instance counts alone (in memory): a client gets N× its limit.
       await redis.ping().catch(() => Promise.reject(new Error(`redis ${redis.status}`)));
     },
     async dispose() {
