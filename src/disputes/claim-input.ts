@@ -89,7 +89,7 @@ export function checkClaimInput(input: OpenClaimInput, now: number): CheckedClai
 }
 
 /**
- * The site a claim belongs to: its order's (docs/notifications.md#claims). A sleeve order is the bootstrap site's;
+ * The site a claim belongs to: its order's (docs/merchant-webhooks.md#ownership). A sleeve order is the bootstrap site's;
  * a payment its own site's, found by its id or by the merchant's orderId, which several sites may share. The
  * evidence request goes to that site's endpoints and only its credentials answer the claim, so a claim may not be
  * opened for another site's order, and when the orderId names orders of several sites the site must be given.

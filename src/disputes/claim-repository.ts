@@ -115,12 +115,8 @@ export async function nextClaimWork(db: Db): Promise<number | null> {
 }
 
 /**
- * Whether `orderId` names something a claim can be about (issue 7: a sleeve order or a payment): a sleeve order's
- * number, or a payment's id or the caller's orderId it was made for.
- */
-/**
- * Who owns what a claim's orderId names: whether it is a sleeve order's number, and the sites of the payments whose
- * id or merchant orderId it is (null: a sleeve order's payment, which has no site of its own).
+ * Who owns what a claim's orderId names (issue 7: a sleeve order or a payment): whether it is a sleeve order's number,
+ * and the sites of the payments whose id or merchant orderId it is (null: a sleeve order's payment, no site of its own).
  */
 export async function claimableOrderOwners(db: Db, orderId: string): Promise<{ sleeveOrder: boolean; paymentSites: Array<string | null> }> {
   let sleeveOrder = false;
