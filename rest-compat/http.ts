@@ -52,6 +52,27 @@ export function text(status: number, body: string, contentType = 'text/plain; ch
 }
 
 /**
+ * The JSON body of a counted request (docs/edge.md#rate-limits-at-a-venue): `count` is called with the subject the
+ * body names (`subjectOf` its fields, which are `{}` when it is no object), or with none when the body is not JSON
+ * at all, which still counts against the client address before its 400 or 415.
+ */
+export async function readCountedJson(
+  request: HttpRequest,
+  count: (subject?: string) => Promise<void>,
+  subjectOf: (fields: Record<string, unknown>) => string | undefined,
+): Promise<unknown> {
+  let body: unknown;
+  try {
+    body = await readJson(request);
+  } catch (error) {
+    await count();
+    throw error;
+  }
+  await count(subjectOf(typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {}));
+  return body;
+}
+
+/**
  * Parses a JSON body. Not JSON at all is a 400 (docs/ordering.md#400-or-422); the shape is checked by the domain.
  * A body sent as another type (a browser's cross-site form or text/plain) is refused unread, 415, before anything
  * runs (docs/edge.md#no-cross-site-writes); no content type at all is read as JSON, for legacy clients.

@@ -8,7 +8,7 @@ import { viewOptions } from '../src/orders/options-view.ts';
 import type { OrderView, PayResultView } from '../src/orders/order-view.ts';
 import { emailSubject, enforceRateLimit, orderSubject, type RateGroup, type RateLimiter } from '../src/kernel/rate-limiter.ts';
 import type { Services } from '../src/services.ts';
-import { json, rawJson, readJson, text, type HttpRequest, type HttpResponse } from './http.ts';
+import { json, rawJson, readCountedJson, readJson, text, type HttpRequest, type HttpResponse } from './http.ts';
 
 export interface OrderingDeps {
   services: Services;
@@ -25,19 +25,6 @@ export function createOrderingHandlers({ services, limiter, publicUrl }: Orderin
     return enforceRateLimit(limiter, group, request.clientAddress, subject);
   }
 
-  /** The body of a create, counted against the email it names; a body that is not JSON still counts per address. */
-  async function limitedCreateBody(request: HttpRequest): Promise<unknown> {
-    let body: unknown;
-    try {
-      body = await readJson(request);
-    } catch (error) {
-      await limit('create', request);
-      throw error;
-    }
-    await limit('create', request, emailSubject(typeof body === 'object' && body !== null ? (body as Record<string, unknown>).email : undefined));
-    return body;
-  }
-
   return {
     async sleeveOptions(request: HttpRequest): Promise<HttpResponse> {
       await limit('options', request);
@@ -50,20 +37,13 @@ export function createOrderingHandlers({ services, limiter, publicUrl }: Orderin
     },
 
     async createOrder(request: HttpRequest): Promise<HttpResponse> {
-      const input = parseOrderInput(await limitedCreateBody(request));
+      const input = parseOrderInput(await readCountedJson(request, (email) => limit('create', request, email), (fields) => emailSubject(fields.email)));
       const { order, payToken } = await services.orders.create(input);
       return json(201, orderBody(services.orders.view(order, { payToken })));
     },
 
     async payOrder(request: HttpRequest, orderNumber: string): Promise<HttpResponse> {
-      let body: unknown;
-      try {
-        body = await readJson(request);
-      } catch (error) {
-        await limit('pay', request); // a body that is not JSON still counts per address
-        throw error;
-      }
-      await limit('pay', request, orderSubject(orderNumber, typeof body === 'object' && body !== null ? (body as Record<string, unknown>).t : undefined));
+      const body = await readCountedJson(request, (subject) => limit('pay', request, subject), (fields) => orderSubject(orderNumber, fields.t));
       const input = parsePayInput(body);
       const paid = await services.orders.pay(orderNumber, input);
       return json(200, payResultBody(services.orders.viewPayment(paid)));

@@ -8,7 +8,7 @@ import { DomainError } from '../src/kernel/errors.ts';
 import { enforceRateLimit, orderSubject } from '../src/kernel/rate-limiter.ts';
 import type { Site } from '../src/sites/site-service.ts';
 import type { RestDeps } from './rest-deps.ts';
-import { json, readJson, type HttpRequest, type HttpResponse } from './http.ts';
+import { json, readCountedJson, readJson, type HttpRequest, type HttpResponse } from './http.ts';
 import { inStyle, requireSite } from './platform-http.ts';
 import type { Route } from './routes.ts';
 
@@ -26,16 +26,9 @@ export function createPaymentsRoutes({ services, logger, limiter }: RestDeps): R
   /** The pay page's order, by the payToken in the body (`t`, as in PayInput; `payToken` is accepted too). */
   async function payPageOrder(request: HttpRequest, orderNumber: string) {
     // A pay step of the order, counted like paying it (docs/edge.md#rate-limits-at-a-venue), against the token given.
-    let body: unknown;
-    try {
-      body = await readJson(request);
-    } catch (error) {
-      await enforceRateLimit(limiter, 'pay', request.clientAddress);
-      throw error;
-    }
-    const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
-    const t = fields.t ?? fields.payToken;
-    await enforceRateLimit(limiter, 'pay', request.clientAddress, orderSubject(orderNumber, t));
+    const tokenOf = (fields: Record<string, unknown>) => fields.t ?? fields.payToken;
+    const body = await readCountedJson(request, (subject) => enforceRateLimit(limiter, 'pay', request.clientAddress, subject), (fields) => orderSubject(orderNumber, tokenOf(fields)));
+    const t = typeof body === 'object' && body !== null ? tokenOf(body as Record<string, unknown>) : undefined;
     if (typeof t !== 'string') throw new DomainError('bad_request', 't (the payToken) is required.', { field: 't' });
     return { order: await orders.lookup(orderNumber, t), body };
   }
