@@ -5,6 +5,7 @@
 import { DomainError } from '../kernel/errors.ts';
 import { CLAIM_TYPES, REASON_CATEGORIES, type ClaimType, type ReasonCategory } from '../notifications/bodies.ts';
 import { endOfDate } from '../notifications/send-time.ts';
+import { isCalendarDay } from '../kernel/calendar-day.ts';
 
 export interface OpenClaimInput {
   orderId: string;
@@ -33,15 +34,10 @@ export type CheckedClaimInput = Required<{ [K in keyof OpenClaimInput]: Exclude<
   siteId: string | null;
 };
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/u;
 /** Canonical evidence types are upper-case identifiers (the glossary itself is "not shown" in document 2). */
 const EVIDENCE_TYPE = /^[A-Z][A-Z0-9_]{1,63}$/u;
 
 const invalid = (field: string, message: string) => new DomainError('validation_failed', message, { field, errors: [{ field, message }] });
-
-function validDate(value: string): boolean {
-  return DATE.test(value) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
-}
 
 function optionalText(input: OpenClaimInput, field: 'reasonCode' | 'cardType' | 'processorName' | 'processorCaseNumber' | 'processorChargeId', max: number): string | null {
   const value = input[field]?.trim();
@@ -60,8 +56,8 @@ export function checkClaimInput(input: OpenClaimInput, now: number): CheckedClai
   if (!Number.isFinite(input.amount) || input.amount <= 0) throw invalid('amount', 'amount is a positive number in the claim currency.');
   if (!/^[A-Z]{3}$/u.test(input.currency)) throw invalid('currency', 'currency is a three-letter ISO 4217 code, like USD.');
   const issueDate = input.issueDate ?? new Date(now).toISOString().slice(0, 10);
-  if (!validDate(issueDate)) throw invalid('issueDate', 'issueDate is a date like 2026-11-22.');
-  if (!validDate(input.dueDate)) throw invalid('dueDate', 'dueDate is a date like 2026-12-01.');
+  if (!isCalendarDay(issueDate)) throw invalid('issueDate', 'issueDate is a date like 2026-11-22.');
+  if (!isCalendarDay(input.dueDate)) throw invalid('dueDate', 'dueDate is a date like 2026-12-01.');
   if (input.dueDate < issueDate) throw invalid('dueDate', 'dueDate is on or after issueDate.');
   const dueAt = endOfDate(input.dueDate);
   if (dueAt <= now) throw invalid('dueDate', 'dueDate has already passed.');

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { DomainError, type FieldError } from '../kernel/errors.ts';
 import { NOTIFICATION_PATHS, type NotificationPath } from './notification-paths.ts';
+import { isCalendarDay } from '../kernel/calendar-day.ts';
 
 /** Document 2's paths without the slash. */
 export type EventType = 'token-updated' | 'requestforevidencenotification' | 'accountupdatenotification' | 'orderstatusupdatenotification' | 'itemlistingrequestupdatenotification';
@@ -105,18 +106,12 @@ function urlProblem(raw: string, hostRefusal: (url: URL) => string | null): stri
   return refusal === null ? null : `must be on the public internet: ${refusal}.`;
 }
 
-/** Whether YYYY-MM-DD is a day of the calendar: Date.parse reads 2026-02-30 as March 2 rather than refuse it. */
-const realDay = (day: string): boolean => {
-  const at = new Date(`${day}T00:00:00Z`);
-  return !Number.isNaN(at.getTime()) && at.toISOString().startsWith(day);
-};
-
 /** `{since}` of a recovery: an ISO 8601 date-time, not in the future. */
 export function parseRecoverInput(body: unknown, now: number): number {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) wrongShape([{ field: 'body', message: 'must be a JSON object.' }]);
   const since = (body as Record<string, unknown>).since;
   if (typeof since !== 'string') wrongShape([{ field: 'since', message: 'is required and must be an ISO 8601 date-time string.' }]);
-  const at = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/u.test(since as string) && realDay((since as string).slice(0, 10)) ? Date.parse(since as string) : NaN;
+  const at = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/u.test(since as string) && isCalendarDay((since as string).slice(0, 10)) ? Date.parse(since as string) : NaN;
   if (Number.isNaN(at)) refused([{ field: 'since', message: 'must be an ISO 8601 date-time with a zone, e.g. 2026-11-20T00:00:00Z.' }]);
   if (at > now) refused([{ field: 'since', message: 'must not be in the future.' }]);
   return at;

@@ -111,10 +111,8 @@ export function parseAccountRequest(kind: RequestKind, body: unknown): AccountRe
   if (accountId === undefined || accountId === null) errors.push({ field: 'accountId', message: 'accountId is required.' });
   else if (typeof accountId === 'string' && (accountId.trim() === '' || accountId.length > ACCOUNT_ID_MAX)) {
     errors.push({ field: 'accountId', message: `accountId must be 1 to ${ACCOUNT_ID_MAX} characters.` });
-  } else if (typeof accountId === 'string' && LONE_SURROGATE.test(accountId)) {
-    // JSON can carry one ("\ud800"); no store keeps it as sent, and a link or a URL cannot hold it.
-    errors.push({ field: 'accountId', message: 'accountId must be Unicode text (it holds a lone surrogate).' });
   }
+  // A lone surrogate ("\ud800") never reaches here: every REST body is refused with one (src/kernel/unicode-text.ts).
   if (eventTime === undefined || eventTime === null) errors.push({ field: 'eventTime', message: 'eventTime is required.' });
   else if (Number.isSafeInteger(eventTime) && !isThirteenDigits(eventTime as number)) {
     errors.push({ field: 'eventTime', message: 'eventTime must be a 13-digit epoch value in milliseconds.' });
@@ -130,6 +128,3 @@ export function parseAccountRequest(kind: RequestKind, body: unknown): AccountRe
 }
 
 const isThirteenDigits = (value: number) => value >= 1e12 && value < 1e13;
-
-/** Half of a surrogate pair on its own: with the `u` flag a pair is one code point, and only a lone half is `Cs`. */
-const LONE_SURROGATE = /\p{Cs}/u;
