@@ -86,6 +86,8 @@ describe('claims and evidence', () => {
       [{ orderId: '999999' }, 'NOT_FOUND'],
       [{ dueDate: daysAhead(t, -2) }, 'VALIDATION_FAILED'],
       [{ dueDate: '2026-02-30' }, 'VALIDATION_FAILED'],
+      // No date at all: the check threw a RangeError here (a masked 500) before it was shared (src/kernel/calendar-day.ts).
+      [{ dueDate: '2026-13-01' }, 'VALIDATION_FAILED'],
       [{ requestedEvidenceTypes: [] }, 'VALIDATION_FAILED'],
       [{ requestedEvidenceTypes: ['proof of delivery'] }, 'VALIDATION_FAILED'],
       [{ amount: -1 }, 'VALIDATION_FAILED'],
