@@ -20,12 +20,23 @@ export function platformErrorResponse(error: unknown, style: ErrorStyle, logger:
     logger.error('unexpected error on a platform path', { error });
     return styled(500, 'Something went wrong on our side. Please try again.', style);
   }
-  const response = styled(error.status, error.message, style, error.details.errors);
+  const response = styled(error.status, error.message, style, fieldErrors(error));
   if (error.status === 401) response.headers['www-authenticate'] = 'Basic realm="vendor", charset="UTF-8"';
   // A retryable refusal says when to come back, as document 1's paths do (429 and 503).
   if (error.details.retryAfter !== undefined) response.headers['retry-after'] = String(error.details.retryAfter);
   else if (error.status === 429 || error.status === 503) response.headers['retry-after'] = '1';
   return response;
+}
+
+/**
+ * CONTRACT §3: a platform 400 lists its fields. A refusal raised before any field was read (a body that is not JSON,
+ * not an object, empty) names what it found wrong — the `field` it carries, else the body itself — rather than
+ * answering an empty list a client cannot show beside any input.
+ */
+function fieldErrors(error: DomainError): Array<{ field: string; message: string }> | undefined {
+  const listed = error.details.errors;
+  if (error.status !== 400 || (listed && listed.length > 0)) return listed;
+  return [{ field: typeof error.details.field === 'string' ? error.details.field : 'body', message: error.message }];
 }
 
 function styled(status: number, message: string, style: ErrorStyle, errors?: Array<{ field: string; message: string }>): HttpResponse {

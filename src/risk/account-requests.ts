@@ -105,7 +105,7 @@ const SHAPES: Record<RequestKind, ObjectShape> = {
 
 /** The checked request, or a 400 listing every failing field (docs/platform.md#error-bodies). */
 export function parseAccountRequest(kind: RequestKind, body: unknown): AccountRequest {
-  if (!isRecord(body)) throw new DomainError('bad_request', 'The request body must be a JSON object.', { errors: [] });
+  if (!isRecord(body)) throw new DomainError('bad_request', 'The request body must be a JSON object.', { field: 'body' });
   const errors: FieldError[] = [];
   const { accountId, eventTime } = body;
   if (accountId === undefined || accountId === null) errors.push({ field: 'accountId', message: 'accountId is required.' });

@@ -28,7 +28,7 @@ export function merchantNameKey(name: string): string {
 }
 
 export function parseMerchantInput(body: unknown): MerchantInput {
-  if (!isRecord(body)) throw new DomainError('bad_request', 'The request body must be a JSON object.', { errors: [] });
+  if (!isRecord(body)) throw new DomainError('bad_request', 'The request body must be a JSON object.', { field: 'body' });
   const errors: FieldError[] = [];
   const fail = (field: string, message: string) => errors.push({ field, message });
   const requiredString = (field: string, max: number, pattern: RegExp | null, rule: string) => {

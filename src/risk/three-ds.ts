@@ -26,7 +26,7 @@ const OFFERINGS = obj({
 });
 
 export function parseEnrollmentRequest(body: unknown): Offerings {
-  if (!isRecord(body)) throw new DomainError('bad_request', 'The request body must be a JSON object.', { errors: [] });
+  if (!isRecord(body)) throw new DomainError('bad_request', 'The request body must be a JSON object.', { field: 'body' });
   const errors: FieldError[] = [];
   if (!isRecord(body.offerings)) errors.push({ field: 'offerings', message: 'offerings is required and must be an object.' });
   else checkShape(body.offerings, OFFERINGS, 'offerings', errors);

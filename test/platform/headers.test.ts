@@ -83,7 +83,14 @@ describe.each(OPERATIONS)('$name headers', (op) => {
       expect((await send(t, op, merchant.id, without(good, 'content-type'))).status).toBe(400);
       expect((await send(t, op, merchant.id, { ...good, 'content-type': 'application/json; charset=utf-8' })).status).not.toBe(400);
       const broken = await send(t, op, merchant.id, good, '{"not json');
-      expect(broken).toEqual({ status: 400, body: { status: 'error', message: expect.stringMatching(/JSON/u), errors: [] } });
+      // CONTRACT §3: a 400 lists its fields, the body itself when no field was read.
+      const bodyError = { field: 'body', message: expect.any(String) };
+      expect(broken).toEqual({ status: 400, body: { status: 'error', message: expect.stringMatching(/JSON/u), errors: [bodyError] } });
+      for (const notAnObject of ['[1, 2]', '"text"', ' ']) {
+        const refused = await send(t, op, merchant.id, good, notAnObject);
+        expect(refused.status).toBe(400);
+        expect(refused.body.errors).toEqual([bodyError]);
+      }
     });
   }
 });
