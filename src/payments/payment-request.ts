@@ -48,13 +48,13 @@ export function checkPaymentRequest(body: unknown): { request: PaymentRequest } 
   const errors: FieldError[] = [];
   const { orderId, amount, currency, customer, paymentMethod } = body;
   if (typeof orderId !== 'string' || orderId.length < 1 || orderId.length > 200) {
-    errors.push({ field: 'orderId', message: 'orderId is required: a string of 1 to 200 characters.' });
+    errors.push({ field: 'orderId', message: fieldProblem('orderId', orderId, 'a string of 1 to 200 characters') });
   }
   if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 1) {
-    errors.push({ field: 'amount', message: 'amount is required: a positive whole number of minor units (cents).' });
+    errors.push({ field: 'amount', message: fieldProblem('amount', amount, 'a positive whole number of minor units (cents)') });
   }
   if (typeof currency !== 'string' || !/^[A-Za-z]{3}$/u.test(currency)) {
-    errors.push({ field: 'currency', message: 'currency is required: a three-letter currency code such as USD.' });
+    errors.push({ field: 'currency', message: fieldProblem('currency', currency, 'a three-letter currency code such as USD') });
   }
   for (const [field, type] of OPTIONAL_TYPES) {
     const value = body[field];
@@ -70,9 +70,16 @@ export function checkPaymentRequest(body: unknown): { request: PaymentRequest } 
   };
 }
 
+/** "is required" only when the field is absent; a value that is there but wrong says what was sent instead. */
+function fieldProblem(field: string, value: unknown, expected: string): string {
+  if (value === undefined || value === null) return `${field} is required: ${expected}.`;
+  const sent = Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : typeof value === 'number' ? `the number ${value}` : `a ${typeof value}`;
+  return `${field} must be ${expected}; it was ${sent}.`;
+}
+
 function checkPaymentMethod(method: unknown, errors: FieldError[]): PaymentSource | null {
   if (!isObject(method)) {
-    errors.push({ field: 'paymentMethod', message: 'paymentMethod is required: an object with type "card" or "wallet".' });
+    errors.push({ field: 'paymentMethod', message: fieldProblem('paymentMethod', method, 'an object with type "card" or "wallet"') });
     return null;
   }
   const { type, card, token } = method;

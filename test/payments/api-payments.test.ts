@@ -59,6 +59,19 @@ describe('POST /api/payments', () => {
     expect(await paymentCount(t)).toBe(0);
   });
 
+  it('says "required" only for a field that is absent, and what was sent for one of the wrong type', async () => {
+    const t = await paymentsGateway();
+    const message = async (body: Record<string, unknown>, field: string) =>
+      ((await siteCalls(t).pay(body)).body.errors as Array<{ field: string; message: string }>).find((e) => e.field === field)?.message;
+    expect(await message({ ...paymentBody(), amount: '2000' }, 'amount')).toBe('amount must be a positive whole number of minor units (cents); it was a string.');
+    expect(await message({ ...paymentBody(), amount: 10.5 }, 'amount')).toMatch(/^amount must be .*; it was the number 10.5\.$/u);
+    expect(await message({ ...paymentBody(), currency: 840 }, 'currency')).toMatch(/^currency must be .*; it was the number 840\.$/u);
+    expect(await message({ ...paymentBody(), paymentMethod: ['card'] }, 'paymentMethod')).toMatch(/it was an array\.$/u);
+    const { amount: _absent, ...withoutAmount } = paymentBody();
+    expect(await message(withoutAmount, 'amount')).toMatch(/^amount is required: /u);
+    expect(await paymentCount(t)).toBe(0);
+  });
+
   it.each([
     [CARDS.ok, 'succeeded', 1],
     [CARDS.mastercard, 'succeeded', 1],
