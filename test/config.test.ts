@@ -70,6 +70,9 @@ describe('configuration (docs/running.md#configuration)', () => {
     ['REDIS_URL', 'http://127.0.0.1:6379', 'REDIS_URL'],
     ['NOTIFY_RETRY_SCHEDULE', '0,soon', 'NOTIFY_RETRY_SCHEDULE'],
     ['VAULT_KEY', 'c2hvcnQ=', 'VAULT_KEY'],
+    // 32 bytes in base64 with a stray character: Buffer.from would skip it and decode a key nobody holds.
+    ['VAULT_KEY', `${Buffer.alloc(32, 7).toString('base64').slice(0, 20)}!${Buffer.alloc(32, 7).toString('base64').slice(20)}`, 'VAULT_KEY'],
+    ['VAULT_KEY', `"${Buffer.alloc(32, 7).toString('base64')}"`, 'VAULT_KEY'],
     ['LOG_LEVEL', 'loud', 'LOG_LEVEL'],
     ['SQLITE_SYNCHRONOUS', 'off', 'SQLITE_SYNCHRONOUS'],
     // docs/edge.md#cors: an origin is scheme://host[:port], nothing more.

@@ -155,9 +155,20 @@ function secret(env: Env, name: string, generated: LoadedConfig['generated'], ma
 function vaultKey(env: Env): Buffer | null {
   const raw = env.VAULT_KEY?.trim();
   if (!raw) return null;
-  const key = Buffer.from(raw, 'base64');
-  if (key.length !== 32) throw new ConfigError('VAULT_KEY', 'must be 32 bytes, base64-encoded.');
+  const key = base64Key(raw);
+  if (!key) throw new ConfigError('VAULT_KEY', 'must be 32 bytes, base64-encoded.');
   return key;
+}
+
+/**
+ * 32 bytes written in base64 (standard or URL-safe alphabet), or null. Strict: Buffer.from skips characters outside
+ * the alphabet, so a key with a stray character or a typo'd quote would decode to 32 *other* bytes and seal card data
+ * under a key nobody holds; such a value is refused instead.
+ */
+export function base64Key(text: string): Buffer | null {
+  if (!/^(?:[A-Za-z0-9+/]+={0,2}|[A-Za-z0-9_-]+={0,2})$/u.test(text)) return null;
+  const key = Buffer.from(text, 'base64');
+  return key.length === 32 ? key : null;
 }
 
 /** Comma-separated, each written like VAULT_KEY; an error names the entry by position, never by value (it is a key). */
@@ -165,9 +176,8 @@ function vaultPreviousKeys(env: Env): Buffer[] {
   const raw = env.VAULT_PREVIOUS_KEYS?.trim();
   if (!raw) return [];
   return raw.split(',').map((part, index) => {
-    const text = part.trim();
-    const key = Buffer.from(text, 'base64');
-    if (!/^[A-Za-z0-9+/]+={0,2}$/u.test(text) || key.length !== 32) {
+    const key = base64Key(part.trim());
+    if (!key) {
       throw new ConfigError('VAULT_PREVIOUS_KEYS', `entry ${index + 1} must be 32 bytes, base64-encoded (keys separated by commas).`);
     }
     return key;

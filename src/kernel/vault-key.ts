@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from './config.ts';
+import { base64Key, type Config } from './config.ts';
 
 /** The key that seals, and the older keys that only open what was sealed before a rotation finished. */
 export interface VaultKeys {
@@ -24,8 +24,8 @@ function currentKey(config: Pick<Config, 'vaultKey' | 'dataDir'>): Buffer {
   if (!config.dataDir) return randomBytes(32);
   const path = join(config.dataDir, 'vault.key');
   if (existsSync(path)) {
-    const key = Buffer.from(readFileSync(path, 'utf8').trim(), 'base64');
-    if (key.length !== 32) throw new Error(`${path} must hold 32 bytes, base64-encoded`);
+    const key = base64Key(readFileSync(path, 'utf8').trim());
+    if (!key) throw new Error(`${path} must hold 32 bytes, base64-encoded`);
     return key;
   }
   mkdirSync(config.dataDir, { recursive: true });
