@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger, scrub } from '../src/kernel/logger.ts';
+import { scrub } from '../src/kernel/card-number.ts';
+import { createLogger } from '../src/kernel/logger.ts';
 import { freshRandomBytes, randomToken, timeOrderedId } from '../src/kernel/tokens.ts';
 import { testGateway } from './support/gateway.ts';
 

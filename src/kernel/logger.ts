@@ -9,18 +9,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { writeSync } from 'node:fs';
 import type { LogLevel } from './config.ts';
-import { luhnValid } from './card-number.ts';
+import { scrub } from './card-number.ts';
 import { RequestLineBytes, requestLineText, type RequestLine } from './request-line-bytes.ts';
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
-// 12 to 19 digits, optionally grouped by spaces or hyphens: the shape of a card number. A UUID is matched first and
-// left alone: its all-digit groups joined by hyphens can form such a run (pay_da124634-2366-4510-8416-…), and about
-// one id in a thousand would otherwise lose its middle to the scrubber.
-const CARD_LIKE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\b(?:\d[ -]?){11,18}\d\b/giu;
-const UUID = /^[0-9a-f]{8}-/iu;
-// What every CARD_LIKE number contains: a line without it (almost every line) skips the slow scan above.
-const DIGIT_RUN = /(?:\d[ -]?){11}\d/u;
-
 export interface Logger {
   debug(msg: string, fields?: Record<string, unknown>): void;
   info(msg: string, fields?: Record<string, unknown>): void;
@@ -78,11 +70,6 @@ export function withRequestId<A extends unknown[], R>(requestId: string | undefi
   }
 }
 
-/** Replaces every Luhn-valid run of 12 to 19 digits (a possible card number); timestamps mostly survive, ids all do. */
-export function scrub(text: string): string {
-  if (!DIGIT_RUN.test(text)) return text;
-  return text.replace(CARD_LIKE, (run) => (!UUID.test(run) && luhnValid(run.replace(/[ -]/gu, '')) ? '[redacted-number]' : run));
-}
 
 /**
  * An error as name, message and stack, and the error it wraps (a GraphQLError's originalError) the same way. Never

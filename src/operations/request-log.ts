@@ -12,7 +12,8 @@
  * from a query string), so the line is safe whatever the request held.
  */
 import { randomBytes } from 'node:crypto';
-import { scrub, type Logger } from '../kernel/logger.ts';
+import { scrub } from '../kernel/card-number.ts';
+import type { Logger } from '../kernel/logger.ts';
 import type { RequestLine } from '../kernel/request-line-bytes.ts';
 import type { GatewayMetrics } from './metrics.ts';
 

@@ -16,6 +16,7 @@ import { isUniqueViolation } from '../db/database.ts';
 import * as accounts from './account-repository.ts';
 import { announceQueued } from '../notifications/outbox-service.ts';
 import { randomId, timeOrderedId } from '../kernel/tokens.ts';
+import { scrubStrings } from '../kernel/card-number.ts';
 import { ACCOUNT_STATUS_OF, applyAccountState } from './account-record-service.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import type { Site } from '../sites/site-service.ts';
@@ -67,7 +68,8 @@ export function createDecisionService({ database, clock, bus, publicUrl }: Servi
             account_id: request.accountId,
             event_time: request.eventTime,
             customer_ip: ip,
-            request: JSON.stringify(request.body),
+            // The audit copy, with any card number a client typed into a free-text field redacted (docs/platform.md#accounts).
+            request: JSON.stringify(scrubStrings(request.body)),
             vendor_decision: decision.vendorDecision,
             reason_codes: JSON.stringify(decision.reasonCodes),
             recommendations: JSON.stringify(decision.recommendations),

@@ -24,6 +24,18 @@ describe('decision operations', () => {
     }
   });
 
+  it('keep no card number a client typed into a free-text field, and every number field as sent', async () => {
+    const t = await testGateway();
+    const owner = { email: 'ada@example.com', firstName: 'Ada', lastName: 'card 4242 4242 4242 4242' };
+    const body = profileAccess({ accountOwner: owner, note: ['4000-0000-0000-0002'], eventTime: 1_733_145_600_008 }); // a Luhn-valid 13 digits
+    expect((await call(t, 'POST', '/v2/accounts/profile-access/evt-card', body)).status).toBe(200);
+    const row = await storedRequest(t, 'evt-card');
+    expect(row.request).not.toMatch(/4242 4242|0000-0002/u);
+    expect(JSON.parse(row.request)).toEqual({
+      ...body, accountOwner: { ...owner, lastName: 'card [redacted-number]' }, note: ['[redacted-number]'],
+    });
+  });
+
   it('400 with every mistyped field by its path; accountId and a 13-digit eventTime required', async () => {
     const t = await testGateway();
     const cases: Array<[string, Record<string, unknown>, string[]]> = [
