@@ -2,7 +2,7 @@
  * What an agent relays (`message`) and does next (`nextAction`) for each status (document 1 §1 rules 3-4).
  * Plain sentences, specific to the status, written to be read aloud to the person who ordered.
  */
-import type { Order } from './order.ts';
+import { HOLD_EXPIRED_REASON, type Order } from './order.ts';
 
 const NY_TIME = new Intl.DateTimeFormat('en-US', {
   timeZone: 'America/New_York',
@@ -97,13 +97,19 @@ export function orderTexts(order: Order, now: number): OrderTexts {
         nextAction: 'Nothing more to do for this order.',
       };
     case 'cancelled': {
-      const expired = order.cancelReason === 'not paid within 5 minutes';
+      if (order.cancelReason === HOLD_EXPIRED_REASON) {
+        return {
+          message: `Order ${n} was cancelled because it was not paid within 5 minutes.`,
+          nextAction: 'Tell the user the order is cancelled. They may place a new order with the same email if they still want a sleeve.',
+        };
+      }
+      // Staff's reason is a staff-only field (it may read "stolen card"); the holder hears that staff cancelled it,
+      // and, when their own card or wallet paid, that the $1.00 is refunded (docs/ordering.md#moving-an-order-forward).
+      const refunded = order.paidAt !== null && order.paymentMethod !== 'vendor_card';
       return {
-        message: expired
-          ? `Order ${n} was cancelled because it was not paid within 5 minutes.`
-          : `Order ${n} was cancelled${order.cancelReason ? `: ${order.cancelReason}` : ''}.`,
+        message: `Order ${n} was cancelled by the event staff.${refunded ? ' The $1.00 payment is refunded.' : ''}`,
         nextAction:
-          'Tell the user the order is cancelled. They may place a new order with the same email if they still want a sleeve.',
+          'Tell the user the order is cancelled by the staff; staff at the pickup station can say why. They may place a new order with the same email.',
       };
     }
   }

@@ -532,9 +532,16 @@ describe('message and nextAction for every status (document 1 §1 rule 3)', () =
     expect(nextAction).toMatch(/new order with the same email/u);
   });
 
-  it('cancelled by staff: relays the staff reason', () => {
-    const { message } = orderTexts(order('cancelled', { cancelReason: 'thread ran out' }), NOW);
-    expect(message).toBe('Order 1001 was cancelled: thread ran out.');
+  it("cancelled by staff: never relays staff's reason (a staff-only field), and says when the payment is refunded", () => {
+    const unpaid = orderTexts(order('cancelled', { cancelReason: 'stolen card', paidAt: null, paymentMethod: null }), NOW);
+    expect(unpaid.message).toBe('Order 1001 was cancelled by the event staff.');
+    expect(JSON.stringify(unpaid)).not.toMatch(/stolen/u);
+    for (const paymentMethod of ['card', 'wallet'] as const) {
+      const paid = orderTexts(order('cancelled', { cancelReason: 'stolen card', paidAt: NOW, paymentMethod }), NOW);
+      expect(paid.message).toBe('Order 1001 was cancelled by the event staff. The $1.00 payment is refunded.');
+    }
+    const demo = orderTexts(order('cancelled', { cancelReason: 'thread ran out', paidAt: NOW, paymentMethod: 'vendor_card' }), NOW);
+    expect(demo.message).toBe('Order 1001 was cancelled by the event staff.');
   });
 });
 
