@@ -6,6 +6,7 @@ import { DomainError } from '../kernel/errors.ts';
 import { emailKey } from '../kernel/email.ts';
 import { HOLD_EXPIRED_REASON, STATUS_AFTER_PAYMENT, type Order, type PayMethod } from './order.ts';
 import { checkOrderInput, type OrderInput, type PayInput } from './order-input.ts';
+import { storedName } from './person-name.ts';
 import { viewOrder, viewPayResult, type OrderView, type PayResultView, type ViewOptions } from './order-view.ts';
 import { isUniqueViolation, type Db } from '../db/database.ts';
 import * as orders from './order-repository.ts';
@@ -162,7 +163,7 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
             order_number: number,
             email: input.email.trim(),
             email_key: key,
-            name: input.name.trim().replace(/ +/gu, ' '),
+            name: storedName(input.name),
             size: input.size,
             font: input.font,
             thread: input.thread,

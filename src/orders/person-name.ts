@@ -12,10 +12,16 @@ function words(name: string): string[] {
   return name.trim().split(/ +/u).filter(Boolean);
 }
 
+/** The name as it is stored and shown: trimmed, one space between words (the 40 characters are counted on it). */
+export function storedName(name: string): string {
+  return name.trim().replace(/ +/gu, ' ');
+}
+
 export function nameProblem(name: string): string | null {
-  const trimmed = name.trim();
+  const trimmed = storedName(name);
   if (trimmed.length === 0) return 'Name is empty.';
-  if (name.length > NAME_MAX_LENGTH) return `Name is longer than ${NAME_MAX_LENGTH} characters.`;
+  // Characters, not UTF-16 units: a letter outside the Basic Multilingual Plane is one character of a name.
+  if ([...trimmed].length > NAME_MAX_LENGTH) return `Name is longer than ${NAME_MAX_LENGTH} characters.`;
   if (LINK.test(trimmed)) return 'Name may not contain a link or web address.';
   if (!ALLOWED.test(trimmed)) return 'Name may contain only letters, spaces, apostrophes, hyphens and full stops.';
   if (!/\p{L}/u.test(trimmed)) return 'Name must contain letters.';

@@ -74,6 +74,15 @@ describe('name rules (document 1 §2, docs/ordering.md#names)', () => {
     expectInvalid({ name: fortyOne }, 'name');
   });
 
+  it('counts the 40 characters on the name as stored: trimmed, one space between words, a letter as one', () => {
+    const forty = 'Alexandria ' + 'B'.repeat(NAME_MAX_LENGTH - 'Alexandria '.length);
+    expect(nameProblem(`  ${forty.replace(' ', '   ')}  `)).toBeNull(); // stored as the 40 characters of forty
+    const astral = '𝒜da ' + 'L'.repeat(NAME_MAX_LENGTH - 4); // 𝒜 is one letter, two UTF-16 units
+    expect([...astral]).toHaveLength(40);
+    expect(nameProblem(astral)).toBeNull();
+    expect(nameProblem(astral + 'x')).toMatch(/40/u);
+  });
+
   it('accepts five words and refuses six', () => {
     expect(nameProblem('Ann Bea Cal Dee Eve')).toBeNull();
     expect(nameProblem('Ann Bea Cal Dee Eve Fay')).not.toBeNull();
