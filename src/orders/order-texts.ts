@@ -69,7 +69,8 @@ export function orderTexts(order: Order, now: number): OrderTexts {
           `Pay with your own card or wallet on the payment page ($1.00, refunded), or with the demo card (nothing is charged).`,
         nextAction:
           `Tell the user the deadline (${until}) and ask how they want to pay: their own card or wallet on payUrl, ` +
-          `or the demo card (method vendor_card). Do not choose for them. Then pay with the payToken as t.`,
+          `or the demo card (method vendor_card). Do not choose for them. Then pay with the payToken ` +
+          `(the field t of the REST pay body; the argument payToken in GraphQL and MCP).`,
       };
     }
     case 'received':

@@ -535,6 +535,11 @@ describe('message and nextAction for every status (document 1 §1 rule 3)', () =
     expect(nextAction).toBe('Nothing more to do for this order.');
   });
 
+  it('awaiting payment: tells every door how to pass the payToken (REST t, GraphQL and MCP payToken)', () => {
+    const { nextAction } = orderTexts(order('awaiting payment'), NOW);
+    expect(nextAction).toMatch(/payToken \(the field t of the REST pay body; the argument payToken in GraphQL and MCP\)\.$/u);
+  });
+
   it('cancelled for non-payment: gives the 5-minute reason and says the email may order again', () => {
     const { message, nextAction } = orderTexts(order('cancelled', { cancelReason: HOLD_EXPIRED_REASON }), NOW);
     expect(message).toBe('Order 1001 was cancelled because it was not paid within 5 minutes.');
