@@ -144,6 +144,7 @@ export async function rateLimitResult(limiter: RateLimiter, charges: readonly Ra
           extensions: {
             code: 'RATE_LIMITED',
             retryable: true,
+            retryAfter: decision.retryAfter, // seconds, for a client with no Retry-After header (a socket)
             http: { status: 429, headers: { 'retry-after': String(decision.retryAfter) } },
           },
         }),

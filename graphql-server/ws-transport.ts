@@ -22,6 +22,7 @@ import { JSON_TOO_DEEP_MESSAGE, jsonValueTooDeep } from '../src/kernel/json-dept
 import { authorizationOf } from './context-factory.ts';
 import { MAX_OPERATIONS_PER_CONNECTION, TOO_MANY_OPERATIONS_CODE, TOO_MANY_OPERATIONS_MESSAGE } from './operation-bounds.ts';
 import type { TrustedDocuments } from './trusted-documents.ts';
+import { withoutHttpExtensions } from './socket-errors.ts';
 import { WRITE_NEXT_NOW, type WriteNextNow } from './use-compiled-subscriptions.ts';
 import type { ProductionHardening } from './use-production-hardening.ts';
 import { GRAPHQL_PATH, type GraphQLYoga } from './yoga-server.ts';
@@ -116,11 +117,12 @@ export function attachWebSocket(
         };
       },
       // A variable's coercion error (graphql-js runs subscriptions) may suggest names: cut when in production.
-      onNext: door.hardening.on
-        ? (_ctx, _id, _payload, _args, result) => {
-            door.hardening.hideSuggestions(result.errors);
-          }
-        : undefined,
+      // An error's extensions.http is for an HTTP answer, and goes no further than this (socket-errors.ts).
+      onNext: (_ctx, _id, _payload, _args, result) => {
+        if (door.hardening.on) door.hardening.hideSuggestions(result.errors);
+        if (result.errors) return { ...result, errors: withoutHttpExtensions(result.errors) };
+      },
+      onError: (_ctx, _id, _payload, errors) => withoutHttpExtensions(errors),
     },
     wsServer,
     keepAliveMs,

@@ -56,7 +56,7 @@ export function toGraphQLError(error: DomainError, at?: GraphQLError) {
       ...(error.details.field ? { field: error.details.field } : {}),
       ...(error.details.reason ? { reason: error.details.reason } : {}),
       ...(error.details.retryAfter !== undefined
-        ? { http: { status: error.status, headers: { 'retry-after': String(error.details.retryAfter) } } }
+        ? { retryAfter: error.details.retryAfter, http: { status: error.status, headers: { 'retry-after': String(error.details.retryAfter) } } }
         : {}),
     },
   });
