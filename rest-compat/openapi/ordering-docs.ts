@@ -94,7 +94,7 @@ export const ORDERING_DOCS: RouteDocs = {
   'POST /api/orders/:orderNumber/card-token': {
     operationId: 'createPayPageCardToken',
     summary: 'Tokenize a card for one held order (the pay page)',
-    description: 'Authorized by the order\'s payToken in the body (`t`); the token is single-use and bound to this order (docs/platform.md#pay-page-tokens).',
+    description: 'Authorized by the order\'s payToken in the body (`t`); the token is single-use and bound to this order (docs/platform.md#pay-page-tokens). A card whose expiry month has passed is 422 `validation_failed`, field `expirationYear`.',
     tags: ['Pay page'],
     pathSchemas: { orderNumber: ORDER_NUMBER },
     requestBody: jsonBody('PayPageTokenInput', {

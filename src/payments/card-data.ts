@@ -65,6 +65,18 @@ function integerIn(errors: FieldError[], field: string, value: unknown, [min, ma
   else if (value < min || value > max) errors.push({ field, message: `${field} must be from ${min} to ${max}.` });
 }
 
+/**
+ * A card is good through the last day of its expiry month (UTC); one whose month has passed is refused where a
+ * payment is about to be made with it (the pay page), not in the vault, which keeps expired cards for the account
+ * updater to renew. The message names no date: a message may be logged.
+ */
+export function expiryProblem(card: Pick<CardData, 'expirationMonth' | 'expirationYear'>, now: number): FieldError | null {
+  const today = new Date(now);
+  const [year, month] = [today.getUTCFullYear(), today.getUTCMonth() + 1];
+  if (card.expirationYear > year || (card.expirationYear === year && card.expirationMonth >= month)) return null;
+  return { field: 'expirationYear', message: 'The card has expired: its expiry month has passed. Use a card that is still valid.' };
+}
+
 /** A CVC of 3 or 4 digits, as a string (document 3 leaves its shape "not shown"). */
 export function cvcProblem(cvc: unknown): FieldError | null {
   if (cvc === undefined || cvc === null) return null;

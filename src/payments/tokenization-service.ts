@@ -2,7 +2,7 @@
  * The card vault's use cases (document 3 tokenization, docs/platform.md#tokens): tokenize, detokenize, card update, the pay
  * page's order-bound tokens and sandbox wallet confirmations; upgrade and network tokens are network-tokens.ts. Tokens are random, stored as a hash; card data is sealed.
  */
-import { cardInfo, maskedNumber, type CardData, type CardInfo } from './card-data.ts';
+import { cardInfo, expiryProblem, maskedNumber, type CardData, type CardInfo } from './card-data.ts';
 import { DomainError } from '../kernel/errors.ts';
 import type { Order } from '../orders/order.ts';
 import { isUniqueViolation, type Db } from '../db/database.ts';
@@ -123,7 +123,10 @@ export function createTokenizationService(deps: ServiceDeps & { crypto: VaultCry
 
     tokenizeForOrder(order, body) {
       const input = parseTokenize(body);
-      return store({ siteId: null, orderNumber: payableNumber(order) }, { ...input, aliases: [], extra: null, customerId: null });
+      const orderNumber = payableNumber(order); // a paid or cancelled order says so before the card's expiry is judged
+      const expired = expiryProblem(input.card, clock.now());
+      if (expired) throw new DomainError('validation_failed', expired.message, { field: expired.field });
+      return store({ siteId: null, orderNumber }, { ...input, aliases: [], extra: null, customerId: null });
     },
 
     async walletConfirmation(scope) {

@@ -41,6 +41,26 @@ describe('the pay page token path', () => {
   });
 });
 
+describe('a card on the pay page', () => {
+  it('is refused once its expiry month has passed (422, field expirationYear), and nothing is kept in the vault', async () => {
+    const t = await paymentsGateway();
+    const { orderNumber, payToken } = await t.createOrder();
+    const now = new Date(t.clock.now());
+    const [year, month] = [now.getUTCFullYear(), now.getUTCMonth() + 1];
+    const before = month === 1 ? { expirationMonth: 12, expirationYear: year - 1 } : { expirationMonth: month - 1, expirationYear: year };
+    const tokens = async () => Number((await t.gateway.database.db.selectFrom('vault_tokens').select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const kept = await tokens();
+    const expired = await t.rest('POST', `/api/orders/${orderNumber}/card-token`, { t: payToken, ...card(CARDS.ok, before) });
+    expect(expired.status).toBe(422);
+    expect(expired.body).toMatchObject({ ok: false, code: 'validation_failed', field: 'expirationYear', error: expect.stringMatching(/expired/u) });
+    expect(JSON.stringify(expired.body)).not.toContain(String(before.expirationYear));
+    expect(await tokens()).toBe(kept);
+    // A card is good through the last day of its expiry month.
+    const thisMonth = await t.rest('POST', `/api/orders/${orderNumber}/card-token`, { t: payToken, ...card(CARDS.ok, { expirationMonth: month, expirationYear: year }) });
+    expect(thisMonth.status).toBe(200);
+  });
+});
+
 describe.each(['rest', 'graphql'] as const)('paying by card through %s', (door) => {
   const pay = async (t: TestGateway, orderNumber: string, payToken: string, method: string, token: string) => {
     if (door === 'rest') {
