@@ -41,7 +41,7 @@ async function readForm(request: HttpRequest): Promise<FormData> {
   }
 }
 
-export function createNotificationsRoutes({ services, logger }: RestDeps): Route[] {
+export function createNotificationsRoutes({ services, logger, limiter }: RestDeps): Route[] {
   const { evidence } = services.disputes;
   const webhook = services.webhookChallenge;
 
@@ -67,6 +67,13 @@ export function createNotificationsRoutes({ services, logger }: RestDeps): Route
   }
 
   async function processorChallenge(request: HttpRequest, siteId: string, accountId: string): Promise<HttpResponse> {
+    // Counted before anything is looked up: the answer tells whether an account exists (rate-limiter.ts, 'challenge').
+    const decision = await limiter.take('challenge', request.clientAddress);
+    if (!decision.allowed) {
+      const refused = text(429, 'Too Many Requests');
+      refused.headers['retry-after'] = String(decision.retryAfter);
+      return refused;
+    }
     try {
       return text(200, await webhook.answer(siteId, accountId, request.query.get('bt_challenge')));
     } catch (error) {

@@ -2,7 +2,7 @@
  * The OpenAPI descriptions of document 3's operations (platform.ts, payments.ts) and of the evidence operations and
  * the processor webhook (notifications.ts), keyed as their routes are written.
  */
-import { jsonAnswer, jsonBody, PLATFORM_HEADERS, platformErrors, SITE_AUTH, textAnswer, tokenizationErrors, type RouteDoc, type RouteDocs } from './types.ts';
+import { jsonAnswer, jsonBody, PLATFORM_HEADERS, platformErrors, RETRY_AFTER, SITE_AUTH, textAnswer, tokenizationErrors, type RouteDoc, type RouteDocs } from './types.ts';
 
 const PLATFORM = 'Decision platform';
 const TOKENIZATION = 'Tokenization';
@@ -139,9 +139,13 @@ export const PLATFORM_DOCS: RouteDocs = {
   'GET /webhooks/processor/:siteId/:accountId': {
     operationId: 'processorChallenge',
     summary: "Answer a payment processor's webhook verification challenge",
-    description: 'Answers `PUBLIC_KEY|HEX` when the site is known, the account is that site\'s and `bt_challenge` is 20 to 32 lowercase hex characters; anything else is 401.',
+    description: 'Answers `PUBLIC_KEY|HEX` when the site is known, the account is that site\'s and `bt_challenge` is 20 to 32 lowercase hex characters; anything else is 401. Each client address may ask RATE_LIMIT_SUBJECT_WRITE times a window (the answer says whether an account exists); then 429.',
     tags: [EVIDENCE],
     parameters: [{ name: 'bt_challenge', in: 'query', required: true, schema: { type: 'string', pattern: '^[0-9a-f]{20,32}$' } }],
-    responses: { '200': textAnswer('The answer.', 'text/plain', 'public-key|3f0c…'), '401': textAnswer('Unauthorized.', 'text/plain', 'Unauthorized') },
+    responses: {
+      '200': textAnswer('The answer.', 'text/plain', 'public-key|3f0c…'),
+      '401': textAnswer('Unauthorized.', 'text/plain', 'Unauthorized'),
+      '429': { ...textAnswer('Too many challenges from this address; Retry-After says when to come back.', 'text/plain', 'Too Many Requests'), headers: RETRY_AFTER },
+    },
   },
 };

@@ -69,7 +69,7 @@ export function textAnswer(description: string, mediaType = 'text/plain', exampl
   return { description, content: { [mediaType]: { schema: { type: 'string' }, ...(example !== undefined ? { example } : {}) } } };
 }
 
-const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 0 }, required: true } };
+export const RETRY_AFTER = { 'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 0 }, required: true } };
 
 /** What each status means, written once for every family. */
 const STATUS_TEXT: Record<string, string> = {

@@ -26,9 +26,9 @@ import { sha256Hex } from './tokens.ts';
 import { DomainError } from './errors.ts';
 import { WindowCounts } from './window-counts.ts';
 
-export type RateGroup = 'options' | 'lookup' | 'create' | 'pay';
+export type RateGroup = 'options' | 'lookup' | 'create' | 'pay' | 'challenge';
 
-const GROUP_CLASS: Record<RateGroup, 'read' | 'write'> = {
+const GROUP_CLASS: Record<Exclude<RateGroup, 'challenge'>, 'read' | 'write'> = {
   options: 'read',
   lookup: 'read',
   create: 'write',
@@ -79,7 +79,11 @@ const subjectKey = (group: RateGroup, subject: string): string => `${group}:s:${
 /** Each group's limits: by client address (its read or write limit) and by subject. */
 function limitsByGroup(config: RateLimitConfig): Record<RateGroup, { client: number; subject: number }> {
   const of = (kind: 'read' | 'write') => ({ client: config[kind], subject: kind === 'read' ? config.subjectRead : config.subjectWrite });
-  return { options: of(GROUP_CLASS.options), lookup: of(GROUP_CLASS.lookup), create: of(GROUP_CLASS.create), pay: of(GROUP_CLASS.pay) };
+  // The processor's verification webhook answers whether an account exists, unauthenticated (document 2 §4): a
+  // processor asks once when a URL is set up, so each address gets a subject's write budget there, not a venue's,
+  // which bounds anyone probing it for the emails of sleeve orders (docs/notifications.md#processor-verification-webhook).
+  const challenge = { client: config.subjectWrite, subject: config.subjectWrite };
+  return { options: of(GROUP_CLASS.options), lookup: of(GROUP_CLASS.lookup), create: of(GROUP_CLASS.create), pay: of(GROUP_CLASS.pay), challenge };
 }
 
 const ALLOWED: RateDecision = { allowed: true, retryAfter: 0 };

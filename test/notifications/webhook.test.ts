@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { challengeResponse } from '../../src/sites/challenge-service.ts';
 import { decide, profileAccess } from '../platform/support.ts';
 import { testGateway } from '../support/gateway.ts';
+import { gatewayOver } from '../support/graphql-transports.ts';
 
 const VECTOR = { challenge: '20f9f8ed05f77439fe955c977e4c8a53', publicKey: 'integration_public_key', privateKey: 'integration_private_key' };
 const EXPECTED = 'integration_public_key|d9b899556c966b3f06945ec21311865d35df3ce4';
@@ -42,5 +43,19 @@ describe('GET /webhooks/processor/{siteId}/{accountId}', () => {
     expect((await t.rest('GET', path(t.siteId, 'acct-42', VECTOR.challenge))).status).toBe(401);
     await decide(t, 'profile-access', 'ev-42', profileAccess({ accountId: 'acct-42' }));
     expect((await t.rest('GET', path(t.siteId, 'acct-42', VECTOR.challenge))).body).toBe(EXPECTED);
+  });
+
+  it('bounds probing: an address asks at most a subject\'s write budget a window, then 429 with Retry-After', async () => {
+    // Unauthenticated, the answer says whether an account (for the bootstrap site: a sleeve order's email) exists.
+    const t = await gatewayOver('node', { env: { RATE_LIMIT_SUBJECT_WRITE: '3', TRUST_PROXY: 'loopback' } });
+    await t.createOrder({ email: 'buyer@example.com' });
+    const probe = (email: string, address: string) =>
+      t.rest('GET', `/webhooks/processor/${t.siteId}/${encodeURIComponent(email)}?bt_challenge=${VECTOR.challenge}`, undefined, { 'x-forwarded-for': address });
+    const statuses = [];
+    for (const email of ['a@example.com', 'b@example.com', 'c@example.com', 'buyer@example.com']) statuses.push((await probe(email, '198.51.100.7')).status);
+    expect(statuses).toEqual([401, 401, 401, 429]); // the fourth guess is not answered, though it names a real order
+    const refused = await probe('buyer@example.com', '198.51.100.7');
+    expect(refused.headers.get('retry-after')).toMatch(/^[1-9]\d*$/u);
+    expect((await probe('buyer@example.com', '203.0.113.9')).status).toBe(200); // another address, its own count
   });
 });
