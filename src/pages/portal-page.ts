@@ -4,6 +4,7 @@
  * secret, send a test event) and follows each endpoint's deliveries with every attempt. Static markup; the script
  * (app/portal-app.js and its modules) talks only to the REST paths of /v1/webhooks/endpoints with basic auth.
  */
+import { DESCRIPTION_MAX } from '../notifications/endpoint-rules.ts';
 import { APP_ASSETS, pageHead } from './page-shell.ts';
 
 /** Document 2's five notifications, by their event type (the path without its slash). */
@@ -60,9 +61,11 @@ const DETAIL = `
 <div class="section-head"><h2 id="deliveries-title">Deliveries</h2>
 <div class="inline-form"><label for="delivery-status">Show</label>
 <select id="delivery-status"><option value="">All</option><option value="PENDING">Pending</option>
-<option value="DELIVERED">Delivered</option><option value="FAILED">Failed</option></select></div></div>
+<option value="DELIVERED">Delivered</option><option value="FAILED">Failed</option>
+<option value="DROPPED">Dropped</option></select></div></div>
 <p id="deliveries-state" class="hint" role="status" aria-live="polite"></p>
 <ul class="deliveries" id="delivery-list" aria-labelledby="deliveries-title"></ul>
+<div class="actions" id="older-row" hidden><button type="button" class="secondary" id="older-deliveries">Load older deliveries</button></div>
 <form id="recover-form" class="card" novalidate>
 <h3>Recover failed deliveries</h3>
 <div class="field"><label for="recover-since">Send again every failed delivery since</label>
@@ -85,7 +88,7 @@ const DIALOGS = `
 <input id="endpoint-url" type="url" inputmode="url" autocomplete="off" spellcheck="false" required aria-describedby="endpoint-url-help">
 <p id="endpoint-url-help" class="hint">Each notification is POSTed to this URL plus its path, e.g. …/token-updated.</p></div>
 <div class="field"><label for="endpoint-description">Description (optional)</label>
-<input id="endpoint-description" autocomplete="off" maxlength="200"></div>
+<input id="endpoint-description" autocomplete="off" maxlength="${DESCRIPTION_MAX}"></div>
 <fieldset class="field"><legend>Event types</legend>
 <p class="hint" id="event-types-help">None ticked: every event type, including those added later.</p>
 <div class="checks">${EVENT_CHECKBOXES}</div></fieldset>

@@ -15,7 +15,23 @@ const BOOTSTRAP = { id: 'site_portal_boot', apiKey: 'key_portal_boot' };
 
 const basic = (id: string, key: string) => `Basic ${Buffer.from(`${id}:${key}`).toString('base64')}`;
 
-/** A server process and a merchant of its own (a site with its own id and API key), created as a platform would. */
+/** The endpoint API as a site itself calls it with its basic auth (to set up, and to check what the page did). */
+function endpointApi(base: string, site: { id: string; apiKey: string }) {
+  return async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${base}/v1/webhooks/endpoints${path}`, {
+      method,
+      headers: { authorization: basic(site.id, site.apiKey), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null };
+  };
+}
+
+/**
+ * A server process and a merchant of its own (a site with its own id and API key), created as a platform would. The
+ * bootstrap site is there too: sleeve orders, and so their claims, belong to it.
+ */
 export async function startWithMerchant() {
   // Two attempts 3 s apart: a retry and a FAILED delivery both happen within the test.
   const started = await startServer({ VENDOR_SITE_ID: BOOTSTRAP.id, VENDOR_API_KEY: BOOTSTRAP.apiKey, NOTIFY_RETRY_SCHEDULE: '0,3s' });
@@ -26,17 +42,14 @@ export async function startWithMerchant() {
   });
   const merchant = (await response.json()) as { id: string; apiKey: string };
   expect(response.status, JSON.stringify(merchant)).toBe(200);
-  /** The endpoint API as the merchant itself calls it (to check what the page did). */
-  const asMerchant = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${started.base}/v1/webhooks/endpoints${path}`, {
-      method,
-      headers: { authorization: basic(merchant.id, merchant.apiKey), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
+  return {
+    ...started,
+    merchant,
+    asMerchant: endpointApi(started.base, merchant),
+    bootstrap: BOOTSTRAP,
+    asBootstrap: endpointApi(started.base, BOOTSTRAP),
+    siteAuthorization: basic(BOOTSTRAP.id, BOOTSTRAP.apiKey),
   };
-  return { ...started, merchant, asMerchant };
 }
 
 /** Screenshots `portal-<name>-phone.png` and `-laptop.png`; every control labelled, readable, within the screen. */

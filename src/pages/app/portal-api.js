@@ -52,6 +52,11 @@ export function createPortalApi(siteId, apiKey) {
   }
 
   const one = (id) => `/${encodeURIComponent(id)}`;
+  /** `?status=…&after=…` of the values given (an empty one is left out). */
+  const query = (params) => {
+    const search = new URLSearchParams(Object.entries(params).filter(([, value]) => value)).toString();
+    return search ? `?${search}` : '';
+  };
   return {
     siteId,
     list: async () => (await call('GET', '')).data,
@@ -63,6 +68,7 @@ export function createPortalApi(siteId, apiKey) {
     test: (id) => call('POST', `${one(id)}/test`),
     redeliver: (id, deliveryId) => call('POST', `${one(id)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`),
     recover: (id, since) => call('POST', `${one(id)}/recover`, { since }),
-    deliveries: async (id, status) => (await call('GET', `${one(id)}/deliveries${status ? `?status=${encodeURIComponent(status)}` : ''}`)).data,
+    /** One page of deliveries, newest first: `{data, hasMore, nextCursor}`; `after` is an earlier page's nextCursor. */
+    deliveryPage: (id, { status, after } = {}) => call('GET', `${one(id)}/deliveries${query({ status, after })}`),
   };
 }

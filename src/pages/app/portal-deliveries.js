@@ -2,7 +2,9 @@
  * One endpoint's deliveries (docs/merchant-webhooks.md#endpoints): each message with its status and every attempt
  * (status code, duration, the start of the answer), newest first, read again every two seconds while shown. A
  * list of cards that reads the same on a phone and a laptop; the attempts open in a <details>. The list is drawn
- * anew only when the answer changed, and open attempt lists and the focused button survive the redraw.
+ * anew only when the answer changed, and open attempt lists and the focused button survive the redraw. The API answers
+ * a page at a time; "Load older deliveries" reads the next one by its nextCursor, and every poll reads again as many
+ * pages as are shown, so the older ones stay live and are not dropped at the next change.
  */
 import { $, h } from './dom.js';
 import { attemptText, statusText, when } from './portal-health.js';
@@ -10,6 +12,13 @@ import { attemptText, statusText, when } from './portal-health.js';
 export function createDeliveries({ api }) {
   let endpointId = null;
   let drawn = '';
+  let shown = [];
+  // What the list itself last said in #deliveries-state (loading, empty, a failed read): a drawn list replaces that,
+  // but not an action's words ("2 older deliveries shown."), which a poll's redraw would otherwise wipe at once.
+  let listNote = '';
+  // How many pages are shown (the poll reads them all again), and the nextCursor of the last: null when it is the last.
+  let pages = 1;
+  let cursor = null;
   const open = new Set();
 
   function attemptsTable(delivery) {
@@ -52,25 +61,82 @@ export function createDeliveries({ api }) {
     }
   }
 
+  function noteList(text) {
+    listNote = text;
+    $('#deliveries-state').textContent = text;
+  }
+
   function draw(deliveries) {
     const focused = document.activeElement?.closest?.('#delivery-list li')?.dataset.webhookId;
     $('#delivery-list').replaceChildren(...deliveries.map(item));
-    $('#deliveries-state').textContent = deliveries.length ? '' : 'No deliveries yet. Send a test event to try your receiver.';
+    if (!deliveries.length) noteList('No deliveries yet. Send a test event to try your receiver.');
+    else if ($('#deliveries-state').textContent === listNote) noteList('');
     if (focused) $(`#delivery-list li[data-webhook-id="${CSS.escape(focused)}"] .redeliver`)?.focus();
+  }
+
+  /** What a read is for; its answer is dropped when the endpoint, the filter or the pages shown changed meanwhile. */
+  const asking = () => ({ id: endpointId, status: $('#delivery-status').value, pages });
+  const stillAsked = (asked) => asked.id === endpointId && asked.status === $('#delivery-status').value && asked.pages === pages;
+
+  function showPages(deliveries, next) {
+    cursor = next;
+    $('#older-row').hidden = !next;
+    const text = JSON.stringify(deliveries);
+    if (text === drawn) return;
+    drawn = text;
+    shown = deliveries;
+    draw(deliveries);
+  }
+
+  /** The first `asked.pages` pages, each after the last one's cursor: new deliveries push older ones down, not out. */
+  async function readPages(asked) {
+    let page = await api.deliveryPage(asked.id, { status: asked.status });
+    const deliveries = [...page.data];
+    for (let n = 1; n < asked.pages && page.nextCursor; n += 1) {
+      page = await api.deliveryPage(asked.id, { status: asked.status, after: page.nextCursor });
+      deliveries.push(...page.data);
+    }
+    return { deliveries, next: page.nextCursor };
   }
 
   /** Reads the shown endpoint's deliveries; draws only what changed. */
   async function refresh() {
     if (!endpointId) return;
-    const id = endpointId;
-    const deliveries = await api.deliveries(id, $('#delivery-status').value);
-    const text = JSON.stringify(deliveries);
-    if (id !== endpointId || text === drawn) return;
-    drawn = text;
-    draw(deliveries);
+    const asked = asking();
+    const { deliveries, next } = await readPages(asked);
+    if (stillAsked(asked)) showPages(deliveries, next);
   }
 
-  $('#delivery-status').addEventListener('change', () => { drawn = ''; refresh().catch(() => {}); });
+  /** The page after the last one shown, appended below it. */
+  async function loadOlder(button) {
+    const asked = asking();
+    button.disabled = true;
+    try {
+      const page = await api.deliveryPage(asked.id, { status: asked.status, after: cursor });
+      if (!stillAsked(asked)) return;
+      pages += 1;
+      showPages([...shown, ...page.data], page.nextCursor);
+      $('#deliveries-state').textContent = `${page.data.length} older ${page.data.length === 1 ? 'delivery' : 'deliveries'} shown.`;
+      // The button is gone after the last page: focus goes on to the first delivery it brought rather than the page.
+      if (!page.nextCursor && page.data[0]) $(`#delivery-list li[data-webhook-id="${CSS.escape(page.data[0].webhookId)}"] .redeliver`)?.focus();
+    } catch (error) {
+      $('#deliveries-state').textContent = error.message;
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  /** Back to the first page, as for another endpoint or another filter. */
+  function restart() {
+    drawn = '';
+    noteList('');
+    pages = 1;
+    cursor = null;
+    $('#older-row').hidden = true;
+  }
+
+  $('#older-deliveries').addEventListener('click', (event) => loadOlder(event.currentTarget));
+  $('#delivery-status').addEventListener('change', () => { restart(); refresh().catch(() => {}); });
 
   $('#recover-form').addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -98,13 +164,13 @@ export function createDeliveries({ api }) {
     show(id) {
       if (id !== endpointId) {
         open.clear();
-        drawn = '';
+        restart();
         $('#delivery-list').replaceChildren();
-        $('#deliveries-state').textContent = 'Loading deliveries…';
+        noteList('Loading deliveries…');
         $('#recover-result').textContent = '';
       }
       endpointId = id;
-      if (id) refresh().catch((error) => { $('#deliveries-state').textContent = error.message; });
+      if (id) refresh().catch((error) => noteList(error.message));
     },
   };
 }
