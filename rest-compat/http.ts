@@ -5,7 +5,7 @@
  */
 import { DomainError } from '../src/kernel/errors.ts';
 import { JSON_TOO_DEEP_MESSAGE, jsonTextTooDeep } from '../src/kernel/json-depth.ts';
-import { isJsonBody, UnsupportedMediaTypeError } from '../src/kernel/media-type.ts';
+import { contentCodingOf, isJsonBody, unsupportedCoding, UnsupportedMediaTypeError } from '../src/kernel/media-type.ts';
 import { loneSurrogateAt, loneSurrogateMessage, maySpellLoneSurrogate } from '../src/kernel/unicode-text.ts';
 
 export interface HttpRequest {
@@ -80,7 +80,10 @@ export async function readCountedJson(
 export async function readJson(request: HttpRequest): Promise<unknown> {
   const contentType = request.headers['content-type'];
   if (!isJsonBody(contentType)) throw new UnsupportedMediaTypeError(contentType!);
-  const raw = await request.text();
+  const coding = contentCodingOf(request.headers['content-encoding']);
+  if (coding) throw unsupportedCoding(contentType, coding);
+  // RFC 8259 §8.1: a parser may read past a byte order mark, and Windows tools write one.
+  const raw = withoutByteOrderMark(await request.text());
   if (raw.trim() === '') throw new DomainError('bad_request', 'The request body is empty; send a JSON object.');
   // Deeper than 64 levels: a 400 in the caller's own error shape, never a 500 (docs/edge.md#bounds). Every REST
   // family (document 1, platform, tokenization, evidence) reads its body here and maps the DomainError its way.
@@ -97,4 +100,8 @@ export async function readJson(request: HttpRequest): Promise<unknown> {
     throw new DomainError('bad_request', message, { field: broken, errors: [{ field: broken, message }] });
   }
   return body;
+}
+
+function withoutByteOrderMark(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }

@@ -24,7 +24,23 @@ export function isJsonBody(contentType: string | null | undefined): boolean {
 /** A body a JSON path will not read: each door answers it 415 in its own error shape. */
 export class UnsupportedMediaTypeError extends Error {
   override readonly name = 'UnsupportedMediaTypeError';
-  constructor(readonly contentType: string) {
-    super(`A body sent as ${mediaTypeOf(contentType)} is not read here: send it as JSON with content-type: application/json.`);
+  constructor(
+    readonly contentType: string,
+    message = `A body sent as ${mediaTypeOf(contentType)} is not read here: send it as JSON with content-type: application/json.`,
+  ) {
+    super(message);
   }
+}
+
+/**
+ * The content coding of a body, lower-cased; null for none or `identity`. The gateway decodes none (a proxy in
+ * front may), so a coded body is refused 415 by name (RFC 9110 §15.5.16) rather than parsed as the JSON it is not.
+ */
+export function contentCodingOf(contentEncoding: string | null | undefined): string | null {
+  const coding = contentEncoding?.trim().toLowerCase();
+  return coding && coding !== 'identity' ? coding : null;
+}
+
+export function unsupportedCoding(contentType: string | undefined, coding: string): UnsupportedMediaTypeError {
+  return new UnsupportedMediaTypeError(contentType ?? '', `A body with content-encoding ${coding.slice(0, 40)} is not read here: send it uncompressed.`);
 }
