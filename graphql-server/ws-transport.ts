@@ -13,7 +13,7 @@
  * Each operation's context carries a writer of its `next` messages (WRITE_NEXT_NOW): the hold ticks are written with
  * it, past graphql-ws's loop, while graphql-ws waits for the stream (docs/graphql.md#the-tick-path).
  */
-import type { IncomingMessage, Server } from 'node:http';
+import type { Server } from 'node:http';
 import { GraphQLError, type ExecutionArgs } from 'graphql';
 import type { ConnectionInitMessage } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
@@ -25,10 +25,11 @@ import type { TrustedDocuments } from './trusted-documents.ts';
 import { withoutHttpExtensions } from './socket-errors.ts';
 import { WRITE_NEXT_NOW, type WriteNextNow } from './use-compiled-subscriptions.ts';
 import type { ProductionHardening } from './use-production-hardening.ts';
-import { GRAPHQL_PATH, type GraphQLYoga } from './yoga-server.ts';
+import { answerUpgrades, type UpgradeDoor } from './ws-upgrade.ts';
+import type { GraphQLYoga } from './yoga-server.ts';
 
 export interface WebSocketTransport {
-  /** Closes every client with 1001 "Going away", then the WebSocket server. */
+  /** Closes every client with 1001 "Going away", then the WebSocket server; upgrades from then on get 503. */
   dispose(): Promise<void>;
   clients(): number;
 }
@@ -54,20 +55,12 @@ export function attachWebSocket(
     readonly yoga: GraphQLYoga;
     readonly trusted: TrustedDocuments;
     readonly hardening: ProductionHardening;
-    clientAddressOf?: (req: IncomingMessage) => string;
-    allowsOrigin?: (origin: string | undefined) => boolean;
-  },
+  } & UpgradeDoor,
   { keepAliveMs = 12_000, maxPayload = 1_048_576 }: WebSocketOptions = {},
 ): WebSocketTransport {
-  const wsServer = new WebSocketServer({
-    server,
-    path: GRAPHQL_PATH,
-    maxPayload,
-    // CORS_ORIGINS holds for sockets too: an unlisted page's upgrade is refused (403) before any work (docs/edge.md#cors).
-    ...(door.allowsOrigin
-      ? { verifyClient: ({ origin }: { origin?: string }, done: (ok: boolean, code?: number) => void) => done(door.allowsOrigin!(origin), 403) }
-      : {}),
-  });
+  // The server's upgrades are answered, logged and counted in ws-upgrade.ts, which hands /graphql's to this one.
+  const wsServer = new WebSocketServer({ noServer: true, maxPayload });
+  const upgrades = answerUpgrades(server, wsServer, door);
   // `extra` is graphql-ws's own per-socket object: the client address is kept there once read.
   const graphqlWs = useServer<ConnectionInitMessage['payload'], { clientAddress: string }>(
     {
@@ -127,9 +120,12 @@ export function attachWebSocket(
     wsServer,
     keepAliveMs,
   );
+  // Once: ws's close() of a server already closed fails ("The server is not running").
+  let disposed: Promise<void> | undefined;
   return {
     async dispose() {
-      await graphqlWs.dispose();
+      upgrades.close();
+      await (disposed ??= Promise.resolve(graphqlWs.dispose()));
     },
     clients: () => wsServer.clients.size,
   };

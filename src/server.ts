@@ -258,7 +258,8 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     attachWebSocket: (server) =>
       attachWebSocket(
         server,
-        { yoga: graphql.yoga, trusted: graphql.trusted, hardening: graphql.hardening, clientAddressOf: (req) => addresses.of(req), allowsOrigin: (origin) => socketCors.allowsSocket(origin) },
+        // `requests`: each upgrade, opened or refused, is a request line and a count too (docs/operations.md#request-logs).
+        { yoga: graphql.yoga, trusted: graphql.trusted, hardening: graphql.hardening, requests, clientAddressOf: (req) => addresses.of(req), allowsOrigin: (origin) => socketCors.allowsSocket(origin) },
         { maxPayload: config.maxBodyBytes },
       ),
     endStreams: () => {
