@@ -17,8 +17,8 @@ const FORM = `
 <input id="stitchText" name="stitchText" autocomplete="off" autocapitalize="characters" spellcheck="false"
  aria-describedby="stitch-help stitch-count stitch-error" required>
 <p id="stitch-help" class="hint"></p>
-<p id="stitch-count" class="counter" aria-live="polite"></p>
-<p id="stitch-error" class="error"></p>
+<p id="stitch-count" class="counter"></p>
+<p id="stitch-error" class="error" aria-live="polite"></p>
 <img class="sleeve-preview phone-only" id="preview-image-inline" alt="" width="480" height="340"></div>
 <div class="field"><label for="name">First and last name</label>
 <input id="name" name="name" autocomplete="name" aria-describedby="name-help name-error" required>
@@ -59,6 +59,7 @@ const ORDER = `
 <h2 id="order-title">Order <span id="order-number"></span></h2>
 <ol class="steps" id="steps" aria-label="Order progress"></ol>
 <p id="order-message" class="status-message" role="status" aria-live="polite"></p>
+<p id="order-note" class="note" role="status" hidden></p>
 <div id="pickup" class="pickup" hidden><h3>Ready for pickup</h3><p class="big" id="pickup-number"></p>
 <p>Go to the pickup station, say this order number, and give the first and last name on the order.</p></div>
 <div id="hold" hidden>
@@ -68,7 +69,7 @@ const ORDER = `
 <p class="hint">Two ways to pay; choose either.</p>
 <div class="pay-ways">
 <div class="pay-way"><h3>Your own card or wallet</h3><p id="pay-label"></p>
-<a class="button" id="pay-link" target="_blank" rel="noopener">Open the payment page</a></div>
+<a class="button" id="pay-link" target="_blank" rel="noopener">Open the payment page<span class="sr-only"> (opens in a new tab)</span></a></div>
 <div class="pay-way"><h3>The demo card</h3><p>Nothing is charged.</p>
 <button type="button" id="pay-demo">Pay with the demo card</button></div>
 </div>

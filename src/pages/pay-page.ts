@@ -23,7 +23,9 @@ export function renderPayPage(orderNumber: string): string {
 <img class="sleeve-preview" id="preview" alt="" width="480" height="340" hidden>
 <dl><dt>Size</dt><dd id="size">…</dd><dt>Font</dt><dd id="font">…</dd><dt>Thread</dt><dd id="thread">…</dd>
 <dt>Stitch text</dt><dd id="text">…</dd><dt>Letter by letter</dt><dd id="spelled" class="spell">…</dd></dl></section>
-<section class="card" aria-live="polite"><p id="status">Loading…</p><p class="countdown" id="countdown" hidden></p>
+<section class="card"><p id="status" role="status" tabindex="-1">Loading…</p>
+<p class="countdown" id="countdown" role="timer" aria-label="Time left to pay" hidden></p>
+<p id="countdown-announce" class="sr-only" aria-live="polite"></p>
 <p class="note" id="deadline"></p></section>
 <section class="card" id="pay" hidden aria-labelledby="pay-label">
 <h2 id="pay-label"></h2>
@@ -41,7 +43,7 @@ export function renderPayPage(orderNumber: string): string {
 <p class="or">or</p>
 <button id="wallet-pay" type="button" class="secondary">Pay with the sandbox wallet</button>
 <button id="demo" type="button" class="secondary">Pay with the demo card (nothing is charged)</button>
-<p id="result" role="status" aria-live="assertive"></p>
+<p id="result" role="status" aria-live="assertive" tabindex="-1"></p>
 <p class="note">Your card number goes only to the card vault; this page never keeps it.</p></section>
 </main>
 <script src="/assets/graphql-ws.js"></script>

@@ -77,7 +77,7 @@ const DIALOGS = `
 <dialog id="cancel-dialog" aria-labelledby="cancel-title">
 <form id="cancel-form" novalidate>
 <h2 id="cancel-title">Cancel order <span id="cancel-number"></span></h2>
-<div class="field"><label for="cancel-reason">Reason (told to the attendee; 1 to 300 characters)</label>
+<div class="field"><label for="cancel-reason">Reason (for staff only: the attendee is told that staff cancelled it, not why; 1 to 300 characters)</label>
 <textarea id="cancel-reason" rows="3" maxlength="300" required></textarea></div>
 <p id="cancel-error" class="error" role="alert"></p>
 <div class="actions"><button type="submit" class="danger">Cancel the order</button>

@@ -110,6 +110,9 @@ describe.skipIf(!hasChromium)(`the ordering page in headless Chromium ${CHROMIUM
     await stitch.fill('ADA!');
     expect(await page.locator('#stitch-count').textContent()).toBe('4 of 20 characters');
     expect(await page.locator('#stitch-error').textContent()).toBe('These characters cannot be stitched: “!”.');
+    // The error is spoken as it appears; the counter is read with the field, not again on every keystroke.
+    expect(await page.locator('#stitch-error').getAttribute('aria-live')).toBe('polite');
+    expect(await page.locator('#stitch-count').getAttribute('aria-live')).toBeNull();
     expect(await stitch.getAttribute('aria-invalid')).toBe('true');
     await stitch.fill('A'.repeat(21));
     expect(await page.locator('#stitch-error').textContent()).toBe('That is 21 characters; the limit is 20.');
@@ -144,7 +147,7 @@ describe.skipIf(!hasChromium)(`the ordering page in headless Chromium ${CHROMIUM
     // Screen readers hear the time left when the countdown appears, then each minute (not every second).
     expect(await page.locator('#countdown-announce').textContent()).toMatch(/^4:5\d left to pay\.$/u);
     expect(await page.locator('#countdown-announce').getAttribute('aria-live')).toBe('polite');
-    const payLink = page.getByRole('link', { name: 'Open the payment page' });
+    const payLink = page.getByRole('link', { name: 'Open the payment page (opens in a new tab)', exact: true });
     expect(await payLink.getAttribute('href')).toMatch(new RegExp(`^${base}/pay/1001\\?t=.+`, 'u'));
     expect(await page.getByRole('button', { name: 'Pay with the demo card' }).isVisible()).toBe(true);
     expect(await page.locator('#steps [aria-current=step]').textContent()).toBe('Reserved');
@@ -234,6 +237,8 @@ describe.skipIf(!hasChromium)(`the ordering page in headless Chromium ${CHROMIUM
     await other.page.locator('#order').waitFor({ state: 'visible', timeout: 5_000 });
     expect(await other.page.locator('#order-number').textContent()).toBe('1002');
     expect(await other.page.locator('#order-text').textContent()).toBe('GRACE');
+    // Said as what it is: the order already held for that email, not a new one.
+    expect(await other.page.locator('#order-note').textContent()).toMatch(/already waiting for payment: this is that order\. Nothing new was ordered\.$/u);
     expect(other.pageErrors).toEqual([]);
 
     // The other way to pay: the payment page, opened from the order in a new tab. Both open order pages follow.

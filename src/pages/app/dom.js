@@ -31,6 +31,16 @@ export function minutesAndSeconds(seconds) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
+/**
+ * What a hold's countdown says aloud, now and then, not every second: a screen reader reading each tick would drown
+ * everything else. Each whole minute, then 30 and 10 seconds; null for every other second.
+ */
+export function holdAnnouncement(seconds) {
+  if (seconds > 0 && seconds % 60 === 0) return `${seconds / 60} minute${seconds === 60 ? '' : 's'} left to pay.`;
+  if (seconds === 30 || seconds === 10) return `${seconds} seconds left to pay.`;
+  return null;
+}
+
 /** The header's connection note (#conn), for connect()'s onState. */
 export function showConnection(state) {
   $('#conn').textContent = state === 'live' ? 'Live' : 'Reconnecting…';

@@ -54,9 +54,12 @@ const status = createOrderStatus({
   },
 });
 
-function showOrder(mine, order) {
+/** `note`: a sentence above the order, e.g. that it is the one already held for this email (none: hidden). */
+function showOrder(mine, order, note = '') {
   stored.write(mine);
   status.show(mine, order);
+  $('#order-note').textContent = note;
+  $('#order-note').hidden = !note;
   showStep('order');
 }
 
@@ -70,7 +73,9 @@ async function createOrder() {
     // A duplicate still held comes back with its payToken: that is this visitor's order, show it. (`existing`:
     // ApiError's `order` would clash with Order's `order` field in one selection.)
     const order = result.code === 'DUPLICATE' && result.existing?.payToken ? result.existing : result.code ? null : result;
-    if (order) return showOrder({ orderNumber: order.orderNumber, payToken: order.payToken }, order);
+    // Document 1 hands a held duplicate's token back; the page says so rather than show it as if it were new.
+    const note = result.code === 'DUPLICATE' ? 'An order with this email was already waiting for payment: this is that order. Nothing new was ordered.' : '';
+    if (order) return showOrder({ orderNumber: order.orderNumber, payToken: order.payToken }, order, note);
     if (result.field && result.field !== 'email') {
       showStep('form');
       return form.showServerError(result.field, result.error);

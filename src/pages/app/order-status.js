@@ -3,7 +3,7 @@
  * by side (the pay page, or the demo card) without choosing for the user, then the status live (orderUpdates)
  * until it is ready, with the pickup instructions. The order's fields are operations/OrderFields.graphql.
  */
-import { $, h, minutesAndSeconds, sameOriginImage } from './dom.js';
+import { $, h, holdAnnouncement, minutesAndSeconds, sameOriginImage } from './dom.js';
 import { spell } from './rules.js';
 import { previewLabel } from './sleeve-drawing.js';
 
@@ -23,13 +23,6 @@ function payAddress(payUrl, payToken) {
   return url.href;
 }
 
-/** Spoken now and then, not every second: a screen reader reading each tick would drown everything else. */
-function announcement(seconds) {
-  if (seconds > 0 && seconds % 60 === 0) return `${seconds / 60} minute${seconds === 60 ? '' : 's'} left to pay.`;
-  if (seconds === 30 || seconds === 10) return `${seconds} seconds left to pay.`;
-  return null;
-}
-
 export function createOrderStatus({ api, onFinished }) {
   let mine = null;
   let stops = [];
@@ -42,7 +35,7 @@ export function createOrderStatus({ api, onFinished }) {
   function showCountdown(seconds) {
     const first = !$('#countdown').textContent;
     $('#countdown').textContent = minutesAndSeconds(seconds);
-    const said = first ? `${minutesAndSeconds(seconds)} left to pay.` : announcement(seconds);
+    const said = first ? `${minutesAndSeconds(seconds)} left to pay.` : holdAnnouncement(seconds);
     if (said) $('#countdown-announce').textContent = said;
   }
 

@@ -8,7 +8,7 @@
 import { connect, operation } from './graphql.js';
 import { spell } from './rules.js';
 import { previewLabel } from './sleeve-drawing.js';
-import { sameOriginImage } from './dom.js';
+import { holdAnnouncement, minutesAndSeconds, sameOriginImage } from './dom.js';
 
 const orderNumber = document.body.dataset.orderNumber;
 const token = new URLSearchParams(location.search).get('t') ?? '';
@@ -37,6 +37,8 @@ function show(order) {
   }
   $('status').textContent = order.message;
   const held = order.status === 'AWAITING_PAYMENT';
+  // The pay form goes away under the user (paid elsewhere, the hold ran out): focus goes to what says why, not the body.
+  if (!held && !$('pay').hidden && $('pay').contains(document.activeElement)) $('status').focus();
   if (!held) { clearTimeout(timer); deadline = 0; }
   $('pay').hidden = !held; $('countdown').hidden = !held;
   $('deadline').textContent = held ? 'Pay before ' + order.holdUntilText + '.' : '';
@@ -46,14 +48,17 @@ function show(order) {
     // The hold's end never moves: set the countdown once (and again only once it ran out here while the server
     // still holds the order). A later copy of the order — the subscription's first event — would only move it by
     // the time that answer took to arrive: a visible jump.
-    if (deadline <= Date.now()) { deadline = Date.now() + order.secondsLeft * 1000 + 500; tick(); }
+    if (deadline <= Date.now()) { deadline = Date.now() + order.secondsLeft * 1000 + 500; tick(true); }
   }
 }
-function tick() {
+function tick(first = false) {
   clearTimeout(timer);
   const ms = Math.max(0, deadline - Date.now());
   const left = Math.floor(ms / 1000);
-  $('countdown').textContent = Math.floor(left / 60) + ':' + String(left % 60).padStart(2, '0');
+  $('countdown').textContent = minutesAndSeconds(left);
+  // The timer itself is silent (role=timer); the time left is said when it appears, then now and then.
+  const said = first ? `${minutesAndSeconds(left)} left to pay.` : holdAnnouncement(left);
+  if (said) $('countdown-announce').textContent = said;
   // secondsLeft is whole seconds (the hold ends 0–1 s after it says), so the deadline above is the middle of that
   // second; tick just after each whole second passes. At 0:00 ask the server again a second later — never at once
   // and over and over while it still says 0 seconds left.
@@ -85,7 +90,20 @@ const MESSAGES = {
   rate_limited: 'Too many attempts. Wait a moment, then try again.',
 };
 function result(text, ok) { $('result').textContent = text; $('result').className = ok ? 'ok' : 'bad'; }
-function busy(on) { for (const id of ['card-pay', 'wallet-pay', 'demo']) $(id).disabled = on; }
+
+// The button pressed is disabled while paying, and a disabled button loses focus to the page's body: it gets it
+// back when it can take it again, else the line that says what happened does (a keyboard user stays in place).
+let focusedBefore = null;
+function busy(on) {
+  if (on) focusedBefore = document.activeElement;
+  for (const id of ['card-pay', 'wallet-pay', 'demo']) $(id).disabled = on;
+  if (on) return;
+  const before = focusedBefore;
+  focusedBefore = null;
+  if (document.activeElement && document.activeElement !== document.body) return;
+  if (before && before.isConnected && !before.disabled && before.offsetParent !== null) before.focus();
+  else ($('pay').hidden ? $('status') : $('result')).focus();
+}
 
 /** Pays with a method and (for card and wallet) a token; returns the error code, or null when paid. */
 async function pay(method, payWith) {
@@ -102,7 +120,30 @@ async function pay(method, payWith) {
 // A token kept after a 502, so that pressing Pay again retries the same attempt. Editing the card drops it.
 let cardToken = null;
 const CARD_INPUTS = { cardNumber: 'card-number', expirationMonth: 'card-expiry', expirationYear: 'card-expiry', cardHolderName: 'card-name', cvc: 'card-cvc' };
-for (const id of new Set(Object.values(CARD_INPUTS))) $(id).addEventListener('input', () => { cardToken = null; $(id).removeAttribute('aria-invalid'); });
+for (const id of new Set(Object.values(CARD_INPUTS))) $(id).addEventListener('input', () => { cardToken = null; markCardField(id, false); });
+
+/** Marks a card field at fault (or no longer): invalid, and described by the line that says why. */
+function markCardField(id, invalid) {
+  if (invalid) { $(id).setAttribute('aria-invalid', 'true'); $(id).setAttribute('aria-describedby', 'result'); }
+  else { $(id).removeAttribute('aria-invalid'); $(id).removeAttribute('aria-describedby'); }
+}
+
+/** The vault's field names, as the form's labels say them, for a message that names one. */
+const FIELD_WORDS = { cardNumber: 'card number', expirationMonth: 'expiry month', expirationYear: 'expiry year', cardHolderName: 'name on the card', cvc: 'security code' };
+const inWords = (message) => {
+  const said = message.replace(/\b(cardNumber|expirationMonth|expirationYear|cardHolderName|cvc)\b/g, (name) => FIELD_WORDS[name]);
+  return said.charAt(0).toUpperCase() + said.slice(1);
+};
+
+/** What the form can tell before sending anything: each field at fault, with what to do about it. */
+function cardProblems(card) {
+  const problems = [];
+  if (!/^\d{10,19}$/.test(card.cardNumber)) problems.push(['card-number', 'Enter the card number, 10 to 19 digits.']);
+  if (!(card.expirationMonth >= 1 && card.expirationMonth <= 12)) problems.push(['card-expiry', 'Enter the expiry as MM/YY.']);
+  if (!/^\d{3,4}$/.test(card.cvc)) problems.push(['card-cvc', 'Enter the security code, 3 or 4 digits.']);
+  if (!card.cardHolderName) problems.push(['card-name', 'Enter the name on the card.']);
+  return problems;
+}
 
 function readCard() {
   const exp = $('card-expiry').value.replace(/\s/g, '').match(/^(\d{1,2})\/?(\d{2}|\d{4})$/);
@@ -120,11 +161,19 @@ $('card-form').addEventListener('submit', async (event) => {
   busy(true); result('Paying…', true);
   try {
     if (!cardToken) {
-      const res = await post('/api/orders/' + orderNumber + '/card-token', { t: token, ...readCard() });
+      const card = readCard();
+      const problems = cardProblems(card);
+      for (const id of new Set(Object.values(CARD_INPUTS))) markCardField(id, problems.some(([at]) => at === id));
+      if (problems.length > 0) {
+        result(problems.map(([, text]) => text).join(' '), false);
+        $(problems[0][0]).focus();
+        return;
+      }
+      const res = await post('/api/orders/' + orderNumber + '/card-token', { t: token, ...card });
       if (res.status !== 200) {
         const input = $(CARD_INPUTS[res.body.field] ?? 'card-number');
-        if (res.body.field) { input.setAttribute('aria-invalid', 'true'); input.focus(); }
-        result(MESSAGES[res.body.code] ?? (res.body.field ? 'Check the card details: ' : '') + (res.body.error ?? 'The card was not accepted.'), false);
+        if (res.body.field) { markCardField(input.id, true); input.focus(); }
+        result(MESSAGES[res.body.code] ?? (res.body.field ? 'Check the card details: ' : '') + inWords(res.body.error ?? 'The card was not accepted.'), false);
         // No field to fix: the order itself changed (paid elsewhere, cancelled): show it as it is now.
         if (!res.body.field) await load();
         return;

@@ -59,7 +59,7 @@ export function createDialogs({ api, onChanged }) {
     event.preventDefault();
     const reason = $('#cancel-reason').value.trim();
     if (!reason) {
-      $('#cancel-error').textContent = 'Give a reason: it is told to the attendee.';
+      $('#cancel-error').textContent = 'Give a reason, for the staff record (the attendee is told only that staff cancelled the order).';
       return $('#cancel-reason').focus();
     }
     submit($('#cancel-dialog'), $('#cancel-error'), 'CancelOrder', { n: current.orderNumber, r: reason });
