@@ -1,5 +1,6 @@
 // Apollo Client 4 without React: HTTP for queries and mutations, graphql-ws for subscriptions, and a normalised
-// cache with no typePolicies (every object has a global `id`). npm install @apollo/client rxjs graphql-ws ws
+// cache with no typePolicies (every object has a global `id`); `possibleTypes` names the two unions' members, which
+// the cache needs to match `... on Order` and `... on ApiError`. npm install @apollo/client rxjs graphql-ws ws
 import { ApolloClient, ApolloLink, gql, HttpLink, InMemoryCache } from '@apollo/client';
 import { GraphQLWsLink } from '@apollo/client/link/subscriptions';
 import { getMainDefinition } from '@apollo/client/utilities';
@@ -15,7 +16,7 @@ const isSubscription = ({ query }) => {
 };
 const client = new ApolloClient({
   link: ApolloLink.split(isSubscription, new GraphQLWsLink(ws), new HttpLink({ uri: `${GATEWAY}/graphql` })),
-  cache: new InMemoryCache(),
+  cache: new InMemoryCache({ possibleTypes: { CreateOrderResult: ['Order', 'ApiError'], PayOrderResult: ['PayResult', 'ApiError'] } }),
 });
 
 // createOrder answers a union: an Order, or an ApiError saying why not (a duplicate email, a rule broken).

@@ -1,4 +1,4 @@
 /** The package entry: build the whole app in memory for your own tests, or start it on a port. */
 export { createGateway, startServer, type Gateway, type GatewayOptions, type RunningServer } from './server.ts';
 export { createManualClock, systemClock, type Clock, type ManualClock } from './kernel/clock.ts';
-export { loadConfig, type Config } from './kernel/config.ts';
+export { ConfigError, loadConfig, type Config } from './kernel/config.ts';

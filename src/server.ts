@@ -241,6 +241,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     return url === GRAPHQL_PATH || url.startsWith(GRAPHQL_PATH + '?');
   }
 
+  let disposed = false;
   return {
     config,
     services,
@@ -249,6 +250,8 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     database,
     bus,
     fetch(request) {
+      // A test holding a gateway past its dispose() would otherwise get 200 "Unexpected error." from a closed database.
+      if (disposed) return Promise.reject(new Error('This gateway was disposed: create a new one (createGateway) for each test.'));
       const requestId = requestIdOf(request.headers.get('x-request-id'));
       // In memory (tests, a frontend team's gateway): every request but a stream runs in the scope; speed is no issue.
       const stream = request.headers.get('accept')?.includes('text/event-stream') ?? false;
@@ -277,6 +280,10 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
       void serveNodeScoped(req, res, requestId);
     },
     async dispose() {
+      if (disposed) return;
+      disposed = true;
+      // Streams still open in memory end with `complete`, as on a server's shutdown, instead of hanging their tests.
+      graphql.endStreams();
       for (const item of background.reverse()) await item.dispose();
       ticker.dispose();
       await mcp.dispose();

@@ -123,7 +123,7 @@ describe.skipIf(!hasChromium)(`the staff console in headless Chromium ${CHROMIUM
     await page.getByRole('button', { name: 'Cancel the order' }).click();
     // The reason is staff's record: the attendee's message says only that staff cancelled it (docs/ordering.md).
     expect(await page.locator('#cancel-error').textContent()).toBe('Give a reason, for the staff record (the attendee is told only that staff cancelled the order).');
-    expect(await page.getByLabel('Reason').evaluate((input) => input.labels![0]!.textContent)).toMatch(/for staff only: the attendee is told that staff cancelled it, not why/u);
+    expect(await page.getByLabel('Reason').evaluate((input) => (input as HTMLInputElement).labels![0]!.textContent)).toMatch(/for staff only: the attendee is told that staff cancelled it, not why/u);
     await page.getByLabel('Reason').fill('Thread ran out');
     await page.getByRole('button', { name: 'Cancel the order' }).click();
     await page.locator('#cancel-dialog').waitFor({ state: 'hidden', timeout: 3_000 });

@@ -15,17 +15,20 @@ import { afterThisTest } from '../support/gateway.ts';
 const ROOT = resolve(import.meta.dirname, '../..');
 const run = promisify(execFile);
 
-async function runExample(file: string): Promise<string[]> {
+/** `nodeArgs`: e.g. `--conditions=development`, under which Apollo Client logs its warnings (to stderr, kept here). */
+let lastStderr = '';
+async function runExample(file: string, nodeArgs: string[] = []): Promise<string[]> {
   // The system clock, in memory: the hold's ticks need time to pass (a test gateway's manual clock holds it still).
   const gateway = await createGateway();
   afterThisTest(() => gateway.dispose());
   const server = await startServer(gateway, { port: 0, host: '127.0.0.1' });
   afterThisTest(() => server.close(1_000));
-  const { stdout } = await run(process.execPath, [resolve(ROOT, 'examples', file)], {
+  const { stdout, stderr } = await run(process.execPath, [...nodeArgs, resolve(ROOT, 'examples', file)], {
     cwd: ROOT,
     env: { ...process.env, GATEWAY_URL: server.url },
     timeout: 20_000,
   });
+  lastStderr = stderr;
   return stdout.trim().split('\n');
 }
 
@@ -38,6 +41,11 @@ describe('the README frontend examples', () => {
 
   it('Apollo Client: a union result, then a subscription event updates the cached order (no typePolicies)', async () => {
     expect(await runExample('apollo-client.mjs')).toEqual(['created 1001 AWAITING_PAYMENT', 'cached status RECEIVED']);
+  });
+
+  it('Apollo Client in development: no warning (a union without possibleTypes loses data: "Cannot match inline fragment")', async () => {
+    expect(await runExample('apollo-client.mjs', ['--conditions=development'])).toEqual(['created 1001 AWAITING_PAYMENT', 'cached status RECEIVED']);
+    expect(lastStderr).not.toMatch(/possibleTypes|Cannot match|might be lost/iu);
   });
 
   it('urql: a query, a mutation and a subscription', async () => {

@@ -106,7 +106,8 @@ it('packs, installs into a fresh project, and the README example passes there un
   const manifest = { name: 'sleeve-gateway-consumer', private: true, type: 'module', scripts: { test: 'vitest run' }, ...example.manifest };
   writeFileSync(join(consumer, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   const vitest = `vitest@${ours.devDependencies.vitest}`;
-  const install = [...NPM, 'install', '-D', '--prefer-offline', '--no-audit', '--no-fund', tarball, 'graphql', vitest];
+  // --engine-strict: with the README's overrides, nothing installed asks for a newer Node than the package does.
+  const install = [...NPM, 'install', '-D', '--engine-strict', '--prefer-offline', '--no-audit', '--no-fund', tarball, 'graphql', vitest];
   childEnv.npm_config_better_sqlite3_local_prebuilds = await localPrebuilds();
   const installed = await run(install, consumer, 480_000);
   timings.install = installed.seconds;
@@ -135,6 +136,10 @@ it('packs, installs into a fresh project, and the README example passes there un
   const plain = await run([process.execPath, '-e', script], consumer, 60_000);
   timings.node = plain.seconds;
   expect(JSON.parse(plain.stdout)).toEqual({ graphql: { data: { sleeveOptions: { sizes: expect.arrayContaining(['13-inch']) } } }, asset: 200 });
+
+  // CommonJS `require` (Node loads ES modules by require from 20.19): the same entry, its error class too.
+  const required = await run([process.execPath, '-e', "const g = require('sleeve-gateway'); console.log(typeof g.createGateway, typeof g.ConfigError)"], consumer, 60_000);
+  expect(required.stdout.trim()).toBe('function function');
 
   // The example against the package's declarations (`exports` → `types`), with this project's TypeScript.
   const tsconfig = { compilerOptions: { module: 'NodeNext', target: 'ES2022', lib: ['ES2023', 'DOM'], strict: true, noEmit: true, skipLibCheck: true, types: [] } };

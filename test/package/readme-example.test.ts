@@ -24,8 +24,8 @@ it('the README says what to install: the tarball of this version, or the checkou
   expect(section).toContain(`npm install -D --install-links ../${name} graphql vitest`);
 });
 
-it("the install scripts the README asks you to allow and deny are this project's own (package.json allowScripts)", () => {
-  const { allowScripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { allowScripts: Record<string, boolean> };
-  expect(readmeExample().manifest).toEqual({ allowScripts });
+it("the install scripts and overrides the README asks you to add are this project's own (package.json allowScripts, overrides)", () => {
+  const { allowScripts, overrides } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { allowScripts: Record<string, boolean>; overrides: Record<string, string> };
+  expect(readmeExample().manifest).toEqual({ allowScripts, overrides });
   expect(allowScripts['better-sqlite3']).toBe(true);
 });
