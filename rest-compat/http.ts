@@ -82,8 +82,7 @@ export async function readJson(request: HttpRequest): Promise<unknown> {
   if (!isJsonBody(contentType)) throw new UnsupportedMediaTypeError(contentType!);
   const coding = contentCodingOf(request.headers['content-encoding']);
   if (coding) throw unsupportedCoding(contentType, coding);
-  // RFC 8259 §8.1: a parser may read past a byte order mark, and Windows tools write one.
-  const raw = withoutByteOrderMark(await request.text());
+  const raw = await request.text();
   if (raw.trim() === '') throw new DomainError('bad_request', 'The request body is empty; send a JSON object.');
   // Deeper than 64 levels: a 400 in the caller's own error shape, never a 500 (docs/edge.md#bounds). Every REST
   // family (document 1, platform, tokenization, evidence) reads its body here and maps the DomainError its way.
@@ -100,8 +99,4 @@ export async function readJson(request: HttpRequest): Promise<unknown> {
     throw new DomainError('bad_request', message, { field: broken, errors: [{ field: broken, message }] });
   }
   return body;
-}
-
-function withoutByteOrderMark(text: string): string {
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }

@@ -70,7 +70,6 @@ export function withRequestId<A extends unknown[], R>(requestId: string | undefi
   }
 }
 
-
 /**
  * An error as name, message and stack, and the error it wraps (a GraphQLError's originalError) the same way. Never
  * `String(error)`: a GraphQLError prints the document's source around its location, and a document may hold a
