@@ -11,7 +11,7 @@ const FORM = `
 <fieldset><legend>Size</legend><div class="choices" id="sizes"></div></fieldset>
 <fieldset><legend>Font</legend><div class="choices" id="fonts"></div></fieldset>
 <fieldset><legend>Thread</legend><div class="choices" id="threads"></div></fieldset>
-<p id="withdrawn" class="notice" role="status" aria-live="polite"></p>
+<p id="withdrawn" class="notice" role="status" aria-live="polite" tabindex="-1"></p>
 <p id="choice-error" class="error" role="alert"></p>
 <div class="field"><label for="stitchText">Text to stitch</label>
 <input id="stitchText" name="stitchText" autocomplete="off" autocapitalize="characters" spellcheck="false"
@@ -58,7 +58,7 @@ const ORDER = `
 <div class="card">
 <h2 id="order-title">Order <span id="order-number"></span></h2>
 <ol class="steps" id="steps" aria-label="Order progress"></ol>
-<p id="order-message" class="status-message" role="status" aria-live="polite"></p>
+<p id="order-message" class="status-message" role="status" aria-live="polite" tabindex="-1"></p>
 <p id="order-note" class="note" role="status" hidden></p>
 <div id="pickup" class="pickup" hidden><h3>Ready for pickup</h3><p class="big" id="pickup-number"></p>
 <p>Go to the pickup station, say this order number, and give the first and last name on the order.</p></div>

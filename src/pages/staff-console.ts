@@ -41,7 +41,7 @@ const OPTIONS = `
 <p id="opt-threads-help" class="hint">Like “Gold #c9a227”; the colour draws the preview.</p></div>
 </div>
 <div class="field short"><label for="opt-charlimit">Stitch text limit (1 to 60 characters)</label>
-<input id="opt-charlimit" type="number" min="1" max="60" required></div>
+<input id="opt-charlimit" type="number" min="1" max="60" required aria-describedby="options-result"></div>
 <div class="actions"><button type="submit">Publish options</button></div>
 <p id="options-result" role="status" aria-live="polite"></p>
 </form>
@@ -68,7 +68,7 @@ const DIALOGS = `
 <h2 id="pickup-title">Hand over order <span id="pickup-number"></span></h2>
 <p class="hint">Ask the collector for their first and last name and type what they say.</p>
 <div class="field"><label for="collector">Collector’s first and last name</label>
-<input id="collector" autocomplete="off" aria-describedby="collector-match"></div>
+<input id="collector" autocomplete="off" aria-describedby="collector-match pickup-error"></div>
 <p id="collector-match" class="match" role="status" aria-live="polite"></p>
 <p id="pickup-error" class="error" role="alert"></p>
 <div class="actions"><button type="submit">Mark collected</button>
@@ -78,7 +78,7 @@ const DIALOGS = `
 <form id="cancel-form" novalidate>
 <h2 id="cancel-title">Cancel order <span id="cancel-number"></span></h2>
 <div class="field"><label for="cancel-reason">Reason (for staff only: the attendee is told that staff cancelled it, not why; 1 to 300 characters)</label>
-<textarea id="cancel-reason" rows="3" maxlength="300" required></textarea></div>
+<textarea id="cancel-reason" rows="3" maxlength="300" required aria-describedby="cancel-error"></textarea></div>
 <p id="cancel-error" class="error" role="alert"></p>
 <div class="actions"><button type="submit" class="danger">Cancel the order</button>
 <button type="button" class="secondary" data-close>Keep the order</button></div>

@@ -161,6 +161,8 @@ describe.skipIf(!hasChromium)(`the ordering page in headless Chromium ${CHROMIUM
 
     await page.getByRole('button', { name: 'Pay with the demo card' }).click();
     await expect.poll(() => page.locator('#pay-result').textContent(), { timeout: 5_000 }).toContain('paid and received');
+    // The pressed button went away with the ways to pay: the keyboard is on the order's sentence, not the body.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('order-message');
     await page.locator('#hold').waitFor({ state: 'hidden' });
     expect(await page.locator('#steps [aria-current=step]').textContent()).toBe('Paid');
 
@@ -228,6 +230,8 @@ describe.skipIf(!hasChromium)(`the ordering page in headless Chromium ${CHROMIUM
     await other.page.getByRole('button', { name: 'Yes, stitch exactly this' }).click();
     await expect.poll(() => other.page.locator('#confirm-error').textContent(), { timeout: 5_000 }).toBe('An order already exists for this email. Only one order per email is allowed.');
     expect(await other.page.locator('#order').isVisible()).toBe(false);
+    // Focus is not dropped on the body: it is on the way forward the error asks for.
+    await expect.poll(() => other.page.evaluate(() => document.activeElement?.id)).toBe('confirm-edit');
     // Grace's email while her order is still held: the duplicate carries its payToken, so that order is shown.
     await other.page.getByRole('button', { name: 'Change something' }).click();
     await other.page.getByLabel('First and last name').fill('Grace Hopper');

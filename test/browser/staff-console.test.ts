@@ -70,6 +70,7 @@ describe.skipIf(!hasChromium)(`the staff console in headless Chromium ${CHROMIUM
     await lookAt(page, 'staff-sign-in');
     await signIn(page, base, 'not-the-token');
     await expect.poll(() => page.locator('#token-error').textContent(), { timeout: 5_000 }).toBe('That token is not the admin token.');
+    expect(await page.locator('#token').getAttribute('aria-invalid')).toBe('true');
     await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await card(page, '1001').waitFor({ state: 'visible', timeout: 5_000 });
@@ -107,6 +108,10 @@ describe.skipIf(!hasChromium)(`the staff console in headless Chromium ${CHROMIUM
     await lookAt(page, 'staff-pickup-mismatch');
     await page.getByRole('button', { name: 'Mark collected' }).click();
     await expect.poll(() => page.locator('#pickup-error').textContent(), { timeout: 3_000 }).toMatch(/name/iu);
+    // Marked at fault, described by the refusal, and the keyboard still on it (not the body).
+    expect(await collector.getAttribute('aria-invalid')).toBe('true');
+    expect(await collector.getAttribute('aria-describedby')).toContain('pickup-error');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('collector');
     expect((await api.staff('{ orders(status: [READY]) { edges { node { orderNumber } } } }')).orders.edges).toEqual([{ node: { orderNumber: '1001' } }]);
     await collector.fill('  ada   LOVELACE ');
     expect(await page.locator('#collector-match').textContent()).toBe('✓ Match: first and last name agree with the order.');
@@ -123,6 +128,8 @@ describe.skipIf(!hasChromium)(`the staff console in headless Chromium ${CHROMIUM
     await page.getByRole('button', { name: 'Cancel the order' }).click();
     // The reason is staff's record: the attendee's message says only that staff cancelled it (docs/ordering.md).
     expect(await page.locator('#cancel-error').textContent()).toBe('Give a reason, for the staff record (the attendee is told only that staff cancelled the order).');
+    expect(await page.locator('#cancel-reason').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('#cancel-reason').getAttribute('aria-describedby')).toBe('cancel-error');
     expect(await page.getByLabel('Reason').evaluate((input) => (input as HTMLInputElement).labels![0]!.textContent)).toMatch(/for staff only: the attendee is told that staff cancelled it, not why/u);
     await page.getByLabel('Reason').fill('Thread ran out');
     await page.getByRole('button', { name: 'Cancel the order' }).click();
@@ -171,7 +178,14 @@ describe.skipIf(!hasChromium)(`the staff console in headless Chromium ${CHROMIUM
     // The current set, colours included, ready to edit.
     await expect.poll(() => threads.inputValue(), { timeout: 5_000 }).toBe('Gold #c9a227\nSilver #b8bcc2\nNavy #1f2f5c\nRed #c0262d\nWhite #f7f7f2\nBlack #151515');
     await threads.fill('Gold #c9a227\nNavy #1f2f5c\nTeal #0f766e');
-    await page.getByLabel('Stitch text limit (1 to 60 characters)').fill('12');
+    // A limit the server refuses marks that field, described by the refusal, and puts the keyboard on it.
+    const limit = page.getByLabel('Stitch text limit (1 to 60 characters)');
+    await limit.fill('0');
+    await page.getByRole('button', { name: 'Publish options' }).click();
+    await expect.poll(() => limit.getAttribute('aria-invalid'), { timeout: 5_000 }).toBe('true');
+    expect(await page.locator('#options-result').textContent()).toMatch(/charLimit/u);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('opt-charlimit');
+    await limit.fill('12');
     await page.getByRole('button', { name: 'Publish options' }).click();
     await expect.poll(() => page.locator('#options-result').textContent(), { timeout: 3_000 }).toBe('Published: version 2 is offered now.');
     await lookAt(page, 'staff-options-dark');

@@ -28,6 +28,8 @@ class GraphQLRequestError extends Error {
     super(errors[0]?.message ?? 'The request failed.');
     this.errors = errors;
     this.code = errors[0]?.extensions?.code;
+    /** The input field a refusal names (`extensions.field`), when it names one. */
+    this.field = errors[0]?.extensions?.field;
   }
 }
 

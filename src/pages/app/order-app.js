@@ -85,6 +85,9 @@ async function createOrder() {
     $('#confirm-error').textContent = error.message;
   } finally {
     button.disabled = false;
+    // Refused (a duplicate, a rule): the pressed button was disabled meanwhile and the body took focus; go on from
+    // "Change something", the way forward the error asks for.
+    if (!$('#confirm').hidden && document.activeElement === document.body) $('#confirm-edit').focus();
   }
 }
 
@@ -94,7 +97,11 @@ $('#confirm-edit').addEventListener('click', () => { showStep('form'); $('#stitc
 /** The options at once and whenever staff change them; a withdrawn choice sends the user back to choose again. */
 api.follow('OrderPageOptionsChanged', {}, {
   next: ({ sleeveOptionsChanged: options }) => {
-    if (form.setOptions(options) && !$('#confirm').hidden) showStep('form');
+    if (form.setOptions(options) && !$('#confirm').hidden) {
+      showStep('form');
+      // Focus goes where the page says what changed (a withdrawn choice), else to the stitch text it now refuses.
+      ($('#withdrawn').textContent ? $('#withdrawn') : $('#stitchText')).focus();
+    }
   },
 });
 

@@ -47,6 +47,9 @@ export function createOrderStatus({ api, onFinished }) {
     $('#steps').replaceChildren(...STEPS.map(([, label], i) =>
       h('li', { class: i < at ? 'done' : '', 'aria-current': i === at ? 'step' : null }, i < at ? `✓ ${label}` : label)));
     const held = order.status === 'AWAITING_PAYMENT';
+    // The ways to pay go away under the user (paid elsewhere, the hold ran out): focus goes to the sentence that says
+    // what happened, not to the page's body.
+    if (!held && !$('#hold').hidden && $('#hold').contains(document.activeElement)) $('#order-message').focus();
     $('#hold').hidden = !held;
     if (held) {
       $('#hold-until').textContent = order.holdUntilText;
@@ -97,6 +100,8 @@ export function createOrderStatus({ api, onFinished }) {
       $('#pay-result').className = 'error';
     } finally {
       button.disabled = false;
+      // Disabled while paying, the button lost focus to the body: back to it, or, paid, to the order's sentence.
+      if (document.activeElement === document.body) ($('#hold').hidden ? $('#order-message') : button).focus();
     }
   }
 

@@ -74,11 +74,13 @@ $('#sign-in-form').addEventListener('submit', async (event) => {
   event.preventDefault();
   const token = $('#token').value.trim();
   $('#token-error').textContent = '';
+  $('#token').removeAttribute('aria-invalid');
   if (!token) return $('#token').focus();
   try {
     await open(token);
   } catch (error) {
     $('#token-error').textContent = error.code === 'UNAUTHORIZED' ? 'That token is not the admin token.' : error.message;
+    $('#token').setAttribute('aria-invalid', 'true');
     $('#token').focus();
   }
 });

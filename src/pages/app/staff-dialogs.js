@@ -14,11 +14,15 @@ export function createDialogs({ api, onChanged }) {
     for (const error of dialog.querySelectorAll('.error')) error.textContent = '';
     dialog.showModal();
     first.value = '';
+    first.removeAttribute('aria-invalid');
     first.focus();
   }
 
-  /** Runs the trusted mutation `name` (CollectOrder, CancelOrder: each answers the order's StaffOrderFields). */
-  async function submit(dialog, errorBox, name, variables) {
+  /**
+   * Runs the trusted mutation `name` (CollectOrder, CancelOrder: each answers the order's StaffOrderFields). A refusal
+   * marks `field`, the dialog's one input, at fault (its error is among what describes it) and puts focus back on it.
+   */
+  async function submit(dialog, errorBox, name, variables, field) {
     const button = dialog.querySelector('button[type=submit]');
     button.disabled = true;
     try {
@@ -31,10 +35,14 @@ export function createDialogs({ api, onChanged }) {
       (card?.checkVisibility() ? card : $('#queue-title')).focus();
     } catch (error) {
       errorBox.textContent = error.message;
+      field.setAttribute('aria-invalid', 'true');
     } finally {
       button.disabled = false;
+      if (dialog.open && document.activeElement === document.body) field.focus();
     }
   }
+
+  for (const id of ['#collector', '#cancel-reason']) $(id).addEventListener('input', () => $(id).removeAttribute('aria-invalid'));
 
   $('#collector').addEventListener('input', () => {
     const typed = $('#collector').value;
@@ -52,7 +60,7 @@ export function createDialogs({ api, onChanged }) {
   $('#pickup-form').addEventListener('submit', (event) => {
     event.preventDefault();
     $('#pickup-error').textContent = '';
-    submit($('#pickup-dialog'), $('#pickup-error'), 'CollectOrder', { n: current.orderNumber, c: $('#collector').value });
+    submit($('#pickup-dialog'), $('#pickup-error'), 'CollectOrder', { n: current.orderNumber, c: $('#collector').value }, $('#collector'));
   });
 
   $('#cancel-form').addEventListener('submit', (event) => {
@@ -60,9 +68,10 @@ export function createDialogs({ api, onChanged }) {
     const reason = $('#cancel-reason').value.trim();
     if (!reason) {
       $('#cancel-error').textContent = 'Give a reason, for the staff record (the attendee is told only that staff cancelled the order).';
+      $('#cancel-reason').setAttribute('aria-invalid', 'true');
       return $('#cancel-reason').focus();
     }
-    submit($('#cancel-dialog'), $('#cancel-error'), 'CancelOrder', { n: current.orderNumber, r: reason });
+    submit($('#cancel-dialog'), $('#cancel-error'), 'CancelOrder', { n: current.orderNumber, r: reason }, $('#cancel-reason'));
   });
 
   for (const close of document.querySelectorAll('dialog [data-close]')) {

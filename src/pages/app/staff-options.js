@@ -52,9 +52,12 @@ export function createOptionsEditor({ api }) {
       fill(data.updateSleeveOptions);
       result.textContent = `Published: version ${data.updateSleeveOptions.version} is offered now.`;
       result.className = 'ok';
+      $('#opt-charlimit').removeAttribute('aria-invalid');
     } catch (error) {
       result.textContent = error.message;
       result.className = 'error';
+      // The one field a refusal names that is a single input: marked, and focused, so the fix starts there.
+      if (error.field === 'charLimit') { $('#opt-charlimit').setAttribute('aria-invalid', 'true'); $('#opt-charlimit').focus(); }
     }
   });
 
