@@ -120,7 +120,8 @@ async function pay(method, payWith) {
 // A token kept after a 502, so that pressing Pay again retries the same attempt. Editing the card drops it.
 let cardToken = null;
 const CARD_INPUTS = { cardNumber: 'card-number', expirationMonth: 'card-expiry', expirationYear: 'card-expiry', cardHolderName: 'card-name', cvc: 'card-cvc' };
-for (const id of new Set(Object.values(CARD_INPUTS))) $(id).addEventListener('input', () => { cardToken = null; markCardField(id, false); });
+const CARD_FIELDS = [...new Set(Object.values(CARD_INPUTS))];
+for (const id of CARD_FIELDS) $(id).addEventListener('input', () => { cardToken = null; markCardField(id, false); });
 
 /** Marks a card field at fault (or no longer): invalid, and described by the line that says why. */
 function markCardField(id, invalid) {
@@ -163,7 +164,7 @@ $('card-form').addEventListener('submit', async (event) => {
     if (!cardToken) {
       const card = readCard();
       const problems = cardProblems(card);
-      for (const id of new Set(Object.values(CARD_INPUTS))) markCardField(id, problems.some(([at]) => at === id));
+      for (const id of CARD_FIELDS) markCardField(id, problems.some(([at]) => at === id));
       if (problems.length > 0) {
         result(problems.map(([, text]) => text).join(' '), false);
         $(problems[0][0]).focus();
