@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { DomainError, type FieldError } from '../kernel/errors.ts';
+import { problemOf } from '../kernel/field-problem.ts';
 import { NOTIFICATION_PATHS, type NotificationPath } from './notification-paths.ts';
 import { isCalendarDay } from '../kernel/calendar-day.ts';
 
@@ -60,7 +61,7 @@ export function parseEndpointInput(body: unknown, partial: boolean, hostRefusal:
   if (typeof body !== 'object' || body === null || Array.isArray(body)) wrongShape([{ field: 'body', message: 'must be a JSON object.' }]);
   const input = body as Record<string, unknown>;
   const shape: FieldError[] = [];
-  if (input.url === undefined ? !partial : typeof input.url !== 'string') shape.push({ field: 'url', message: 'is required and must be a string.' });
+  if (input.url === undefined ? !partial : typeof input.url !== 'string') shape.push({ field: 'url', message: `${problemOf(input.url, 'a string')}.` });
   if (input.description !== undefined && input.description !== null && typeof input.description !== 'string') shape.push({ field: 'description', message: 'must be a string.' });
   if (input.eventTypes !== undefined && input.eventTypes !== null && !(Array.isArray(input.eventTypes) && input.eventTypes.every((t) => typeof t === 'string'))) {
     shape.push({ field: 'eventTypes', message: 'must be an array of strings.' });
@@ -110,7 +111,7 @@ function urlProblem(raw: string, hostRefusal: (url: URL) => string | null): stri
 export function parseRecoverInput(body: unknown, now: number): number {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) wrongShape([{ field: 'body', message: 'must be a JSON object.' }]);
   const since = (body as Record<string, unknown>).since;
-  if (typeof since !== 'string') wrongShape([{ field: 'since', message: 'is required and must be an ISO 8601 date-time string.' }]);
+  if (typeof since !== 'string') wrongShape([{ field: 'since', message: `${problemOf(since, 'an ISO 8601 date-time string')}.` }]);
   const at = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/u.test(since as string) && isCalendarDay((since as string).slice(0, 10)) ? Date.parse(since as string) : NaN;
   if (Number.isNaN(at)) refused([{ field: 'since', message: 'must be an ISO 8601 date-time with a zone, e.g. 2026-11-20T00:00:00Z.' }]);
   if (at > now) refused([{ field: 'since', message: 'must not be in the future.' }]);

@@ -5,6 +5,7 @@
  */
 import { luhnValid } from '../kernel/card-number.ts';
 import type { FieldError } from '../kernel/errors.ts';
+import { fieldProblem } from '../kernel/field-problem.ts';
 
 export interface CardData {
   cardNumber: string;
@@ -37,7 +38,7 @@ export function checkCardData(body: unknown): { card: CardData } | { errors: Fie
   const errors: FieldError[] = [];
   const { cardNumber, expirationMonth, expirationYear, cardHolderName } = body;
   const [minLen, maxLen] = CARD_BOUNDS.numberLength;
-  if (typeof cardNumber !== 'string') errors.push({ field: 'cardNumber', message: 'cardNumber is required and must be a string.' });
+  if (typeof cardNumber !== 'string') errors.push({ field: 'cardNumber', message: fieldProblem('cardNumber', cardNumber, 'a string of digits') });
   else if (!/^[0-9]+$/u.test(cardNumber)) errors.push({ field: 'cardNumber', message: 'cardNumber must contain digits only.' });
   else if (cardNumber.length < minLen || cardNumber.length > maxLen) {
     errors.push({ field: 'cardNumber', message: `cardNumber must be ${minLen} to ${maxLen} digits long.` });
@@ -45,7 +46,7 @@ export function checkCardData(body: unknown): { card: CardData } | { errors: Fie
   integerIn(errors, 'expirationMonth', expirationMonth, CARD_BOUNDS.month);
   integerIn(errors, 'expirationYear', expirationYear, CARD_BOUNDS.year);
   const [minHolder, maxHolder] = CARD_BOUNDS.holderLength;
-  if (typeof cardHolderName !== 'string') errors.push({ field: 'cardHolderName', message: 'cardHolderName is required and must be a string.' });
+  if (typeof cardHolderName !== 'string') errors.push({ field: 'cardHolderName', message: fieldProblem('cardHolderName', cardHolderName, 'a string') });
   else if (cardHolderName.length < minHolder || cardHolderName.length > maxHolder) {
     errors.push({ field: 'cardHolderName', message: `cardHolderName must be ${minHolder} to ${maxHolder} characters long.` });
   }
@@ -61,7 +62,7 @@ export function checkCardData(body: unknown): { card: CardData } | { errors: Fie
 }
 
 function integerIn(errors: FieldError[], field: string, value: unknown, [min, max]: readonly [number, number]): void {
-  if (typeof value !== 'number' || !Number.isInteger(value)) errors.push({ field, message: `${field} is required and must be an integer.` });
+  if (typeof value !== 'number' || !Number.isInteger(value)) errors.push({ field, message: fieldProblem(field, value, `a whole number from ${min} to ${max}`) });
   else if (value < min || value > max) errors.push({ field, message: `${field} must be from ${min} to ${max}.` });
 }
 

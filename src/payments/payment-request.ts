@@ -7,6 +7,7 @@
  */
 import { checkCardData, cvcProblem, type CardData } from './card-data.ts';
 import type { FieldError } from '../kernel/errors.ts';
+import { fieldProblem } from '../kernel/field-problem.ts';
 import { sandboxDecisionOf, type VendorDecision } from '../kernel/vendor-decisions.ts';
 
 export type PaymentSource = { type: 'card'; card: CardData; cvc: string | null } | { type: 'card' | 'wallet'; token: string };
@@ -25,6 +26,9 @@ export type PaymentDecision = VendorDecision;
 export function paymentDecision(email: string | null): PaymentDecision {
   return (email && sandboxDecisionOf(email)?.decision) || 'APPROVE';
 }
+
+/** An amount or a currency code sent as the wrong number is safe to repeat back, and helps. */
+const REPEAT = { repeatNumbers: true };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -51,10 +55,10 @@ export function checkPaymentRequest(body: unknown): { request: PaymentRequest } 
     errors.push({ field: 'orderId', message: fieldProblem('orderId', orderId, 'a string of 1 to 200 characters') });
   }
   if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 1) {
-    errors.push({ field: 'amount', message: fieldProblem('amount', amount, 'a positive whole number of minor units (cents)') });
+    errors.push({ field: 'amount', message: fieldProblem('amount', amount, 'a positive whole number of minor units (cents)', REPEAT) });
   }
   if (typeof currency !== 'string' || !/^[A-Za-z]{3}$/u.test(currency)) {
-    errors.push({ field: 'currency', message: fieldProblem('currency', currency, 'a three-letter currency code such as USD') });
+    errors.push({ field: 'currency', message: fieldProblem('currency', currency, 'a three-letter currency code such as USD', REPEAT) });
   }
   for (const [field, type] of OPTIONAL_TYPES) {
     const value = body[field];
@@ -68,13 +72,6 @@ export function checkPaymentRequest(body: unknown): { request: PaymentRequest } 
   return {
     request: { orderId: orderId as string, amount: amount as number, currency: (currency as string).toUpperCase(), customerEmail: email, source },
   };
-}
-
-/** "is required" only when the field is absent; a value that is there but wrong says what was sent instead. */
-function fieldProblem(field: string, value: unknown, expected: string): string {
-  if (value === undefined || value === null) return `${field} is required: ${expected}.`;
-  const sent = Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : typeof value === 'number' ? `the number ${value}` : `a ${typeof value}`;
-  return `${field} must be ${expected}; it was ${sent}.`;
 }
 
 function checkPaymentMethod(method: unknown, errors: FieldError[]): PaymentSource | null {

@@ -4,6 +4,7 @@
  */
 import { checkCardData, cvcProblem, type CardData } from './card-data.ts';
 import { DomainError, type FieldError } from '../kernel/errors.ts';
+import { fieldProblem } from '../kernel/field-problem.ts';
 
 export interface TokenizeInput {
   card: CardData;
@@ -75,7 +76,7 @@ export function parseUpgrade(body: unknown): UpgradeInput {
   const networkToken = (body as Record<string, unknown>).networkToken;
   if (networkToken === undefined || networkToken === null) return { ref, networkToken: null };
   if (!isObject(networkToken) || typeof networkToken.provision !== 'boolean') {
-    refuse([{ field: 'networkToken.provision', message: 'networkToken.provision is required and must be a boolean.' }]);
+    refuse([{ field: 'networkToken.provision', message: isObject(networkToken) ? fieldProblem('networkToken.provision', networkToken.provision, 'true or false') : fieldProblem('networkToken', networkToken, 'an object with provision: true or false') }]);
   }
   const async = networkToken.async ?? false;
   if (typeof async !== 'boolean') refuse([{ field: 'networkToken.async', message: 'networkToken.async must be a boolean.' }]);

@@ -4,6 +4,7 @@
  * as a whole is decided when the enrollment completes, and an inconsistent one fails with a reason.
  */
 import { DomainError, type FieldError } from '../kernel/errors.ts';
+import { fieldProblem } from '../kernel/field-problem.ts';
 import { arr, checkShape, isRecord, obj } from '../kernel/json-shape.ts';
 
 export type EnrollmentStatus = 'PENDING' | 'COMPLETED' | 'FAILED';
@@ -28,7 +29,7 @@ const OFFERINGS = obj({
 export function parseEnrollmentRequest(body: unknown): Offerings {
   if (!isRecord(body)) throw new DomainError('bad_request', 'The request body must be a JSON object.', { field: 'body' });
   const errors: FieldError[] = [];
-  if (!isRecord(body.offerings)) errors.push({ field: 'offerings', message: 'offerings is required and must be an object.' });
+  if (!isRecord(body.offerings)) errors.push({ field: 'offerings', message: fieldProblem('offerings', body.offerings, 'an object') });
   else checkShape(body.offerings, OFFERINGS, 'offerings', errors);
   if (errors.length > 0) throw new DomainError('bad_request', errors[0]!.message, { field: errors[0]!.field, errors });
   return body.offerings as Offerings;

@@ -67,6 +67,8 @@ describe('POST /api/payments', () => {
     expect(await message({ ...paymentBody(), amount: 10.5 }, 'amount')).toMatch(/^amount must be .*; it was the number 10.5\.$/u);
     expect(await message({ ...paymentBody(), currency: 840 }, 'currency')).toMatch(/^currency must be .*; it was the number 840\.$/u);
     expect(await message({ ...paymentBody(), paymentMethod: ['card'] }, 'paymentMethod')).toMatch(/it was an array\.$/u);
+    const cardAsNumbers = { ...paymentBody(), paymentMethod: { type: 'card', card: { ...(paymentBody().paymentMethod as { card: object }).card, number: 4242424242424242 } } };
+    expect(await message(cardAsNumbers, 'paymentMethod.card.number')).toBe('paymentMethod.card.number must be a string of digits; it was a number.');
     const { amount: _absent, ...withoutAmount } = paymentBody();
     expect(await message(withoutAmount, 'amount')).toMatch(/^amount is required: /u);
     expect(await paymentCount(t)).toBe(0);

@@ -65,6 +65,17 @@ describe('tokenize', () => {
     }
   });
 
+  it('says "required" only for an absent card field, and never repeats a card number sent as a number', async () => {
+    const api = siteCalls(await paymentsGateway());
+    const messageFor = async (change: Record<string, unknown>) => (await api.tokenize(card(CARDS.ok, change))).body.message as string;
+    const asNumber = await messageFor({ cardNumber: Number(CARDS.ok) });
+    expect(asNumber).toBe('cardNumber must be a string of digits; it was a number.');
+    expect(asNumber).not.toMatch(/\d{6,}/u);
+    expect(await messageFor({ cardNumber: undefined })).toBe('cardNumber is required: a string of digits.');
+    expect(await messageFor({ expirationMonth: '12' })).toBe('expirationMonth must be a whole number from 1 to 12; it was a string.');
+    expect(await messageFor({ cardHolderName: ['Ada'] })).toBe('cardHolderName must be a string; it was an array.');
+  });
+
   it.each(['missing', 'wrong'])('answers 401 with %s credentials', async (which) => {
     const t = await paymentsGateway();
     const headers: Record<string, string> = which === 'wrong' ? { authorization: `Basic ${Buffer.from(`${t.siteId}:nope`).toString('base64')}` } : {};
