@@ -55,7 +55,7 @@ async function open(token) {
     throw error;
   }
   sessionStorage.setItem(TOKEN_KEY, token);
-  const dialogs = createDialogs({ api, onChanged: (order) => queue.upsert(order, true) });
+  const dialogs = createDialogs({ api, onChanged: (order) => queue.upsert(order, true), returnFocus: (n, action) => queue.returnFocus(n, action) });
   queue = createQueue({ api, dialogs });
   $('#sign-in').hidden = true;
   for (const id of ['#console', '#nav', '#sign-out']) $(id).hidden = false;

@@ -1,16 +1,19 @@
 /**
  * The two questions staff answer in a dialog: the pickup check (type the collector's first and last name, see
  * match or mismatch as it is typed, then mark collected; the server decides, and refuses a mismatch) and cancel
- * with a reason. Native <dialog>: focus moves in, Escape closes, focus returns to the button that opened it.
+ * with a reason. Native <dialog>: focus moves in, Escape closes, focus returns to the button that opened it, or,
+ * when the live queue drew that button anew while the dialog was open, to its successor (staff-queue.js returnFocus).
  */
 import { $ } from './dom.js';
 import { collectorMatches } from './rules.js';
 
-export function createDialogs({ api, onChanged }) {
+export function createDialogs({ api, onChanged, returnFocus }) {
   let current = null;
+  let opener = null;
 
   function open(dialog, order, first) {
     current = order;
+    opener = document.activeElement?.dataset?.action ?? null;
     for (const error of dialog.querySelectorAll('.error')) error.textContent = '';
     dialog.showModal();
     first.value = '';
@@ -31,8 +34,7 @@ export function createDialogs({ api, onChanged }) {
       dialog.close();
       // The card that opened the dialog was drawn anew: keep the keyboard user on it, or on the queue when the
       // order has left it (collected, cancelled).
-      const card = document.getElementById(`order-${current.orderNumber}`);
-      (card?.checkVisibility() ? card : $('#queue-title')).focus();
+      returnFocus(current.orderNumber, null);
     } catch (error) {
       errorBox.textContent = error.message;
       field.setAttribute('aria-invalid', 'true');
@@ -73,6 +75,15 @@ export function createDialogs({ api, onChanged }) {
     }
     submit($('#cancel-dialog'), $('#cancel-error'), 'CancelOrder', { n: current.orderNumber, r: reason }, $('#cancel-reason'));
   });
+
+  // Closed without an answer (Escape, Close): the browser returns focus to the opener, unless a live redraw replaced
+  // it meanwhile; focus then stays on the closed dialog's field, out of sight, and falls to the page's body.
+  for (const dialog of [$('#pickup-dialog'), $('#cancel-dialog')]) {
+    dialog.addEventListener('close', () => {
+      const lost = !document.activeElement || document.activeElement === document.body || dialog.contains(document.activeElement);
+      if (current && lost) returnFocus(current.orderNumber, opener);
+    });
+  }
 
   for (const close of document.querySelectorAll('dialog [data-close]')) {
     close.addEventListener('click', () => close.closest('dialog').close());

@@ -29,14 +29,15 @@ export function createQueue({ api, dialogs }) {
       order.cancelReason ? h('div', { class: 'meta' }, `Cancelled: ${order.cancelReason}`) : null,
       order.collectedBy ? h('div', { class: 'meta' }, `Collected by ${order.collectedBy}`) : null,
       DONE.includes(order.status) ? null : h('div', { class: 'actions' },
-        forward ? h('button', { type: 'button', onclick: () => advance(order, forward[0]) }, forward[1], which(order)) : null,
-        order.status === 'READY' ? h('button', { type: 'button', onclick: () => dialogs.pickup(order) }, 'Hand over…', which(order)) : null,
-        h('button', { type: 'button', class: 'secondary', onclick: () => dialogs.cancel(order) }, 'Cancel…', which(order))));
+        forward ? h('button', { type: 'button', dataset: { action: 'advance' }, onclick: () => advance(order, forward[0]) }, forward[1], which(order)) : null,
+        order.status === 'READY' ? h('button', { type: 'button', dataset: { action: 'pickup' }, onclick: () => dialogs.pickup(order) }, 'Hand over…', which(order)) : null,
+        h('button', { type: 'button', class: 'secondary', dataset: { action: 'cancel' }, onclick: () => dialogs.cancel(order) }, 'Cancel…', which(order))));
   }
 
   function render() {
     const byNumber = [...orders.values()].sort((a, b) => Number(a.orderNumber) - Number(b.orderNumber));
-    const focused = document.activeElement?.closest?.('.order')?.id;
+    const focused = document.activeElement?.closest?.('.order');
+    const action = document.activeElement?.dataset?.action;
     $('#columns').replaceChildren(...COLUMNS.map((status) => {
       const list = byNumber.filter((o) => o.status === status);
       const titleId = `column-${status}`;
@@ -47,8 +48,20 @@ export function createQueue({ api, dialogs }) {
     const done = byNumber.filter((o) => DONE.includes(o.status)).reverse();
     $('#done-count').textContent = String(done.length);
     $('#done-list').replaceChildren(...done.map(card));
-    // A re-render must not drop the keyboard user's place.
-    if (focused) document.getElementById(focused)?.focus();
+    // A redraw replaces every card: the keyboard user stays on the same button of the same order, not on its card
+    // (a screen reader would read the whole card again) nor on the page's body.
+    if (focused) returnFocus(focused.dataset.orderNumber, action);
+  }
+
+  /**
+   * Puts focus back on order `n`'s `action` button (advance, pickup, cancel) after its card was drawn anew, on the
+   * card when that button is gone (the order moved on), or on the queue's title when the card is not shown.
+   */
+  function returnFocus(n, action) {
+    const card = document.getElementById(`order-${n}`);
+    const button = action ? card?.querySelector(`button[data-action="${action}"]`) : null;
+    if (button) button.focus();
+    else (card?.checkVisibility() ? card : $('#queue-title')).focus();
   }
 
   async function advance(order, status) {
@@ -110,6 +123,7 @@ export function createQueue({ api, dialogs }) {
     },
     upsert,
     focusOrder,
+    returnFocus,
     /**
      * After a lost connection: orderEvents sent while it was down are gone, so read the queue again. Orders not
      * in it any more (collected or cancelled meanwhile) leave the columns.
