@@ -23,6 +23,26 @@ const stored = {
 
 let draft = null;
 
+/**
+ * Each step is an entry in the tab's history, so a phone's Back button goes back a step instead of leaving the page:
+ * Back from the confirmation is "Change something"; Back from an order goes to the form, as after a multi-page
+ * checkout (the order stays saved on this device, Forward or a reload shows it again). `replace`: the step takes
+ * the current entry's place (the page's first step; the order that took the confirmation's place).
+ */
+function enterStep(step, { replace = false } = {}) {
+  if (replace) history.replaceState({ step }, '');
+  else if (history.state?.step !== step) history.pushState({ step }, '');
+  showStep(step);
+}
+
+window.addEventListener('popstate', (event) => {
+  const wanted = event.state?.step ?? 'form';
+  // An entry kept from before a reload, or a finished order: what it showed is gone, so the form stands in.
+  const step = (wanted === 'confirm' && !draft) || (wanted === 'order' && !stored.read()) ? 'form' : wanted;
+  showStep(step);
+  if (step === 'form') $('#stitchText').focus();
+});
+
 function showStep(step) {
   $('#start').hidden = step !== 'form';
   $('#confirm').hidden = step !== 'confirm';
@@ -41,7 +61,7 @@ const form = createOrderForm({
     $('#confirm-image').alt = previewLabel({ ...values, text: values.stitchText });
     $('#confirm-spelled').textContent = spell(values.stitchText);
     $('#confirm-error').textContent = '';
-    showStep('confirm');
+    enterStep('confirm');
   },
 });
 
@@ -49,7 +69,7 @@ const status = createOrderStatus({
   api,
   onFinished() {
     stored.clear();
-    showStep('form');
+    enterStep('form', { replace: true });
     $('#stitchText').focus();
   },
 });
@@ -60,7 +80,7 @@ function showOrder(mine, order, note = '') {
   status.show(mine, order);
   $('#order-note').textContent = note;
   $('#order-note').hidden = !note;
-  showStep('order');
+  enterStep('order', { replace: true });
 }
 
 async function createOrder() {
@@ -77,7 +97,7 @@ async function createOrder() {
     const note = result.code === 'DUPLICATE' ? 'An order with this email was already waiting for payment: this is that order. Nothing new was ordered.' : '';
     if (order) return showOrder({ orderNumber: order.orderNumber, payToken: order.payToken }, order, note);
     if (result.field && result.field !== 'email') {
-      showStep('form');
+      enterStep('form', { replace: true });
       return form.showServerError(result.field, result.error);
     }
     $('#confirm-error').textContent = result.error;
@@ -92,13 +112,18 @@ async function createOrder() {
 }
 
 $('#confirm-yes').addEventListener('click', createOrder);
-$('#confirm-edit').addEventListener('click', () => { showStep('form'); $('#stitchText').focus(); });
+// "Change something" is the browser's Back when the confirmation has its own entry, so the two agree.
+$('#confirm-edit').addEventListener('click', () => {
+  if (history.state?.step === 'confirm') return history.back();
+  showStep('form');
+  $('#stitchText').focus();
+});
 
 /** The options at once and whenever staff change them; a withdrawn choice sends the user back to choose again. */
 api.follow('OrderPageOptionsChanged', {}, {
   next: ({ sleeveOptionsChanged: options }) => {
     if (form.setOptions(options) && !$('#confirm').hidden) {
-      showStep('form');
+      enterStep('form', { replace: true });
       // Focus goes where the page says what changed (a withdrawn choice), else to the stitch text it now refuses.
       ($('#withdrawn').textContent ? $('#withdrawn') : $('#stitchText')).focus();
     }
@@ -109,11 +134,11 @@ async function start() {
   const { sleeveOptions } = await api.request('OrderPageOptions');
   form.setOptions(sleeveOptions);
   const mine = stored.read();
-  if (!mine?.orderNumber || !mine?.payToken) return showStep('form');
+  if (!mine?.orderNumber || !mine?.payToken) return enterStep('form', { replace: true });
   const { order } = await api.request('OrderPageOrder', { n: mine.orderNumber, t: mine.payToken });
   if (!order) {
     stored.clear();
-    return showStep('form');
+    return enterStep('form', { replace: true });
   }
   showOrder(mine, order);
 }
