@@ -82,10 +82,10 @@ export const REPRODUCED_EXECUTION_PLUGINS = 7;
  * batching, params check, unhandled route, method check, no mutation over GET, validation errors' status,
  * useJsonMediaType, useJsonDepthLimit, useCsrfPrevention, useRequestParsing (it refuses only what this path hands
  * to yoga), useSingleConnectionRefusal (a PUT, never a POST), the APQ registration, the persisted-operations plugin
- * and useProductionHardening. (useEndStreamsOnShutdown hooks only `onSubscribe`, which no query or mutation
- * reaches, so neither count includes it.)
+ * useProductionHardening, and the end of streams on shutdown (stream-shutdown.ts: it wraps only event streams,
+ * which this path never answers).
  */
-export const REPRODUCED_REQUEST_PLUGINS = 30;
+export const REPRODUCED_REQUEST_PLUGINS = 31;
 
 export interface FastPathDeps {
   schema: GraphQLSchema;

@@ -36,7 +36,8 @@ export interface GraphQLDoor {
   /** node:http handler for requests to /graphql. */
   handleNode(req: IncomingMessage, res: ServerResponse, serverContext: ServerContext): Promise<void>;
   /** Ends every open SSE stream with its `complete` event (docs/edge.md#shutdown-of-streams). */
-  endStreams(): void;
+  /** Ends every open stream without `complete` (a shutdown: clients come back); `final` (dispose): with it. */
+  endStreams(final?: boolean): void;
   /** For graphql-ws (ws-transport.ts): the same trusted documents and production policy as over HTTP. */
   readonly trusted: TrustedDocuments;
   readonly hardening: ProductionHardening;
@@ -109,10 +110,10 @@ export function createGraphQLDoor(deps: GraphQLDoorDeps): GraphQLDoor {
       return yoga.fetch(request, serverContext);
     },
     handleNode: node.handle.bind(node),
-    endStreams: () => {
+    endStreams: (final = false) => {
       // First: the single connection mode's operations end without `complete`, so their clients come back.
       singleConnection.dispose();
-      streams.endAll();
+      streams.endAll(final);
     },
     trusted,
     hardening,

@@ -74,7 +74,10 @@ export class SingleConnectionMode {
         if (request.method !== 'GET' && request.method !== 'POST') {
           return endResponse(new fetchAPI.Response(null, { status: 405, headers: { allow: 'GET, POST, PUT, DELETE' } }));
         }
-        if (request.headers.get('accept') === 'text/event-stream') return endResponse(await this.openStream(token, request.signal, fetchAPI));
+        if (request.headers.get('accept') === 'text/event-stream') {
+          this.deps.streams.leaveToItself(request);
+          return endResponse(await this.openStream(token, request.signal, fetchAPI));
+        }
         const { clientAddress, requestId } = serverContext;
         return endResponse(await this.operations.start(request, streamKey(token), { clientAddress, requestId }, fetchAPI));
       },

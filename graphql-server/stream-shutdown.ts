@@ -1,30 +1,40 @@
 /**
- * Ending HTTP streams on shutdown (docs/edge.md#shutdown-of-streams): on SIGTERM every open SSE subscription's
- * iterator is made to finish, so yoga itself writes the stream's `complete` event and ends the response — the client
- * sees a clean end instead of a socket destroyed after the grace period. WebSocket subscriptions are left alone:
- * graphql-ws would send them `complete` too, and a graphql-ws client does not resubscribe an operation the server
- * completed; their sockets are closed with 1001 instead (ws-transport.ts), so clients reconnect and resubscribe.
+ * Ending HTTP streams on shutdown (docs/edge.md#shutdown-of-streams). On SIGTERM every open SSE response ends at
+ * once, cleanly (the chunked response's last chunk, not a destroyed socket), but without the `complete` event of its
+ * operation: `complete` tells a client that the subscription is over for good, and graphql-sse's client (distinct
+ * connections mode), urql and a display's own loop then never subscribe again, so a pickup display froze silently
+ * at every deploy. A stream that stops without `complete` is, to graphql-sse, a dropped connection: it connects
+ * again, to this instance after its restart or to another, and every stream starts with the current state. The
+ * single connection mode's streams end the same way (single-connection-mode.ts), and WebSocket clients get 1001,
+ * not `complete`, for the same reason (ws-transport.ts).
  *
- * The plugin hooks only `onSubscribe`, which the fast JSON path never reaches (it runs no subscription), so it is
- * outside that path's plugin counts (fast-path.ts).
+ * An in-memory gateway's `dispose()` is the one final end: nothing will come back, so its streams do end with
+ * `complete`, and a frontend team's test waiting on a subscription finishes instead of retrying until it times out.
+ *
+ * The plugin hooks `onResponse` of yoga's own pipeline; the fast JSON path answers no stream and never runs it
+ * (fast-path.ts counts it among the request plugins it reproduces).
  */
-import { isAsyncIterable, type Plugin } from 'graphql-yoga';
+import type { Plugin } from 'graphql-yoga';
+
+type FetchApi = { ReadableStream: typeof ReadableStream; Response: typeof Response };
 
 export class StreamShutdown {
   private shuttingDown = false;
+  /** dispose(): streams end with their `complete`, as nothing will come back. */
+  private final = false;
   private readonly endings = new Set<() => void>();
+  /** Requests whose streams end themselves (leaveToItself). */
+  private readonly ownEnds = new WeakSet<Request>();
   readonly plugin: Plugin;
 
   constructor() {
     this.plugin = {
-      onSubscribe: ({ args }) => {
-        // Only streams that came over HTTP carry yoga's `request` in their context; WebSocket ones do not.
-        if (!(args.contextValue as { request?: unknown }).request) return undefined;
-        return {
-          onSubscribeResult: ({ result, setResult }) => {
-            if (isAsyncIterable(result)) setResult(this.untilShutdown(result));
-          },
-        };
+      onResponse: ({ request, response, setResponse, fetchAPI }) => {
+        if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) return;
+        // graphql-sse's single connection mode ends its own streams (its events carry operation ids).
+        if (this.ownEnds.has(request)) return;
+        const body = this.untilShutdown(response.body, fetchAPI as FetchApi);
+        setResponse(new fetchAPI.Response(body, { status: response.status, statusText: response.statusText, headers: response.headers }));
       },
     };
   }
@@ -44,42 +54,48 @@ export class StreamShutdown {
     return () => void this.endings.delete(end);
   }
 
-  /** Makes every open HTTP stream finish now, and any opened later finish at once. */
-  endAll(): void {
+  /** The stream that answers `request` is ended by whoever made it (it registered its own end): not wrapped. */
+  leaveToItself(request: Request): void {
+    this.ownEnds.add(request);
+  }
+
+  /** Makes every open HTTP stream end now, and any opened later end at once; `final`: with `complete`. */
+  endAll(final = false): void {
+    this.final = final;
     this.shuttingDown = true;
     for (const end of this.endings) end();
     this.endings.clear();
   }
 
-  private untilShutdown<T>(source: AsyncIterable<T>): AsyncIterableIterator<T> {
-    const iterator = source[Symbol.asyncIterator]();
-    const endings = this.endings;
+  /**
+   * `source` passed through until shutdown; then the response ends where it is, and `source` is cancelled, which
+   * returns the operation's iterator (its subscription to the event bus ends) without writing its `complete`.
+   */
+  private untilShutdown(source: ReadableStream<Uint8Array>, fetchAPI: FetchApi): ReadableStream<Uint8Array> {
+    const reader = source.getReader();
     let end!: () => void;
-    const ended = new Promise<IteratorResult<T>>((resolve) => (end = () => resolve({ done: true, value: undefined })));
-    if (this.shuttingDown) end();
-    else endings.add(end);
-    const finish = (): void => {
-      endings.delete(end);
-      // Not awaited: an iterator may finish a pending `next` before its `return`; the stream must not wait on it.
-      void Promise.resolve(iterator.return?.()).catch(() => undefined);
-    };
-    return {
-      [Symbol.asyncIterator]() {
-        return this;
+    const ended = new Promise<null>((resolve) => (end = () => resolve(null)));
+    const unregister = this.register(end);
+    const finalEnd = (): boolean => this.final;
+    return new fetchAPI.ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const step = await Promise.race([reader.read(), ended]);
+        if (step === null || step.done) {
+          unregister();
+          if (step === null) {
+            void reader.cancel().catch(() => undefined);
+            // yoga's own words for the end of an operation (distinct connections mode: no id).
+            if (finalEnd()) controller.enqueue(new TextEncoder().encode('event: complete\ndata:\n\n'));
+          }
+          controller.close();
+          return;
+        }
+        controller.enqueue(step.value);
       },
-      async next() {
-        const step = await Promise.race([iterator.next(), ended]);
-        if (step.done) finish();
-        return step;
+      cancel(reason) {
+        unregister();
+        return reader.cancel(reason);
       },
-      async return(value?: unknown) {
-        finish();
-        return { done: true, value: value as T };
-      },
-      async throw(error?: unknown) {
-        finish();
-        throw error;
-      },
-    };
+    });
   }
 }

@@ -60,7 +60,7 @@ export async function startServer(gateway: ServedGateway, { port, host }: { port
     url: `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`,
     async close(graceMs = 2_000) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // SSE streams finish: yoga writes `complete` and ends each response (docs/edge.md#shutdown-of-streams).
+      // SSE responses end, without `complete`: their clients connect again (docs/edge.md#shutdown-of-streams).
       gateway.endStreams();
       // Subscribers get 1001 "Going away" and reconnect elsewhere; not awaited before the grace timer is set, since
       // a client that never answers the close handshake would hold it (ws waits 30 s).

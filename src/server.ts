@@ -282,8 +282,8 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     async dispose() {
       if (disposed) return;
       disposed = true;
-      // Streams still open in memory end with `complete`, as on a server's shutdown, instead of hanging their tests.
-      graphql.endStreams();
+      // Streams still open in memory end with `complete` (nothing will come back), instead of hanging their tests.
+      graphql.endStreams(true);
       for (const item of background.reverse()) await item.dispose();
       ticker.dispose();
       await mcp.dispose();

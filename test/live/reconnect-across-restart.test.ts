@@ -5,6 +5,7 @@
  * state, docs/graphql.md). Real processes on one SQLite file, the second on the first one's port.
  */
 import { join } from 'node:path';
+import { createClient as createSseClient } from 'graphql-sse';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { describe, expect, it } from 'vitest';
@@ -62,6 +63,48 @@ describe('graphql-ws across a server restart', () => {
     await client.dispose();
     expect(connections).toBe(2);
     // The first event on the new connection is the order as it is now: paid while the client was away.
+    expect(events).toEqual(['1:AWAITING_PAYMENT', '2:RECEIVED']);
+  });
+
+  it('graphql-sse in its distinct connections mode: connects again by itself after the restart, and resumes', async () => {
+    const env = { DATABASE_URL: `file:${join(tempDir(), 'restart-sse.db')}`, LOG_LEVEL: 'warn' };
+    const first = await startProcess(env);
+    const port = new URL(first.url).port;
+    const created = await postJson(`${first.url}/api/orders`, VALID_ORDER);
+    const { orderNumber, payToken } = created.body;
+
+    const events: string[] = [];
+    let connections = 0;
+    // graphql-sse's defaults but for the wait between tries: a shutdown must read as a dropped connection, not an end.
+    const client = createSseClient({
+      url: `http://127.0.0.1:${port}/graphql`,
+      retryAttempts: Infinity,
+      retry: () => new Promise((resolve) => setTimeout(resolve, 1_500)),
+      on: { connected: () => void connections++ },
+    });
+    const done = new Promise<void>((resolve, reject) => {
+      client.subscribe(
+        { query: 'subscription ($n: ID!, $t: String!) { orderUpdates(orderNumber: $n, payToken: $t) { status } }', variables: { n: orderNumber, t: payToken } },
+        {
+          next: ({ data }) => {
+            events.push(`${connections}:${(data as any).orderUpdates.status}`);
+            if ((data as any).orderUpdates.status === 'RECEIVED') resolve();
+          },
+          error: reject,
+          complete: () => reject(new Error('completed by the server')),
+        },
+      );
+    });
+    await expect.poll(() => events).toEqual(['1:AWAITING_PAYMENT']);
+
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    const second = await startProcess({ ...env, PORT: port });
+    const paid = await postJson(`${second.url}/api/orders/${orderNumber}/pay`, { t: payToken, method: 'vendor_card' });
+    expect(paid.status).toBe(200);
+
+    await done;
+    client.dispose();
     expect(events).toEqual(['1:AWAITING_PAYMENT', '2:RECEIVED']);
   });
 });
