@@ -45,6 +45,8 @@ export function createOrderCharges(deps: ServiceDeps & { flow: PaymentFlow; refu
 
   /** Reserve (tx): an earlier payment whose outcome is not known comes first; else the token is spent on a new one. */
   async function reserve(trx: Db, number: number, method: 'card' | 'wallet', token: string): Promise<payments.PaymentRow | null> {
+    // SQLite's one connection runs transactions one at a time already; PostgreSQL's take turns per order here.
+    if (deps.database.caps.multipleConnections) await payments.lockOrderPays(trx, number);
     const now = clock.now();
     const open = await payments.orderPayments(trx, number, ['pending', 'unknown', 'succeeded']);
     if (open.some((p) => p.status === 'succeeded' && p.refunded_at === null)) return null;

@@ -1,5 +1,5 @@
 /** Kysely queries for payments and idempotency keys (docs/platform.md#idempotency-keys). Rows in, rows out; `db` may be a transaction. */
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { compiledOnce } from '../db/compiled-once.ts';
 import type { IdempotencyKeyTable, PaymentRow, PaymentTable } from './payment-tables.ts';
@@ -46,6 +46,18 @@ export async function claimPayment(db: Db, seen: PaymentRow, now: number): Promi
 }
 
 /** The payments of a sleeve order in these statuses, newest first. */
+/** The first key of the order-pay advisory locks ("SlPy"): keeps them apart from any other use of advisory locks. */
+const ORDER_PAY_LOCK = 0x536c5079;
+
+/**
+ * PostgreSQL: the pays of one order take turns until the transaction ends, so of two first pays on two instances the
+ * second sees the first one's pending payment instead of inserting its own (two charges, one refunded). A
+ * transaction-level advisory lock, not the order's row: the payments area does not reach into the orders table.
+ */
+export async function lockOrderPays(db: Db, orderNumber: number): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${ORDER_PAY_LOCK}, ${orderNumber})`.execute(db);
+}
+
 export async function orderPayments(db: Db, orderNumber: number, statuses: readonly PaymentRow['status'][]): Promise<PaymentRow[]> {
   return db
     .selectFrom('payments')

@@ -73,6 +73,33 @@ describe.skipIf(!DATABASE || !REDIS)(
       }
     });
 
+    it('two first pays of one order at once, one on each instance with its own card: one charge, nothing refunded', async () => {
+      const { a, b, database } = await twoInstances();
+      const orders: Array<{ orderNumber: string; payToken: string; tokens: string[] }> = [];
+      for (let i = 0; i < 20; i++) {
+        const { orderNumber, payToken } = (await post(a.url, '/api/orders', { ...VALID_ORDER, email: `first${i}@example.com` })).body;
+        const tokens: string[] = [];
+        for (const instance of [a, b]) {
+          tokens.push((await post(instance.url, `/api/orders/${orderNumber}/card-token`, { t: payToken, ...cardFields('4242424242424242'), cvc: '123' })).body.token);
+        }
+        orders.push({ orderNumber, payToken, tokens });
+      }
+      const answers = await Promise.all(
+        orders.flatMap(({ orderNumber, payToken, tokens }) =>
+          [a, b].map((instance, i) => post(instance.url, `/api/orders/${orderNumber}/pay`, { t: payToken, method: 'card', token: tokens[i] })),
+        ),
+      );
+      // Paid (by this pay or the other), or told to try again while the other is in flight.
+      for (const answer of answers) expect([200, 503], JSON.stringify(answer.body)).toContain(answer.status);
+      const { db } = database;
+      for (const { orderNumber } of orders) {
+        const payments = await db.selectFrom('payments').select(['id', 'status', 'refunded_at']).where('order_number', '=', Number(orderNumber)).execute();
+        expect(payments.map((p) => [p.status, p.refunded_at]), `order ${orderNumber}`).toEqual([['succeeded', null]]);
+        const charges = await db.selectFrom('sandbox_charges').select('outcome').where('idem_key', 'in', payments.map((p) => p.id)).execute();
+        expect(charges.length, `order ${orderNumber}`).toBe(1);
+      }
+    });
+
     it('concurrent card updates of one card on both instances: the merchant’s last /token-updated says what the vault holds', async () => {
       const receiver = await startReceiver();
       const { a, b, database } = await twoInstances({ MERCHANT_ENDPOINT: receiver.url });
