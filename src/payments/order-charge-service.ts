@@ -82,6 +82,8 @@ export function createOrderCharges(deps: ServiceDeps & { flow: PaymentFlow; refu
       );
       if (!recorded) return null;
       const { row, settled } = recorded;
+      // A retry settled this payment while this caller was stalled: the order is as it left it; read it again.
+      if (recorded.recordedElsewhere && row.status === 'succeeded') return null;
       if (row.status === 'succeeded') {
         if (settled !== undefined) return settled;
         // Charged, but the order had ended or been paid meanwhile: give the money back at once.

@@ -7,7 +7,7 @@
  */
 import type { Clock } from '../kernel/clock.ts';
 import type { AppDatabase, Db } from '../db/database.ts';
-import { updatePayment, type PaymentRow } from './payment-repository.ts';
+import { findPayment, recordOutcome, updatePayment, type PaymentRow } from './payment-repository.ts';
 import type { PaymentStatus } from './payment-tables.ts';
 import * as vault from './vault-repository.ts';
 import type { Logger } from '../kernel/logger.ts';
@@ -28,6 +28,11 @@ export interface Recorded<T> {
   row: PaymentRow;
   /** What `settle` returned (undefined without one). */
   settled: T | undefined;
+  /**
+   * Another caller recorded this payment's outcome first (this one was stalled past STALE_PENDING_MS and its payment
+   * claimed): `row` is that outcome, `settle` did not run here, and nothing may be refunded for it here.
+   */
+  recordedElsewhere?: true;
 }
 
 export interface PaymentFlow {
@@ -79,17 +84,23 @@ export function createPaymentFlow(deps: { db: AppDatabase['db']; clock: Clock; l
       }
     },
 
-    async record(payment, outcome, settle) {
+    async record<T>(payment: PaymentRow, outcome: Outcome, settle?: Settle<T>): Promise<Recorded<T>> {
       const now = clock.now();
-      const done = await transaction(db, async (trx) => {
-        const row = (await updatePayment(trx, payment.id, { status: outcome.status, charge_id: outcome.chargeId, updated_at: now }))!;
+      const open = payment.status === 'pending' || payment.status === 'unknown';
+      const done = await transaction(db, async (trx): Promise<Recorded<T>> => {
+        const change = { status: outcome.status, charge_id: outcome.chargeId, updated_at: now };
+        // Only over an outcome not yet known: a stalled caller's late `unknown` (or its copy of the same charge) must
+        // not undo what the retry that claimed its payment recorded, nor settle (and then refund) it a second time.
+        const row = open ? await recordOutcome(trx, payment.id, change) : await updatePayment(trx, payment.id, change);
+        if (!row) return { row: (await findPayment(trx, payment.id))!, settled: undefined, recordedElsewhere: true };
         if (payment.token_hash) {
           await vault.eraseCvc(trx, payment.token_hash);
           if (outcome.status === 'failed') await vault.releaseToken(trx, payment.token_hash, payment.id);
         }
         return { row, settled: settle ? await settle(trx, row) : undefined };
       });
-      logger.info('payment recorded', { paymentId: payment.id, status: outcome.status });
+      if (done.recordedElsewhere) logger.warn('payment already recorded by another caller; its outcome stands', { paymentId: payment.id, status: done.row.status });
+      else logger.info('payment recorded', { paymentId: payment.id, status: outcome.status });
       return done;
     },
   };

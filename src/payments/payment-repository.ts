@@ -24,6 +24,19 @@ export async function updatePayment(db: Db, id: string, change: Updateable<Payme
   return (await updatePaymentQuery(db, { ...change, where_id: id })).rows[0];
 }
 
+/**
+ * Records a charge's outcome on a payment still `pending` or `unknown`; undefined when another caller recorded its
+ * outcome first (a retry or the sweep that claimed it while this caller was stalled): that outcome stands.
+ */
+export async function recordOutcome(db: Db, id: string, change: Pick<Updateable<PaymentTable>, 'status' | 'charge_id' | 'updated_at'>): Promise<PaymentRow | undefined> {
+  return (await recordOutcomeQuery(db, { ...change, where_id: id })).rows[0];
+}
+
+const recordOutcomeQuery = compiledOnce((db: Db, v: Pick<Updateable<PaymentTable>, 'status' | 'charge_id' | 'updated_at'> & { where_id: string }) => {
+  const { where_id, ...change } = v;
+  return db.updateTable('payments').set(change).where('id', '=', where_id).where('status', 'in', ['pending', 'unknown']).returningAll();
+});
+
 /** `where_id` is no column: the rest of the keys are the change (its set of keys is the query's shape). */
 const updatePaymentQuery = compiledOnce((db: Db, v: Updateable<PaymentTable> & { where_id: string }) => {
   const { where_id, ...change } = v;

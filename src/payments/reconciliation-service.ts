@@ -52,6 +52,7 @@ export function createReconciliation(deps: ServiceDeps & { flow: PaymentFlow; re
         const recorded = await flow.run(async (trx) => (await payments.claimPayment(trx, seen, clock.now())) ?? null, settleKey);
         if (!recorded) continue; // another instance (or the payment's own retry) claimed it first
         const { row } = recorded;
+        if (recorded.recordedElsewhere) continue; // its own caller came back first and settled it
         if (row.status === 'succeeded' && row.order_number !== null) await deps.refund(row.id);
         if (row.status !== 'unknown') settled++;
       }

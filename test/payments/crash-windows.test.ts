@@ -7,10 +7,14 @@
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/kernel/tokens.ts';
 import { canonicalJson, KEY_LEASE_MS } from '../../src/payments/idempotency-service.ts';
-import { STALE_PENDING_MS } from '../../src/payments/payment-flow-service.ts';
+import { createLogger } from '../../src/kernel/logger.ts';
+import { loadVaultKey } from '../../src/kernel/vault-key.ts';
+import { createPaymentFlow, STALE_PENDING_MS } from '../../src/payments/payment-flow-service.ts';
+import { createSandboxProcessor } from '../../src/payments/sandbox-processor.ts';
+import { createVaultCrypto } from '../../src/payments/vault-crypto.ts';
 import { PAYMENTS_POLL_MS } from '../../src/payments/reconciliation-job.ts';
 import type { TestGateway } from '../support/gateway.ts';
-import { CARDS, paymentBody, paymentsGateway, sandboxCharges, siteCalls } from './support.ts';
+import { card, CARDS, paymentBody, paymentsGateway, sandboxCharges, siteCalls } from './support.ts';
 
 const payments = (t: TestGateway) => t.gateway.database.db.selectFrom('payments').selectAll().execute();
 
@@ -87,5 +91,37 @@ describe('an Idempotency-Key left processing by a caller that died', () => {
     expect(answer.body.status).toBe('succeeded');
     expect(await payments(t)).toHaveLength(1);
     expect(await sandboxCharges(t)).toHaveLength(1);
+  });
+});
+
+describe('a pay whose caller stalled past STALE_PENDING_MS while a retry paid the order (a reviewer’s finding)', () => {
+  it('the late caller’s outcome does not undo the retry’s, and the charge that paid the order is never refunded', async () => {
+    const t = await paymentsGateway();
+    const { orderNumber, payToken } = await t.createOrder();
+    const token = (await t.rest('POST', `/api/orders/${orderNumber}/card-token`, { t: payToken, ...card(CARDS.timeoutAfterCharge), cvc: '123' })).body.token;
+    expect((await t.rest('POST', `/api/orders/${orderNumber}/pay`, { t: payToken, method: 'card', token })).status).toBe(502);
+    // The state of a caller stalled inside the processor call (a frozen VM, a long GC pause): reserved, pending.
+    const { db } = t.gateway.database;
+    await db.updateTable('payments').set({ status: 'pending', updated_at: t.clock.now() }).execute();
+    const stalled = (await payments(t))[0]!;
+    await t.clock.advance(STALE_PENDING_MS + 1);
+    // The attendee's retry claims the stale payment, asks the processor again under its id, and pays the order.
+    const retry = await t.rest('POST', `/api/orders/${orderNumber}/pay`, { t: payToken, method: 'card', token });
+    expect(retry.body).toMatchObject({ status: 'received', alreadyPaid: false });
+
+    // The stalled caller wakes up: its processor call timed out, so it would record `unknown`, and then settle.
+    const { config, clock } = t.gateway;
+    const flow = createPaymentFlow({ db, clock, logger: createLogger('silent'), crypto: createVaultCrypto(loadVaultKey(config)), processor: createSandboxProcessor(db, clock) });
+    let settledAgain = false;
+    const late = await flow.record(stalled, { status: 'unknown', chargeId: null }, async () => void (settledAgain = true));
+    expect(late.recordedElsewhere).toBe(true);
+    expect(settledAgain).toBe(false);
+    expect((await payments(t)).map((p) => [p.status, p.refunded_at])).toEqual([['succeeded', null]]);
+
+    // The sweep finds nothing to reconcile: the order keeps the one charge that paid it.
+    await t.clock.advance(PAYMENTS_POLL_MS);
+    expect((await payments(t)).map((p) => [p.status, p.refunded_at])).toEqual([['succeeded', null]]);
+    expect((await sandboxCharges(t)).map((c) => Number(c.refunded_amount))).toEqual([0]);
+    expect((await t.rest('GET', `/api/orders/${orderNumber}?t=${encodeURIComponent(payToken)}`)).body.status).toBe('received');
   });
 });
