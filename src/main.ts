@@ -25,7 +25,7 @@ async function main(): Promise<void> {
   // docs/operations.md#tracing: the SDK is loaded only when an OTLP endpoint is set, before anything is built.
   const tracing = process.env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() ? (await import('./operations/tracing-sdk.ts')).startTracing() : undefined;
   const { createGateway, startServer } = await import('./server.ts');
-  const gateway = await createGateway({ config, logger });
+  const gateway = await createGateway({ config, logger, generated: generated.map((g) => g.name) });
   const server = await startServer(gateway, { port: config.port, host: config.host });
 
   // Signals are handled before the "listening" line, so a supervisor that stops us right after it is obeyed.

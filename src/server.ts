@@ -47,6 +47,8 @@ export interface GatewayOptions {
   env?: Record<string, string | undefined>;
   /** A configuration already loaded (main.ts); wins over `env`. */
   config?: Config;
+  /** With `config`: the names of its secrets that were generated because their variable was unset (LoadedConfig). */
+  generated?: readonly string[];
   /** The clock every service and scheduler reads; pass a manual clock to move time in tests. */
   clock?: Clock;
   logger?: Logger;
@@ -67,7 +69,7 @@ export interface Gateway {
   handleNode(req: IncomingMessage, res: ServerResponse): void;
   /** Serves GraphQL over WebSocket (graphql-ws) on this server's /graphql. */
   attachWebSocket(server: Server): WebSocketTransport;
-  /** Ends every open SSE stream with its `complete` event (docs/edge.md#shutdown-of-streams). */
+  /** Ends every open SSE stream without `complete`, so its client connects again (docs/edge.md#shutdown-of-streams). */
   endStreams(): void;
   /** From now on `/ready` answers 503 (SIGTERM: docs/operations.md#readiness); everything else is served as before. */
   drain(): void;
@@ -76,22 +78,25 @@ export interface Gateway {
 }
 
 export async function createGateway(options: GatewayOptions = {}): Promise<Gateway> {
-  const config =
-    options.config ?? loadConfig({ DATABASE_URL: ':memory:', LOG_LEVEL: 'silent', ...options.env }).config;
+  const loaded = options.config ? { config: options.config, generated: (options.generated ?? []).map((name) => ({ name })) } : loadConfig({ DATABASE_URL: ':memory:', LOG_LEVEL: 'silent', ...options.env });
+  const { config } = loaded;
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
   const database = await createDatabase(config.database, { logger });
   await database.migrate();
-  const events = createEventBus({
-    redisUrl: config.redisUrl,
-    channelPrefix: config.redisPrefix,
-    onListenerError: (error, topic) => logger.error('event listener failed', { topic, error }),
-  });
+  const events = createEventBus({ redisUrl: config.redisUrl, channelPrefix: config.redisPrefix, onListenerError: (error, topic) => logger.error('event listener failed', { topic, error }) });
   const bus = events.bus;
   const ticker = createHoldTicker(clock);
   const services = createServices({ database, clock, bus, logger, ticker, config, publicUrl: config.publicUrl, holdSeconds: config.holdSeconds });
-  await services.sites.ensureBootstrap(config.vendorSiteId, config.vendorApiKey);
-  await services.payments.checkVaultKey();
+  // A generated key never replaces the one a shared database holds. Refused: nothing stays open in the caller.
+  const keepStoredKey = database.caps.multipleConnections && loaded.generated.some((g) => g.name === 'VENDOR_API_KEY');
+  try {
+    await services.sites.ensureBootstrap(config.vendorSiteId, config.vendorApiKey, { keepStoredKey });
+    await services.payments.checkVaultKey();
+  } catch (error) {
+    await Promise.all([events.dispose(), database.destroy()]);
+    throw error;
+  }
   // docs/operations.md#metrics: this gateway's own registry (METRICS=off: nothing counted, no /metrics).
   const metrics = config.metricsEnabled ? createMetrics({ knownOperations: TRUSTED_OPERATIONS.map((o) => o.name) }) : NO_METRICS;
   if (metrics.registry) registerDatabaseGauges(metrics.registry, database.db, clock);
@@ -107,20 +112,9 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const metricsEndpoint = metrics.registry ? { registry: metrics.registry, token: config.metricsToken } : undefined;
   const rest = createRestApi({ services, limiter, logger, config, publicUrl: config.publicUrl, readiness, metrics: metricsEndpoint });
   const graphql = createGraphQLDoor({
-    schema,
-    services,
-    limiter,
-    logger,
-    adminToken: config.adminToken,
-    publicUrl: config.publicUrl,
-    maxBodyBytes: config.maxBodyBytes,
-    corsOrigins: config.corsOrigins,
-    now: () => clock.now(),
-    trustedDocuments: config.graphqlTrustedDocuments,
-    production: config.graphqlProduction,
-    metrics,
-    bus,
-    requestScope: scoped,
+    schema, services, limiter, logger, metrics, bus, requestScope: scoped, now: () => clock.now(),
+    adminToken: config.adminToken, publicUrl: config.publicUrl, maxBodyBytes: config.maxBodyBytes, corsOrigins: config.corsOrigins,
+    trustedDocuments: config.graphqlTrustedDocuments, production: config.graphqlProduction,
   });
   // docs/agents.md#mcp-server: the MCP door, on the node server only (its streams need a socket), loaded on its first request.
   const mcp = lazyMcpDoor({ services, limiter, logger, publicUrl: config.publicUrl, bus, config });

@@ -7,6 +7,7 @@ import type { Db } from '../db/database.ts';
 import { findSite, insertSite, upsertBootstrapSite } from './site-repository.ts';
 import { hashToken, randomToken, tokenMatchesHash } from '../kernel/tokens.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
+import { ConfigError } from '../kernel/config-values.ts';
 
 export interface Site {
   siteId: string;
@@ -22,7 +23,12 @@ export interface NewSiteCredentials {
 
 export interface SiteService {
   /** Makes the bootstrap site match the configuration (run once at start). */
-  ensureBootstrap(siteId: string, apiKey: string): Promise<void>;
+  /**
+   * Stores the bootstrap site with this key. `keepStoredKey` (a generated key on a database that several instances
+   * share): a site already stored keeps its key, and start-up is refused, since replacing it would lock out every
+   * other instance's clients.
+   */
+  ensureBootstrap(siteId: string, apiKey: string, options?: { keepStoredKey?: boolean }): Promise<void>;
   /** The site these credentials belong to, or null (unknown site or wrong key, indistinguishable). */
   authenticate(siteId: string, apiKey: string): Promise<Site | null>;
   find(siteId: string): Promise<Site | null>;
@@ -38,7 +44,10 @@ export function createSiteService({ database, clock }: ServiceDeps): SiteService
   });
 
   return {
-    async ensureBootstrap(siteId, apiKey) {
+    async ensureBootstrap(siteId, apiKey, options = {}) {
+      if (options.keepStoredKey && (await findSite(database.db, siteId))) {
+        throw new ConfigError('VENDOR_API_KEY', `unset, but site ${siteId} is already stored in this shared database with its own key; a generated key would replace the key every other instance and every platform client uses. Set VENDOR_API_KEY to that site's key, the same on every instance.`);
+      }
       await upsertBootstrapSite(database.db, siteId, hashToken(apiKey), clock.now());
     },
 
