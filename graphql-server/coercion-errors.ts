@@ -5,8 +5,13 @@
  * `Variable "$i" got invalid value true at "i.font"`. Only when an operation's result is such errors and no data is
  * graphql-js asked, so an operation that runs costs nothing more; its errors then replace jit's, on yoga's path
  * (useCoercionErrors, an execution plugin) and on the fast JSON path alike.
+ *
+ * graphql-js's words quote the value that failed, an input object whole: `got invalid value { t: "…", token: "…" }`
+ * put an attendee's payToken and card token in an error that client error reporters keep. The value is left out
+ * (the path names where it failed), and a scalar's "cannot represent … value: X" stops before X. Each error carries
+ * `extensions.code` `BAD_USER_INPUT`, as every other kind of error here has a code.
  */
-import { getOperationAST, getVariableValues, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { getOperationAST, getVariableValues, GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 
 export function withCoercionErrors<R extends ExecutionResult>(
@@ -21,7 +26,17 @@ export function withCoercionErrors<R extends ExecutionResult>(
   const operation = getOperationAST(document, operationName);
   if (!operation) return result;
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {}, { maxErrors: 50 });
-  return coerced.errors?.length ? { ...result, errors: coerced.errors } : result;
+  return coerced.errors?.length ? { ...result, errors: coerced.errors.map(withoutValue) } : result;
+}
+
+/** `Variable "$i" got invalid value {…} at "i.t"; reason` → `Variable "$i" got an invalid value at "i.t"; reason`. */
+const QUOTED_VALUE = /^(Variable "\$\w+" got) invalid value [\s\S]*?((?: at "[^"]*")?; )/u;
+/** graphql-js's scalars: `String cannot represent a non string value: {…}` and the like. */
+const REPRESENTED_VALUE = /(cannot represent [^:]*value): [\s\S]*$/u;
+
+function withoutValue(error: GraphQLError): GraphQLError {
+  const message = error.message.replace(QUOTED_VALUE, '$1 an invalid value$2').replace(REPRESENTED_VALUE, '$1.');
+  return new GraphQLError(message, { nodes: error.nodes, extensions: { ...error.extensions, code: 'BAD_USER_INPUT' } });
 }
 
 export const useCoercionErrors: Plugin = {

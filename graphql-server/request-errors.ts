@@ -13,14 +13,15 @@ import { GraphQLError, type ExecutionResult } from 'graphql';
 
 /**
  * A request error of execution: a GraphQLError of no field (no path), raised by GraphQL itself (every error it wraps
- * is a GraphQLError too, as a scalar's parse error is), with no code, status or `unexpected` mark of its own. A masked
+ * is a GraphQLError too, as a scalar's parse error is), with no code (but coercion's), status or `unexpected` mark. A masked
  * error has `unexpected`; a DomainError a code; a refusal (429) a status; an unknown APQ hash its code.
  */
 function isRequestError(error: unknown): error is GraphQLError {
   if (!(error instanceof GraphQLError) || error.path !== undefined) return false;
   // graphql-jit's coercion errors carry no extensions object at all.
   const { code, http, unexpected } = error.extensions ?? {};
-  if (code !== undefined || http !== undefined || unexpected !== undefined) return false;
+  // BAD_USER_INPUT: a coercion error as coercion-errors.ts words it (without the value sent).
+  if ((code !== undefined && code !== 'BAD_USER_INPUT') || http !== undefined || unexpected !== undefined) return false;
   for (let cause = error.originalError; cause != null; cause = (cause as GraphQLError).originalError) {
     if (!(cause instanceof GraphQLError)) return false;
   }

@@ -111,7 +111,25 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
         const res = await t.gql(query, { i: { ...VALID_ORDER, font: true } });
         expect(res.data).toBeUndefined();
         // graphql-jit said `Variable "$font" got invalid value true`, a variable the operation does not have.
-        expect(res.errors?.map((e) => e.message)).toEqual(['Variable "$i" got invalid value true at "i.font"; String cannot represent a non string value: true']);
+        expect(res.errors?.map((e) => e.message)).toEqual(['Variable "$i" got an invalid value at "i.font"; String cannot represent a non string value.']);
+        expect(res.errors?.map((e) => e.extensions?.code)).toEqual(['BAD_USER_INPUT']);
+      }
+    });
+
+    it('the error of a variable that fails to coerce never quotes what was sent (a payToken, a card token, an email)', async () => {
+      const t = await gatewayOver(transport);
+      const pay = 'mutation ($i: PayInput!) { payOrder(orderNumber: "1001", input: $i) { __typename } }';
+      const create = 'mutation ($i: OrderInput!) { createOrder(input: $i) { __typename } }';
+      for (let i = 0; i < 2; i++) {
+        const missing = await t.gql(pay, { i: { t: 'SECRET-PAYTOKEN-123', token: 'tok_cardsecret' } });
+        expect(missing.errors?.map((e) => [e.message, e.extensions?.code])).toEqual([
+          ['Variable "$i" got an invalid value; Field "method" of required type "PayMethod!" was not provided.', 'BAD_USER_INPUT'],
+        ]);
+        const extra = await t.gql(create, { i: { ...VALID_ORDER, email: 'secret.person@example.com', shoeSize: 9 } });
+        expect(JSON.stringify(extra.errors)).not.toContain('secret.person');
+        expect(extra.errors?.[0]?.message).toMatch(/^Variable "\$i" got an invalid value; Field "shoeSize" is not defined by type "OrderInput"\./u);
+        const wrongType = await t.gql(pay, { i: { t: { nested: 'SECRET-PAYTOKEN-123' }, method: 'VENDOR_CARD' } });
+        expect(JSON.stringify(wrongType.errors)).not.toContain('SECRET-PAYTOKEN-123');
       }
     });
 
@@ -236,7 +254,7 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
         expect(answers.map((answer) => answer.status)).toEqual([status, status, status]);
         const [first, ...rest] = await Promise.all(answers.map((answer) => answer.json()));
         // graphql-js's words and the variable's place in the document (coercion-errors.ts).
-        expect(first).toEqual({ errors: [{ message: expect.stringMatching(/^Variable "\$[nt]"/u), locations: [{ line: 1, column: expect.any(Number) }] }] });
+        expect(first).toEqual({ errors: [{ message: expect.stringMatching(/^Variable "\$[nt]"/u), locations: [{ line: 1, column: expect.any(Number) }], extensions: { code: 'BAD_USER_INPUT' } }] });
         for (const other of rest) expect(other).toEqual(first);
       }
     });
