@@ -37,6 +37,8 @@ export interface RunningNginx {
   ca: string;
   /** Lines of the access log: `METHOD URI STATUS UPSTREAM`. */
   accessLog(): string[];
+  /** Lines of the access log in the shipped file's own format. */
+  shippedAccessLog(): string[];
 }
 
 /** Replaces exactly `count` occurrences of `pattern` in the shipped file, or says what no longer matches. */
@@ -47,7 +49,7 @@ function replace(text: string, pattern: RegExp, to: (match: string, ...groups: s
 }
 
 /** The shipped file with only addresses, ports and certificate paths made local. */
-export function localVariant(upstreams: string[], ports: { http: number; https: number }, cert: { crt: string; key: string }): string {
+export function localVariant(upstreams: string[], ports: { http: number; https: number }, cert: { crt: string; key: string }, logDir: string): string {
   let text = readFileSync(SHIPPED, 'utf8');
   let next = 0;
   text = replace(text, /^([ \t]*server )\S+:\d+( .*;)$/, (_m, head, tail) => `${head}${upstreams[next++]}${tail}`, upstreams.length);
@@ -55,6 +57,9 @@ export function localVariant(upstreams: string[], ports: { http: number; https: 
   text = replace(text, /^([ \t]*listen )80;$/, (_m, head) => `${head}127.0.0.1:${ports.http};`);
   text = replace(text, /^([ \t]*listen )443( ssl.*;)$/, (_m, head, tail) => `${head}127.0.0.1:${ports.https}${tail}`);
   text = replace(text, /^([ \t]*ssl_certificate[ \t]+)\S+;$/, (_m, head) => `${head}${cert.crt};`);
+  // The shipped log in the test's directory, and beside it the harness's own (a server's access_log replaces http's).
+  const shippedLog = (head: string, format: string) => `${head}${join(logDir, 'shipped-access.log')} ${format};\n${head}${join(logDir, 'access.log')} upstreams;`;
+  text = replace(text, /^([ \t]*access_log )\S+ (\w+);$/, (_m, head, format) => shippedLog(head, format));
   return replace(text, /^([ \t]*ssl_certificate_key[ \t]+)\S+;$/, (_m, head) => `${head}${cert.key};`);
 }
 
@@ -75,7 +80,7 @@ export async function startNginx(nginx: string, upstreams: string[]): Promise<Ru
     '-addext', 'subjectAltName=DNS:sleeve.example.org,IP:127.0.0.1', '-keyout', key, '-out', crt], { stdio: 'ignore' });
   const [http, https] = (await freePorts(2)) as [number, number];
   const ports = { http, https };
-  writeFileSync(join(dir, 'sleeve-gateway.conf'), localVariant(upstreams, ports, { crt, key }));
+  writeFileSync(join(dir, 'sleeve-gateway.conf'), localVariant(upstreams, ports, { crt, key }, dir));
   const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((name) => `${name}_temp_path ${join(dir, name)};`);
   writeFileSync(
     join(dir, 'nginx.conf'),
@@ -119,6 +124,9 @@ export async function startNginx(nginx: string, upstreams: string[]): Promise<Ru
     https: `https://127.0.0.1:${ports.https}`,
     http: `http://127.0.0.1:${ports.http}`,
     ca: readFileSync(crt, 'utf8'),
-    accessLog: () => (existsSync(accessLog) ? readFileSync(accessLog, 'utf8').split('\n').filter(Boolean) : []),
+    accessLog: () => linesOf(accessLog),
+    shippedAccessLog: () => linesOf(join(dir, 'shipped-access.log')),
   };
 }
+
+const linesOf = (path: string): string[] => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean) : []);

@@ -44,6 +44,9 @@ describe.skipIf(SKIPPED)(`deploy/nginx/sleeve-gateway.conf in front of two insta
     expect(paid).toMatchObject({ status: 200, body: { status: 'received', alreadyPaid: false } });
     const looked = await client.request(`/api/orders/${created.body.orderNumber}?t=${created.body.payToken}`);
     expect(looked.json().status).toBe('received');
+    // The shipped access log names the path, never its query (the payToken).
+    await expect.poll(() => nginx.shippedAccessLog().some((line) => line.includes(`"GET /api/orders/${created.body.orderNumber} HTTP`))).toBe(true);
+    expect(nginx.shippedAccessLog().join('\n')).not.toContain(created.body.payToken);
 
     const gql = async (query: string) => (await client.post('/graphql', { query })).body;
     const order = await gql(`mutation { createOrder(input: { email: "grace@example.com", name: "Grace Hopper", size: "13-inch", font: "Block", thread: "Gold", stitchText: "GRACE" }) { ... on Order { orderNumber payToken } } }`);
