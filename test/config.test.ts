@@ -91,6 +91,32 @@ describe('configuration (docs/running.md#configuration)', () => {
     expect((caught as Error).message.startsWith(`${variable}:`)).toBe(true);
   });
 
+  // Refusals go to stderr and on to the log store: a URL is quoted with its user and password replaced by ***.
+  it.each([
+    ['DATABASE_URL', 'postgress://admin:Sup3rS3cret@db.internal/event', '"postgress://***@db.internal/event" must be file:PATH'],
+    ['REDIS_URL', 'redis//:R3disPassw0rd@cache.internal:6379', '"redis//***@cache.internal:6379" is not a URL.'],
+    ['REDIS_URL', 'http://:R3disPassw0rd@cache.internal:6379', '"http://***@cache.internal:6379" must start with redis://'],
+    ['MERCHANT_ENDPOINT', 'ftp://user:MerchPass@shop', '"ftp://***@shop" must start with http://'],
+    ['PUBLIC_URL', 'ftp://user:p@ss@shop.example', '"ftp://***@shop.example" must start with http://'],
+  ])('refuses %s=%s naming the variable, never its user or password', (name, value, shown) => {
+    let caught: unknown;
+    try {
+      loadConfig({ [name]: value });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    expect((caught as Error).message).toContain(`${name}: ${shown}`);
+    expect((caught as Error).message).not.toMatch(/S3cret|Passw0rd|MerchPass|admin|user|p@ss/u);
+  });
+
+  it('refuses a METRICS_TOKEN of only spaces, which would leave /metrics open to anyone', () => {
+    expect(loadConfig({}).config.metricsToken).toBeNull();
+    expect(loadConfig({ METRICS_TOKEN: '' }).config.metricsToken).toBeNull();
+    expect(loadConfig({ METRICS_TOKEN: ' tok ' }).config.metricsToken).toBe('tok');
+    for (const blank of [' ', '\t \n']) expect(() => loadConfig({ METRICS_TOKEN: blank })).toThrow(/^METRICS_TOKEN: .*only spaces/u);
+  });
+
   it('parses retry schedules with units', () => {
     expect(parseSchedule('X', '0, 5s, 5m, 2h, 10')).toEqual([0, 5000, 300_000, 7_200_000, 10_000]);
   });

@@ -22,6 +22,19 @@ export function integer(env: Env, name: string, fallback: number, min: number, m
   return value;
 }
 
+/**
+ * A URL as a refusal may quote it: everything before its last `@` (user and password) becomes `***`, since the line
+ * goes to stderr and on to the log store. Done on the text, not with URL, because the values refused are often the
+ * ones URL cannot parse (`redis//:pw@host`); cutting at the last `@` also covers a password holding `@` or `/`.
+ */
+export function redactUrl(raw: string): string {
+  const at = raw.lastIndexOf('@');
+  if (at < 0) return raw;
+  const slashes = raw.indexOf('//');
+  const start = slashes >= 0 && slashes < at ? slashes + 2 : 0;
+  return `${raw.slice(0, start)}***${raw.slice(at)}`;
+}
+
 export function url(env: Env, name: string, protocols: string[]): string | null {
   const raw = env[name]?.trim();
   if (!raw) return null;
@@ -29,10 +42,10 @@ export function url(env: Env, name: string, protocols: string[]): string | null 
   try {
     parsed = new URL(raw);
   } catch {
-    throw new ConfigError(name, `"${raw}" is not a URL.`);
+    throw new ConfigError(name, `"${redactUrl(raw)}" is not a URL.`);
   }
   if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(name, `"${raw}" must start with ${protocols.map((p) => p + '//').join(' or ')}.`);
+    throw new ConfigError(name, `"${redactUrl(raw)}" must start with ${protocols.map((p) => p + '//').join(' or ')}.`);
   }
   return raw.replace(/\/+$/u, '');
 }

@@ -3,7 +3,7 @@
  * start-up with one line that names it. Secrets left unset are generated and listed in `generated`, so the
  * process can print them once.
  */
-import { ConfigError, duration, integer, oneOf, parseSchedule, url, type Env } from './config-values.ts';
+import { ConfigError, duration, integer, oneOf, parseSchedule, redactUrl, url, type Env } from './config-values.ts';
 import { compileNetworks, compileTrust } from './client-address.ts';
 import { parseCorsOrigins } from './cors.ts';
 import { randomToken } from './tokens.ts';
@@ -141,7 +141,7 @@ function database(env: Env): { database: DatabaseTarget; dataDir: string | null 
     }
     return { database: { kind: 'postgres', url: raw }, dataDir: env.DATA_DIR?.trim() || './data' };
   }
-  throw new ConfigError('DATABASE_URL', `"${raw}" must be file:PATH, :memory: or postgres://…`);
+  throw new ConfigError('DATABASE_URL', `"${redactUrl(raw)}" must be file:PATH, :memory: or postgres://…`);
 }
 
 function secret(env: Env, name: string, generated: LoadedConfig['generated'], make: () => string): string {
@@ -216,7 +216,16 @@ function corsOrigins(env: Env): readonly string[] | null {
   }
 }
 
-/** One of a few words (case ignored), or the fallback when unset. */
+/**
+ * Empty is unset (anyone may read /metrics); only spaces is a templating slip, refused rather than read as unset,
+ * which would leave /metrics open without a word.
+ */
+function metricsToken(env: Env): string | null {
+  const raw = env.METRICS_TOKEN;
+  if (!raw) return null;
+  if (!raw.trim()) throw new ConfigError('METRICS_TOKEN', 'is only spaces; leave it empty (or unset) for an open /metrics, or set a token.');
+  return raw.trim();
+}
 
 function rateLimits(env: Env): RateLimitConfig {
   const switched = env.RATE_LIMITS?.trim().toLowerCase() || 'on';
@@ -277,7 +286,7 @@ export function loadConfig(env: Env = process.env): LoadedConfig {
     // On by default where NODE_ENV says production, so a deployment that sets only that is covered.
     graphqlProduction: oneOf(env, 'GRAPHQL_PRODUCTION', ['on', 'off'] as const, env.NODE_ENV?.trim() === 'production' ? 'on' : 'off', 'on (no introspection without the staff token, no suggestions) or off') === 'on',
     metricsEnabled: oneOf(env, 'METRICS', ['on', 'off'] as const, 'on', 'on (the default: /metrics is served) or off') === 'on',
-    metricsToken: env.METRICS_TOKEN?.trim() || null,
+    metricsToken: metricsToken(env),
     logRequestScope: oneOf(env, 'LOG_REQUEST_SCOPE', ['on', 'off'] as const, 'on', 'on (the default: every line a request causes carries its request id) or off (only its request line and the doors\' own lines do)') === 'on',
   };
   return { config: Object.freeze(config), generated };

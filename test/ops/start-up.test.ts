@@ -51,4 +51,16 @@ describe('start-up', () => {
     server.child.kill('SIGTERM');
     await server.exited;
   });
+
+  it('refuses a bad DATABASE_URL, REDIS_URL or MERCHANT_ENDPOINT without echoing its user or password (exit 2)', () => {
+    const cases: Array<[string, string, string]> = [
+      ['DATABASE_URL', 'postgress://admin:Sup3rS3cret@db.internal/event', '"postgress://***@db.internal/event" must be file:PATH, :memory: or postgres://…'],
+      ['REDIS_URL', 'http://:R3disPassw0rd@cache.internal:6379', '"http://***@cache.internal:6379" must start with redis:// or rediss://.'],
+      ['MERCHANT_ENDPOINT', 'ftp://user:MerchPass@shop', '"ftp://***@shop" must start with http:// or https://.'],
+    ];
+    for (const [name, value, shown] of cases) {
+      const refused = startupRefusal({ [name]: value });
+      expect([refused.status, refused.lines]).toEqual([2, [`sleeve-gateway: bad configuration: ${name}: ${shown}`]]);
+    }
+  });
 });
