@@ -5,6 +5,7 @@
  */
 import { DomainError } from '../src/kernel/errors.ts';
 import type { Logger } from '../src/kernel/logger.ts';
+import { VaultKeyError } from '../src/payments/vault-crypto.ts';
 import type { Site, SiteService } from '../src/sites/site-service.ts';
 import { ClientClosedRequest, CLIENT_CLOSED_REQUEST, json, PayloadTooLargeError, UnsupportedMediaTypeError, type HttpRequest, type HttpResponse } from './http.ts';
 import type { Handler } from './routes.ts';
@@ -16,6 +17,14 @@ export function platformErrorResponse(error: unknown, style: ErrorStyle, logger:
   if (error instanceof ClientClosedRequest) return styled(CLIENT_CLOSED_REQUEST, error.message, style);
   if (error instanceof PayloadTooLargeError) return styled(413, 'The request body is too large.', style);
   if (error instanceof UnsupportedMediaTypeError) return styled(415, error.message, style); // docs/edge.md#no-cross-site-writes
+  if (error instanceof VaultKeyError) {
+    // Sealed under a key this instance was not given: during a rolling VAULT_KEY rotation another instance opens it,
+    // so the client is told to retry (503), not that the gateway broke; the operator still gets an error line.
+    logger.error('a sealed value is under a vault key this instance lacks (docs/operations.md#rotating-vault_key)', { keyId: error.keyId });
+    const response = styled(503, 'This instance cannot open the stored card data right now. Please try again.', style);
+    response.headers['retry-after'] = '1';
+    return response;
+  }
   if (!(error instanceof DomainError)) {
     logger.error('unexpected error on a platform path', { error });
     return styled(500, 'Something went wrong on our side. Please try again.', style);

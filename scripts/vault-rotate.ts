@@ -198,7 +198,9 @@ async function main(): Promise<number> {
       if (left === 0) {
         const old = config.vaultPreviousKeys.map(vaultKeyId).filter((id) => id !== crypto.keyId);
         say(`done: every card token, notification body and webhook endpoint secret is sealed under key id ${crypto.keyId}.`);
-        say(`no value needs ${old.length > 0 ? `key id ${old.join(', ')}` : 'an older key'} any more: remove VAULT_PREVIOUS_KEYS from every instance and restart them.`);
+        // Not "remove it now": an Idempotency-Key's body digest cannot be re-keyed, and a retry recorded under the old
+        // key replays only with it listed; removed sooner, the retry is answered 400 as if its body had changed.
+        say(`no value needs ${old.length > 0 ? `key id ${old.join(', ')}` : 'an older key'} any more, but keep VAULT_PREVIOUS_KEYS for 48 hours after the last instance switched to the new VAULT_KEY (an Idempotency-Key of /api/payments recorded under the old key replays only with it); then remove it from every instance and restart them (docs/operations.md#rotating-vault_key).`);
         return 0;
       }
     }

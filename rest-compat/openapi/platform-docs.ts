@@ -24,7 +24,7 @@ const tokenization = (operationId: string, summary: string, body: string, answer
   tags: [TOKENIZATION],
   security: SITE_AUTH,
   requestBody: jsonBody(body, example),
-  responses: { '200': jsonAnswer('Done.', answer), ...tokenizationErrors([400, 401, 404, 413, 415, 500]) },
+  responses: { '200': jsonAnswer('Done.', answer), ...tokenizationErrors([400, 401, 404, 413, 415, 500, 503]) },
 });
 
 const CARD = { cardNumber: '4242424242424242', expirationMonth: 12, expirationYear: 2030, cardHolderName: 'Ada Lovelace' };
