@@ -23,7 +23,7 @@ export function useEdgeHeaders(cors: CorsPolicy): Plugin {
     onRequest({ request, fetchAPI, endResponse }) {
       // A preflight (or any OPTIONS): 204 with the methods and headers a page may use, for an allowed origin.
       if (request.method === 'OPTIONS') {
-        endResponse(new fetchAPI.Response(null, { status: 204, headers: cors.preflight(request.headers.get('origin'), GRAPHQL_METHODS) }));
+        endResponse(new fetchAPI.Response(null, { status: 204, headers: cors.preflight(request.headers.get('origin'), GRAPHQL_METHODS, request.headers.get('access-control-request-headers')) }));
       }
     },
     onResponse({ request, response }) {

@@ -19,7 +19,7 @@ import type { EventBus } from '../src/events/event-bus.ts';
 import { PayloadTooLargeError, rawHeader, readBody } from '../src/http/node-request.ts';
 import { loneSurrogateAt, loneSurrogateMessage, maySpellLoneSurrogate } from '../src/kernel/unicode-text.ts';
 import type { Config } from '../src/kernel/config.ts';
-import { ALLOWED_HEADERS, CorsPolicy } from '../src/kernel/cors.ts';
+import { CorsPolicy } from '../src/kernel/cors.ts';
 import { enforceRateLimit } from '../src/kernel/rate-limiter.ts';
 import { randomToken } from '../src/kernel/tokens.ts';
 import { loadVaultKey } from '../src/kernel/vault-key.ts';
@@ -244,8 +244,7 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
         if (req.method === 'GET') return await stream(req, res);
         if (req.method === 'DELETE') return await end(req, res);
         if (req.method === 'OPTIONS') {
-          const preflight = cors.preflight(origin, ['GET', 'POST', 'DELETE']);
-          if (preflight['access-control-allow-headers']) preflight['access-control-allow-headers'] = `${ALLOWED_HEADERS}, ${MCP_HEADERS}`;
+          const preflight = cors.preflight(origin, ['GET', 'POST', 'DELETE'], rawHeader(req, 'access-control-request-headers'), MCP_HEADERS);
           res.writeHead(204, preflight).end();
           return;
         }

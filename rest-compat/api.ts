@@ -82,7 +82,7 @@ class CorsRouter implements RestApi {
       const methods = this.router.methods(request.path);
       if (methods) {
         (request as RoutedRequest).route = this.router.template(request.path) ?? undefined;
-        return { status: 204, headers: this.cors.preflight(request.origin, methods), body: '' };
+        return { status: 204, headers: this.cors.preflight(request.origin, methods, request.headers['access-control-request-headers']), body: '' };
       }
     }
     const response = (request.method !== 'OPTIONS' && (await this.router.handle(request))) || notFound(request);

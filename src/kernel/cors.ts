@@ -31,6 +31,22 @@ export const ALLOWED_HEADERS = [
   'apollo-require-preflight',
 ].join(', ');
 
+/** A header name as HTTP defines it (RFC 9110 §5.1, a token), lower-cased as browsers send them in a preflight. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
+/** A preflight asking for more than this many headers is answered with ours only. */
+const MOST_REQUESTED = 64;
+
+/** ALLOWED_HEADERS (and a door's extras), then each well-formed name the preflight asked for that they lack. */
+function allowedHeaders(requested: string | null | undefined, extra: string | undefined): string {
+  const ours = extra === undefined ? ALLOWED_HEADERS : `${ALLOWED_HEADERS}, ${extra}`;
+  if (!requested) return ours;
+  const asked = requested.toLowerCase().split(',').map((name) => name.trim()).filter((name) => name !== '');
+  if (asked.length > MOST_REQUESTED || !asked.every((name) => HEADER_NAME.test(name))) return ours;
+  const known = new Set(ours.split(', '));
+  const more = [...new Set(asked)].filter((name) => !known.has(name));
+  return more.length === 0 ? ours : `${ours}, ${more.join(', ')}`;
+}
+
 /** Response headers a page may read besides the safelisted ones: when to retry, and the id to quote to the operator. */
 export const EXPOSED_HEADERS = 'retry-after, x-request-id';
 
@@ -65,16 +81,23 @@ export class CorsPolicy {
     return origin === undefined || origin === null || this.allowed === null || this.allowed.has(origin);
   }
 
-  /** The headers of the 204 that answers a preflight (OPTIONS) of a path accepting `methods`. */
-  preflight(origin: string | null | undefined, methods: readonly string[]): Record<string, string> {
+  /**
+   * The headers of the 204 that answers a preflight (OPTIONS) of a path accepting `methods`. The headers a page may
+   * send are ours (ALLOWED_HEADERS, plus a door's `extraHeaders`) and whatever the preflight asks for: no cookie or
+   * credential is ever used here, so the header list guards nothing, and refusing an unknown one (Apollo's
+   * `x-apollo-operation-name`, Sentry's `sentry-trace` and `baggage`, a client's own) only fails every request of a
+   * page that sends it, far from the cause. Only well-formed header names are echoed.
+   */
+  preflight(origin: string | null | undefined, methods: readonly string[], requested?: string | null, extraHeaders?: string): Record<string, string> {
     const allow = [...new Set([...methods, 'OPTIONS'])].join(', ');
     const headers: Record<string, string> = { allow, 'content-length': '0' };
     const cors = this.headers(origin);
     if (cors) Object.assign(headers, cors);
     if (cors?.['access-control-allow-origin'] !== undefined) {
       headers['access-control-allow-methods'] = allow;
-      headers['access-control-allow-headers'] = ALLOWED_HEADERS;
+      headers['access-control-allow-headers'] = allowedHeaders(requested, extraHeaders);
       headers['access-control-max-age'] = MAX_AGE;
+      headers.vary = cors.vary === undefined ? 'Access-Control-Request-Headers' : `${cors.vary}, Access-Control-Request-Headers`;
     }
     return headers;
   }

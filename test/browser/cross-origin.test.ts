@@ -1,7 +1,7 @@
 /**
  * Frontends on another origin, in headless Chromium (docs/edge.md#cors, docs/edge.md#page-headers): a page served
  * from a second origin (another port, a tiny node:http server here) runs a query, a mutation, a subscription (SSE)
- * and an operation over graphql-sse's single connection mode against a real gateway process — with CORS_ORIGINS unset, and with it listing that origin — while a third
+ * an operation over graphql-sse's single connection mode, and one carrying Apollo's and Sentry's extra headers, against a real gateway process — with CORS_ORIGINS unset, and with it listing that origin — while a third
  * origin is refused by the browser when the list is set. And a page on another origin that frames /pay gets nothing.
  */
 import { createServer, type Server } from 'node:http';
@@ -65,14 +65,20 @@ function callGateway(page: Page, gateway: string, email: string) {
         await reader.cancel();
         return Number(/"charLimit":(\d+)/u.exec(text)![1]);
       });
-      return { query, mutation, subscription, single };
+      // What Apollo Client (operation name) and Sentry's browser SDK (trace headers) add to every request.
+      const traced = await attempt(async () => {
+        const headers = { 'content-type': 'application/json', 'x-apollo-operation-name': 'Options', 'sentry-trace': '0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-1', baggage: 'sentry-environment=event' };
+        const response = await fetch(`${gateway}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: 'query Options { sleeveOptions { charLimit } }' }) });
+        return (await response.json()).data.sleeveOptions.charLimit;
+      });
+      return { query, mutation, subscription, single, traced };
     },
     { gateway, email },
   );
 }
 
-const WORKS = { query: 20, mutation: 'AWAITING_PAYMENT', subscription: 20, single: 20 };
-const REFUSED = { query: 'refused: TypeError', mutation: 'refused: TypeError', subscription: 'refused: TypeError', single: 'refused: TypeError' };
+const WORKS = { query: 20, mutation: 'AWAITING_PAYMENT', subscription: 20, single: 20, traced: 20 };
+const REFUSED = { query: 'refused: TypeError', mutation: 'refused: TypeError', subscription: 'refused: TypeError', single: 'refused: TypeError', traced: 'refused: TypeError' };
 
 describe.skipIf(!hasChromium)(`a frontend on another origin ${CHROMIUM_NOTE}`, () => {
   it('runs a query, a mutation, a subscription and a single connection stream with CORS_ORIGINS unset', { timeout: 60_000 }, async () => {

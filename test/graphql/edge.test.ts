@@ -96,6 +96,13 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
         expect(preflight.headers.get('access-control-allow-headers')?.split(', ')).toContain(header);
       }
       expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+      // Any other well-formed name asked for is allowed too (no credential is ever used); a malformed one is not echoed.
+      const askFor = (requested: string) =>
+        t.request('/graphql', { method: 'OPTIONS', headers: { origin: SHOP, 'access-control-request-method': 'POST', 'access-control-request-headers': requested } });
+      const traced = (await askFor('x-apollo-operation-name,sentry-trace,baggage')).headers;
+      expect(traced.get('access-control-allow-headers')?.split(', ')).toEqual(expect.arrayContaining(['x-apollo-operation-name', 'sentry-trace', 'baggage', 'authorization']));
+      expect(traced.get('vary')).toContain('Access-Control-Request-Headers');
+      expect((await askFor('x-ok, bad header')).headers.get('access-control-allow-headers')).not.toContain('x-ok');
       const other = await ask(OTHER);
       expect(other.headers.get('access-control-allow-origin')).toBe(list ? null : '*');
     });
