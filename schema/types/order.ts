@@ -33,9 +33,17 @@ const ChoiceRef = builder.objectRef<ChoiceView>('Choice').implement({
   }),
 });
 
+/** SleeveOptions' one id: unique across the schema (global ids are never a bare type name). */
+const SLEEVE_OPTIONS_ID = 'SleeveOptions';
+
 export const SleeveOptionsRef = builder.objectRef<OptionsView>('SleeveOptions').implement({
   description: 'What can be ordered right now. Options change during the event: read them, never assume them.',
   fields: (t) => ({
+    id: t.id({
+      description:
+        'Always "SleeveOptions": the options offered now are one object, whichever field brings them, so a normalised cache (Apollo Client, urql Graphcache) updates the copy a page shows when sleeveOptionsChanged or updateSleeveOptions delivers a new set.',
+      resolve: () => SLEEVE_OPTIONS_ID,
+    }),
     sizes: t.exposeStringList('sizes'),
     fonts: t.exposeStringList('fonts'),
     threads: t.exposeStringList('threads'),

@@ -48,6 +48,15 @@ const ADVANCE = doc`
 const BY_ID = doc`
   query ById($id: ID!) { node(id: $id) { ... on Node { id } ... on Order { status email } } }
 `;
+const OPTIONS = doc`
+  query Options { sleeveOptions { id version charLimit } }
+`;
+const OPTIONS_CHANGED = doc`
+  subscription OptionsChanged { sleeveOptionsChanged { id version charLimit } }
+`;
+const UPDATE_OPTIONS = doc`
+  mutation UpdateOptions($input: SleeveOptionsInput!) { updateSleeveOptions(input: $input) { id version } }
+`;
 
 interface Made {
   client: ApolloClient;
@@ -156,6 +165,36 @@ describe('Apollo Client 4 with a normalised cache and no type policies', () => {
       await attendee.client.mutate({ mutation: PAY, variables: { n: order.orderNumber, t: order.payToken } });
       expect(await waitFor(statusInQueue, (status) => (status === 'RECEIVED' ? status : undefined))).toBe('RECEIVED');
       expect(staff.sent).toEqual(['Queue']);
+    } finally {
+      events.unsubscribe();
+    }
+  });
+
+  it("updates an attendee's cached options from sleeveOptionsChanged over graphql-ws, with no refetch", async () => {
+    const live = await clientServer();
+    const attendee = apollo(live);
+    const staff = apollo(live, live.adminToken);
+    const watched = attendee.client.watchQuery({ query: OPTIONS });
+    const limitShown = (next: (charLimit: number) => void) => {
+      const subscription = watched.subscribe(({ data }) => data?.sleeveOptions && next(data.sleeveOptions.charLimit));
+      return () => subscription.unsubscribe();
+    };
+    expect(await waitFor(limitShown, (limit) => limit)).toBe(20);
+    let eventsSeen = 0;
+    const events = attendee.client.subscribe({ query: OPTIONS_CHANGED }).subscribe(() => eventsSeen++);
+    const publish = (charLimit: number) =>
+      staff.client.mutate({ mutation: UPDATE_OPTIONS, variables: { input: { charLimit, sizes: [{ value: '13-inch' }], fonts: [{ value: 'Block' }], threads: [{ value: 'Gold' }] } } });
+    try {
+      // The subscription starts with the next set: publish until one arrives, then the one the test watches for.
+      for (let i = 0; eventsSeen === 0; i++) {
+        expect(i, 'sleeveOptionsChanged never started').toBeLessThan(100);
+        await publish(30);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await publish(42);
+      expect(await waitFor(limitShown, (limit) => (limit === 42 ? limit : undefined))).toBe(42);
+      expect(attendee.sent).toEqual(['Options']);
+      expect(entities(attendee.client, 'SleeveOptions')).toEqual(['SleeveOptions:SleeveOptions']);
     } finally {
       events.unsubscribe();
     }
