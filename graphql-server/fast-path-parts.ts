@@ -9,6 +9,7 @@ import { jsonTextTooDeep } from '../src/kernel/json-depth.ts';
 import type { RateCharge } from './use-rate-limit.ts';
 import type { GraphQLYoga } from './yoga-server.ts';
 import { answerCacheFor, type AnswerCache } from './answer-cache.ts';
+import { sizedByVariables } from './operation-cost.ts';
 import { maySpellLoneSurrogate } from '../src/kernel/unicode-text.ts';
 
 export interface PlainParams {
@@ -31,6 +32,8 @@ export interface CompiledOperation {
    * directives are literals), so reckoned once; null when they depend on the request's variables.
    */
   charges: RateCharge[] | null | undefined;
+  /** Whether a `first`/`last` is a variable: the cost is then reckoned again with each request's values (operation-cost.ts). */
+  sizedByVariables: boolean;
   /** The answer kept while the snapshots it follows from stay the same (answer-cache.ts), or null: run every time. */
   cache: AnswerCache | null;
 }
@@ -50,7 +53,7 @@ export function compile(schema: GraphQLSchema, document: DocumentNode): Compiled
   const compiled = compileQuery(schema, document);
   if (!isCompiledQuery(compiled)) return null;
   const charges = operation!.variableDefinitions?.length ? null : undefined;
-  return { document, operationName: operation!.name?.value, type: operation!.operation as 'query' | 'mutation', query: compiled.query, stringify: compiled.stringify, charges, cache: answerCacheFor(schema, operation!) };
+  return { document, operationName: operation!.name?.value, type: operation!.operation as 'query' | 'mutation', query: compiled.query, stringify: compiled.stringify, charges, sizedByVariables: sizedByVariables(document), cache: answerCacheFor(schema, operation!) };
 }
 
 const PARAM_KEYS = new Set(['query', 'variables', 'operationName', 'extensions']);

@@ -26,6 +26,8 @@
  *    plugin's rule, jitFits). Anything else → yoga, which words the error.
  *  - The context: the factory yoga's `context` option calls, with the Authorization header and the client address
  *    (yoga also puts `request` and `params` in it; no resolver reads them).
+ *  - The cost of an operation sized by a variable (`first: $n`), reckoned with the request's values as
+ *    useOperationCost's onExecute does (operation-cost.ts).
  *  - The shared rate limit: useRateLimit's own `chargesOf` (the fields executed, fragments resolved) and
  *    `rateLimitResult`, before execution; over it, nothing runs (docs/edge.md#rate-limits-at-a-venue).
  *  - Execution: graphql-jit's `compileQuery` with the options useGraphQlJit is given (none), once per document.
@@ -57,6 +59,7 @@ import type { CorsPolicy } from '../src/kernel/cors.ts';
 import type { ContextFactory } from './context-factory.ts';
 import type { DocumentCache } from './document-cache.ts';
 import { CONTENT_TYPE, jsonMediaType, type Answer, type JsonMediaType, type RequestHeads } from './http-messages.ts';
+import { MAX_OPERATION_COST, variableCostError } from './operation-cost.ts';
 import { chargesOf, rateLimitResult, type RateCharge } from './use-rate-limit.ts';
 import type { GraphQLYoga } from './yoga-server.ts';
 import { compile, Decided, executionPluginCount, plainParams, requestPluginCount, yogaInternals, type CompiledOperation, type PlainParams, type YogaMasking } from './fast-path-parts.ts';
@@ -71,9 +74,9 @@ import { runInRequestScope, withRequestId } from '../src/kernel/logger.ts';
 /**
  * Plugins hooking execution that the path does in place: yoga's engine (execute), the `context` option, graphql-jit,
  * graphql-js's coercion errors (useCoercionErrors), the shared rate limit, yoga's masking, the metrics (useMetrics,
- * listed whether METRICS is on or off).
+ * listed whether METRICS is on or off), and the cost of an operation sized by a variable (useOperationCost).
  */
-export const REPRODUCED_EXECUTION_PLUGINS = 7;
+export const REPRODUCED_EXECUTION_PLUGINS = 8;
 
 /**
  * Plugins hooking the request around execution, each done in place or left to yoga by `answer`'s checks: yoga's
@@ -164,6 +167,10 @@ export class FastJsonPath {
    * answering from memory): each promise hop was a measurable share of a small query. A promise otherwise.
    */
   private run(plan: CompiledOperation, document: DocumentNode, params: PlainParams, heads: RequestHeads, mediaType: JsonMediaType, client: string, requestId: string | undefined): Answer | Promise<Answer> {
+    if (plan.sizedByVariables) {
+      const tooCostly = variableCostError(document, params.operationName, params.variables, MAX_OPERATION_COST);
+      if (tooCostly) return this.respond(plan, { errors: [tooCostly] }, heads, mediaType);
+    }
     let charges = plan.charges;
     if (charges == null) {
       charges = chargesOf(this.deps.schema, document, params.operationName, params.variables);

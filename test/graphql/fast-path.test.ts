@@ -116,6 +116,8 @@ describe('the compiled path (a document seen before)', () => {
     ['a variable of the wrong type', { query: 'query($n: ID!, $t: String!) { order(orderNumber: $n, payToken: $t) { status } }', variables: { n: '1', t: 5 } }, {}, 200],
     ['a staff field without the token', { query: '{ orders { totalCount } }' }, {}, 200],
     ['a staff field with the token', { query: '{ orders { totalCount } }' }, { authorization: 'Bearer test-admin-token' }, 200],
+    // Sized by a variable: the cost is reckoned again with each request's values (operation-cost.ts).
+    ['a variable first past the cost limit', { query: 'query($n: Int) { a: orders(first: $n) { edges { node { email name order { size font thread stitchText } } } } b: orders(first: $n) { edges { node { email name order { size font thread stitchText } } } } c: orders(first: $n) { edges { node { email name order { size font thread stitchText } } } } d: orders(first: $n) { edges { node { email name order { size font thread stitchText } } } } }', variables: { n: 200 } }, { authorization: 'Bearer test-admin-token' }, 200],
     ['a staff mutation that fails in the domain', { query: 'mutation { advanceOrder(orderNumber: "999", status: READY) { status } }' }, { authorization: 'Bearer test-admin-token' }, 200],
   ])('answers %s as yoga does', async (_name, body, headers, status) => {
     const { first, second, full, fast } = await seenBefore(body, { accept: 'application/json', ...headers });

@@ -416,20 +416,38 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
       expect(many.errors?.[0]?.extensions?.code).toBe('TOO_MANY_ALIASES');
     });
 
-    it('costs a fragment what its fields cost written out, and refuses past 5,000 with the cost found', async () => {
+    it('costs a fragment what its fields cost written out and a variable first its value, and refuses past 10,000 with the cost found', async () => {
       const t = await gatewayOver(transport);
       const fields = 'email name order { size font thread stitchText }';
-      const inline = await t.gql(`{ orders(first: 110) { edges { node { ${fields} } } } }`, {}, { token: t.adminToken });
+      const refused = [expect.objectContaining({ message: expect.stringMatching(/^Query cost limit of 10000 exceeded, found \d+/u), extensions: expect.objectContaining({ code: 'QUERY_TOO_COSTLY' }) })];
+      // The largest page the schema serves, with a whole row's fields: a page is never refused for its size alone.
+      const rows = 'id orderNumber status email name createdAt holdUntil holdUntilText paidAt message nextAction payLabel cancelReason order { size font thread stitchText status }';
+      const largest = await t.gql(`{ orders(first: 200) { totalCount pageInfo { hasNextPage endCursor } edges { cursor node { ${rows} } } } }`, {}, { token: t.adminToken });
+      expect(largest.errors).toBeUndefined();
+      // Pages multiplied by aliases are: a page of these fields costs 2,800, three 8,400, four 11,200.
+      const pages = (n: number, row: string, size = '200') => Array.from({ length: n }, (_, i) => `p${i}: orders(first: ${size}) { edges { node { ${row} } } }`).join(' ');
+      const inline = await t.gql(`{ ${pages(3, fields)} }`, {}, { token: t.adminToken });
       expect(inline.errors).toBeUndefined();
-      // The same selection through fragments (GraphQL Armor's cost plugin charged these 5,500 and refused it).
-      const spread = await t.gql(`{ orders(first: 110) { edges { node { ...Row } } } } fragment Row on Order { ...Who order { ...Sleeve } } fragment Who on Order { email name } fragment Sleeve on OrderedSleeve { size font thread stitchText }`, {}, { token: t.adminToken });
+      // The same selection through fragments (GraphQL Armor's cost plugin charged each spread extra, and refused such).
+      const spread = await t.gql(`{ ${pages(3, '...Row')} } fragment Row on Order { ...Who order { ...Sleeve } } fragment Who on Order { email name } fragment Sleeve on OrderedSleeve { size font thread stitchText }`, {}, { token: t.adminToken });
       expect(spread.errors).toBeUndefined();
-      const mixed = await t.gql(`{ orders(first: 110) { edges { node { ... on Order { ...Who } ... { order { size font thread stitchText } } } } } } fragment Who on Order { email name }`, {}, { token: t.adminToken });
+      const mixed = await t.gql(`{ ${pages(3, '... on Order { ...Who } ... { order { size font thread stitchText } }')} } fragment Who on Order { email name }`, {}, { token: t.adminToken });
       expect(mixed.errors).toBeUndefined();
 
-      const costly = await t.gql(`{ orders(first: 200) { edges { node { ...Row } } } } fragment Row on Order { ${fields} }`, {}, { token: t.adminToken });
+      const costly = await t.gql(`{ ${pages(4, '...Row')} } fragment Row on Order { ${fields} }`, {}, { token: t.adminToken });
       expect(costly.data).toBeUndefined();
-      expect(costly.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(/^Query cost limit of 5000 exceeded, found \d+/u), extensions: expect.objectContaining({ code: 'QUERY_TOO_COSTLY' }) })]);
+      expect(costly.errors).toEqual(refused);
+
+      // `first` as a variable costs its value: each time, on yoga's path (the document's first request) and on the
+      // fast JSON path (the next ones); a default counts when the variable is not sent.
+      const sized = `query Pages($n: Int) { ${pages(4, '...Row', '$n')} } fragment Row on Order { ${fields} }`;
+      for (const n of [200, 150, 200, 200]) {
+        const answer = await t.gql(sized, { n }, { token: t.adminToken });
+        if (n === 150) expect(answer.errors).toBeUndefined();
+        else expect(answer.errors).toEqual(refused);
+      }
+      const byDefault = await t.gql(`query Pages($n: Int = 200) { ${pages(4, fields, '$n')} }`, {}, { token: t.adminToken });
+      expect(byDefault.errors?.[0]?.extensions?.code).toBe('QUERY_TOO_COSTLY');
 
       // Fragments that spread each other twice over cost 2^39 fields written out: reckoned once each (the answer
       // comes at once, not after 2^39 steps) and refused.
