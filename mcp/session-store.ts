@@ -4,7 +4,8 @@
  * the rate limits use it — so any instance can continue any session; in memory otherwise (one instance).
  *
  * A subscription keeps the resource URI, which holds the order's payToken: it is kept sealed with VAULT_KEY (the
- * caller seals it), keyed by a hash of the URI. A session's keys expire a day after it was last used; an order's
+ * caller seals it), keyed by a hash of the URI. A session's keys expire a day after it was last used (ten minutes
+ * after its initialize while it is not used again; the memory store also holds at most MAX_MEMORY_SESSIONS); an order's
  * list of followers a week after its last change or subscription (an order may wait days for its pickup, followed by
  * a session that stays in use; an entry left by an ended session is only read, never sent to).
  */
@@ -41,6 +42,13 @@ export interface SessionStore {
 const ordersOf = (members: Iterable<string>): string[] => [...new Set([...members].map((member) => member.split(' ')[0]!))];
 
 export const SESSION_TTL_SECONDS = 24 * 60 * 60;
+/**
+ * A session nobody has used since its initialize lives this long: a client that initializes and never comes back
+ * (or a script initializing in a loop) leaves nothing for a day. Its first use gives it SESSION_TTL_SECONDS.
+ */
+export const UNUSED_SESSION_TTL_SECONDS = 10 * 60;
+/** The memory store's bound (one instance): past it, the session least recently used goes first. */
+export const MAX_MEMORY_SESSIONS = 50_000;
 export const MAX_SUBSCRIPTIONS = 50;
 const FOLLOWERS_TTL_SECONDS = 7 * 24 * 60 * 60;
 
@@ -58,7 +66,7 @@ function redisStore(url: string, prefix: string): SessionStore {
   const ttl = SESSION_TTL_SECONDS;
   return {
     async create(id, record) {
-      await redis.set(session(id), JSON.stringify(record), 'EX', ttl);
+      await redis.set(session(id), JSON.stringify(record), 'EX', UNUSED_SESSION_TTL_SECONDS);
     },
     async get(id) {
       const [[, value]] = (await redis.multi().get(session(id)).expire(session(id), ttl).expire(owned(id), ttl).exec()) as [[unknown, string | null]];
@@ -115,14 +123,25 @@ function memoryStore(): SessionStore {
     if (entry) void store.remove(id);
     return undefined;
   };
+  // The Map's order is the order of last use (get moves an entry to the end): the oldest, when full, is first.
+  const evictOldest = () => {
+    const now = Date.now();
+    for (const [id, entry] of sessions) {
+      if (sessions.size < MAX_MEMORY_SESSIONS && entry.until > now) return;
+      void store.remove(id);
+    }
+  };
   const store: SessionStore = {
     async create(id, record) {
-      sessions.set(id, { record, until: Date.now() + SESSION_TTL_SECONDS * 1000 });
+      if (sessions.size >= MAX_MEMORY_SESSIONS) evictOldest();
+      sessions.set(id, { record, until: Date.now() + UNUSED_SESSION_TTL_SECONDS * 1000 });
     },
     async get(id) {
       const entry = live(id);
       if (!entry) return null;
       entry.until = Date.now() + SESSION_TTL_SECONDS * 1000;
+      sessions.delete(id);
+      sessions.set(id, entry);
       return entry.record;
     },
     async remove(id) {
