@@ -14,7 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { InitializeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { InitializeRequestSchema, JSONRPCRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { EventBus } from '../src/events/event-bus.ts';
 import { PayloadTooLargeError, rawHeader, readBody } from '../src/http/node-request.ts';
 import { loneSurrogateAt, loneSurrogateMessage, maySpellLoneSurrogate } from '../src/kernel/unicode-text.ts';
@@ -32,6 +32,7 @@ import { registerOrderingTools } from './ordering-tools.ts';
 import { listenForReplies, relayReply, RelayedTransport, replyRoute, sessionKey } from './relay.ts';
 import { ResourceUpdates } from './resource-updates.ts';
 import { createSessionStore, type SessionRecord } from './session-store.ts';
+import { McpOriginGuard } from './origin-guard.ts';
 import { isStaff, registerStaffTools } from './staff-tools.ts';
 import { answer } from './tool-results.ts';
 import type { CallScope, ToolDeps } from './tool-deps.ts';
@@ -66,12 +67,17 @@ function rpcError(res: ServerResponse, status: number, code: number, message: st
 /**
  * Why an `initialize` cannot open a session, in the SDK's own terms, or null: a client that does not accept both
  * answer types (406, as the SDK's transport says), or params that are not an initialize request's (JSON-RPC's
- * invalid params, where the SDK answered -32603, internal error). Both used to leave a working session behind.
+ * invalid params, where the SDK answered -32603, internal error), or one sent in a batch or not as JSON-RPC 2.0.
+ * Each used to leave a working session behind.
  */
-function initializeRefusal(message: unknown, accept: string | undefined): { status: number; code: number; message: string } | null {
+function initializeRefusal(message: unknown, accept: string | undefined, messages: number): { status: number; code: number; message: string } | null {
   if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) {
     return { status: 406, code: -32000, message: 'Not Acceptable: Client must accept both application/json and text/event-stream' };
   }
+  // A batch holding it, or a message that is not JSON-RPC 2.0: JSON-RPC's invalid request (the SDK said so for the
+  // first, a parse error for the second, and made the session anyway).
+  if (messages > 1) return { status: 400, code: -32600, message: 'Invalid Request: Only one initialization request is allowed, on its own' };
+  if (!JSONRPCRequestSchema.safeParse(message).success) return { status: 400, code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 request' };
   const parsed = InitializeRequestSchema.safeParse(message);
   if (parsed.success) return null;
   const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'message'}: ${issue.message}`).join('; ');
@@ -108,7 +114,9 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
   const { config, bus, logger } = deps;
   const store = createSessionStore({ redisUrl: config.redisUrl, prefix: config.redisPrefix });
   const vault = createVaultCrypto(loadVaultKey(config));
-  const cors = new CorsPolicy(config.corsOrigins);
+  const origins = new McpOriginGuard(deps.publicUrl, config.corsOrigins);
+  // The answers' CORS headers: the gateway's own origin is as good as a listed one.
+  const cors = new CorsPolicy(config.corsOrigins === null ? null : [...new Set([...config.corsOrigins, new URL(deps.publicUrl).origin])]);
   /** This process's name in question ids. */
   const instance = randomToken(9);
   const calls = new Map<string, { sessionKey: string; transport: RelayedTransport }>();
@@ -178,7 +186,7 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
     const staff = isStaff(rawHeader(req, 'authorization'), config.adminToken);
     if (initialize) {
       // Refused before a session exists: the SDK would refuse it too, but after the session was made and its id sent.
-      const refusal = initializeRefusal(initialize, rawHeader(req, 'accept'));
+      const refusal = initializeRefusal(initialize, rawHeader(req, 'accept'), messages.length);
       if (refusal) return rpcError(res, refusal.status, refusal.code, refusal.message, {}, undefined, (initialize as { id?: unknown }).id);
       // A session is a record in the shared store: counted like a read of the options, per client address.
       await enforceRateLimit(deps.limiter, 'options', clientAddress);
@@ -232,8 +240,8 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
   return {
     async handleNode(req, res, { clientAddress }) {
       const origin = rawHeader(req, 'origin');
-      // docs/agents.md#mcp-server: a browser page only from an allowed origin (also the DNS-rebinding guard).
-      if (!cors.allowsSocket(origin)) return rpcError(res, 403, -32000, 'Forbidden: this origin may not use /mcp');
+      // docs/agents.md#mcp-server: a browser page only from an allowed origin (the DNS-rebinding guard).
+      if (!origins.allows(origin)) return rpcError(res, 403, -32000, 'Forbidden: this origin may not use /mcp');
       const headers = cors.headers(origin);
       if (headers) {
         headers['access-control-expose-headers'] = `${headers['access-control-expose-headers'] ?? 'retry-after'}, mcp-session-id, mcp-protocol-version`;

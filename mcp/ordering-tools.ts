@@ -9,7 +9,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import { ElicitResultSchema, type ElicitResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { DomainError } from '../src/kernel/errors.ts';
 import { emailSubject, enforceRateLimit, orderSubject, type RateGroup } from '../src/kernel/rate-limiter.ts';
-import { checkOrderInput, parseOrderInput, parsePayInput, type PayInput } from '../src/orders/order-input.ts';
+import { parseOrderInput, parsePayInput, type PayInput } from '../src/orders/order-input.ts';
 import { viewOptions } from '../src/orders/options-view.ts';
 import { orderBody, payResultBody } from '../rest-compat/ordering.ts';
 import { DESCRIPTIONS, orderCode, orderConfirmationText, PAY_CHOICES, payChoiceText, payCode, spellOut } from './agent-rules.ts';
@@ -63,7 +63,7 @@ export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: 
       const preview = !scope.canElicit && raw.confirmation === undefined;
       await (preview ? limit('options') : limit('create', emailSubject(raw.email)));
       const input = parseOrderInput(raw);
-      checkOrderInput(input, await services.options.current()); // never ask the user to confirm what would be refused
+      await services.orders.checkCreate(input); // never ask the user to confirm what would be refused
       const code = orderCode(input);
       if (scope.canElicit) {
         const reply = await ask(extra, orderConfirmationText(input), {

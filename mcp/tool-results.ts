@@ -1,6 +1,7 @@
 /**
- * How a tool answers (CONTRACT §9, docs/agents.md#mcp-tools): the REST answer's JSON as `structuredContent`, and its
- * `message` and `nextAction` (or `error`) as text, so an agent that reads only text still knows what to say and do.
+ * How a tool answers (CONTRACT §9, docs/agents.md#mcp-tools): the REST answer's JSON as `structuredContent`, and as
+ * text its `message` and `nextAction` (or `error`) then the same JSON, so an agent that reads only text still knows
+ * what to say and do, and has every value it is told to use.
  * A failure is `isError: true` with document 1's Error body, built by the REST door's own mapping (same code, same
  * `retryable`). A tool never throws: the SDK would turn a thrown error into bare text.
  */
@@ -13,16 +14,23 @@ export type Body = Record<string, unknown>;
 
 const INTERNAL: Body = { ok: false, code: 'internal', error: 'Something went wrong on our side. Please try again.', retryable: true };
 
-/** The text an agent reads: what to relay and what to do. */
+/**
+ * The text an agent reads: first what to relay and what to do (`error`, `code`, `retryable`; `message`, `nextAction`,
+ * `holdUntilText`, a duplicate has both sets), then the whole answer as JSON. Many hosts hand the model only
+ * `content`: the lines alone told it to "pay with the payToken" and "open payUrl" and gave it neither, and left out
+ * a staff list's orders; the MCP spec asks a tool returning structured content for its JSON as text too.
+ */
 function textOf(body: Body): string {
-  if (body.ok === false && typeof body.error === 'string') {
-    return `error: ${body.error}\ncode: ${String(body.code)}\nretryable: ${String(body.retryable)}`;
-  }
   const lines: string[] = [];
+  if (body.ok === false && typeof body.error === 'string') {
+    lines.push(`error: ${body.error}`, `code: ${String(body.code)}`, `retryable: ${String(body.retryable)}`);
+    if (typeof body.retryAfter === 'number') lines.push(`retryAfter: ${body.retryAfter} seconds`);
+  }
   for (const key of ['message', 'nextAction', 'holdUntilText'] as const) {
     if (typeof body[key] === 'string') lines.push(`${key}: ${body[key] as string}`);
   }
-  return lines.length > 0 ? lines.join('\n') : JSON.stringify(body);
+  lines.push(`${lines.length > 0 ? '\n' : ''}JSON: ${JSON.stringify(body)}`);
+  return lines.join('\n');
 }
 
 export function answer(body: Body, extra: CallToolResult['content'] = []): CallToolResult {
@@ -35,9 +43,18 @@ export function answer(body: Body, extra: CallToolResult['content'] = []): CallT
 
 /** Document 1's Error body for any failure; an unexpected one is logged once (without the arguments) and hidden. */
 export function failure(error: unknown, logger: Logger, tool: string): CallToolResult {
-  if (error instanceof DomainError) return answer(errorBody(error));
+  if (error instanceof DomainError) return answer(withRetryAfter(errorBody(error), error));
   logger.error('unexpected error in an MCP tool', { error, tool });
   return answer(INTERNAL);
+}
+
+/**
+ * REST says when to try again in a `Retry-After` header; a tool result has no headers, so the seconds go in the
+ * body (`retryAfter`) and the text: "wait a moment" alone left an agent to hammer the server or give up.
+ */
+function withRetryAfter(body: Body, error: DomainError): Body {
+  const seconds = error.details.retryAfter ?? (error.code === 'rate_limited' || error.code === 'unavailable' ? 1 : undefined);
+  return seconds === undefined ? body : { ...body, retryAfter: seconds };
 }
 
 /** Runs a tool body; whatever it throws becomes a failure result. */

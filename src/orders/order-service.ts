@@ -42,6 +42,11 @@ export class DuplicateOrderError extends DomainError {
 
 export interface OrderService {
   create(input: OrderInput): Promise<CreatedOrder>;
+  /**
+   * Throws what `create` would refuse this input with now (a rule, the options, a duplicate with its hold fields),
+   * creating nothing: a door that asks the user to confirm first never asks about an order that would be refused.
+   */
+  checkCreate(input: OrderInput): Promise<void>;
   /** The order, when the token is one of its payTokens; otherwise not_found, exactly as for no order. */
   lookup(orderNumber: string, payToken: string): Promise<Order>;
   pay(orderNumber: string, input: PayInput): Promise<PaidOrder>;
@@ -258,6 +263,16 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
     },
 
     nextHoldEnd: () => orders.nextHoldEnd(db),
+
+    async checkCreate(input) {
+      checkOrderInput(input, await options.current());
+      const key = emailKey(input.email);
+      const row = await orders.findOrderByEmailKey(db, key);
+      if (!row) return;
+      // A hold that has ended frees the email: create ends it first (refuseDuplicate).
+      if (row.status === 'awaiting payment' && Number(row.hold_until) <= clock.now()) return;
+      throw await duplicateOf(key);
+    },
 
     async holdsEmail(email) {
       return (await orders.findOrderByEmailKey(db, emailKey(email))) !== undefined;

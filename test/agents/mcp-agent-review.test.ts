@@ -1,0 +1,95 @@
+/**
+ * What an outside agent developer found at /mcp (docs/agents.md), each through the SDK's own Client or raw HTTP on a
+ * real port: a tool's text carries every value it tells the agent to use; a duplicate is answered before the user
+ * is asked to confirm; a rate-limited call says when to try again; browser origins other than the gateway's own, this
+ * machine's and the listed ones are refused even with CORS_ORIGINS unset (DNS rebinding); and an initialize the
+ * protocol refuses (in a batch, not JSON-RPC 2.0) makes no session.
+ */
+import { describe, expect, it } from 'vitest';
+import { VALID_ORDER } from '../support/gateway.ts';
+import { liveServer } from '../support/live-server.ts';
+import { acceptAll, mcpClient, textOf } from './mcp-support.ts';
+
+const ADMIN = 'mcp-admin-token-5d41402abc4b2a76';
+const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const INITIALIZE = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+
+const server = (env: Record<string, string> = {}) => liveServer({ env: { ADMIN_TOKEN: ADMIN, ...env } });
+
+/** The JSON after the relayed lines of a tool's text. */
+const jsonIn = (text: string) => JSON.parse(/^JSON: (.*)$/mu.exec(text)![1]!);
+
+describe('the MCP door, as an outside agent developer found it', () => {
+  it("puts the whole answer in the text: the payToken and payUrl it says to use, a staff list's orders, a duplicate's next step", async () => {
+    const live = await server();
+    const agent = await mcpClient(live.server.url, { elicit: acceptAll });
+    const created = await agent.call('create_order', { ...VALID_ORDER });
+    const order = created.structuredContent;
+    expect(textOf(created)).toContain(`nextAction: ${order.nextAction}`);
+    expect(jsonIn(textOf(created))).toEqual(order);
+    expect(textOf(created)).toContain(order.payToken);
+    expect(textOf(created)).toContain(order.payUrl);
+
+    const staff = await mcpClient(live.server.url, { headers: { authorization: `Bearer ${ADMIN}` } });
+    const listed = await staff.call('list_orders', {});
+    expect(jsonIn(textOf(listed)).orders).toEqual([expect.objectContaining({ orderNumber: order.orderNumber })]);
+
+    // The same email again: refused before the user is asked, with the held order's next step in the text.
+    const again = await mcpClient(live.server.url, { elicit: acceptAll });
+    const duplicate = await again.call('create_order', { ...VALID_ORDER, stitchText: 'OTHER' });
+    expect(again.asked).toHaveLength(0);
+    expect(duplicate.structuredContent).toMatchObject({ ok: false, code: 'duplicate', orderNumber: order.orderNumber });
+    expect(textOf(duplicate)).toContain('code: duplicate');
+    expect(textOf(duplicate)).toContain(`nextAction: ${duplicate.structuredContent.nextAction}`);
+    expect(textOf(duplicate)).toContain(duplicate.structuredContent.payToken);
+    // Without elicitation the first call answers the duplicate too, not a confirmation to ask for.
+    const coded = await mcpClient(live.server.url);
+    expect((await coded.call('create_order', { ...VALID_ORDER })).structuredContent).toMatchObject({ ok: false, code: 'duplicate' });
+  });
+
+  it('says when to try again when rate limited, as REST says in Retry-After', async () => {
+    const live = await server({ RATE_LIMIT_SUBJECT_READ: '1' });
+    const agent = await mcpClient(live.server.url);
+    const { orderNumber, payToken } = await live.createOrder();
+    expect((await agent.call('get_order', { orderNumber, payToken })).isError).toBeUndefined();
+    const refused = await agent.call('get_order', { orderNumber, payToken });
+    expect(refused.structuredContent).toMatchObject({ code: 'rate_limited', retryAfter: expect.any(Number) });
+    const seconds = refused.structuredContent.retryAfter as number;
+    expect(seconds).toBeGreaterThanOrEqual(1);
+    expect(textOf(refused)).toContain(`retryAfter: ${seconds} seconds`);
+    const rest = await live.rest('GET', `/api/orders/${orderNumber}?t=${payToken}`);
+    expect(rest.status).toBe(429);
+    expect(Number(rest.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  });
+
+  it.each([[{}], [{ CORS_ORIGINS: 'https://agents.example' }]])('refuses a foreign page, lets its own, a local and a listed one in (%o)', async (env) => {
+    const live = await server({ PUBLIC_URL: 'https://sleeve.example', ...env });
+    const url = `${live.server.url}/mcp`;
+    const open = (origin: string) => fetch(url, { method: 'POST', headers: { ...HEADERS, origin }, body: JSON.stringify(INITIALIZE) });
+    // A page on a name pointed at this machine (DNS rebinding) gets nothing, and no session.
+    const rebound = await open('http://evil.example:4000');
+    expect([rebound.status, rebound.headers.get('mcp-session-id')]).toEqual([403, null]);
+    for (const origin of ['https://sleeve.example', 'http://localhost:6274', 'http://127.0.0.1:5173']) {
+      const opened = await open(origin);
+      expect([origin, opened.status]).toEqual([origin, 200]);
+      expect(opened.headers.get('mcp-session-id')).toMatch(/^[A-Za-z0-9_-]{43}$/u);
+    }
+    expect((await open('https://agents.example')).status).toBe('CORS_ORIGINS' in env ? 200 : 403);
+    const own = await open('https://sleeve.example');
+    expect(own.headers.get('access-control-allow-origin')).toBe('CORS_ORIGINS' in env ? 'https://sleeve.example' : '*');
+  });
+
+  it('makes no session for an initialize in a batch or not in JSON-RPC 2.0', async () => {
+    const live = await server();
+    const url = `${live.server.url}/mcp`;
+    const post = (body: unknown) => fetch(url, { method: 'POST', headers: HEADERS, body: JSON.stringify(body) });
+    const batch = await post([INITIALIZE, { jsonrpc: '2.0', id: 1, method: 'tools/list' }]);
+    expect([batch.status, batch.headers.get('mcp-session-id')]).toEqual([400, null]);
+    expect((await batch.json()).error.code).toBe(-32600);
+    const old = await post({ ...INITIALIZE, jsonrpc: '1.0' });
+    expect([old.status, old.headers.get('mcp-session-id')]).toEqual([400, null]);
+    expect(await old.json()).toMatchObject({ id: 0, error: { code: -32600 } });
+    const fine = await post(INITIALIZE);
+    expect(fine.status).toBe(200);
+  });
+});
