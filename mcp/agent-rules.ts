@@ -43,6 +43,19 @@ export const DESCRIPTIONS = {
   cancel_order: 'Staff only: cancel an order not collected, with a reason; a paid order is refunded.',
 } as const;
 
+/** What a host shows a person for each tool (the name is for the model). */
+export const TITLES = {
+  get_sleeve_options: 'Sleeve options offered now',
+  create_order: 'Order a sleeve',
+  pay_order: 'Pay for an order',
+  get_order: 'Order status',
+  get_event_info: 'Event information',
+  list_orders: 'Staff: list orders',
+  advance_order: 'Staff: move an order forward',
+  collect_order: 'Staff: hand over an order',
+  cancel_order: 'Staff: cancel an order',
+} as const satisfies Record<keyof typeof DESCRIPTIONS, string>;
+
 /** "ADA 1815" → `A, D, A, space, 1, 8, 1, 5`: how the user checks what will be embroidered. */
 export function spellOut(text: string): string {
   const names: Record<string, string> = { ' ': 'space', '.': 'full stop', '-': 'hyphen', '&': 'ampersand' };

@@ -32,6 +32,7 @@ import { registerOrderingTools } from './ordering-tools.ts';
 import { listenForReplies, relayReply, RelayedTransport, replyRoute, sessionKey } from './relay.ts';
 import { ResourceUpdates } from './resource-updates.ts';
 import { createSessionStore, type SessionRecord } from './session-store.ts';
+import { toolCallProblem } from './call-params.ts';
 import { McpOriginGuard } from './origin-guard.ts';
 import { isStaff, registerStaffTools } from './staff-tools.ts';
 import { answer } from './tool-results.ts';
@@ -199,6 +200,8 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
     }
     const session = await sessionOf(req, res);
     if (!session) return;
+    const malformed = messages.length === 1 ? toolCallProblem(body) : null;
+    if (malformed) return rpcError(res, 200, -32602, `Invalid params: ${malformed}`, {}, undefined, (body as { id?: unknown }).id);
     // Answers to a tool's questions go to the call that asked them, on whichever instance it runs.
     for (const message of messages) {
       const route = replyRoute(message);

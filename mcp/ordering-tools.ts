@@ -12,7 +12,7 @@ import { emailSubject, enforceRateLimit, orderSubject, type RateGroup } from '..
 import { parseOrderInput, parsePayInput, type PayInput } from '../src/orders/order-input.ts';
 import { viewOptions } from '../src/orders/options-view.ts';
 import { orderBody, payResultBody } from '../rest-compat/ordering.ts';
-import { DESCRIPTIONS, orderCode, orderConfirmationText, PAY_CHOICES, payChoiceText, payCode, spellOut } from './agent-rules.ts';
+import { DESCRIPTIONS, TITLES, orderCode, orderConfirmationText, PAY_CHOICES, payChoiceText, payCode, spellOut } from './agent-rules.ts';
 import type { CallScope, ToolDeps } from './tool-deps.ts';
 import { answer, guarded, orderLink, type Body } from './tool-results.ts';
 import { advertised, NO_INPUT, ORDER_INPUT, ORDER_REF, PAY_INPUT, type RawArgs } from './tool-schemas.ts';
@@ -45,7 +45,7 @@ export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: 
   const { services, limiter, publicUrl, logger } = deps;
   const limit = (group: RateGroup, subject?: string) => enforceRateLimit(limiter, group, scope.clientAddress, subject);
 
-  server.registerTool('get_sleeve_options', { description: DESCRIPTIONS.get_sleeve_options, inputSchema: advertised(NO_INPUT), annotations: READ_ONLY }, () =>
+  server.registerTool('get_sleeve_options', { title: TITLES.get_sleeve_options, description: DESCRIPTIONS.get_sleeve_options, inputSchema: advertised(NO_INPUT), annotations: READ_ONLY }, () =>
     guarded('get_sleeve_options', logger, async () => {
       await limit('options');
       const set = services.options.cached() ?? (await services.options.current());
@@ -56,7 +56,7 @@ export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: 
     }),
   );
 
-  server.registerTool('create_order', { description: DESCRIPTIONS.create_order, inputSchema: advertised(ORDER_INPUT), annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false } }, (args, extra) =>
+  server.registerTool('create_order', { title: TITLES.create_order, description: DESCRIPTIONS.create_order, inputSchema: advertised(ORDER_INPUT), annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false } }, (args, extra) =>
     guarded('create_order', logger, async () => {
       const raw = args as RawArgs;
       // A first call without elicitation only reads (the options) and answers what to confirm: counted as a read.
@@ -91,7 +91,7 @@ export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: 
     }),
   );
 
-  server.registerTool('pay_order', { description: DESCRIPTIONS.pay_order, inputSchema: advertised(PAY_INPUT), annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: true } }, (args, extra) =>
+  server.registerTool('pay_order', { title: TITLES.pay_order, description: DESCRIPTIONS.pay_order, inputSchema: advertised(PAY_INPUT), annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: true } }, (args, extra) =>
     guarded('pay_order', logger, async () => {
       const raw = args as RawArgs;
       await limit('pay', orderSubject(raw.orderNumber, raw.payToken));
@@ -129,7 +129,7 @@ export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: 
     }),
   );
 
-  server.registerTool('get_order', { description: DESCRIPTIONS.get_order, inputSchema: advertised(ORDER_REF), annotations: READ_ONLY }, (args) =>
+  server.registerTool('get_order', { title: TITLES.get_order, description: DESCRIPTIONS.get_order, inputSchema: advertised(ORDER_REF), annotations: READ_ONLY }, (args) =>
     guarded('get_order', logger, async () => {
       const raw = args as RawArgs;
       await limit('lookup', orderSubject(raw.orderNumber, raw.payToken));
@@ -140,7 +140,7 @@ export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: 
     }),
   );
 
-  server.registerTool('get_event_info', { description: DESCRIPTIONS.get_event_info, inputSchema: advertised(NO_INPUT), annotations: READ_ONLY }, () =>
+  server.registerTool('get_event_info', { title: TITLES.get_event_info, description: DESCRIPTIONS.get_event_info, inputSchema: advertised(NO_INPUT), annotations: READ_ONLY }, () =>
     guarded('get_event_info', logger, async () => {
       const text = await services.eventInfo.text();
       return { content: [{ type: 'text', text }], structuredContent: { ok: true, text } };

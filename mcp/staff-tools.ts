@@ -8,7 +8,7 @@ import { DomainError } from '../src/kernel/errors.ts';
 import { secretsEqual } from '../src/kernel/tokens.ts';
 import type { Order, OrderStatus } from '../src/orders/order.ts';
 import { ORDER_STATUSES } from '../src/orders/order.ts';
-import { DESCRIPTIONS } from './agent-rules.ts';
+import { DESCRIPTIONS, TITLES } from './agent-rules.ts';
 import type { ToolDeps } from './tool-deps.ts';
 import { answer, guarded, type Body } from './tool-results.ts';
 import { ADVANCE_INPUT, advertised, CANCEL_INPUT, COLLECT_INPUT, LIST_ORDERS_INPUT, type RawArgs } from './tool-schemas.ts';
@@ -51,7 +51,7 @@ function text(args: RawArgs, name: string): string {
 export function registerStaffTools(server: McpServer, { services, logger }: ToolDeps): void {
   const staffAnnotations = { openWorldHint: false } as const;
 
-  server.registerTool('list_orders', { description: DESCRIPTIONS.list_orders, inputSchema: advertised(LIST_ORDERS_INPUT), annotations: { readOnlyHint: true, ...staffAnnotations } }, (args) =>
+  server.registerTool('list_orders', { title: TITLES.list_orders, description: DESCRIPTIONS.list_orders, inputSchema: advertised(LIST_ORDERS_INPUT), annotations: { readOnlyHint: true, ...staffAnnotations } }, (args) =>
     guarded('list_orders', logger, async () => {
       const raw = args as RawArgs;
       const statuses = raw.status === undefined ? null : raw.status;
@@ -71,7 +71,7 @@ export function registerStaffTools(server: McpServer, { services, logger }: Tool
     }),
   );
 
-  server.registerTool('advance_order', { description: DESCRIPTIONS.advance_order, inputSchema: advertised(ADVANCE_INPUT), annotations: staffAnnotations }, (args) =>
+  server.registerTool('advance_order', { title: TITLES.advance_order, description: DESCRIPTIONS.advance_order, inputSchema: advertised(ADVANCE_INPUT), annotations: { destructiveHint: false, ...staffAnnotations } }, (args) =>
     guarded('advance_order', logger, async () => {
       const raw = args as RawArgs;
       const status = text(raw, 'status');
@@ -82,14 +82,14 @@ export function registerStaffTools(server: McpServer, { services, logger }: Tool
     }),
   );
 
-  server.registerTool('collect_order', { description: DESCRIPTIONS.collect_order, inputSchema: advertised(COLLECT_INPUT), annotations: staffAnnotations }, (args) =>
+  server.registerTool('collect_order', { title: TITLES.collect_order, description: DESCRIPTIONS.collect_order, inputSchema: advertised(COLLECT_INPUT), annotations: { destructiveHint: false, ...staffAnnotations } }, (args) =>
     guarded('collect_order', logger, async () => {
       const raw = args as RawArgs;
       return answer(changed(await services.staff.collect(text(raw, 'orderNumber'), text(raw, 'collectorName')), 'was collected'));
     }),
   );
 
-  server.registerTool('cancel_order', { description: DESCRIPTIONS.cancel_order, inputSchema: advertised(CANCEL_INPUT), annotations: { destructiveHint: true, ...staffAnnotations } }, (args) =>
+  server.registerTool('cancel_order', { title: TITLES.cancel_order, description: DESCRIPTIONS.cancel_order, inputSchema: advertised(CANCEL_INPUT), annotations: { destructiveHint: true, ...staffAnnotations } }, (args) =>
     guarded('cancel_order', logger, async () => {
       const raw = args as RawArgs;
       return answer(changed(await services.staff.cancel(text(raw, 'orderNumber'), text(raw, 'reason')), 'was cancelled'));

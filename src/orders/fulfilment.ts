@@ -27,7 +27,7 @@ export function advanceRefusal(orderNumber: string, from: OrderStatus, to: Order
   if (advanceSources(to).includes(from)) return null;
   const field = 'status';
   if (to === 'collected') {
-    return { field, message: 'An order is marked collected only by collectOrder, with the name of the person collecting it.' };
+    return { field, message: 'An order is marked collected only by handing it over (collectOrder in GraphQL, collect_order for agents), with the name of the person collecting it.' };
   }
   if (from === 'awaiting payment') return { field, message: `Order ${orderNumber} is not paid yet; it can move forward only after payment.` };
   if (from === 'cancelled') return { field, message: `Order ${orderNumber} is cancelled and can no longer move.` };

@@ -3,7 +3,8 @@
  * real port: a tool's text carries every value it tells the agent to use; a duplicate is answered before the user
  * is asked to confirm; a rate-limited call says when to try again; browser origins other than the gateway's own, this
  * machine's and the listed ones are refused even with CORS_ORIGINS unset (DNS rebinding); and an initialize the
- * protocol refuses (in a batch, not JSON-RPC 2.0) makes no session.
+ * protocol refuses (in a batch, not JSON-RPC 2.0) makes no session; tools have titles and honest hints; a malformed
+ * tools/call gets invalid params in plain words; a resource error's message is not prefixed twice.
  */
 import { describe, expect, it } from 'vitest';
 import { VALID_ORDER } from '../support/gateway.ts';
@@ -91,5 +92,49 @@ describe('the MCP door, as an outside agent developer found it', () => {
     expect(await old.json()).toMatchObject({ id: 0, error: { code: -32600 } });
     const fine = await post(INITIALIZE);
     expect(fine.status).toBe(200);
+  });
+
+  it('titles every tool, and marks only cancel_order destructive among the staff tools', async () => {
+    const live = await server();
+    const staff = await mcpClient(live.server.url, { headers: { authorization: `Bearer ${ADMIN}` } });
+    const { tools } = await staff.client.listTools();
+    expect(tools.filter((tool) => !tool.title)).toEqual([]);
+    const destructive = tools.filter((tool) => !tool.annotations?.readOnlyHint && tool.annotations?.destructiveHint !== false).map((tool) => tool.name);
+    expect(destructive).toEqual(['cancel_order']);
+    // Moving an order to collected by advance_order names the tool that does it.
+    const { orderNumber, payToken } = await live.createOrder();
+    await live.rest('POST', `/api/orders/${orderNumber}/pay`, { t: payToken, method: 'vendor_card' });
+    expect((await staff.call('advance_order', { orderNumber, status: 'collected' })).structuredContent.error).toContain('collect_order');
+  });
+
+  it('answers a malformed tools/call with invalid params in plain words, and takes arguments: null as none', async () => {
+    const live = await server();
+    const url = `${live.server.url}/mcp`;
+    const opened = await fetch(url, { method: 'POST', headers: HEADERS, body: JSON.stringify(INITIALIZE) });
+    await opened.text();
+    const inSession = { ...HEADERS, 'mcp-session-id': opened.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-06-18' };
+    const call = async (params: unknown) => {
+      const response = await fetch(url, { method: 'POST', headers: inSession, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params }) });
+      const text = await response.text();
+      return JSON.parse(text.startsWith('{') ? text : /^data: (.*)$/mu.exec(text)![1]!);
+    };
+    for (const params of [{ name: 'get_order', arguments: ['1001', 'x'] }, { arguments: {} }, 'get_order']) {
+      const answer = await call(params);
+      expect(answer).toMatchObject({ id: 3, error: { code: -32602, message: expect.stringMatching(/^Invalid params: params/u) } });
+      expect(answer.error.message).not.toContain('invalid_type');
+    }
+    const none = await call({ name: 'get_event_info', arguments: null });
+    expect(none.result.isError).toBeUndefined();
+  });
+
+  it("sends a resource error's message once, not prefixed by the SDK twice", async () => {
+    const live = await server();
+    const agent = await mcpClient(live.server.url);
+    const { orderNumber } = await live.createOrder();
+    const refused = await agent.client.readResource({ uri: `sleeve://orders/${orderNumber}?t=wrong` }).then(
+      () => undefined,
+      (error: Error) => error,
+    );
+    expect(refused?.message).toBe('MCP error -32002: No order was found with that order number and payToken.');
   });
 });
