@@ -8,7 +8,7 @@ import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 
 const GATEWAY = process.env.GATEWAY_URL ?? 'http://localhost:4000';
-const ws = createClient({ url: GATEWAY.replace(/^http/, 'ws') + '/graphql', webSocketImpl: WebSocket, shouldRetry: () => true });
+const ws = createClient({ url: GATEWAY.replace(/^http/, 'ws') + '/graphql', webSocketImpl: WebSocket, shouldRetry: () => true, retryAttempts: Infinity });
 
 const isSubscription = ({ query }) => {
   const definition = getMainDefinition(query);
@@ -36,7 +36,7 @@ console.log('created', orderNumber, data.createOrder.status);
 
 // The order's changes land in the cache under its id: every query showing this order updates by itself.
 const payOrder = gql`mutation Pay($n: ID!, $t: String!) {
-  payOrder(orderNumber: $n, input: { t: $t, method: VENDOR_CARD }) { __typename ... on ApiError { code error } }
+  payOrder(orderNumber: $n, input: { t: $t, method: VENDOR_CARD }) { __typename ... on PayResult { order { id status } } ... on ApiError { code error } }
 }`;
 const updates = client
   .subscribe({

@@ -5,7 +5,7 @@ import { createClient as createWsClient } from 'graphql-ws';
 import WebSocket from 'ws';
 
 const GATEWAY = process.env.GATEWAY_URL ?? 'http://localhost:4000';
-const ws = createWsClient({ url: GATEWAY.replace(/^http/, 'ws') + '/graphql', webSocketImpl: WebSocket, shouldRetry: () => true });
+const ws = createWsClient({ url: GATEWAY.replace(/^http/, 'ws') + '/graphql', webSocketImpl: WebSocket, shouldRetry: () => true, retryAttempts: Infinity });
 
 const client = new Client({
   url: `${GATEWAY}/graphql`,
