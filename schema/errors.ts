@@ -21,10 +21,10 @@ builder.objectType(DomainError, {
   name: 'ApiError',
   description: 'An expected failure: relay `error` to the user; retry only when `retryable` is true.',
   fields: (t) => ({
-    code: t.field({ type: ErrorCodeEnum, resolve: (e) => e.code }),
-    error: t.string({ resolve: (e) => e.message }),
-    retryable: t.boolean({ resolve: (e) => e.retryable }),
-    reason: t.string({ nullable: true, resolve: (e) => e.details.reason ?? null }),
+    code: t.field({ type: ErrorCodeEnum, description: 'What went wrong, to branch on; `error` says it to the user.', resolve: (e) => e.code }),
+    error: t.string({ description: 'What went wrong and what to do, in a sentence to show the user.', resolve: (e) => e.message }),
+    retryable: t.boolean({ description: 'Whether the same request may succeed later: retry only when true, after retryAfter seconds when given.', resolve: (e) => e.retryable }),
+    reason: t.string({ nullable: true, description: 'Why the order cannot be paid or moved, when known: "not paid within 5 minutes" for a hold that ran out.', resolve: (e) => e.details.reason ?? null }),
     field: t.string({ nullable: true, description: 'The first failing input field.', resolve: (e) => e.details.field ?? null }),
     retryAfter: t.int({ nullable: true, description: 'Seconds to wait before retrying.', resolve: (e) => e.details.retryAfter ?? null }),
     order: t.field({

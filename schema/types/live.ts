@@ -10,10 +10,13 @@ export const HoldTickRef = builder.objectRef<HoldTickEvent>('HoldTick').implemen
     'event with the new status when the order is paid or cancelled.',
   fields: (t) => ({
     // Exposed, not resolved: plain property reads for graphql-jit (HoldTickEvent says why).
-    orderNumber: t.exposeID('orderNumber'),
-    status: t.expose('status', { type: OrderStatusEnum }),
+    orderNumber: t.exposeID('orderNumber', { description: 'The order whose hold this is.' }),
+    status: t.expose('status', {
+      type: OrderStatusEnum,
+      description: 'AWAITING_PAYMENT while the hold runs; the final event says how it ended: RECEIVED (paid) or CANCELLED (the hold ran out, or staff).',
+    }),
     secondsLeft: t.exposeInt('secondsLeft', { description: 'Whole seconds, rounded down, never negative.' }),
-    holdUntil: t.expose('holdUntil', { type: 'DateTime' }),
+    holdUntil: t.expose('holdUntil', { type: 'DateTime', description: 'When the hold ends and an unpaid order is cancelled.' }),
     holdUntilText: t.string({ description: 'The deadline in New York time.', resolve: (e, _args, ctx) => holdUntilText(e.order.holdUntil, ctx.now()) }),
     final: t.exposeBoolean('final', { description: 'The last event of the stream: the hold is over.' }),
   }),

@@ -18,7 +18,7 @@ export const PayMethodEnum = builder.enumType('PayMethod', {
 const ChoiceRef = builder.objectRef<ChoiceView>('Choice').implement({
   description: 'An option value with a preview image for chat widgets.',
   fields: (t) => ({
-    value: t.exposeString('value'),
+    value: t.exposeString('value', { description: 'What to send in OrderInput (size, font or thread).' }),
     image: t.exposeString('image', { description: 'URL of an SVG preview.' }),
     color: t.string({
       nullable: true,
@@ -44,13 +44,13 @@ export const SleeveOptionsRef = builder.objectRef<OptionsView>('SleeveOptions').
         'Always "SleeveOptions": the options offered now are one object, whichever field brings them, so a normalised cache (Apollo Client, urql Graphcache) updates the copy a page shows when sleeveOptionsChanged or updateSleeveOptions delivers a new set.',
       resolve: () => SLEEVE_OPTIONS_ID,
     }),
-    sizes: t.exposeStringList('sizes'),
-    fonts: t.exposeStringList('fonts'),
-    threads: t.exposeStringList('threads'),
+    sizes: t.exposeStringList('sizes', { description: 'The sizes offered now, in order; sizeChoices adds a preview of each.' }),
+    fonts: t.exposeStringList('fonts', { description: 'The fonts offered now; fontChoices adds a preview of each.' }),
+    threads: t.exposeStringList('threads', { description: 'The thread colours offered now; threadChoices adds a preview and the colour of each.' }),
     charLimit: t.exposeInt('charLimit', { description: 'Maximum length of stitchText.' }),
-    sizeChoices: t.field({ type: [ChoiceRef], resolve: (o) => o.sizeChoices }),
-    fontChoices: t.field({ type: [ChoiceRef], resolve: (o) => o.fontChoices }),
-    threadChoices: t.field({ type: [ChoiceRef], resolve: (o) => o.threadChoices }),
+    sizeChoices: t.field({ type: [ChoiceRef], description: 'sizes, each with its preview image.', resolve: (o) => o.sizeChoices }),
+    fontChoices: t.field({ type: [ChoiceRef], description: 'fonts, each with its preview image and CSS font family.', resolve: (o) => o.fontChoices }),
+    threadChoices: t.field({ type: [ChoiceRef], description: 'threads, each with its preview image and colour.', resolve: (o) => o.threadChoices }),
     version: t.exposeInt('version', { description: 'Increases each time staff publish a new set.' }),
   }),
 });
@@ -58,11 +58,11 @@ export const SleeveOptionsRef = builder.objectRef<OptionsView>('SleeveOptions').
 const OrderedSleeveRef = builder.objectRef<OrderView['order']>('OrderedSleeve').implement({
   description: 'The options the order was made with; they never change after creation.',
   fields: (t) => ({
-    size: t.exposeString('size'),
-    font: t.exposeString('font'),
-    thread: t.exposeString('thread'),
-    stitchText: t.exposeString('stitchText'),
-    status: t.field({ type: OrderStatusEnum, resolve: (o) => o.status }),
+    size: t.exposeString('size', { description: 'The size ordered, one of sleeveOptions.sizes then.' }),
+    font: t.exposeString('font', { description: 'The font ordered.' }),
+    thread: t.exposeString('thread', { description: 'The thread colour ordered.' }),
+    stitchText: t.exposeString('stitchText', { description: 'The text to embroider, exactly as confirmed.' }),
+    status: t.field({ type: OrderStatusEnum, description: "The order's status, as Order.status.", resolve: (o) => o.status }),
   }),
 });
 
@@ -76,21 +76,21 @@ OrderRef.implement({
         "Always false, as document 1's Order says. A duplicate create answers the ApiError with code DUPLICATE; its `order` is the existing order, false here too (a cache merges it with that order's other answers).",
       resolve: () => false,
     }),
-    orderNumber: t.exposeID('orderNumber'),
-    status: t.field({ type: OrderStatusEnum, resolve: (o) => o.status }),
+    orderNumber: t.exposeID('orderNumber', { description: 'The number the attendee quotes at pickup; with payToken, what order and payOrder take.' }),
+    status: t.field({ type: OrderStatusEnum, description: 'Where the order is now; orderUpdates streams each change.', resolve: (o) => o.status }),
     holdUntil: t.field({ type: 'DateTime', nullable: true, description: 'Only while awaiting payment.', resolve: (o) => o.hold?.holdUntil ?? null }),
     holdUntilText: t.string({ nullable: true, description: 'The deadline in New York time, to tell the user.', resolve: (o) => o.hold?.holdUntilText ?? null }),
-    secondsLeft: t.int({ nullable: true, resolve: (o) => o.hold?.secondsLeft ?? null }),
+    secondsLeft: t.int({ nullable: true, description: 'Whole seconds of the hold left when answered; only while awaiting payment (holdCountdown streams it).', resolve: (o) => o.hold?.secondsLeft ?? null }),
     payUrl: t.string({ nullable: true, description: 'The hosted page for card or wallet payment.', resolve: (o) => o.hold?.payUrl ?? null }),
     payToken: t.string({
       nullable: true,
       description: 'Returned only by createOrder and a duplicate: keep it; it is `payToken` in order and payOrder.',
       resolve: (o) => o.hold?.payToken ?? null,
     }),
-    payLabel: t.string({ nullable: true, resolve: (o) => o.hold?.payLabel ?? null }),
-    payButtonLabel: t.string({ nullable: true, resolve: (o) => o.hold?.payButtonLabel ?? null }),
+    payLabel: t.string({ nullable: true, description: 'The words to show beside the payment choice; only while awaiting payment.', resolve: (o) => o.hold?.payLabel ?? null }),
+    payButtonLabel: t.string({ nullable: true, description: 'The label of the pay button; only while awaiting payment.', resolve: (o) => o.hold?.payButtonLabel ?? null }),
     reason: t.string({ nullable: true, description: 'Only when cancelled because the hold ran out.', resolve: (o) => o.reason }),
-    order: t.field({ type: OrderedSleeveRef, resolve: (o) => o.order }),
+    order: t.field({ type: OrderedSleeveRef, description: 'The sleeve ordered: size, font, thread and stitch text.', resolve: (o) => o.order }),
     previewImage: t.exposeString('previewImage', {
       description:
         'An absolute URL (at PUBLIC_URL) of an SVG picture of what will be stitched: the sleeve in its size, the text in its font and thread colour. Show it to the user before they pay; it holds no token.',
@@ -101,13 +101,14 @@ OrderRef.implement({
 });
 
 export const PayResultRef = builder.objectRef<PayResultView>('PayResult').implement({
+  description: 'A payment accepted (or one made before: alreadyPaid). Select `order { id status }` to update a cached order at once.',
   fields: (t) => ({
-    orderNumber: t.id({ resolve: (r) => r.view.orderNumber }),
-    status: t.field({ type: OrderStatusEnum, resolve: (r) => r.view.status }),
+    orderNumber: t.id({ description: 'The order paid.', resolve: (r) => r.view.orderNumber }),
+    status: t.field({ type: OrderStatusEnum, description: 'The order\'s status now: RECEIVED, or later if staff have moved it.', resolve: (r) => r.view.status }),
     alreadyPaid: t.exposeBoolean('alreadyPaid', { description: 'True when an earlier attempt already paid: never pay again.' }),
-    message: t.exposeString('message'),
-    nextAction: t.exposeString('nextAction'),
-    order: t.field({ type: OrderRef, resolve: (r) => r.view }),
+    message: t.exposeString('message', { description: 'Relay to the user.' }),
+    nextAction: t.exposeString('nextAction', { description: 'What to do next; follow it.' }),
+    order: t.field({ type: OrderRef, description: 'The order as it is now, under its id: a normalised cache updates it from here.', resolve: (r) => r.view }),
   }),
 });
 

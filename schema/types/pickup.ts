@@ -6,9 +6,9 @@ import { builder } from '../builder.ts';
 export const PickupEntryRef = builder.objectRef<PickupEntry>('PickupEntry').implement({
   description: 'An order ready for pickup, as the public board shows it.',
   fields: (t) => ({
-    orderNumber: t.exposeID('orderNumber'),
+    orderNumber: t.exposeID('orderNumber', { description: 'The number to call out.' }),
     displayName: t.exposeString('displayName', { description: 'First name and last initial, like "Ada L."' }),
-    readySince: t.field({ type: 'DateTime', resolve: (e) => new Date(e.readySince) }),
+    readySince: t.field({ type: 'DateTime', description: 'When the sleeve became ready.', resolve: (e) => new Date(e.readySince) }),
   }),
 });
 
@@ -24,8 +24,8 @@ const PickupChangeEnum = builder.enumType('PickupChange', {
 export const PickupBoardEventRef = builder.objectRef<PickupBoardEvent>('PickupBoardEvent').implement({
   description: 'A change of the pickup board, with the whole board after it.',
   fields: (t) => ({
-    change: t.field({ type: PickupChangeEnum, resolve: (e) => e.change }),
-    orderNumber: t.id({ nullable: true, resolve: (e) => e.orderNumber }),
-    board: t.field({ type: [PickupEntryRef], resolve: (e) => e.board }),
+    change: t.field({ type: PickupChangeEnum, description: 'What changed; SNAPSHOT first on every (re)connection.', resolve: (e) => e.change }),
+    orderNumber: t.id({ nullable: true, description: 'The order that changed; null on SNAPSHOT.', resolve: (e) => e.orderNumber }),
+    board: t.field({ type: [PickupEntryRef], description: 'The whole board after the change: draw it as is.', resolve: (e) => e.board }),
   }),
 });

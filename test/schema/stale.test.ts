@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { buildSchema, isObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { printedSchema, SCHEMA_FILE } from '../../schema/print.ts';
 
@@ -21,5 +22,16 @@ describe('schema/schema.graphql', () => {
     }
     expect(sdl).toContain('union CreateOrderResult = ApiError | Order');
     expect(sdl).toContain('union PayOrderResult = ApiError | PayResult');
+  });
+
+  it('describes every field a frontend reads while ordering, paying and waiting (GraphiQL and codegen show them)', () => {
+    const schema = buildSchema(printedSchema());
+    const types = ['Query', 'Mutation', 'Subscription', 'Order', 'OrderedSleeve', 'PayResult', 'ApiError', 'SleeveOptions', 'Choice', 'HoldTick', 'PickupEntry', 'PickupBoardEvent'];
+    const undescribed = types.flatMap((name) => {
+      const type = schema.getType(name);
+      if (!isObjectType(type)) return [`${name} is not an object type`];
+      return Object.values(type.getFields()).filter((field) => !field.description).map((field) => `${name}.${field.name}`);
+    });
+    expect(undescribed).toEqual([]);
   });
 });
