@@ -21,3 +21,14 @@ export function withoutHttpExtensions(errors: readonly GraphQLError[]): GraphQLE
     });
   });
 }
+
+/** A parse error as yoga words it over HTTP: `extensions.code` GRAPHQL_PARSE_FAILED unless it has a code. */
+export function parseFailed(error: GraphQLError): GraphQLError {
+  if (error.extensions?.code !== undefined) return error;
+  return new GraphQLError(error.message, {
+    source: error.source,
+    positions: error.positions,
+    originalError: error.originalError,
+    extensions: { ...error.extensions, code: 'GRAPHQL_PARSE_FAILED' },
+  });
+}

@@ -22,7 +22,7 @@ import { JSON_TOO_DEEP_MESSAGE, jsonValueTooDeep } from '../src/kernel/json-dept
 import { authorizationOf } from './context-factory.ts';
 import { MAX_OPERATIONS_PER_CONNECTION, TOO_MANY_OPERATIONS_CODE, TOO_MANY_OPERATIONS_MESSAGE } from './operation-bounds.ts';
 import type { TrustedDocuments } from './trusted-documents.ts';
-import { withoutHttpExtensions } from './socket-errors.ts';
+import { parseFailed, withoutHttpExtensions } from './socket-errors.ts';
 import { WRITE_NEXT_NOW, type WriteNextNow } from './use-compiled-subscriptions.ts';
 import type { ProductionHardening } from './use-production-hardening.ts';
 import { answerUpgrades, type UpgradeDoor } from './ws-upgrade.ts';
@@ -91,10 +91,16 @@ export function attachWebSocket(
         let errors: readonly GraphQLError[];
         try {
           document = enveloped.parse(source);
+        } catch (error) {
+          // yoga codes a syntax error (and the token limit's) GRAPHQL_PARSE_FAILED only when there is an HTTP request.
+          if (error instanceof GraphQLError) return [parseFailed(error)];
+          throw error;
+        }
+        try {
           // GraphQL Armor's alias, depth and cost rules throw their refusal rather than report it.
           errors = enveloped.validate(enveloped.schema, document);
         } catch (error) {
-          if (error instanceof GraphQLError) return [error]; // a syntax error, or a query limit's refusal
+          if (error instanceof GraphQLError) return [error]; // a query limit's refusal
           throw error;
         }
         if (errors.length > 0) return [...errors];

@@ -1,7 +1,8 @@
 /**
  * Errors over graphql-ws carry what a socket client can use and nothing meant for an HTTP response: `extensions.http`
  * (a status and headers yoga turns into the HTTP answer, and strips from the body there) is not sent on a socket,
- * and a RATE_LIMITED error says when to come back as `retryAfter`, since a socket has no Retry-After header.
+ * and a RATE_LIMITED error says when to come back as `retryAfter`, since a socket has no Retry-After header. A syntax
+ * error has the code yoga gives it over HTTP (GRAPHQL_PARSE_FAILED), which yoga adds only when there is a request.
  */
 import type { Client } from 'graphql-ws';
 import { describe, expect, it } from 'vitest';
@@ -43,5 +44,15 @@ describe('errors over graphql-ws', () => {
     expect(errors.length).toBeGreaterThan(0);
     for (const error of errors) expect(error.extensions ?? {}).not.toHaveProperty('http');
     expect(errors[0]!.extensions).toMatchObject({ code: 'GRAPHQL_VALIDATION_FAILED' });
+  });
+
+  it('a syntax error carries GRAPHQL_PARSE_FAILED, as over HTTP', async () => {
+    const t = await liveServer();
+    for (const query of ['{ sleeveOptions { ', `{ sleeveOptions { ${'sizes '.repeat(2100)}} }`]) {
+      const [error, ...others] = await errorsOf(t.client(), query);
+      expect(others).toEqual([]);
+      expect(error!.message).toMatch(/^Syntax Error/u);
+      expect(error!.extensions).toEqual({ code: 'GRAPHQL_PARSE_FAILED' });
+    }
   });
 });
