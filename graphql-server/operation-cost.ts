@@ -152,7 +152,11 @@ export function variableCostError(document: DocumentNode, operationName: string 
   }
   if (operation === undefined) return null; // graphql-js words the error
   const cost = costOf(operation, (name) => fragments.get(name), variables);
-  return cost > maxCost ? tooCostly(maxCost, cost, operation) : null;
+  if (cost <= maxCost) return null;
+  // Marked as yoga marks a validation error, which this is but for the variables: 400 under
+  // graphql-response+json, 200 under application/json (request-errors.ts), on both paths.
+  const refusal = tooCostly(maxCost, cost, operation);
+  return new GraphQLError(refusal.message, { nodes: operation, extensions: { ...refusal.extensions, http: { status: 400, spec: true } } });
 }
 
 /**
