@@ -96,8 +96,8 @@ export const PLATFORM_SCHEMAS: Record<string, Schema> = {
     ...object(
       {
         orderId: str({ minLength: 1, maxLength: 200 }),
-        amount: int({ minimum: 1, description: 'Minor units (cents).' }),
-        currency: str({ description: 'A currency code, e.g. USD.' }),
+        amount: int({ minimum: 1, description: "The currency's minor units: cents for USD, yen for JPY (which has none smaller)." }),
+        currency: str({ description: 'An ISO 4217 currency code, any case, e.g. USD.' }),
         captureMethod: str(),
         channel: str(),
         connectionInformation: object({ customerIP: str() }),

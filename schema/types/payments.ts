@@ -27,7 +27,7 @@ const PaymentCardRef = builder.objectRef<NonNullable<PaymentView['card']>>('Paym
 });
 
 export const PaymentRef = builder.objectRef<PaymentView>('Payment').implement({
-  description: 'A payment made through /api/payments or a sleeve order paid by card or wallet. Amounts in minor units (cents).',
+  description: 'A payment made through /api/payments or a sleeve order paid by card or wallet. Amounts in the currency\'s minor units (cents for USD; yen for JPY, which has none smaller).',
   // `id` (its own pay_… id, also its global id) comes with the Node interface: schema/types/nodes.ts.
   fields: (t) => ({
     orderId: t.exposeString('orderId'),

@@ -27,6 +27,12 @@ export function paymentDecision(email: string | null): PaymentDecision {
   return (email && sandboxDecisionOf(email)?.decision) || 'APPROVE';
 }
 
+/**
+ * The currencies a payment may be in: ISO 4217's current codes as the runtime's ICU knows them (162 on Node 20).
+ * Any three letters passed before, and a typo such as USS was stored as a currency.
+ */
+const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
+
 /** An amount or a currency code sent as the wrong number is safe to repeat back, and helps. */
 const REPEAT = { repeatNumbers: true };
 
@@ -55,10 +61,13 @@ export function checkPaymentRequest(body: unknown): { request: PaymentRequest } 
     errors.push({ field: 'orderId', message: fieldProblem('orderId', orderId, 'a string of 1 to 200 characters') });
   }
   if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 1) {
-    errors.push({ field: 'amount', message: fieldProblem('amount', amount, 'a positive whole number of minor units (cents)', REPEAT) });
+    errors.push({ field: 'amount', message: fieldProblem('amount', amount, "a positive whole number of the currency's minor units (cents for USD, yen for JPY)", REPEAT) });
   }
   if (typeof currency !== 'string' || !/^[A-Za-z]{3}$/u.test(currency)) {
     errors.push({ field: 'currency', message: fieldProblem('currency', currency, 'a three-letter currency code such as USD', REPEAT) });
+  } else if (!CURRENCIES.has(currency.toUpperCase())) {
+    // Three letters are safe to repeat back.
+    errors.push({ field: 'currency', message: `currency must be an ISO 4217 currency code such as USD or EUR; ${currency.toUpperCase()} is not one.` });
   }
   for (const [field, type] of OPTIONAL_TYPES) {
     const value = body[field];

@@ -63,9 +63,11 @@ describe('POST /api/payments', () => {
     const t = await paymentsGateway();
     const message = async (body: Record<string, unknown>, field: string) =>
       ((await siteCalls(t).pay(body)).body.errors as Array<{ field: string; message: string }>).find((e) => e.field === field)?.message;
-    expect(await message({ ...paymentBody(), amount: '2000' }, 'amount')).toBe('amount must be a positive whole number of minor units (cents); it was a string.');
+    expect(await message({ ...paymentBody(), amount: '2000' }, 'amount')).toBe("amount must be a positive whole number of the currency's minor units (cents for USD, yen for JPY); it was a string.");
     expect(await message({ ...paymentBody(), amount: 10.5 }, 'amount')).toMatch(/^amount must be .*; it was the number 10.5\.$/u);
     expect(await message({ ...paymentBody(), currency: 840 }, 'currency')).toMatch(/^currency must be .*; it was the number 840\.$/u);
+    // Three letters that are no currency (a typo) are refused too.
+    expect(await message({ ...paymentBody(), currency: 'uss' }, 'currency')).toBe('currency must be an ISO 4217 currency code such as USD or EUR; USS is not one.');
     expect(await message({ ...paymentBody(), paymentMethod: ['card'] }, 'paymentMethod')).toMatch(/it was an array\.$/u);
     const cardAsNumbers = { ...paymentBody(), paymentMethod: { type: 'card', card: { ...(paymentBody().paymentMethod as { card: object }).card, number: 4242424242424242 } } };
     expect(await message(cardAsNumbers, 'paymentMethod.card.number')).toBe('paymentMethod.card.number must be a string of digits; it was a number.');
