@@ -83,7 +83,7 @@ export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: 
           details: { size: input.size, font: input.font, thread: input.thread, stitchText: input.stitchText, name: input.name, email: input.email },
           stitchTextSpelled: spellOut(input.stitchText),
           message: orderConfirmationText(input),
-          nextAction: `Nothing is ordered yet. Ask the user to confirm every detail above, reading the stitch text back letter by letter. Only once they confirm, call create_order again with exactly the same arguments and confirmation "${code}".`,
+          nextAction: `${raw.confirmation === undefined ? '' : STALE_CODE}Nothing is ordered yet. Ask the user to confirm every detail above, reading the stitch text back letter by letter. Only once they confirm, call create_order again with exactly the same arguments and confirmation "${code}".`,
         });
       }
       const { order, payToken } = await services.orders.create(input);
@@ -105,7 +105,7 @@ export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: 
         if (order.status === 'awaiting payment') {
           const view = services.orders.view(order, { presentedToken: t });
           const holdUntilText = view.hold?.holdUntilText;
-          if (!scope.canElicit) return answer(payChoices(orderNumber, orderBody(view), holdUntilText));
+          if (!scope.canElicit) return answer(payChoices(orderNumber, orderBody(view), holdUntilText, raw.confirmation !== undefined));
           const reply = await ask(extra, payChoiceText(orderNumber, holdUntilText), {
             choice: { type: 'string', title: 'How to pay', enum: [PAY_CHOICES.demoCard, PAY_CHOICES.payPage], enumNames: ['The demo card (nothing charged)', 'My own card or wallet on the pay page ($1.00, refunded)'] },
           });
@@ -149,7 +149,13 @@ export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: 
 }
 
 /** Without elicitation: the two ways, for the agent to offer, each with the code that pays that way. */
-function payChoices(orderNumber: string, order: Body, holdUntilText: string | undefined): Body {
+/**
+ * Said first when a call carried a confirmation that is not the code of its details: the agent may believe the user
+ * confirmed, while something changed since (the stitch text, the method) or the code is another order's.
+ */
+const STALE_CODE = 'The confirmation sent is not the code of these details: something changed since the user confirmed, or it belongs to other details. ';
+
+function payChoices(orderNumber: string, order: Body, holdUntilText: string | undefined, staleCode: boolean): Body {
   const vendor = payCode(orderNumber, 'vendor_card');
   return {
     confirmationRequired: true,
@@ -162,7 +168,7 @@ function payChoices(orderNumber: string, order: Body, holdUntilText: string | un
       { method: 'wallet', label: 'Own wallet on the pay page ($1.00, refunded)', payUrl: order.payUrl, confirmation: payCode(orderNumber, 'wallet') },
     ],
     message: payChoiceText(orderNumber, holdUntilText),
-    nextAction: `Nothing is paid yet. Ask the user how to pay and offer both ways; never choose for them. If they choose the demo card, call pay_order with method vendor_card and confirmation "${vendor}". If they choose their own card or wallet, open payUrl for them or give it to them: the page takes the payment.`,
+    nextAction: `${staleCode ? STALE_CODE : ''}Nothing is paid yet. Ask the user how to pay and offer both ways; never choose for them. If they choose the demo card, call pay_order with method vendor_card and confirmation "${vendor}". If they choose their own card or wallet, open payUrl for them or give it to them: the page takes the payment.`,
   };
 }
 

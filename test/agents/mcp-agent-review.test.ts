@@ -137,4 +137,19 @@ describe('the MCP door, as an outside agent developer found it', () => {
     );
     expect(refused?.message).toBe('MCP error -32002: No order was found with that order number and payToken.');
   });
+
+  it('says when a confirmation is not the code of the details sent, instead of asking as if it were the first call', async () => {
+    const live = await server();
+    const agent = await mcpClient(live.server.url);
+    const first = await agent.call('create_order', { ...VALID_ORDER });
+    expect(first.structuredContent.nextAction).toMatch(/^Nothing is ordered yet/u);
+    const code = first.structuredContent.confirmation as string;
+    const changed = await agent.call('create_order', { ...VALID_ORDER, stitchText: 'ADA 1816', confirmation: code });
+    expect(changed.structuredContent).toMatchObject({ confirmationRequired: true });
+    expect(changed.structuredContent.nextAction).toMatch(/^The confirmation sent is not the code of these details/u);
+    const created = (await agent.call('create_order', { ...VALID_ORDER, confirmation: code })).structuredContent;
+    const wrongPay = await agent.call('pay_order', { orderNumber: created.orderNumber, payToken: created.payToken, method: 'vendor_card', confirmation: code });
+    expect(wrongPay.structuredContent).toMatchObject({ confirmationRequired: true });
+    expect(wrongPay.structuredContent.nextAction).toMatch(/^The confirmation sent is not the code/u);
+  });
 });
