@@ -58,7 +58,7 @@ export const NO_INPUT = z.object({});
 
 export const LIST_ORDERS_INPUT = z.object({
   status: z.array(z.enum(ORDER_STATUSES)).optional().describe('Only orders in these statuses; all when omitted.'),
-  first: z.number().int().min(1).max(200).optional().describe('Page size: 50 by default, 200 at most.'),
+  first: z.number().int().min(0).max(200).optional().describe('Page size: 50 by default, 200 at most.'),
   after: z.string().optional().describe('endCursor of the previous page.'),
 });
 

@@ -235,7 +235,8 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
       const { order, paid } =
         input.method === 'vendor_card' ? await payWithDemoCard(orderNumber, input.t) : await payWithCharge(orderNumber, input.t, input.method, input.token ?? '');
       if (order.status === 'cancelled') {
-        throw new DomainError('cancelled', `Order ${order.orderNumber} is cancelled and can no longer be paid.`, {
+        // The next step in the sentence itself: every door shows `error`, and the email is free again.
+        throw new DomainError('cancelled', `Order ${order.orderNumber} is cancelled and can no longer be paid. To still get a sleeve, place a new order (the same email may be used).`, {
           ...(order.cancelReason === HOLD_EXPIRED_REASON ? { reason: HOLD_EXPIRED_REASON } : {}),
         });
       }
