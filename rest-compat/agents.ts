@@ -34,7 +34,7 @@ export function llmsIndex(publicUrl: string): string {
 > Order one custom embroidered laptop sleeve at a live event: read the options, create an order (held unpaid for 5
 > minutes), pay on the hosted page or with the demo card, and follow its status to the pickup station.
 
-Rules for client agents, from the service's own interface description:
+Rules for client agents acting for a user:
 
 1. Before creating an order, confirm size, font, thread, stitchText, name and email with the user. Spell stitchText
    back, because embroidery is permanent. Choose an option for the user only if the user asked.
@@ -52,7 +52,8 @@ Rules for client agents, from the service's own interface description:
 
 ## Tools
 
-- [MCP server](${publicUrl}/mcp): Model Context Protocol over Streamable HTTP; one tool per step of the ordering flow, which asks the user to confirm through your client
+- [MCP server](${publicUrl}/mcp): Model Context Protocol over Streamable HTTP (POST JSON-RPC, starting with \`initialize\`; not a page to open). One tool per step of the ordering flow. A client with elicitation has the server ask the user to confirm; one without gets the details and a confirmation code, asks the user, and calls again with that code. Each order is also a resource \`sleeve://orders/{orderNumber}?t={payToken}\`: subscribe to hear of every status change. Staff tools (list, advance, collect, cancel) need \`Authorization: Bearer\` with the staff token
+- [GraphQL](${publicUrl}/graphql): the same service as one schema, with subscriptions for hold countdowns and status changes (over WebSocket and SSE)
 
 ## Optional
 

@@ -42,7 +42,11 @@ describe('GET /llms.txt', () => {
     expect(index.title).toBe('Sleeve Gateway');
     expect(index.summary).toMatch(/laptop sleeve/u);
     const urls = Object.values(index.sections).flat().map((link) => link.url);
-    for (const path of ['/llms-full.txt', '/openapi.json', '/docs', '/mcp']) expect(urls).toContain(`http://sleeve.test${path}`);
+    for (const path of ['/llms-full.txt', '/openapi.json', '/docs', '/mcp', '/graphql']) expect(urls).toContain(`http://sleeve.test${path}`);
+    // What an agent needs to use /mcp beyond REST: the confirmation codes, the order resource, the staff token.
+    expect(res.body).toMatch(/confirmation code/u);
+    expect(res.body).toContain('sleeve://orders/{orderNumber}?t={payToken}');
+    expect(res.body).toMatch(/Authorization: Bearer/u);
     // Document 1's rules for client agents are stated before the links.
     expect(res.body).toMatch(/Spell stitchText\s+back/u);
     expect(res.body).toMatch(/never choose for\s+the user/u);
@@ -67,7 +71,8 @@ describe('GET /llms.txt', () => {
         await mcp.body?.cancel();
         continue;
       }
-      const answer = await fetch(`${base}${path}`);
+      // /graphql answers a browser (GraphiQL) with a page, a client with a query's answer.
+      const answer = await fetch(`${base}${path}`, path === '/graphql' ? { headers: { accept: 'text/html' } } : {});
       expect(answer.status, `GET ${path}`).toBe(200);
       await answer.body?.cancel();
     }
