@@ -55,7 +55,7 @@ export const ORDERING_DOCS: RouteDocs = {
       'payToken goes in the body as `t`.',
     tags: ['Ordering'],
     pathSchemas: { orderNumber: ORDER_NUMBER },
-    requestBody: jsonBody('PayInput', { t: '3q2-…', method: 'vendor_card' }),
+    requestBody: jsonBody('PayInput', { t: 'q3Vx9Lk2-ZbT7mWn0aRfYc4pHs8uJd1eGi5oNtKwXyA', method: 'vendor_card' }),
     responses: {
       '200': jsonAnswer('The payment result.', 'PayResult', {
         ok: true,
@@ -98,7 +98,7 @@ export const ORDERING_DOCS: RouteDocs = {
     tags: ['Pay page'],
     pathSchemas: { orderNumber: ORDER_NUMBER },
     requestBody: jsonBody('PayPageTokenInput', {
-      t: '3q2-…',
+      t: 'q3Vx9Lk2-ZbT7mWn0aRfYc4pHs8uJd1eGi5oNtKwXyA',
       cardNumber: '4242424242424242',
       expirationMonth: 12,
       expirationYear: 2030,
@@ -114,7 +114,7 @@ export const ORDERING_DOCS: RouteDocs = {
     summary: 'A sandbox wallet confirmation for one held order (the pay page)',
     tags: ['Pay page'],
     pathSchemas: { orderNumber: ORDER_NUMBER },
-    requestBody: jsonBody('PayPageTokenInput', { t: '3q2-…' }),
+    requestBody: jsonBody('PayPageTokenInput', { t: 'q3Vx9Lk2-ZbT7mWn0aRfYc4pHs8uJd1eGi5oNtKwXyA' }),
     responses: {
       '200': jsonAnswer('The wallet confirmation token.', 'WalletConfirmation', { token: 'wct_…' }),
       ...orderingErrors([400, 404, 409, 413, 415, 429, 500, 503]),

@@ -103,7 +103,7 @@ export const ORDERING_SCHEMAS: Record<string, Schema> = {
     type: 'object',
     required: ['t', 'method'],
     properties: {
-      t: str('The payToken from creation or lookup.'),
+      t: str('The payToken that creating the order answered (or a duplicate create, while the order is held).'),
       method: {
         type: 'string',
         enum: [...PAY_METHODS],
@@ -178,8 +178,8 @@ export const SAMPLE_ORDER = {
   holdUntil: '2026-11-22T15:05:00.000Z',
   holdUntilText: '10:05 AM ET',
   secondsLeft: 300,
-  payUrl: 'http://localhost:4000/pay/1001?t=3q2-…',
-  payToken: '3q2-…',
+  payUrl: 'http://localhost:4000/pay/1001?t=q3Vx9Lk2-ZbT7mWn0aRfYc4pHs8uJd1eGi5oNtKwXyA',
+  payToken: 'q3Vx9Lk2-ZbT7mWn0aRfYc4pHs8uJd1eGi5oNtKwXyA',
   payLabel: PAY_LABEL,
   payButtonLabel: PAY_BUTTON_LABEL,
   order: { size: '13-inch', font: 'Block', thread: 'Gold', stitchText: 'ADA 1815', status: 'awaiting payment' },

@@ -29,7 +29,8 @@ function load() {
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
   ajv.addFormat('date-time', { validate: (s: string) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d\d-\d\dT/u.test(s) });
   ajv.addFormat('date', /^\d{4}-\d\d-\d\d$/u);
-  ajv.addFormat('uri', { validate: (s: string) => URL.canParse(s) });
+  // RFC 3986: printable ASCII only (URL.canParse alone took an example's "…", which a generator's validator refuses).
+  ajv.addFormat('uri', { validate: (s: string) => URL.canParse(s) && /^[\x21-\x7e]+$/u.test(s) });
   ajv.addFormat('binary', true);
   ajv.addSchema(document as object, DOCUMENT_ID);
   // Exact templates before patterned ones, as the router matches.
