@@ -38,8 +38,19 @@ function staffOrder(order: Order): Body {
   };
 }
 
-function changed(order: Order, what: string): Body {
-  return { ok: true, ...staffOrder(order), message: `Order ${order.orderNumber} ${what}; it is now ${order.status}.` };
+/** The order after a staff move, with what happened in words ("Order 1001 was cancelled; it is now cancelled" said nothing). */
+function changed(order: Order): Body {
+  return { ok: true, ...staffOrder(order), message: movedText(order) };
+}
+
+function movedText(order: Order): string {
+  const n = order.orderNumber;
+  if (order.status === 'collected') return `Order ${n} was handed over to ${order.collectedBy ?? 'its owner'}.`;
+  if (order.status !== 'cancelled') return `Order ${n} is now ${order.status}.`;
+  // A paid order's payment is refunded at once, or by the refund job if the processor does not answer now.
+  if (order.paidAt === null) return `Order ${n} is cancelled; it was never paid.`;
+  if (order.paymentMethod === 'vendor_card') return `Order ${n} is cancelled; it was paid with the demo card, so nothing was charged.`;
+  return `Order ${n} is cancelled; its $1.00 payment is being refunded.`;
 }
 
 function text(args: RawArgs, name: string): string {
@@ -78,21 +89,21 @@ export function registerStaffTools(server: McpServer, { services, logger }: Tool
       if (!(ORDER_STATUSES as readonly string[]).includes(status)) {
         throw new DomainError('bad_request', `status must be one of: ${ORDER_STATUSES.join(', ')}.`, { field: 'status' });
       }
-      return answer(changed(await services.staff.advance(text(raw, 'orderNumber'), status as OrderStatus), 'moved forward'));
+      return answer(changed(await services.staff.advance(text(raw, 'orderNumber'), status as OrderStatus)));
     }),
   );
 
   server.registerTool('collect_order', { title: TITLES.collect_order, description: DESCRIPTIONS.collect_order, inputSchema: advertised(COLLECT_INPUT), annotations: { destructiveHint: false, ...staffAnnotations } }, (args) =>
     guarded('collect_order', logger, async () => {
       const raw = args as RawArgs;
-      return answer(changed(await services.staff.collect(text(raw, 'orderNumber'), text(raw, 'collectorName')), 'was collected'));
+      return answer(changed(await services.staff.collect(text(raw, 'orderNumber'), text(raw, 'collectorName'))));
     }),
   );
 
   server.registerTool('cancel_order', { title: TITLES.cancel_order, description: DESCRIPTIONS.cancel_order, inputSchema: advertised(CANCEL_INPUT), annotations: { destructiveHint: true, ...staffAnnotations } }, (args) =>
     guarded('cancel_order', logger, async () => {
       const raw = args as RawArgs;
-      return answer(changed(await services.staff.cancel(text(raw, 'orderNumber'), text(raw, 'reason')), 'was cancelled'));
+      return answer(changed(await services.staff.cancel(text(raw, 'orderNumber'), text(raw, 'reason'))));
     }),
   );
 }

@@ -152,4 +152,23 @@ describe('the MCP door, as an outside agent developer found it', () => {
     expect(wrongPay.structuredContent).toMatchObject({ confirmationRequired: true });
     expect(wrongPay.structuredContent.nextAction).toMatch(/^The confirmation sent is not the code/u);
   });
+
+  it("says in a staff move's message what happened: the new status, who collected, whether a cancel refunds", async () => {
+    const live = await server();
+    const staff = await mcpClient(live.server.url, { headers: { authorization: `Bearer ${ADMIN}` } });
+    const paidOrder = async (email: string) => {
+      const { orderNumber, payToken } = await live.createOrder({ email });
+      await live.rest('POST', `/api/orders/${orderNumber}/pay`, { t: payToken, method: 'vendor_card' });
+      return orderNumber;
+    };
+    const first = await paidOrder('first@example.com');
+    expect((await staff.call('advance_order', { orderNumber: first, status: 'ready' })).structuredContent.message).toBe(`Order ${first} is now ready.`);
+    const collected = await staff.call('collect_order', { orderNumber: first, collectorName: VALID_ORDER.name });
+    expect(collected.structuredContent.message).toBe(`Order ${first} was handed over to ${VALID_ORDER.name}.`);
+    const second = await paidOrder('second@example.com');
+    const cancelled = await staff.call('cancel_order', { orderNumber: second, reason: 'Machine broke' });
+    expect(cancelled.structuredContent.message).toBe(`Order ${second} is cancelled; it was paid with the demo card, so nothing was charged.`);
+    const { orderNumber: unpaid } = await live.createOrder({ email: 'third@example.com' });
+    expect((await staff.call('cancel_order', { orderNumber: unpaid, reason: 'Asked to' })).structuredContent.message).toBe(`Order ${unpaid} is cancelled; it was never paid.`);
+  });
 });
