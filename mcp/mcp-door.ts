@@ -135,6 +135,8 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
     registerOrderingTools(server, deps, scope);
     if (scope.staff) registerStaffTools(server, deps);
     registerOrderResources(server, deps, scope, { store, seal: (uri) => vault.seal(uri) });
+    // The SDK announces list changes it would send when tools come and go; here the lists never change in a session.
+    server.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false } });
     return server;
   }
 

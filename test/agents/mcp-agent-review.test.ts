@@ -99,6 +99,8 @@ describe('the MCP door, as an outside agent developer found it', () => {
     const staff = await mcpClient(live.server.url, { headers: { authorization: `Bearer ${ADMIN}` } });
     const { tools } = await staff.client.listTools();
     expect(tools.filter((tool) => !tool.title)).toEqual([]);
+    // No list ever changes within a session, so no list_changed is promised.
+    expect(staff.client.getServerCapabilities()).toMatchObject({ tools: { listChanged: false }, resources: { listChanged: false, subscribe: true } });
     const destructive = tools.filter((tool) => !tool.annotations?.readOnlyHint && tool.annotations?.destructiveHint !== false).map((tool) => tool.name);
     expect(destructive).toEqual(['cancel_order']);
     // Moving an order to collected by advance_order names the tool that does it.
