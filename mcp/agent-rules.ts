@@ -5,28 +5,31 @@
  */
 import { sha256Hex } from '../src/kernel/tokens.ts';
 import type { OrderInput } from '../src/orders/order-input.ts';
+import { holdPhrase } from '../src/orders/order-texts.ts';
 
-export const AGENT_RULES = [
+/** The rules, with the configured hold (HOLD_SECONDS) in words. */
+export const agentRules = (holdSeconds: number): string => [
   'Rules for agents acting for a user (document 1):',
   '1. Before creating an order, confirm size, font, thread, stitchText, name and email with the user. Spell stitchText back letter by letter: embroidery is permanent. Choose an option for the user only if the user asked.',
   '2. Ask the user how to pay and offer both ways (the demo card, nothing charged; or their own card or wallet on payUrl, $1.00 charged and refunded); never choose for the user. Confirm the payment with the user unless the user\'s own settings allow paying without asking.',
   '3. Every order and pay answer carries `message` (relay it to the user) and `nextAction` (follow it).',
-  '4. Tell the user the hold deadline (`holdUntilText`): an unpaid order is cancelled after 5 minutes.',
+  `4. Tell the user the hold deadline (\`holdUntilText\`): an unpaid order is cancelled after ${holdPhrase(holdSeconds)}.`,
   '5. On an error, relay `error`. Retry only when `retryable` is true.',
 ].join('\n');
 
-export const INSTRUCTIONS = [
+export const instructions = (holdSeconds: number): string => [
   'Order one custom embroidered laptop sleeve at the event. Flow: get_sleeve_options, create_order, pay_order, get_order.',
   'Each order is also a resource sleeve://orders/{orderNumber}?t={payToken}: subscribe to it to hear of every status change (e.g. when the sleeve is ready).',
   'get_event_info answers the agenda, speakers, venue, food and swag.',
-  AGENT_RULES,
+  agentRules(holdSeconds),
 ].join('\n\n');
 
 export const DESCRIPTIONS = {
   get_sleeve_options:
     'The sizes, fonts, threads and stitch text limit (charLimit) offered now. They change during the event: read them before every order, never assume them.',
-  create_order: [
-    'Create the order (held unpaid for 5 minutes). Confirm every detail with the user first and spell stitchText back letter by letter; choose an option only if the user asked.',
+  create_order: (holdSeconds: number) => [
+    `Create the order (held unpaid for ${holdPhrase(holdSeconds)}).`,
+    'Confirm every detail with the user first and spell stitchText back letter by letter; choose an option only if the user asked.',
     'When your client supports elicitation the server asks the user itself. Otherwise the first call answers the details to confirm and a confirmation code: ask the user, then call again with the same arguments and that `confirmation`.',
     'Relay `message`, follow `nextAction`, tell the user `holdUntilText`; keep `payToken`.',
   ].join(' '),
@@ -63,13 +66,13 @@ export function spellOut(text: string): string {
 }
 
 /** The question create_order puts to the user (by elicitation, or through the agent). */
-export function orderConfirmationText(input: OrderInput): string {
+export function orderConfirmationText(input: OrderInput, holdSeconds: number): string {
   return [
     'Please confirm your sleeve order. Embroidery is permanent: check the stitch text letter by letter.',
     `Size: ${input.size}. Font: ${input.font}. Thread: ${input.thread}.`,
     `Stitch text: "${input.stitchText}" (${input.stitchText.length} characters), spelled: ${spellOut(input.stitchText)}.`,
     `Name (checked at pickup): ${input.name}. Email: ${input.email}.`,
-    'The order is then held unpaid for 5 minutes.',
+    `The order is then held unpaid for ${holdPhrase(holdSeconds)}.`,
   ].join('\n');
 }
 

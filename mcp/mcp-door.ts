@@ -26,7 +26,7 @@ import { loadVaultKey } from '../src/kernel/vault-key.ts';
 import { createVaultCrypto } from '../src/payments/vault-crypto.ts';
 import { errorBody } from '../rest-compat/errors.ts';
 import { DomainError } from '../src/kernel/errors.ts';
-import { INSTRUCTIONS } from './agent-rules.ts';
+import { instructions } from './agent-rules.ts';
 import { registerOrderResources } from './order-resources.ts';
 import { registerOrderingTools } from './ordering-tools.ts';
 import { listenForReplies, relayReply, RelayedTransport, replyRoute, sessionKey } from './relay.ts';
@@ -131,7 +131,7 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
   });
 
   function buildServer(scope: CallScope): McpServer {
-    const server = new McpServer({ name: 'sleeve-gateway', version: '1.0.0' }, { instructions: INSTRUCTIONS, capabilities: { tools: {}, resources: {} }, jsonSchemaValidator });
+    const server = new McpServer({ name: 'sleeve-gateway', version: '1.0.0' }, { instructions: instructions(deps.holdSeconds), capabilities: { tools: {}, resources: {} }, jsonSchemaValidator });
     registerOrderingTools(server, deps, scope);
     if (scope.staff) registerStaffTools(server, deps);
     registerOrderResources(server, deps, scope, { store, seal: (uri) => vault.seal(uri) });

@@ -56,7 +56,7 @@ export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: 
     }),
   );
 
-  server.registerTool('create_order', { title: TITLES.create_order, description: DESCRIPTIONS.create_order, inputSchema: advertised(ORDER_INPUT), annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false } }, (args, extra) =>
+  server.registerTool('create_order', { title: TITLES.create_order, description: DESCRIPTIONS.create_order(deps.holdSeconds), inputSchema: advertised(ORDER_INPUT), annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false } }, (args, extra) =>
     guarded('create_order', logger, async () => {
       const raw = args as RawArgs;
       // A first call without elicitation only reads (the options) and answers what to confirm: counted as a read.
@@ -66,7 +66,7 @@ export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: 
       await services.orders.checkCreate(input); // never ask the user to confirm what would be refused
       const code = orderCode(input);
       if (scope.canElicit) {
-        const reply = await ask(extra, orderConfirmationText(input), {
+        const reply = await ask(extra, orderConfirmationText(input, deps.holdSeconds), {
           confirm: { type: 'boolean', title: 'Place this order', description: 'Yes: every detail above, the stitch text letter by letter, is right.' },
         });
         if (reply.action !== 'accept' || reply.content?.confirm !== true) {
@@ -82,7 +82,7 @@ export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: 
           confirmation: code,
           details: { size: input.size, font: input.font, thread: input.thread, stitchText: input.stitchText, name: input.name, email: input.email },
           stitchTextSpelled: spellOut(input.stitchText),
-          message: orderConfirmationText(input),
+          message: orderConfirmationText(input, deps.holdSeconds),
           nextAction: `${raw.confirmation === undefined ? '' : STALE_CODE}Nothing is ordered yet. Ask the user to confirm every detail above, reading the stitch text back letter by letter. Only once they confirm, call create_order again with exactly the same arguments and confirmation "${code}".`,
         });
       }

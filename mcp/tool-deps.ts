@@ -11,6 +11,8 @@ export interface ToolDeps {
   limiter: RateLimiter;
   publicUrl: string;
   logger: Logger;
+  /** HOLD_SECONDS: what the instructions, descriptions and questions say of the hold. */
+  holdSeconds: number;
 }
 
 /** One request's caller: the same client address every limit of the other doors counts (docs/edge.md#client-address). */

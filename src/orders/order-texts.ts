@@ -47,6 +47,15 @@ const dayOfDeadline = perMinute((at) => NY_DAY_KEY.format(at));
 const dayOfNow = perMinute((at) => NY_DAY_KEY.format(at));
 
 /** `3:05 PM ET`, with the date in front when the deadline is not today in New York (docs/ordering.md#hold-deadline-text). */
+/**
+ * How long a hold lasts, in words: "5 minutes" (HOLD_SECONDS' default), "10 minutes", "90 seconds". What the texts
+ * say follows the configured hold; document 1's `reason` string stays its own words (HOLD_EXPIRED_REASON).
+ */
+export function holdPhrase(seconds: number): string {
+  if (seconds >= 60 && seconds % 60 === 0) return seconds === 60 ? '1 minute' : `${seconds / 60} minutes`;
+  return seconds === 1 ? '1 second' : `${seconds} seconds`;
+}
+
 export function holdUntilText(holdUntil: number, now: number): string {
   const time = timeOf(holdUntil);
   if (dayOfDeadline(holdUntil) === dayOfNow(now)) return time;
@@ -100,7 +109,8 @@ export function orderTexts(order: Order, now: number): OrderTexts {
     case 'cancelled': {
       if (order.cancelReason === HOLD_EXPIRED_REASON) {
         return {
-          message: `Order ${n} was cancelled because it was not paid within 5 minutes.`,
+          // The order's own hold, as it was when the order was made.
+          message: `Order ${n} was cancelled because it was not paid within ${holdPhrase(Math.round((order.holdUntil - order.createdAt) / 1000))}.`,
           nextAction: 'Tell the user the order is cancelled. They may place a new order with the same email if they still want a sleeve.',
         };
       }

@@ -173,4 +173,15 @@ describe('the MCP door, as an outside agent developer found it', () => {
     const { orderNumber: unpaid } = await live.createOrder({ email: 'third@example.com' });
     expect((await staff.call('cancel_order', { orderNumber: unpaid, reason: 'Asked to' })).structuredContent.message).toBe(`Order ${unpaid} is cancelled; it was never paid.`);
   });
+
+  it('says the configured hold (HOLD_SECONDS) in its instructions, descriptions and questions, not always 5 minutes', async () => {
+    const live = await server({ HOLD_SECONDS: '600' });
+    const agent = await mcpClient(live.server.url);
+    expect(agent.client.getInstructions()).toContain('an unpaid order is cancelled after 10 minutes');
+    const { tools } = await agent.client.listTools();
+    expect(tools.find((tool) => tool.name === 'create_order')!.description).toMatch(/^Create the order \(held unpaid for 10 minutes\)\./u);
+    const asked = await agent.call('create_order', { ...VALID_ORDER });
+    expect(asked.structuredContent.message).toContain('The order is then held unpaid for 10 minutes.');
+    expect(JSON.stringify(asked.structuredContent)).not.toContain('5 minutes');
+  });
 });

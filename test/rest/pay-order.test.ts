@@ -174,6 +174,15 @@ describe('wrong tokens and unknown orders on pay (docs/ordering.md#pay-tokens)',
 });
 
 describe('paying after the hold ended', () => {
+  it('says the hold the order had (HOLD_SECONDS) in its message, and document 1\'s reason as document 1 words it', async () => {
+    const short = await testGateway({ env: { HOLD_SECONDS: '90' } });
+    const created = (await short.rest('POST', '/api/orders', VALID_ORDER)).body;
+    await short.clock.advance(91_000);
+    const lookup = await short.rest('GET', `/api/orders/${created.orderNumber}?t=${created.payToken}`);
+    expect(lookup.body).toMatchObject({ status: 'cancelled', reason: 'not paid within 5 minutes' });
+    expect(lookup.body.message).toBe(`Order ${created.orderNumber} was cancelled because it was not paid within 90 seconds.`);
+  });
+
   it('answers 409 cancelled with reason "not paid within 5 minutes"', async () => {
     const { orderNumber, payToken } = await create();
     await t.clock.advance(300_000);
