@@ -7,7 +7,7 @@ import { setMaxListeners } from 'node:events';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { createPubSub, type PubSub } from '@graphql-yoga/subscription';
 import { Redis } from 'ioredis';
-import { closeRedis } from '../kernel/redis-connection.ts';
+import { closeRedis, watchRedisLink, type RedisLink } from '../kernel/redis-connection.ts';
 import type { Topics } from './topics.ts';
 
 /** The topics whose events have no routing key: the ones a listener for the process's life follows whole. */
@@ -44,6 +44,8 @@ export interface EventBus extends PubSub<Topics> {
    * handler must be quick and must not throw, as with `listen`. Returns the unsubscribe.
    */
   onResume(handler: (awayMs: number) => void): () => void;
+  /** With Redis: whether its connections are up, and when that changes (src/operations/redis-link.ts reports it). */
+  readonly redisLink?: RedisLink;
 }
 
 /**
@@ -95,8 +97,9 @@ export function createEventBus({ redisUrl, channelPrefix = '', onListenerError =
   const target = guarded(redisTarget, channelPrefix, state);
   const { onResume, resume } = resumptions(subscribeClient, subscribed, state, onListenerError);
   recoverLostPublishes(publishClient, target, resume);
+  const redisLink = watchRedisLink(publishClient, subscribeClient);
   return {
-    bus: withListen(target, onListenerError, { subscribed, onResume }),
+    bus: Object.assign(withListen(target, onListenerError, { subscribed, onResume }), { redisLink }),
     async check() {
       // A subscriber that is down misses events silently; its status says so (truthfully with the ready check on).
       if (subscribeClient.status !== 'ready') throw new Error(`redis events subscriber ${subscribeClient.status}`);
@@ -108,6 +111,7 @@ export function createEventBus({ redisUrl, channelPrefix = '', onListenerError =
     },
     async dispose() {
       state.closed = true;
+      redisLink.stop();
       await closeRedis(publishClient, subscribeClient);
     },
   };

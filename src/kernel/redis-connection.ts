@@ -23,3 +23,45 @@ export async function closeRedis(...clients: Redis[]): Promise<void> {
     }),
   );
 }
+
+/**
+ * Whether Redis is reachable now, as a process's connections to it see it: up while every one of them is ready.
+ * ioredis retries a lost connection every few hundred milliseconds, each try a `close` and an `error`; what an
+ * operator needs is the two moments that matter, lost and back, so listeners hear changes of state only
+ * (docs/operations.md#when-redis-goes-away). A Redis that stays silent with the socket open is seen here only once
+ * the socket closes.
+ */
+export interface RedisLink {
+  readonly up: boolean;
+  /** Calls `listener` each time the link goes down (after having been up) or comes back; returns the unsubscribe. */
+  onChange(listener: (up: boolean) => void): () => void;
+  /** Stops listening: closing the connections on purpose (shutdown) is no loss. */
+  stop(): void;
+}
+
+export function watchRedisLink(...clients: Redis[]): RedisLink {
+  const listeners = new Set<(up: boolean) => void>();
+  let up = false;
+  let stopped = false;
+  const recheck = () => {
+    const now = clients.every((client) => client.status === 'ready');
+    if (stopped || now === up) return;
+    up = now;
+    for (const listener of [...listeners]) listener(up);
+  };
+  for (const client of clients) for (const event of ['ready', 'close', 'end'] as const) client.on(event, recheck);
+  return {
+    get up() {
+      return up;
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    stop() {
+      stopped = true;
+      listeners.clear();
+      for (const client of clients) for (const event of ['ready', 'close', 'end'] as const) client.off(event, recheck);
+    },
+  };
+}

@@ -60,8 +60,11 @@ const DELIVERY_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 let processRegistry: Registry | undefined;
 
-/** The process's own metrics, set up once (see above). */
-function processMetrics(): Registry {
+/**
+ * The process's own metrics, set up once (see above). A metric of the process's own added here before a gateway is
+ * made is in that gateway's registry too (main.ts: `sleeve_redis_up`, src/operations/redis-link.ts).
+ */
+export function processMetrics(): Registry {
   if (!processRegistry) {
     processRegistry = new Registry();
     collectDefaultMetrics({ register: processRegistry, prefix: 'sleeve_' });
