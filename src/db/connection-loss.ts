@@ -15,6 +15,12 @@ import { isStalePlan } from './pg-named-statements.ts';
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 /** SQLSTATE: admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections (class 08 is checked apart). */
 const SERVER_CODES = new Set(['57P01', '57P02', '57P03', '53300']);
+/**
+ * SQLSTATE object_not_in_prerequisite_state, which PostgreSQL gives a new connection to a database that does not
+ * accept them now (`ALTER DATABASE … ALLOW_CONNECTIONS false`, maintenance). Only while connecting: a query may
+ * meet the same code for reasons of its own (a sequence not yet used, a lock not available), which are no outage.
+ */
+const REFUSED_AT_CONNECT = '55000';
 /** pg's and pg-pool's own errors for a connection that died or could not be had; they carry no code. */
 const DRIVER_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed|Query read timeout)/u;
 
@@ -84,6 +90,12 @@ const rethrow = (error: unknown): never => {
   throw unavailable(error);
 };
 
+/** A connection could not be had: the database's refusal of connections counts too. */
+const rethrowConnecting = (error: unknown): never => {
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  throw code === REFUSED_AT_CONNECT ? new ConnectionLost(error as Error) : unavailable(error);
+};
+
 export function unavailableOnConnectionLoss(inner: Dialect): Dialect {
   return withDriver(inner, (driver) => new ConnectionLossDriver(driver));
 }
@@ -94,7 +106,7 @@ class ConnectionLossDriver extends PassThroughDriver {
   private readonly innerOf = new WeakMap<DatabaseConnection, DatabaseConnection>();
 
   override async acquireConnection(): Promise<DatabaseConnection> {
-    const connection = await this.inner.acquireConnection().catch(rethrow);
+    const connection = await this.inner.acquireConnection().catch(rethrowConnecting);
     let outer = this.outerOf.get(connection);
     if (!outer) {
       outer = {
