@@ -14,7 +14,7 @@ import { tracedDialect } from './traced-dialect.ts';
 import { DatabaseUnavailable, unavailableOnConnectionLoss } from './connection-loss.ts';
 import { clientWithQueryTimeout, DEFAULT_QUERY_TIMEOUT_SECONDS, sessionTimeoutOption } from './query-timeout.ts';
 import { clientWithNamedStatements } from './pg-named-statements.ts';
-import type { Logger } from '../kernel/logger.ts';
+import { outsideRequestScope, type Logger } from '../kernel/logger.ts';
 import type { Database } from './tables.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
@@ -94,8 +94,9 @@ async function openPostgres(url: string, logger?: Logger): Promise<{ db: Kysely<
     pool.on('error', () => {});
     pool.on('connect', (client) =>
       client.on('error', (error: Error & { code?: string }) => {
-        // The code only: the driver's message may name hosts.
-        logger?.warn('a database connection was lost', { code: error.code ?? 'closed' });
+        // The code only: the driver's message may name hosts. Outside any request's scope: the socket's async context is
+        // that of the request that opened the connection, and the loss is no request's.
+        outsideRequestScope(() => logger?.warn('a database connection was lost', { code: error.code ?? 'closed' }));
       }),
     );
     return pool;

@@ -71,6 +71,21 @@ export function withRequestId<A extends unknown[], R>(requestId: string | undefi
 }
 
 /**
+ * Runs `fn(...args)` outside every request's scope: for what belongs to no request, heard in an async context that a
+ * request merely started (a pooled connection's socket, opened by whichever request first needed it, that dies later).
+ * Written inside, such a line carried that long-answered request's id.
+ */
+export function outsideRequestScope<A extends unknown[], R>(fn: (...args: A) => R, ...args: A): R {
+  const outer = current;
+  current = undefined;
+  try {
+    return requestScope.exit(fn, ...args);
+  } finally {
+    current = outer;
+  }
+}
+
+/**
  * An error as name, message and stack, and the error it wraps (a GraphQLError's originalError) the same way. Never
  * `String(error)`: a GraphQLError prints the document's source around its location, and a document may hold a
  * payToken inline.
