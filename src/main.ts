@@ -24,8 +24,11 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   // docs/operations.md#tracing: the SDK is loaded only when an OTLP endpoint is set, before anything is built.
   const tracing = process.env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() ? (await import('./operations/tracing-sdk.ts')).startTracing() : undefined;
+  // docs/operations.md#when-redis-goes-away: its gauge is the process's, so it is set up before the gateway lists them.
+  const redisLink = config.redisUrl ? (await import('./operations/redis-link.ts')).reportRedisLink(logger, { metrics: config.metricsEnabled }) : undefined;
   const { createGateway, startServer } = await import('./server.ts');
   const gateway = await createGateway({ config, logger, generated: generated.map((g) => g.name) });
+  redisLink?.watch(gateway.bus.redisLink);
   const server = await startServer(gateway, { port: config.port, host: config.host });
 
   // Signals are handled before the "listening" line, so a supervisor that stops us right after it is obeyed.
@@ -47,17 +50,18 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 
   if (generated.length > 0) {
-    // Printed once, here, for the operator; never logged.
-    process.stdout.write('Generated for this run (set these variables to keep them):\n');
-    for (const { name, value } of generated) process.stdout.write(`  ${name}=${value}\n`);
+    // Printed once, here, for the operator; never logged. stderr: stdout is the log, one JSON object a line, and a
+    // shipper would have kept the secrets with the logs.
+    process.stderr.write('Generated for this run (set these variables to keep them):\n');
+    for (const { name, value } of generated) process.stderr.write(`  ${name}=${value}\n`);
   }
-  logger.info('listening', {
+  // Whatever LOG_LEVEL: scripts and supervisors read the URL (the port chosen, with PORT=0) from "listening on URL ",
+  // the URL followed by a space, so their `listening on (http://\S+)` takes the URL and not the JSON after it.
+  createLogger('info').info(`listening on ${server.url} (GraphQL at /graphql)`, {
     url: server.url,
     graphql: `${server.url}/graphql`,
     database: config.database.kind === 'sqlite' ? config.database.path : 'postgres',
   });
-  // For PORT=0: the port actually chosen, on a line of its own that scripts can read.
-  process.stdout.write(`Sleeve Gateway listening on ${server.url}\n`);
 }
 
 /**
