@@ -24,7 +24,7 @@ import { enforceRateLimit } from '../src/kernel/rate-limiter.ts';
 import { randomToken } from '../src/kernel/tokens.ts';
 import { loadVaultKey } from '../src/kernel/vault-key.ts';
 import { createVaultCrypto } from '../src/payments/vault-crypto.ts';
-import { errorBody } from '../rest-compat/errors.ts';
+import { errorBody, retryAfterOf } from '../rest-compat/errors.ts';
 import { DomainError } from '../src/kernel/errors.ts';
 import { instructions } from './agent-rules.ts';
 import { registerOrderResources } from './order-resources.ts';
@@ -116,6 +116,8 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
   const store = createSessionStore({ redisUrl: config.redisUrl, prefix: config.redisPrefix });
   const vault = createVaultCrypto(loadVaultKey(config));
   const origins = new McpOriginGuard(deps.publicUrl, config.corsOrigins);
+  // The same for every request's server: built once.
+  const serverInstructions = instructions(deps.holdSeconds);
   // The answers' CORS headers: the gateway's own origin is as good as a listed one.
   const cors = new CorsPolicy(config.corsOrigins === null ? null : [...new Set([...config.corsOrigins, new URL(deps.publicUrl).origin])]);
   /** This process's name in question ids. */
@@ -131,7 +133,7 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
   });
 
   function buildServer(scope: CallScope): McpServer {
-    const server = new McpServer({ name: 'sleeve-gateway', version: '1.0.0' }, { instructions: instructions(deps.holdSeconds), capabilities: { tools: {}, resources: {} }, jsonSchemaValidator });
+    const server = new McpServer({ name: 'sleeve-gateway', version: '1.0.0' }, { instructions: serverInstructions, capabilities: { tools: {}, resources: {} }, jsonSchemaValidator });
     registerOrderingTools(server, deps, scope);
     if (scope.staff) registerStaffTools(server, deps);
     registerOrderResources(server, deps, scope, { store, seal: (uri) => vault.seal(uri) });
@@ -265,7 +267,8 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
       } catch (error) {
         if (!(error instanceof DomainError) || res.headersSent) throw error;
         // A refusal before any server ran (the initialize's rate limit): document 1's Error body as the error's data.
-        const retry: Record<string, string> = error.details.retryAfter !== undefined ? { 'retry-after': String(error.details.retryAfter) } : {};
+        const seconds = retryAfterOf(error);
+        const retry: Record<string, string> = seconds === undefined ? {} : { 'retry-after': String(seconds) };
         rpcError(res, error.status, -32000, error.message, retry, errorBody(error));
       }
     },

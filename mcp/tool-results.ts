@@ -8,7 +8,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DomainError } from '../src/kernel/errors.ts';
 import type { Logger } from '../src/kernel/logger.ts';
-import { errorBody } from '../rest-compat/errors.ts';
+import { errorBody, retryAfterOf } from '../rest-compat/errors.ts';
 
 export type Body = Record<string, unknown>;
 
@@ -53,7 +53,7 @@ export function failure(error: unknown, logger: Logger, tool: string): CallToolR
  * body (`retryAfter`) and the text: "wait a moment" alone left an agent to hammer the server or give up.
  */
 function withRetryAfter(body: Body, error: DomainError): Body {
-  const seconds = error.details.retryAfter ?? (error.code === 'rate_limited' || error.code === 'unavailable' ? 1 : undefined);
+  const seconds = retryAfterOf(error);
   return seconds === undefined ? body : { ...body, retryAfter: seconds };
 }
 

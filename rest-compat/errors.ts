@@ -29,12 +29,15 @@ export function errorBody(error: DomainError): Record<string, unknown> {
   return body;
 }
 
+/** When to try again, in seconds: the error's own, else 1 for a refusal that passes (429, 503); undefined otherwise. */
+export function retryAfterOf(error: DomainError): number | undefined {
+  return error.details.retryAfter ?? (error.code === 'rate_limited' || error.code === 'unavailable' ? 1 : undefined);
+}
+
 export function toRestResponse(error: unknown, logger: Logger): HttpResponse {
   if (error instanceof DomainError) {
-    const headers: Record<string, string> = {};
-    if (error.details.retryAfter !== undefined) headers['retry-after'] = String(error.details.retryAfter);
-    else if (error.code === 'rate_limited' || error.code === 'unavailable') headers['retry-after'] = '1';
-    return json(error.status, errorBody(error), headers);
+    const seconds = retryAfterOf(error);
+    return json(error.status, errorBody(error), seconds === undefined ? {} : { 'retry-after': String(seconds) });
   }
   if (error instanceof ClientClosedRequest) return json(CLIENT_CLOSED_REQUEST, { ok: false, code: 'bad_request', error: error.message, retryable: true });
   if (error instanceof PayloadTooLargeError) {
