@@ -5,7 +5,7 @@
  */
 import { DomainError } from '../src/kernel/errors.ts';
 import type { Logger } from '../src/kernel/logger.ts';
-import { DuplicateOrderError } from '../src/orders/order-service.ts';
+import { DuplicateOrderError } from '../src/orders/duplicate-order.ts';
 import { ClientClosedRequest, CLIENT_CLOSED_REQUEST, json, PayloadTooLargeError, UnsupportedMediaTypeError, type HttpResponse } from './http.ts';
 import { orderBody } from './ordering.ts';
 

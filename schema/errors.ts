@@ -5,7 +5,7 @@
 import type { GraphQLError } from 'graphql';
 import { createGraphQLError, maskError } from 'graphql-yoga';
 import { DomainError, ERROR_CODES } from '../src/kernel/errors.ts';
-import { DuplicateOrderError } from '../src/orders/order-service.ts';
+import { DuplicateOrderError } from '../src/orders/duplicate-order.ts';
 import { builder } from './builder.ts';
 import { OrderRef } from './types/order.ts';
 

@@ -109,62 +109,28 @@ const payTokenHashesQuery = compiledOnce((db: Db, v: { orderNumber: number }) =>
 );
 
 /**
- * Marks a held order paid, only if it is still held and its hold has not ended: the conditional update is what
- * makes concurrent pays charge once. Returns the updated row, or undefined when another path won.
+ * Marks a held order paid by a payment that started while it was held (`startedAt` before the hold's end; the demo
+ * card starts and ends now), only if it is still held: the conditional update is what makes concurrent pays charge
+ * once, and a hold sweep that cancelled the order first wins. Returns the updated row, or undefined when another
+ * path won.
  */
 export async function markPaid(
   db: Db,
   orderNumber: number,
-  change: { status: string; method: string; now: number },
+  change: { status: string; method: string; startedAt: number; now: number },
 ): Promise<OrderRow | undefined> {
   return (await markPaidQuery(db, { orderNumber, ...change })).rows[0];
 }
 
-const markPaidQuery = compiledOnce((db: Db, v: { orderNumber: number; status: string; method: string; now: number }) =>
+const markPaidQuery = compiledOnce((db: Db, v: { orderNumber: number; status: string; method: string; startedAt: number; now: number }) =>
   db
     .updateTable('orders')
-    .set((eb) => ({ status: v.status, paid_at: v.now, payment_method: v.method, updated_at: v.now, version: eb('version', '+', 1) }))
+    .set((eb) => ({ status: v.status, paid_at: v.now, payment_method: v.method, paying_since: null, updated_at: v.now, version: eb('version', '+', 1) }))
     .where('order_number', '=', v.orderNumber)
     .where('status', '=', 'awaiting payment')
-    .where('hold_until', '>', v.now)
+    .where('hold_until', '>', v.startedAt)
     .returningAll(),
 );
-
-/**
- * Cancels every held order whose hold has ended (all of them, or the one given) and frees its email.
- * Conditional, so an order is cancelled once however many sweepers race.
- */
-export async function expireHolds(
-  db: Db,
-  now: number,
-  reason: string,
-  orderNumber?: number,
-): Promise<OrderRow[]> {
-  let query = db
-    .updateTable('orders')
-    .set((eb) => ({
-      status: 'cancelled',
-      cancel_reason: reason,
-      cancelled_at: eb.ref('hold_until'),
-      email_key: null,
-      updated_at: now,
-      version: eb('version', '+', 1),
-    }))
-    .where('status', '=', 'awaiting payment')
-    .where('hold_until', '<=', now);
-  if (orderNumber !== undefined) query = query.where('order_number', '=', orderNumber);
-  return query.returningAll().execute();
-}
-
-/** The earliest hold still running, for the expiry timer. */
-export async function nextHoldEnd(db: Db): Promise<number | null> {
-  const row = await db
-    .selectFrom('orders')
-    .select((eb) => eb.fn.min('hold_until').as('due'))
-    .where('status', '=', 'awaiting payment')
-    .executeTakeFirst();
-  return row?.due == null ? null : Number(row.due);
-}
 
 export async function insertOrderPayment(
   db: Db,

@@ -4,12 +4,14 @@
  */
 import { DomainError } from '../kernel/errors.ts';
 import { emailKey } from '../kernel/email.ts';
-import { HOLD_EXPIRED_REASON, STATUS_AFTER_PAYMENT, type Order, type PayMethod } from './order.ts';
+import { cancelDueAt, HOLD_EXPIRED_REASON, STATUS_AFTER_PAYMENT, type Order, type PayMethod } from './order.ts';
 import { checkOrderInput, type OrderInput, type PayInput } from './order-input.ts';
 import { storedName } from './person-name.ts';
 import { viewOrder, viewPayResult, type OrderView, type PayResultView, type ViewOptions } from './order-view.ts';
+import { DuplicateOrderError } from './duplicate-order.ts';
 import { isUniqueViolation, type Db } from '../db/database.ts';
 import * as orders from './order-repository.ts';
+import * as holds from './hold-repository.ts';
 import { hashToken, randomToken, timeOrderedId, tokenMatchesHash } from '../kernel/tokens.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import type { OptionsService } from './options-service.ts';
@@ -26,18 +28,6 @@ export interface CreatedOrder {
 export interface PaidOrder {
   order: Order;
   alreadyPaid: boolean;
-}
-
-/**
- * The existing order behind a `duplicate`, with a fresh payToken while it is still held, and then also its view
- * (document 1 §2 Error.duplicate: the hold fields come along), so no door has to call back for it.
- */
-export class DuplicateOrderError extends DomainError {
-  constructor(readonly existing: Order, readonly payToken: string | undefined, readonly heldView?: OrderView) {
-    super('duplicate', 'An order already exists for this email. Only one order per email is allowed.', {
-      orderNumber: existing.orderNumber,
-    });
-  }
 }
 
 export interface OrderService {
@@ -111,7 +101,7 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
     if (!row || !match) throw new DomainError('not_found', NOT_FOUND);
     const order = orders.rowToOrder(row);
     if (order.status !== 'awaiting payment' || order.holdUntil > clock.now()) return { order, expired: false };
-    const [ended] = await orders.expireHolds(executor, clock.now(), HOLD_EXPIRED_REASON, number);
+    const [ended] = await holds.expireHolds(executor, clock.now(), HOLD_EXPIRED_REASON, number);
     if (ended) return { order: orders.rowToOrder(ended), expired: true };
     return { order: orders.rowToOrder((await orders.findOrder(executor, number))!), expired: false };
   }
@@ -139,7 +129,7 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
   /** The email belongs to an order: a held order whose hold has just ended is ended and the create tried again. */
   async function refuseDuplicate(key: string, input: OrderInput): Promise<CreatedOrder> {
     // It still owns the email until the sweep runs; end it now.
-    const expired = await orders.expireHolds(db, clock.now(), HOLD_EXPIRED_REASON);
+    const expired = await holds.expireHolds(db, clock.now(), HOLD_EXPIRED_REASON);
     publish(expired.map(orders.rowToOrder), 'expired');
     if (expired.some((r) => emailKey(r.email) === key)) return create(input);
     throw await duplicateOf(key);
@@ -194,9 +184,13 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
       return { order: created, payToken };
   }
 
-  /** In the paying transaction: the held order becomes paid and records the payment that paid it, or nothing changes. */
-  async function markPaid(trx: Db, number: number, payment: { id: string; method: PayMethod; amountCents: number }, now: number): Promise<Order | undefined> {
-    const row = await orders.markPaid(trx, number, { status: STATUS_AFTER_PAYMENT, method: payment.method, now });
+  /**
+   * In the paying transaction: the held order becomes paid by a payment that started before its hold ended, and
+   * records that payment; or nothing changes.
+   */
+  async function markPaid(trx: Db, number: number, payment: { id: string; method: PayMethod; amountCents: number; startedAt: number }): Promise<Order | undefined> {
+    const now = clock.now();
+    const row = await orders.markPaid(trx, number, { status: STATUS_AFTER_PAYMENT, method: payment.method, startedAt: payment.startedAt, now });
     if (!row) return undefined;
     await orders.insertOrderPayment(trx, { id: payment.id, orderNumber: number, method: payment.method, amountCents: payment.amountCents, now });
     return orders.rowToOrder(row);
@@ -212,8 +206,8 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
       const read = await readAuthorized(trx, orderNumber, payToken);
       if (read.order.status !== 'awaiting payment') return read;
       // The demo card charges nothing; the row records that this order was paid, once.
-      const payment = { id: timeOrderedId('pay_'), method: 'vendor_card' as const, amountCents: 0 };
-      return { ...read, paid: await markPaid(trx, Number(read.order.orderNumber), payment, clock.now()) };
+      const payment = { id: timeOrderedId('pay_'), method: 'vendor_card' as const, amountCents: 0, startedAt: clock.now() };
+      return { ...read, paid: await markPaid(trx, Number(read.order.orderNumber), payment) };
     });
     if (expired) publish([order], 'expired');
     return { order, paid };
@@ -221,14 +215,28 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
 
   /**
    * Card and wallet: $1.00 through the one pay flow with the payUrl page's token; the order is marked paid in the
-   * transaction that records the charge. No `paid`: paid or ended meanwhile (a late charge was refunded).
+   * transaction that records the charge. No `paid`: paid or ended meanwhile (a late charge was refunded). A payment
+   * started before the hold's end pays it even when the processor answers after (docs/ordering.md#a-payment-at-the-end-of-the-hold).
    */
   async function payWithCharge(orderNumber: string, payToken: string, method: 'card' | 'wallet', token: string): Promise<{ order: Order; paid?: Order }> {
     const order = await authorized(orderNumber, payToken);
     if (order.status !== 'awaiting payment') return { order };
     const number = Number(order.orderNumber);
-    const paid = await deps.payments.chargeOrder(number, method, token, (trx, charge) => markPaid(trx, number, charge, clock.now()));
-    return { order, paid: paid ?? undefined };
+    try {
+      const paid = await deps.payments.chargeOrder(number, method, token, {
+        begin: (trx, startedAt) => holds.startPaying(trx, number, startedAt),
+        settle: (trx, charge) => markPaid(trx, number, charge),
+        release: (trx) => holds.stopPaying(trx, number),
+      });
+      return { order, paid: paid ?? undefined };
+    } catch (error) {
+      // A payment that took nothing and ended after the hold: the order ends now, not at the sweep's next turn.
+      const [ended] = error instanceof DomainError ? await holds.expireHolds(db, clock.now(), HOLD_EXPIRED_REASON, number) : [];
+      if (!ended) throw error;
+      const cancelled = orders.rowToOrder(ended);
+      publish([cancelled], 'expired');
+      return { order: cancelled };
+    }
   }
 
   async function pay(orderNumber: string, input: PayInput, attempt = 1): Promise<PaidOrder> {
@@ -256,14 +264,14 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
     lookup: authorized,
     pay,
     async expireDue() {
-      const rows = await orders.expireHolds(db, clock.now(), HOLD_EXPIRED_REASON);
+      const rows = await holds.expireHolds(db, clock.now(), HOLD_EXPIRED_REASON);
       const expired = rows.map(orders.rowToOrder);
       if (expired.length > 0) logger.info('holds ended', { orders: expired.map((o) => o.orderNumber) });
       publish(expired, 'expired');
       return expired;
     },
 
-    nextHoldEnd: () => orders.nextHoldEnd(db),
+    nextHoldEnd: () => holds.nextHoldEnd(db),
 
     async checkCreate(input) {
       checkOrderInput(input, await options.current());
@@ -271,7 +279,7 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
       const row = await orders.findOrderByEmailKey(db, key);
       if (!row) return;
       // A hold that has ended frees the email: create ends it first (refuseDuplicate).
-      if (row.status === 'awaiting payment' && Number(row.hold_until) <= clock.now()) return;
+      if (row.status === 'awaiting payment' && cancelDueAt(Number(row.hold_until), row.paying_since == null ? null : Number(row.paying_since)) <= clock.now()) return;
       throw await duplicateOf(key);
     },
 

@@ -46,6 +46,8 @@ export interface OrderTable {
   collected_at: number | null;
   /** The collector's name as they gave it at pickup. */
   collected_by: string | null;
+  /** When the card or wallet payment in flight started; NULL when none is (migration 0013). */
+  paying_since: number | null;
 }
 
 export interface OrderPayTokenTable {

@@ -71,6 +71,21 @@ export function secondsLeft(holdUntil: number, now: number): number {
   return Math.max(0, Math.floor((holdUntil - now) / 1000));
 }
 
+/**
+ * How long a card or wallet payment keeps its held order from being cancelled, from the moment it started
+ * (docs/ordering.md#a-payment-at-the-end-of-the-hold). The same minute after which the payments area treats a
+ * `pending` payment as having lost its caller: past it, the order ends and a late charge is refunded.
+ */
+export const PAYMENT_SETTLE_MS = 60_000;
+
+/**
+ * When a held order is cancelled: at the end of its hold or, while a payment started before that end is in flight,
+ * once that payment has had PAYMENT_SETTLE_MS to settle — whichever is later.
+ */
+export function cancelDueAt(holdUntil: number, payingSince: number | null): number {
+  return payingSince === null ? holdUntil : Math.max(holdUntil, payingSince + PAYMENT_SETTLE_MS);
+}
+
 /** The status a successful payment leads to (docs/ordering.md#status-after-payment). */
 export const STATUS_AFTER_PAYMENT: OrderStatus = 'received';
 

@@ -21,20 +21,30 @@ export interface OrderCharge {
   id: string;
   method: 'card' | 'wallet';
   amountCents: number;
+  /** When the payment started (was reserved): a payment started before the hold ended may pay the order. */
+  startedAt: number;
 }
 
 /**
- * Runs in the transaction that records a succeeded charge: marks the order paid and returns it, or returns
- * undefined when the order could no longer take the payment (paid or ended meanwhile).
+ * What the orders area does, inside the payment's own transactions, as a charge of one of its orders goes (its rules:
+ * docs/ordering.md#a-payment-at-the-end-of-the-hold).
  */
-export type SettleOrder<T> = (trx: Db, charge: OrderCharge) => Promise<T | undefined>;
+export interface OrderSide<T> {
+  /** In the reserve transaction, before a new payment is reserved: false when the order can no longer take one. */
+  begin(trx: Db, startedAt: number): Promise<boolean>;
+  /** In the record transaction of a succeeded charge: the order paid, or undefined when it was paid or ended meanwhile. */
+  settle(trx: Db, charge: OrderCharge): Promise<T | undefined>;
+  /** In the record transaction of a charge that took no money (declined, or the processor's error). */
+  release(trx: Db): Promise<void>;
+}
 
 export interface OrderCharges {
   /**
-   * Charges a held order with a pay-page token. Returns what `settle` returned, or null when the order was paid (or
-   * ended) meanwhile — read it again; a charge that could no longer pay it has been refunded.
+   * Charges a held order with a pay-page token. Returns what `side.settle` returned, or null when the order was paid
+   * or ended meanwhile (or its hold ended before the payment could start) — read it again; a charge that could no
+   * longer pay it has been refunded.
    */
-  chargeOrder<T>(orderNumber: number, method: 'card' | 'wallet', token: string, settle: SettleOrder<T>): Promise<T | null>;
+  chargeOrder<T>(orderNumber: number, method: 'card' | 'wallet', token: string, side: OrderSide<T>): Promise<T | null>;
 }
 
 const beingProcessed = () => new DomainError('unavailable', 'A payment for this order is being processed. Try again in a moment.', { retryAfter: 1 });
@@ -44,7 +54,7 @@ export function createOrderCharges(deps: ServiceDeps & { flow: PaymentFlow; refu
   const { clock, logger, flow } = deps;
 
   /** Reserve (tx): an earlier payment whose outcome is not known comes first; else the token is spent on a new one. */
-  async function reserve(trx: Db, number: number, method: 'card' | 'wallet', token: string): Promise<payments.PaymentRow | null> {
+  async function reserve<T>(trx: Db, number: number, method: 'card' | 'wallet', token: string, side: OrderSide<T>): Promise<payments.PaymentRow | null> {
     // SQLite's one connection runs transactions one at a time already; PostgreSQL's take turns per order here.
     if (deps.database.caps.multipleConnections) await payments.lockOrderPays(trx, number);
     const now = clock.now();
@@ -63,6 +73,8 @@ export function createOrderCharges(deps: ServiceDeps & { flow: PaymentFlow; refu
     if (!row || row.kind !== method || row.order_number === null || Number(row.order_number) !== number) {
       throw new DomainError('bad_request', TOKEN_INVALID, { field: 'token' });
     }
+    // The hold ended since the order was read: no payment starts, and the token stays unspent.
+    if (!(await side.begin(trx, now))) return null;
     const id = timeOrderedId('pay_');
     if (!(await vault.reserveToken(trx, tokenHash, id, false))) {
       throw new DomainError('bad_request', 'That payment token was already used. Enter the card again on the payUrl page.', { field: 'token' });
@@ -75,10 +87,14 @@ export function createOrderCharges(deps: ServiceDeps & { flow: PaymentFlow; refu
   }
 
   return {
-    async chargeOrder(number, method, token, settle) {
+    async chargeOrder(number, method, token, side) {
       const recorded = await flow.run(
-        (trx) => reserve(trx, number, method, token),
-        (trx, row) => (row.status === 'succeeded' ? settle(trx, { id: row.id, method: row.method, amountCents: Number(row.amount) }) : Promise.resolve(undefined)),
+        (trx) => reserve(trx, number, method, token, side),
+        async (trx, row) => {
+          if (row.status === 'succeeded') return side.settle(trx, { id: row.id, method: row.method, amountCents: Number(row.amount), startedAt: Number(row.created_at) });
+          if (row.status === 'declined' || row.status === 'failed') await side.release(trx);
+          return undefined;
+        },
       );
       if (!recorded) return null;
       const { row, settled } = recorded;

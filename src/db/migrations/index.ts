@@ -15,6 +15,7 @@ import * as outboxRedeliveries from './0009-outbox-redeliveries.ts';
 import * as webhookEndpoints from './0010-webhook-endpoints.ts';
 import * as sealedNetworkTokens from './0011-sealed-network-tokens.ts';
 import * as clearNetworkTokensIndex from './0012-clear-network-tokens-index.ts';
+import * as orderPayingSince from './0013-order-paying-since.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-orders': orders,
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0010-webhook-endpoints': webhookEndpoints,
   '0011-sealed-network-tokens': sealedNetworkTokens,
   '0012-clear-network-tokens-index': clearNetworkTokensIndex,
+  '0013-order-paying-since': orderPayingSince,
 };
 
 export const migrationProvider: MigrationProvider = {
