@@ -100,6 +100,26 @@ describe.skipIf(!DATABASE || !REDIS)(
       }
     });
 
+    it('a payment started on one instance just before the hold ends: the other instance’s sweep leaves the order to it, and the retry there pays it', async () => {
+      const { a, b, database } = await twoInstances({ HOLD_SECONDS: '6' });
+      const created = await post(a.url, '/api/orders', { ...VALID_ORDER, email: 'late@example.com' });
+      const { orderNumber, payToken } = created.body;
+      const holdUntil = Date.parse(created.body.holdUntil);
+      const token = (await post(a.url, `/api/orders/${orderNumber}/card-token`, { t: payToken, ...cardFields(TIMEOUT_AFTER_CHARGE), cvc: '123' })).body.token;
+      await sleep(holdUntil - 1_500 - Date.now());
+      const first = await post(a.url, `/api/orders/${orderNumber}/pay`, { t: payToken, method: 'card', token });
+      expect(first.body.code, JSON.stringify(first.body)).toBe('payment_unknown');
+      await sleep(holdUntil + 1_500 - Date.now()); // both instances' sweepers have passed holdUntil
+      const { db } = database;
+      const status = async () => (await db.selectFrom('orders').select('status').where('order_number', '=', Number(orderNumber)).executeTakeFirstOrThrow()).status;
+      expect(await status()).toBe('awaiting payment');
+      const retry = await post(b.url, `/api/orders/${orderNumber}/pay`, { t: payToken, method: 'card', token });
+      expect(retry.status, JSON.stringify(retry.body)).toBe(200);
+      expect(await status()).toBe('received');
+      const payments = await db.selectFrom('payments').selectAll().where('order_number', '=', Number(orderNumber)).execute();
+      expect(payments.map((p) => [p.status, p.refunded_at])).toEqual([['succeeded', null]]);
+    });
+
     it('concurrent card updates of one card on both instances: the merchant’s last /token-updated says what the vault holds', async () => {
       const receiver = await startReceiver();
       const { a, b, database } = await twoInstances({ MERCHANT_ENDPOINT: receiver.url });
