@@ -72,6 +72,17 @@ export function orderTexts(order: Order, now: number): OrderTexts {
   switch (order.status) {
     case 'awaiting payment': {
       const until = holdUntilText(order.holdUntil, now);
+      // Held past its end only while a payment started in time settles (docs/ordering.md#a-payment-at-the-end-of-the-hold).
+      if (order.holdUntil <= now) {
+        return {
+          message:
+            `Order ${n}'s reservation ended at ${until} while a payment started before then was still being processed. ` +
+            `Within a minute the order is either paid, or cancelled with any charge refunded.`,
+          nextAction:
+            `Tell the user the payment is being processed. Do not pay again or another way; check the status again ` +
+            `in a few seconds with the payToken.`,
+        };
+      }
       return {
         message:
           `Order ${n} is reserved until ${until}. It is not paid yet; if it is not paid by then it will be cancelled. ` +

@@ -50,7 +50,11 @@ describe('a card payment at the end of the hold', () => {
     await t.clock.advance(HOLD_MS - 1_000);
     expect((await pay(t, orderNumber, payToken, token)).body.code).toBe('payment_unknown');
     await t.clock.advance(2_000); // 5:01: past holdUntil, 2 s into the payment's minute
-    expect(await statusOf(t, orderNumber, payToken)).toBe('awaiting payment');
+    const settling = (await t.rest('GET', `/api/orders/${orderNumber}?t=${encodeURIComponent(payToken)}`)).body;
+    expect(settling).toMatchObject({ status: 'awaiting payment', secondsLeft: 0 });
+    // What an agent relays says so; it does not ask to pay again by a deadline already past.
+    expect(settling.message).toContain('still being processed');
+    expect(settling.nextAction).toContain('Do not pay again');
     // Another attendee may not take the email while a payment may still pay the order.
     const again = await t.rest('POST', '/api/orders', VALID_ORDER);
     expect(again.body.code).toBe('duplicate');
