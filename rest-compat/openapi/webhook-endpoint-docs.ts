@@ -71,8 +71,8 @@ const delivery: Schema = {
 };
 
 export const WEBHOOK_ENDPOINT_SCHEMAS: Record<string, Schema> = {
-  WebhookEndpointInput: { type: 'object', required: ['url'], properties: endpointFields },
-  WebhookEndpointPatch: { type: 'object', properties: endpointFields, description: 'Any of the creation fields.' },
+  WebhookEndpointInput: { type: 'object', required: ['url'], properties: endpointFields, additionalProperties: false, description: 'Any other field is 400: a misspelled eventTypes or enabled would otherwise be ignored.' },
+  WebhookEndpointPatch: { type: 'object', properties: endpointFields, additionalProperties: false, description: 'Any of the creation fields; any other field is 400.' },
   WebhookEndpoint: endpoint(false),
   WebhookEndpointCreated: endpoint(true),
   WebhookEndpointList: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: { $ref: '#/components/schemas/WebhookEndpoint' } } } },
@@ -116,7 +116,7 @@ export const WEBHOOK_ENDPOINT_DOCS: RouteDocs = {
   'PATCH /v1/webhooks/endpoints/:id': op({
     operationId: 'updateWebhookEndpoint',
     summary: 'Change a webhook endpoint',
-    description: '`enabled: true` re-enables a disabled endpoint; `recover` then sends what it missed.',
+    description: '`enabled: true` says the receiver is fixed: it re-enables a disabled endpoint, ends a throttle (a Retry-After) and a failure run, and sends the PENDING deliveries it kept now; `recover` then sends what FAILED. A new url also ends a throttle.',
     requestBody: jsonBody('WebhookEndpointPatch', { enabled: true }),
     responses: { '200': jsonAnswer('The endpoint.', 'WebhookEndpoint'), ...errors([400, 401, 404, 413, 415, 422, 500]) },
   }),
@@ -149,11 +149,13 @@ export const WEBHOOK_ENDPOINT_DOCS: RouteDocs = {
   'POST /v1/webhooks/endpoints/:id/test': op({
     operationId: 'testWebhookEndpoint',
     summary: 'Send a signed test notification to this endpoint only',
+    description: 'Sent now, even while a Retry-After throttles the endpoint (the merchant asking outranks it); 422 while the endpoint is disabled.',
     responses: { '202': jsonAnswer('The test delivery, queued.', 'WebhookDelivery'), ...errors([401, 404, 422, 500]) },
   }),
   'POST /v1/webhooks/endpoints/:id/deliveries/:deliveryId/redeliver': op({
     operationId: 'redeliverWebhookDelivery',
     summary: 'Send one delivery again',
-    responses: { '202': jsonAnswer('The delivery, due again.', 'WebhookDelivery'), ...errors([401, 404, 409, 500]) },
+    description: 'Due now, even while a Retry-After throttles the endpoint; 422 while the endpoint is disabled (enable it first: its PENDING deliveries are then sent).',
+    responses: { '202': jsonAnswer('The delivery, due again.', 'WebhookDelivery'), ...errors([401, 404, 409, 422, 500]) },
   }),
 };

@@ -53,14 +53,20 @@ const refused = (errors: FieldError[]): never => {
   throw new DomainError('validation_failed', errors.map((e) => `${e.field}: ${e.message}`).join(' '), { field: errors[0]!.field, errors });
 };
 
+const ENDPOINT_FIELDS: ReadonlySet<string> = new Set(['url', 'description', 'eventTypes', 'enabled']);
+
 /**
  * The fields of a creation (`partial` false: `url` required) or an update (`partial`: any of them). Every failing field
- * is listed; types first (400), then values (422). Unknown fields are ignored, as everywhere else.
+ * is listed; types first (400), then values (422). Unlike document 1's bodies, an unknown field is a 400 naming it
+ * (docs/merchant-webhooks.md#endpoints): here a misspelled `eventTypes` would subscribe the endpoint to every event,
+ * token bodies included, and a misspelled `enabled: false` would leave it on, each answered 2xx.
  */
 export function parseEndpointInput(body: unknown, partial: boolean, hostRefusal: (url: URL) => string | null = () => null): Partial<EndpointInput> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) wrongShape([{ field: 'body', message: 'must be a JSON object.' }]);
   const input = body as Record<string, unknown>;
-  const shape: FieldError[] = [];
+  const shape: FieldError[] = Object.keys(input)
+    .filter((key) => !ENDPOINT_FIELDS.has(key))
+    .map((key) => ({ field: key.slice(0, 60), message: `is not a field of an endpoint (url, description, eventTypes, enabled).` }));
   if (input.url === undefined ? !partial : typeof input.url !== 'string') shape.push({ field: 'url', message: `${problemOf(input.url, 'a string')}.` });
   if (input.description !== undefined && input.description !== null && typeof input.description !== 'string') shape.push({ field: 'description', message: 'must be a string.' });
   if (input.eventTypes !== undefined && input.eventTypes !== null && !(Array.isArray(input.eventTypes) && input.eventTypes.every((t) => typeof t === 'string'))) {
@@ -72,9 +78,11 @@ export function parseEndpointInput(body: unknown, partial: boolean, hostRefusal:
   const values: FieldError[] = [];
   const out: Partial<EndpointInput> = {};
   if (typeof input.url === 'string') {
-    const problem = urlProblem(input.url, hostRefusal);
-    if (problem) values.push({ field: 'url', message: problem });
-    else out.url = input.url.replace(/\/+$/u, '');
+    const checked = checkUrl(input.url, hostRefusal);
+    if (typeof checked === 'string') values.push({ field: 'url', message: checked });
+    // As parsed (spaces around it and tabs or line breaks in it gone, the host in lower case), so what is stored and
+    // shown is the address POSTed to: kept as typed, a pasted "  https://x/hook " was POSTed to /%20%20/…
+    else out.url = checked.href.replace(/\/+$/u, '');
   }
   if (typeof input.description === 'string') {
     if (input.description.length > DESCRIPTION_MAX) values.push({ field: 'description', message: `must be at most ${DESCRIPTION_MAX} characters.` });
@@ -91,8 +99,8 @@ export function parseEndpointInput(body: unknown, partial: boolean, hostRefusal:
   return out;
 }
 
-/** What is wrong with an endpoint's URL; `hostRefusal`: why its host may not be an endpoint (an address, a local name). */
-function urlProblem(raw: string, hostRefusal: (url: URL) => string | null): string | null {
+/** The endpoint's URL parsed, or what is wrong with it; `hostRefusal`: why its host may not be an endpoint (an address, a local name). */
+function checkUrl(raw: string, hostRefusal: (url: URL) => string | null): URL | string {
   if (raw.length > URL_MAX) return `must be at most ${URL_MAX} characters.`;
   let url: URL;
   try {
@@ -103,8 +111,9 @@ function urlProblem(raw: string, hostRefusal: (url: URL) => string | null): stri
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must start with http:// or https://.';
   if (url.username || url.password) return 'must not carry credentials.';
   if (url.search || url.hash) return 'must not have a query or a fragment: each notification is POSTed to url + its path.';
+  if (url.href.length > URL_MAX) return `must be at most ${URL_MAX} characters.`;
   const refusal = hostRefusal(url);
-  return refusal === null ? null : `must be on the public internet: ${refusal}.`;
+  return refusal === null ? url : `must be on the public internet: ${refusal}.`;
 }
 
 /** `{since}` of a recovery: an ISO 8601 date-time, not in the future. */

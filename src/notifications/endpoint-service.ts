@@ -13,74 +13,18 @@ import { attemptsOfDeliveries, countDeliveries, deliveriesChangedSince, findDeli
 import { countEndpoints, deleteEndpoint, endpointsDisabledSince, findEndpoint, insertEndpoint, listEndpoints, updateEndpoint, type EndpointRow } from './endpoint-repository.ts';
 import { addressPolicy, literalRefusal } from './endpoint-addresses.ts';
 import { DISABLED_BY_SITE, newSecret, parseEndpointInput, parseRecoverInput, ROTATION_OVERLAP_MS, TEST_PATH, testBody } from './endpoint-rules.ts';
-import type { DeliveryStatus } from './endpoint-tables.ts';
-import {
-  cursorOf,
-  decodeCursor,
-  toDelivery,
-  toEndpoint,
-  type CreatedEndpoint,
-  type EndpointDisabledNotice,
-  type Page,
-  type RotatedSecret,
-  type WebhookDelivery,
-  type WebhookEndpoint,
-} from './endpoint-view.ts';
+import { cursorOf, decodeCursor, toDelivery, toEndpoint, type Page, type WebhookDelivery } from './endpoint-view.ts';
 import { createReadRecovery } from '../events/read-recovery.ts';
 import { REPLAY_MAX, streamOf, viewsOf } from './stream-service.ts';
 import { transaction } from '../db/transaction.ts';
+import { ENDPOINTS_PER_SITE_MAX, PAGE_DEFAULT, PAGE_MAX, type DeliveryQuery, type WebhookService } from './endpoint-contract.ts';
 
 export type { CreatedEndpoint, DeliveryAttempt, EndpointDisabledNotice, Page, RotatedSecret, WebhookDelivery, WebhookEndpoint } from './endpoint-view.ts';
 export type { EventType } from './endpoint-rules.ts';
 export type { DeliveryStatus } from './endpoint-tables.ts';
 
-export const ENDPOINTS_PER_SITE_MAX = 50;
-export const PAGE_DEFAULT = 50;
-export const PAGE_MAX = 200;
-
-export interface DeliveryQuery {
-  /** Only these statuses (none: all). */
-  statuses?: readonly DeliveryStatus[] | null;
-  first?: number | null;
-  /** A cursor from an earlier page: the deliveries before it (newest first). */
-  after?: string | null;
-}
-
-export interface WebhookService {
-  /** Registers an endpoint of `siteId` from a creation body (`{url, description?, eventTypes?, enabled?}`); 400/422 on bad input. The answer carries the secret, shown only here and by rotateSecret. */
-  create(siteId: string, input: unknown): Promise<CreatedEndpoint>;
-  /** Every endpoint of `siteId`, oldest first, without secrets. */
-  list(siteId: string): Promise<WebhookEndpoint[]>;
-  /** One endpoint of `siteId`; `not_found` for an unknown id or another site's. */
-  get(siteId: string, id: string): Promise<WebhookEndpoint>;
-  /** Changes any of the creation fields; `enabled: true` also clears the disabled reason, the failure run and the throttle. */
-  update(siteId: string, id: string, input: unknown): Promise<WebhookEndpoint>;
-  /** Deletes the endpoint with its deliveries and their attempts. */
-  remove(siteId: string, id: string): Promise<void>;
-  /** A new secret, returned once; for 24 hours deliveries are signed with the new and the old one. */
-  rotateSecret(siteId: string, id: string): Promise<RotatedSecret>;
-  /** The endpoint's deliveries, newest first, each with every attempt. */
-  deliveries(siteId: string, id: string, query?: DeliveryQuery): Promise<Page<WebhookDelivery>>;
-  /** One delivery of the site's endpoint due again now (same `webhook-id`), a new round of the schedule; a PENDING one is left as it is. */
-  redeliver(siteId: string, endpointId: string, deliveryId: string): Promise<WebhookDelivery>;
-  /** From a body `{since}` (ISO date-time): every FAILED delivery of the endpoint created since then is due again. Returns how many. */
-  recover(siteId: string, id: string, input: unknown): Promise<{ recovered: number }>;
-  /** Queues a signed test event (`/webhook-test`, docs/merchant-webhooks.md#test-events) to that endpoint only; refused (422) while it is disabled. */
-  sendTest(siteId: string, id: string): Promise<WebhookDelivery>;
-
-  /** Staff: endpoints of every site (or of `siteId`), oldest first, paged. */
-  allEndpoints(query?: { siteId?: string | null; first?: number | null; after?: string | null }): Promise<Page<WebhookEndpoint>>;
-  /** Staff: one endpoint of any site, or null. */
-  endpoint(id: string): Promise<WebhookEndpoint | null>;
-  /** Staff: one delivery of any site with its attempts, or null (GraphQL's node(id)). */
-  delivery(id: string): Promise<WebhookDelivery | null>;
-  /** Staff: an endpoint's deliveries with their attempts, any site; `not_found` for an unknown endpoint. */
-  endpointDeliveries(endpointId: string, query?: DeliveryQuery): Promise<Page<WebhookDelivery>>;
-  /** Live: every change of a delivery (queued, attempted, made due), on any instance, optionally of one site or endpoint. */
-  deliveryEvents(filter?: { siteId?: string | null; endpointId?: string | null }): Promise<AsyncIterable<WebhookDelivery>>;
-  /** Live, for staff: each endpoint the dispatcher disables, as it happens. */
-  disabledEvents(): Promise<AsyncIterable<EndpointDisabledNotice>>;
-}
+export { ENDPOINTS_PER_SITE_MAX, PAGE_DEFAULT, PAGE_MAX } from './endpoint-contract.ts';
+export type { DeliveryQuery, WebhookService } from './endpoint-contract.ts';
 
 const notFound = () => new DomainError('not_found', 'No webhook endpoint has that id.');
 const pageSize = (first: number | null | undefined) => Math.min(Math.max(first ?? PAGE_DEFAULT, 1), PAGE_MAX);
@@ -124,6 +68,16 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
   async function delivery(id: string): Promise<WebhookDelivery | null> {
     const row = await findDelivery(db, id);
     return row ? toDelivery(row, await attemptsOfDeliveries(db, [id])) : null;
+  }
+
+  /**
+   * Before a test or a redelivery the merchant asked for: a disabled endpoint sends nothing (422, where the answer
+   * used to say "due now"); a throttle ends, since the merchant asking to send now outranks the Retry-After its
+   * receiver gave (else "due now" was a wait of up to a day).
+   */
+  async function sendableNow(endpoint: EndpointRow): Promise<void> {
+    if (Number(endpoint.enabled) !== 1) throw new DomainError('validation_failed', 'The endpoint is disabled: enable it first (PATCH {"enabled": true}).', { field: 'enabled', errors: [{ field: 'enabled', message: 'the endpoint is disabled.' }] });
+    if (endpoint.throttled_until != null) await updateEndpoint(db, endpoint.id, endpoint.site_id, { throttled_until: null });
   }
 
   /** After commit: the dispatcher wakes for these deliveries' endpoints, live streams see the change. */
@@ -173,16 +127,19 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
       const fields = parseEndpointInput(input, true, hostRefusal);
       const current = await own(siteId, id);
       const now = clock.now();
-      const enabling = fields.enabled === true && Number(current.enabled) !== 1;
+      // `enabled: true` is the merchant saying the receiver is fixed, whether or not the endpoint was disabled: a
+      // throttle from a Retry-After (up to a day) and a failure run end too. A new url is a new receiver: the old
+      // one's Retry-After does not hold it back.
+      const enabling = fields.enabled === true;
       await updateEndpoint(db, id, siteId, {
-        ...(fields.url !== undefined ? { url: fields.url } : {}),
+        ...(fields.url !== undefined ? { url: fields.url, throttled_until: null } : {}),
         ...(fields.description !== undefined ? { description: fields.description } : {}),
         ...(fields.eventTypes !== undefined ? { event_types: JSON.stringify(fields.eventTypes) } : {}),
         ...(fields.enabled === false && Number(current.enabled) === 1 ? { enabled: 0, disabled_reason: DISABLED_BY_SITE.set } : {}),
         ...(enabling ? { enabled: 1, disabled_reason: null, failing_since: null, throttled_until: null } : {}),
         updated_at: now,
       });
-      // Enabled again: the deliveries it kept are due now (FAILED ones wait for recover). Its dispatcher wakes for it
+      // Enabled: the deliveries it kept are due now (FAILED ones wait for recover). Its dispatcher wakes for it
       // once, with those or, when none is due now, to wait for the next that will be.
       if (enabling) {
         const due = await pendingDueNow(db, id, now);
@@ -214,6 +171,7 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
     async redeliver(siteId, endpointId, deliveryId) {
       const row = await findDelivery(db, deliveryId);
       if (!row || row.site_id !== siteId || row.endpoint_id !== endpointId) throw new DomainError('not_found', 'No delivery has that id.');
+      await sendableNow(await own(siteId, endpointId));
       // Delivered, failed or dropped: a new round of the schedule. Waiting for its next attempt: that attempt now (a
       // merchant who fixed the receiver should not wait up to 10 hours). In flight: it is being sent already.
       const due =
@@ -233,8 +191,7 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
     },
 
     async sendTest(siteId, id) {
-      const endpoint = await own(siteId, id);
-      if (Number(endpoint.enabled) !== 1) throw new DomainError('validation_failed', 'The endpoint is disabled: enable it first (PATCH {"enabled": true}).', { field: 'enabled', errors: [{ field: 'enabled', message: 'the endpoint is disabled.' }] });
+      await sendableNow(await own(siteId, id));
       const now = clock.now();
       const deliveryId = timeOrderedId('dlv_');
       await insertDeliveries(db, [

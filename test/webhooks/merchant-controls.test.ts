@@ -1,0 +1,99 @@
+/**
+ * What a merchant does to its endpoints, as an outside merchant reviewer tried it (docs/merchant-webhooks.md): a
+ * throttle from a Retry-After ends when the merchant says the receiver is fixed (`enabled: true`, a test, a
+ * redelivery); a redelivery on a disabled endpoint is refused as a test is, not answered "due now"; a misspelled field
+ * is a 400 naming it, not a filter silently widened; a URL pasted with spaces around it is stored as parsed.
+ */
+import { describe, expect, it } from 'vitest';
+import type { TestGateway } from '../support/gateway.ts';
+import { platformHeaders, profileAccess } from '../platform/support.ts';
+import { deliveriesOf, endpointAt, hooks, merchantSite, recorded, turnUntil, webhookGateway, type Site } from './support.ts';
+
+let accounts = 0;
+/** One /accountupdatenotification of `site`, from its real trigger. */
+async function notify(t: TestGateway, site: Site): Promise<void> {
+  accounts += 1;
+  const res = await t.rest('POST', `/v2/accounts/profile-access/mc-${accounts}`, profileAccess({ accountId: `acct-mc-${accounts}`, accountOwner: { email: 'verify@vendor.test' } }), platformHeaders(t, { id: site.id, apiKey: site.apiKey }));
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+
+/** An endpoint its receiver throttled for a day (429 with a Retry-After far off), its one delivery kept PENDING. */
+async function throttledEndpoint(t: TestGateway, site: Site) {
+  const at = await endpointAt(t, site);
+  at.receiver.failNext(1, { status: 429, headers: { 'retry-after': '99999999999' } });
+  await notify(t, site);
+  await at.receiver.waitFor(1);
+  await recorded(t, site, at);
+  expect((await hooks(t, site, 'GET', `/${at.id}`)).body.throttledUntil).not.toBeNull();
+  return at;
+}
+
+describe('merchant webhooks: what the merchant controls', () => {
+  it('PATCH {enabled: true} on a throttled endpoint ends the throttle and sends what it kept, now', async () => {
+    const t = await webhookGateway();
+    const site = await merchantSite(t);
+    const at = await throttledEndpoint(t, site);
+    const patched = await hooks(t, site, 'PATCH', `/${at.id}`, { enabled: true });
+    expect(patched.status).toBe(200);
+    expect(patched.body.throttledUntil).toBeNull();
+    await turnUntil(t, () => at.receiver.requests.length === 2);
+    await recorded(t, site, at);
+    expect((await deliveriesOf(t, site, at.id)).map((d) => d.status)).toEqual(['DELIVERED']);
+  });
+
+  it('a test or a redelivery the merchant asks for goes now, whatever Retry-After the receiver gave', async () => {
+    const t = await webhookGateway();
+    const site = await merchantSite(t);
+    const at = await throttledEndpoint(t, site);
+    const test = await hooks(t, site, 'POST', `/${at.id}/test`);
+    expect(test.status).toBe(202);
+    await turnUntil(t, () => at.receiver.requests.some((r) => r.path.endsWith('/webhook-test')));
+
+    const other = await throttledEndpoint(t, site);
+    const [kept] = await deliveriesOf(t, site, other.id);
+    expect((await hooks(t, site, 'POST', `/${other.id}/deliveries/${kept!.id}/redeliver`)).status).toBe(202);
+    await turnUntil(t, () => other.receiver.requests.length >= 2);
+  });
+
+  it('a redelivery on a disabled endpoint is refused (422) as a test is, and changes nothing', async () => {
+    const t = await webhookGateway();
+    const site = await merchantSite(t);
+    const at = await endpointAt(t, site);
+    await notify(t, site);
+    await at.receiver.waitFor(1);
+    await recorded(t, site, at);
+    const [delivered] = await deliveriesOf(t, site, at.id);
+    expect((await hooks(t, site, 'PATCH', `/${at.id}`, { enabled: false })).status).toBe(200);
+    const refused = await hooks(t, site, 'POST', `/${at.id}/deliveries/${delivered!.id}/redeliver`);
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ status: 'error', message: expect.stringContaining('enable it first') });
+    expect((await deliveriesOf(t, site, at.id)).map((d) => d.status)).toEqual(['DELIVERED']);
+  });
+
+  it('an unknown field is a 400 naming it; nothing is created or changed', async () => {
+    const t = await webhookGateway();
+    const site = await merchantSite(t);
+    const at = await endpointAt(t, site, { eventTypes: ['accountupdatenotification'] });
+    const typo = await hooks(t, site, 'POST', '', { url: at.receiver.url, event_types: ['token-updated'] });
+    expect(typo.status).toBe(400);
+    expect(typo.body).toMatchObject({ status: 'error', message: expect.stringContaining('event_types: is not a field') });
+    const off = await hooks(t, site, 'PATCH', `/${at.id}`, { enable: false });
+    expect(off.status).toBe(400);
+    expect(off.body.message).toContain('enable: is not a field');
+    const listed = (await hooks(t, site, 'GET')).body.data as Array<Record<string, unknown>>;
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ enabled: true, eventTypes: ['accountupdatenotification'] });
+  });
+
+  it('a URL pasted with spaces around it is stored as parsed, and POSTed to as shown', async () => {
+    const t = await webhookGateway();
+    const site = await merchantSite(t);
+    const at = await endpointAt(t, site);
+    const upper = at.receiver.url.replace('http://', 'HTTP://');
+    const created = await hooks(t, site, 'POST', '', { url: `  ${upper}/hooks/  ` });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.url).toBe(`${at.receiver.url}/hooks`);
+    expect((await hooks(t, site, 'POST', `/${created.body.id}/test`)).status).toBe(202);
+    await turnUntil(t, () => at.receiver.requests.some((r) => r.path === '/hooks/webhook-test'));
+  });
+});
