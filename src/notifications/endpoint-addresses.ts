@@ -34,7 +34,7 @@ function decide(address: string, allowed: ((address: string) => boolean) | null)
   const parsed = ipaddr.process(address);
   const range = parsed.range();
   if (range === 'unicast' || allowed?.(parsed.toString())) return null;
-  return `${address} is a ${range} address, not on the public internet (ENDPOINT_ALLOWED_NETWORKS does not list it)`;
+  return `${address} is in the ${range} range, not on the public internet (ENDPOINT_ALLOWED_NETWORKS does not list it)`;
 }
 
 /** A URL's host as net.connect takes it: an IPv6 address without its brackets. */

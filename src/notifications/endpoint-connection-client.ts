@@ -25,7 +25,7 @@ function filteredLookup(policy: AddressPolicy): LookupFunction {
       if (error) return callback(error, address as string, family);
       for (const { address: each } of typeof address === 'string' ? [{ address }] : address) {
         const refusal = policy(each);
-        if (refusal) return callback(Object.assign(new Error(`refused: ${hostname} resolves to ${refusal}`), { code: 'EADDRREFUSED' }), address as string, family);
+        if (refusal) return callback(Object.assign(new Error(`refused: ${hostname} resolves to an address that is not allowed: ${refusal}`), { code: 'EADDRREFUSED' }), address as string, family);
       }
       callback(null, address as string, family);
     });

@@ -100,7 +100,7 @@ describe('merchant endpoints off the public internet', () => {
       const [delivery] = await deliveriesOf(refusing, site, created.body.id);
       return delivery?.attempts.length ? (delivery.attempts as Array<{ statusCode: number | null; error: string | null }>) : undefined;
     });
-    expect(attempts[0]).toMatchObject({ statusCode: null, error: expect.stringMatching(new RegExp(`^refused: ${name} resolves to .* address, not on the public internet`, 'u')) });
+    expect(attempts[0]).toMatchObject({ statusCode: null, error: expect.stringMatching(new RegExp(`^refused: ${name} resolves to an address that is not allowed: .* is in the [a-zA-Z]+ range, not on the public internet`, 'u')) });
     expect(receiver.paths).toEqual([]);
 
     // The same endpoint where the network is listed: delivered.
