@@ -60,7 +60,10 @@ export function createDeliveryRequests(services: Pick<Services, 'disputes'>): De
     headers(row, endpoint, body, now) {
       const secrets = secretsOf(endpoint, now);
       const headers = endpointHeaders(row.message_id, now, body, secrets);
-      if (row.path === '/token-updated') headers.signature = endpointBodySignature(body, secrets[0]!);
+      // Document 2's own header, like webhook-signature one value per secret, space separated (the new secret's
+      // first): with the new one's alone, a receiver still on the old secret refused every token update for the
+      // rotation's 24 hours (docs/merchant-webhooks.md#secret-rotation).
+      if (row.path === '/token-updated') headers.signature = secrets.map((key) => endpointBodySignature(body, key)).join(' ');
       return headers;
     },
     clear: () => opened.clear(),

@@ -2,9 +2,12 @@
  * What a merchant does to its endpoints, as an outside merchant reviewer tried it (docs/merchant-webhooks.md): a
  * throttle from a Retry-After ends when the merchant says the receiver is fixed (`enabled: true`, a test, a
  * redelivery); a redelivery on a disabled endpoint is refused as a test is, not answered "due now"; a misspelled field
- * is a 400 naming it, not a filter silently widened; a URL pasted with spaces around it is stored as parsed.
+ * is a 400 naming it, not a filter silently widened; a URL pasted with spaces around it is stored as parsed; during
+ * a rotation's overlap `/token-updated`'s `signature` verifies with the old secret as well as the new.
  */
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { card, CARDS } from '../payments/support.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { platformHeaders, profileAccess } from '../platform/support.ts';
 import { deliveriesOf, endpointAt, hooks, merchantSite, recorded, turnUntil, webhookGateway, type Site } from './support.ts';
@@ -95,5 +98,25 @@ describe('merchant webhooks: what the merchant controls', () => {
     expect(created.body.url).toBe(`${at.receiver.url}/hooks`);
     expect((await hooks(t, site, 'POST', `/${created.body.id}/test`)).status).toBe(202);
     await turnUntil(t, () => at.receiver.requests.some((r) => r.path === '/hooks/webhook-test'));
+  });
+
+  it("during a rotation's 24 hours /token-updated's signature carries a value per secret, so the old one still verifies", async () => {
+    const t = await webhookGateway();
+    const site = await merchantSite(t);
+    const at = await endpointAt(t, site, { eventTypes: ['token-updated'] });
+    const rotated = (await hooks(t, site, 'POST', `/${at.id}/rotate-secret`)).body.secret as string;
+    const hex = (secret: string, raw: string) => createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64')).update(raw).digest('hex');
+    const update = async (month: number) => {
+      expect((await t.rest('POST', '/v1/account-updater/card/update', card(CARDS.ok, { expirationMonth: month, expirationYear: 2032 }), site.auth)).status).toBe(200);
+    };
+    expect((await t.rest('POST', '/v1/tokenization/tokenize', card(CARDS.ok), site.auth)).status).toBe(200);
+    await update(4);
+    const [during] = await at.receiver.waitFor(1);
+    expect(String(during!.headers.signature).split(' ')).toEqual([hex(rotated, during!.raw), hex(at.secret, during!.raw)]);
+    await recorded(t, site, at);
+    await t.clock.jump(24 * 3_600_000 + 1_000);
+    await update(5);
+    const [, after] = await at.receiver.waitFor(2);
+    expect(after!.headers.signature).toBe(hex(rotated, after!.raw));
   });
 });
