@@ -91,11 +91,12 @@ function endpointSecrets(crypto: VaultCrypto): SealedStore<SealedSecrets & { id:
     pending: (db, after, limit) => endpointsToReseal(db, crypto.currentPrefix, after, limit),
     count: (db) => countEndpointsToReseal(db, crypto.currentPrefix),
     keyOf: (row) => row.id,
-    values: (row) => (row.previous_secret_sealed === null ? [row.secret_sealed] : [row.secret_sealed, row.previous_secret_sealed]),
+    values: (row) => [row.secret_sealed, row.previous_secret_sealed, row.older_secret_sealed].filter((value): value is string => value !== null),
     reseal(row) {
       const to: SealedSecrets = {
         secret_sealed: resealValue(row.secret_sealed),
         previous_secret_sealed: row.previous_secret_sealed === null ? null : resealValue(row.previous_secret_sealed),
+        older_secret_sealed: row.older_secret_sealed === null ? null : resealValue(row.older_secret_sealed),
       };
       return (trx) => resealEndpointSecrets(trx, row.id, row, to);
     },

@@ -41,10 +41,11 @@ export function createDeliveryRequests(services: Pick<Services, 'disputes'>): De
     return key;
   }
 
-  /** The keys of the endpoint's secrets now: the current one, and the one before it during the 24 h overlap. */
+  /** The keys of the endpoint's secrets now: the current one, then each replaced less than 24 hours ago, newest first. */
   function secretsOf(endpoint: EndpointRow, now: number): KeyObject[] {
     const secrets = [open(endpoint.secret_sealed)];
     if (endpoint.previous_secret_sealed && endpoint.previous_secret_until != null && Number(endpoint.previous_secret_until) > now) secrets.push(open(endpoint.previous_secret_sealed));
+    if (endpoint.older_secret_sealed && endpoint.older_secret_until != null && Number(endpoint.older_secret_until) > now) secrets.push(open(endpoint.older_secret_sealed));
     return secrets;
   }
 

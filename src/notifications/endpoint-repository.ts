@@ -136,17 +136,27 @@ export async function deleteEndpoint(db: Db, id: string, siteId: string): Promis
   return true;
 }
 
+/** A secret rotation, only while `secretSealed` is still the current secret: of two at once, one wins. */
+export async function rotateEndpointSecret(db: Db, id: string, secretSealed: string, set: Updateable<WebhookEndpointTable>): Promise<boolean> {
+  const result = await db.updateTable('webhook_endpoints').set(set).where('id', '=', id).where('secret_sealed', '=', secretSealed).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 /** The sealed columns a VAULT_KEY rotation rewrites (scripts/vault-rotate.ts). */
-export type SealedSecrets = Pick<EndpointRow, 'secret_sealed' | 'previous_secret_sealed'>;
+export type SealedSecrets = Pick<EndpointRow, 'secret_sealed' | 'previous_secret_sealed' | 'older_secret_sealed'>;
 
 const notUnder = (currentPrefix: string) => (w: ExpressionBuilder<{ webhook_endpoints: WebhookEndpointTable }, 'webhook_endpoints'>) =>
-  w.or([w('secret_sealed', 'not like', `${currentPrefix}%`), w.and([w('previous_secret_sealed', 'is not', null), w('previous_secret_sealed', 'not like', `${currentPrefix}%`)])]);
+  w.or([
+    w('secret_sealed', 'not like', `${currentPrefix}%`),
+    w.and([w('previous_secret_sealed', 'is not', null), w('previous_secret_sealed', 'not like', `${currentPrefix}%`)]),
+    w.and([w('older_secret_sealed', 'is not', null), w('older_secret_sealed', 'not like', `${currentPrefix}%`)]),
+  ]);
 
 /** Endpoints holding a secret not sealed under the current key (`currentPrefix`), in id order after `after`: one batch of a rotation pass. */
 export async function endpointsToReseal(db: Db, currentPrefix: string, after: string, limit: number): Promise<Array<SealedSecrets & { id: string }>> {
   return db
     .selectFrom('webhook_endpoints')
-    .select(['id', 'secret_sealed', 'previous_secret_sealed'])
+    .select(['id', 'secret_sealed', 'previous_secret_sealed', 'older_secret_sealed'])
     .where('id', '>', after)
     .where(notUnder(currentPrefix))
     .orderBy('id')
@@ -160,7 +170,7 @@ export async function countEndpointsToReseal(db: Db, currentPrefix: string): Pro
 }
 
 /**
- * Writes an endpoint's re-sealed secrets only while both are still exactly what the rotation read: one whose secret
+ * Writes an endpoint's re-sealed secrets only while all are still exactly what the rotation read: one whose secret
  * was rotated meanwhile (rotate-secret) is left alone and found again by the next pass.
  */
 export async function resealEndpointSecrets(db: Db, id: string, from: SealedSecrets, to: SealedSecrets): Promise<boolean> {
@@ -170,6 +180,7 @@ export async function resealEndpointSecrets(db: Db, id: string, from: SealedSecr
     .where('id', '=', id)
     .where('secret_sealed', '=', from.secret_sealed)
     .where('previous_secret_sealed', from.previous_secret_sealed === null ? 'is' : '=', from.previous_secret_sealed)
+    .where('older_secret_sealed', from.older_secret_sealed === null ? 'is' : '=', from.older_secret_sealed)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

@@ -10,7 +10,7 @@ import { randomId, timeOrderedId } from '../kernel/tokens.ts';
 import { openSecret, sealSecret } from './sealed-body.ts';
 import { useBootstrapSite } from './bootstrap-site.ts';
 import { attemptsOfDeliveries, countDeliveries, deliveriesChangedSince, findDelivery, insertDeliveries, listDeliveries, makeDue, pendingDueNow } from './delivery-repository.ts';
-import { countEndpoints, deleteEndpoint, endpointsDisabledSince, findEndpoint, insertEndpoint, listEndpoints, updateEndpoint, type EndpointRow } from './endpoint-repository.ts';
+import { countEndpoints, deleteEndpoint, endpointsDisabledSince, findEndpoint, insertEndpoint, listEndpoints, rotateEndpointSecret, updateEndpoint, type EndpointRow } from './endpoint-repository.ts';
 import { addressPolicy, literalRefusal } from './endpoint-addresses.ts';
 import { DISABLED_BY_SITE, newSecret, parseEndpointInput, parseRecoverInput, ROTATION_OVERLAP_MS, TEST_PATH, testBody } from './endpoint-rules.ts';
 import { cursorOf, decodeCursor, toDelivery, toEndpoint, type Page, type WebhookDelivery } from './endpoint-view.ts';
@@ -104,6 +104,8 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
         secret_sealed: vault.seal(secret),
         previous_secret_sealed: null,
         previous_secret_until: null,
+        older_secret_sealed: null,
+        older_secret_until: null,
         disabled_reason: fields.enabled === false ? DISABLED_BY_SITE.created : null,
         failing_since: null,
         throttled_until: null,
@@ -155,12 +157,24 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
     },
 
     async rotateSecret(siteId, id) {
-      const current = await own(siteId, id);
-      const now = clock.now();
-      const secret = newSecret();
-      const until = now + ROTATION_OVERLAP_MS;
-      await updateEndpoint(db, id, siteId, { secret_sealed: vault.seal(secret), previous_secret_sealed: current.secret_sealed, previous_secret_until: until, updated_at: now });
-      return { secret, previousSecretExpiresAt: until };
+      for (;;) {
+        const current = await own(siteId, id);
+        const now = clock.now();
+        const secret = newSecret();
+        // Each replaced secret signs for 24 hours from its replacement: a rotation inside a first one's 24 hours keeps
+        // the first one's old secret as the older one (the receiver may still hold it), so three sign at most.
+        const previousRuns = current.previous_secret_sealed !== null && Number(current.previous_secret_until) > now;
+        const rotated = await rotateEndpointSecret(db, id, current.secret_sealed, {
+          secret_sealed: vault.seal(secret),
+          previous_secret_sealed: current.secret_sealed,
+          previous_secret_until: now + ROTATION_OVERLAP_MS,
+          older_secret_sealed: previousRuns ? current.previous_secret_sealed : null,
+          older_secret_until: previousRuns ? current.previous_secret_until : null,
+          updated_at: now,
+        });
+        // Two rotations at once: the one that lost read a secret that is no longer current; it rotates again.
+        if (rotated) return { secret, previousSecretExpiresAt: now + ROTATION_OVERLAP_MS };
+      }
     },
 
     async deliveries(siteId, id, query) {

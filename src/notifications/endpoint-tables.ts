@@ -22,6 +22,9 @@ export interface WebhookEndpointTable {
   /** The secret before the last rotation, sealed, still signing until `previous_secret_until` (24 h overlap). */
   previous_secret_sealed: string | null;
   previous_secret_until: number | null;
+  /** The secret before that one, still signing until `older_secret_until` after a second rotation inside 24 h (migration 0014). */
+  older_secret_sealed: string | null;
+  older_secret_until: number | null;
   /** Why it was disabled (`410 Gone`, continuous failure, by the site); null while enabled. */
   disabled_reason: string | null;
   /** The first attempt of the current run of failures; null after a success. */

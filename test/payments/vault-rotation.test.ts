@@ -40,7 +40,7 @@ interface Seeded {
   /** Every card token with the number it holds. */
   tokens: Array<{ token: string; number: string }>;
   wallet: string;
-  /** A merchant site's webhook endpoint whose secret was rotated: both secrets sign, newest first. */
+  /** A merchant site's webhook endpoint whose secret was rotated twice: the three secrets sign, newest first. */
   endpoint: { id: string; site: Site; secrets: string[]; receiver: Awaited<ReturnType<typeof endpointAt>>['receiver'] };
 }
 
@@ -65,20 +65,23 @@ async function seed(t: TestGateway): Promise<Seeded> {
   await db.updateTable('outbox_notifications').set({ body: JSON.stringify({ ...envelope, $sealed: sealV1(A, underA.open(envelope.$sealed)) }) }).where('id', '=', body.id).execute();
   const site = await merchantSite(t);
   const at = await endpointAt(t, site);
+  // Rotated twice within the day: three secrets sign, each sealed.
   const rotated = await hooks(t, site, 'POST', `/${at.id}/rotate-secret`);
   expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
-  return { tokens, wallet, endpoint: { id: at.id, site, secrets: [rotated.body.secret as string, at.secret], receiver: at.receiver } };
+  const again = await hooks(t, site, 'POST', `/${at.id}/rotate-secret`);
+  expect(again.status, JSON.stringify(again.body)).toBe(200);
+  return { tokens, wallet, endpoint: { id: at.id, site, secrets: [again.body.secret as string, rotated.body.secret as string, at.secret], receiver: at.receiver } };
 }
 
 /** Every sealed value in the database (card data, CVCs, queued bodies, endpoint secrets), by row, with the fingerprints. */
 async function sealedValues(db: Db) {
   const tokens = await db.selectFrom('vault_tokens').select(['token_hash', 'sealed', 'cvc_sealed', 'fingerprint']).orderBy('token_hash').execute();
   const bodies = await db.selectFrom('outbox_notifications').select(['id', 'body']).where('path', '=', '/token-updated').orderBy('id').execute();
-  const endpoints = await db.selectFrom('webhook_endpoints').select(['id', 'secret_sealed', 'previous_secret_sealed']).orderBy('id').execute();
+  const endpoints = await db.selectFrom('webhook_endpoints').select(['id', 'secret_sealed', 'previous_secret_sealed', 'older_secret_sealed']).orderBy('id').execute();
   const values = [
     ...tokens.flatMap((r) => [r.sealed, r.cvc_sealed]),
     ...bodies.map((r) => (JSON.parse(r.body) as { $sealed: string }).$sealed),
-    ...endpoints.flatMap((r) => [r.secret_sealed, r.previous_secret_sealed]),
+    ...endpoints.flatMap((r) => [r.secret_sealed, r.previous_secret_sealed, r.older_secret_sealed]),
   ];
   return { tokens, bodies, endpoints, values: values.filter((v): v is string => v !== null) };
 }
@@ -203,14 +206,14 @@ describe('VAULT_KEY rotation', () => {
     const opened = (await sealedValues(only.gateway.database.db)).bodies.map((r) => underBOnly.open((JSON.parse(r.body) as { $sealed: string }).$sealed));
     expect(opened).toEqual(expect.arrayContaining(sent));
 
-    // The endpoint made under key A signs under key B alone, with both its secrets (the rotation's 24 hours).
+    // The endpoint made under key A signs under key B alone, with its three secrets (two rotations' 24 hours).
     const { endpoint } = seeded;
     expect(after.endpoints.map((r) => r.id)).toContain(endpoint.id);
     const test = await only.rest('POST', `/v1/webhooks/endpoints/${endpoint.id}/test`, undefined, endpoint.site.auth);
     expect(test.status, JSON.stringify(test.body)).toBe(202);
     const [request] = await endpoint.receiver.waitFor(1);
     const headers = request!.headers as Record<string, string>;
-    expect(headers['webhook-signature']!.split(' ')).toHaveLength(2);
+    expect(headers['webhook-signature']!.split(' ')).toHaveLength(3);
     for (const secret of endpoint.secrets) expect(new Webhook(secret).verify(request!.raw, headers)).toMatchObject({ type: 'WEBHOOK_TEST', endpointId: endpoint.id });
   });
 

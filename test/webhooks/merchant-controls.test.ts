@@ -119,4 +119,28 @@ describe('merchant webhooks: what the merchant controls', () => {
     const [, after] = await at.receiver.waitFor(2);
     expect(after!.headers.signature).toBe(hex(rotated, after!.raw));
   });
+
+  it('a second rotation inside the first one\'s 24 hours keeps the secret replaced first signing until its own 24 hours end', async () => {
+    const t = await webhookGateway();
+    const site = await merchantSite(t);
+    const at = await endpointAt(t, site);
+    const first = (await hooks(t, site, 'POST', `/${at.id}/rotate-secret`)).body.secret as string;
+    await t.clock.jump(3_600_000); // an hour later the secret shown once is lost: rotate again
+    const second = (await hooks(t, site, 'POST', `/${at.id}/rotate-secret`)).body.secret as string;
+    const verifiedBy = async (count: number) => {
+      expect((await hooks(t, site, 'POST', `/${at.id}/test`)).status).toBe(202);
+      const request = (await at.receiver.waitFor(count)).at(-1)!;
+      await recorded(t, site, at);
+      // By hand: the test's clock runs a day ahead of the wall, past standardwebhooks' 5-minute timestamp tolerance.
+      const headers = request.headers as Record<string, string>;
+      const verifies = (secret: string) =>
+        headers['webhook-signature']!.split(' ').includes('v1,' + createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64')).update(`${headers['webhook-id']}.${headers['webhook-timestamp']}.${request.raw}`).digest('base64'));
+      return [second, first, at.secret].map(verifies);
+    };
+    expect(await verifiedBy(1)).toEqual([true, true, true]);
+    await t.clock.jump(23 * 3_600_000 + 1_000); // the original secret's 24 hours are over; the first rotated one's are not
+    expect(await verifiedBy(2)).toEqual([true, true, false]);
+    await t.clock.jump(3_600_000);
+    expect(await verifiedBy(3)).toEqual([true, false, false]);
+  });
 });

@@ -16,6 +16,7 @@ import * as webhookEndpoints from './0010-webhook-endpoints.ts';
 import * as sealedNetworkTokens from './0011-sealed-network-tokens.ts';
 import * as clearNetworkTokensIndex from './0012-clear-network-tokens-index.ts';
 import * as orderPayingSince from './0013-order-paying-since.ts';
+import * as olderEndpointSecret from './0014-older-endpoint-secret.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-orders': orders,
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0011-sealed-network-tokens': sealedNetworkTokens,
   '0012-clear-network-tokens-index': clearNetworkTokensIndex,
   '0013-order-paying-since': orderPayingSince,
+  '0014-older-endpoint-secret': olderEndpointSecret,
 };
 
 export const migrationProvider: MigrationProvider = {
