@@ -40,7 +40,9 @@ describe('the ordering page’s rules', () => {
     const texts = ['ADA', 'ADA 1815', 'a.b-c&d', '', ' ADA', '.ADA', 'ÉCOLE', 'HI!', 'x'.repeat(20), 'x'.repeat(21), 'A\tB', 'Ada_L'];
     for (const text of texts) expect(rules.stitchTextProblem(text, 20), text).toBe(serverStitchProblem(text, 20));
     const names = ['Ada Lovelace', 'Ada', '', '  ', 'José Núñez', "Zoë O'Brien-Smith", 'Nguyễn Văn An', 'Ada www.evil.com',
-      'Ada http://x', 'Ada example.com', 'Ada 1815', 'A B C D E F', 'x'.repeat(41), '. -', 'Mary-Jane O’Neil'];
+      'Ada http://x', 'Ada example.com', 'Ada 1815', 'A B C D E F', 'x'.repeat(41), '. -', 'Mary-Jane O’Neil',
+      // Counted on the stored form, in characters: spaces around and between words, letters beyond the BMP.
+      `Ada${' '.repeat(30)}Lovelace`, `  ${'A'.repeat(18)} ${'B'.repeat(19)}  `, `${'𐐷'.repeat(11)} ${'𐐷'.repeat(11)}`, `${'𐐷'.repeat(21)} ${'𐐷'.repeat(20)}`];
     for (const name of names) expect(rules.nameProblem(name), name).toBe(nameProblem(name));
     const emails = ['ada@example.com', '', 'ada', 'ada@example', 'a b@example.com', '.ada@example.com', 'a..b@example.com',
       'ada@-example.com', `${'a'.repeat(250)}@example.com`, ' ada@example.com ', 'ada@exa_mple.com'];

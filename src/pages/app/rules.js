@@ -49,9 +49,10 @@ function words(name) {
 }
 
 export function nameProblem(name) {
-  const trimmed = name.trim();
+  const trimmed = name.trim().replace(/ +/gu, ' ');
   if (trimmed.length === 0) return 'Name is empty.';
-  if (name.length > NAME_MAX_LENGTH) return `Name is longer than ${NAME_MAX_LENGTH} characters.`;
+  // As the server counts: the stored form (trimmed, one space between words), in characters, not UTF-16 units.
+  if ([...trimmed].length > NAME_MAX_LENGTH) return `Name is longer than ${NAME_MAX_LENGTH} characters.`;
   if (NAME_LINK.test(trimmed)) return 'Name may not contain a link or web address.';
   if (!NAME_ALLOWED.test(trimmed)) return 'Name may contain only letters, spaces, apostrophes, hyphens and full stops.';
   if (!/\p{L}/u.test(trimmed)) return 'Name must contain letters.';
