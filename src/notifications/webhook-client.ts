@@ -1,10 +1,10 @@
 /**
  * One HTTP attempt (document 2 §1, docs/notifications.md#delivery-and-retries): POST the body to MERCHANT_ENDPOINT + path with
- * `content-type` and `accept: application/json` and the signature headers, and report what came back. The
- * timeout is a timer on the injected clock, so tests move time instead of waiting 10 s. Never throws.
+ * `content-type` and `accept: application/json`, the gateway's `user-agent` and the signature headers, and report
+ * what came back. The timeout is a timer on the injected clock, so tests move time instead of waiting 10 s. Never throws.
  */
 import { setMaxListeners } from 'node:events';
-import { Agent as HttpAgent, request as httpRequest, type ClientRequest } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Clock } from '../kernel/clock.ts';
 import { inSpan, SpanKind, SpanStatusCode } from '../operations/tracing.ts';
@@ -12,6 +12,15 @@ import { inSpan, SpanKind, SpanStatusCode } from '../operations/tracing.ts';
 export const DELIVERY_TIMEOUT_MS = 10_000;
 /** The stored excerpt of a merchant's answer (outbox_attempts.response_excerpt is varchar(1000)). */
 const EXCERPT_CHARS = 500;
+/** The most of an answer's body read: enough for EXCERPT_CHARS characters of UTF-8 (at most 4 bytes each). */
+const EXCERPT_BYTES = EXCERPT_CHARS * 4;
+/** The most of a redirect's `Location` recorded: enough to tell http from https, www or not, a trailing slash. */
+const LOCATION_CHARS = 200;
+/**
+ * Fixed, and without the package's version: no source reads package.json (its path differs between src/ and the
+ * build's dist/src/). Receivers' WAFs and CDNs block or challenge requests that carry no User-Agent at all.
+ */
+const USER_AGENT = 'Sleeve-Gateway-Webhooks/1';
 
 export interface DeliveryResult {
   statusCode: number | null;
@@ -131,31 +140,22 @@ async function attempt(request: DeliveryRequest, { clock, signal, agents = opera
     // The body stays a string: node:http then writes the head and the body as one string, in one write, where a
     // Buffer went as a second chunk after the head (the bytes sent are the same).
     const body = request.body;
-    const headers = { 'content-type': 'application/json', accept: 'application/json', ...request.headers, 'content-length': String(Buffer.byteLength(body, 'utf8')) };
-    const response = await new Promise<{ status: number; text: string; retryAfter: string | null }>((resolve, reject) => {
-      req = send(url, { method: 'POST', headers, agent: agents[url.protocol as keyof Agents] }, (res) => {
-        const chunks: Buffer[] = [];
-        let kept = 0;
-        res.on('data', (chunk: Buffer) => {
-          // Only the excerpt is kept; the rest is read and dropped, so the connection can serve the next attempt.
-          if (kept >= EXCERPT_CHARS * 4) return;
-          chunks.push(chunk);
-          kept += chunk.length;
-        });
-        res.on('end', () => {
-          const retryAfter = res.headers['retry-after'];
-          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), retryAfter: retryAfter ?? null });
-        });
-        res.on('error', reject);
-        res.on('close', () => res.complete || reject(new Error('the answer was cut off')));
-      });
+    const headers = { 'content-type': 'application/json', accept: 'application/json', 'user-agent': USER_AGENT, ...request.headers, 'content-length': String(Buffer.byteLength(body, 'utf8')) };
+    // Settled by the answer's head: its status is the attempt's outcome from then on, whatever the body does after
+    // it (a body still trickling at the timeout made a 2xx "no answer", retried: a duplicate the receiver had taken).
+    const answer = await new Promise<{ head: IncomingMessage; body: Promise<string> }>((resolve, reject) => {
+      req = send(url, { method: 'POST', headers, agent: agents[url.protocol as keyof Agents] }, (res) => resolve({ head: res, body: readExcerpt(res) }));
       req.on('error', reject);
       if (stopped) req.destroy(stopped instanceof Error ? stopped : new Error(String(stopped)));
       req.end(body);
     });
-    result.statusCode = response.status;
-    result.excerpt = response.text.slice(0, EXCERPT_CHARS) || null;
-    if (response.status === 429 || response.status === 503) result.retryAfterMs = parseRetryAfter(response.retryAfter, clock.now());
+    const { statusCode = 0, headers: answerHeaders } = answer.head;
+    result.statusCode = statusCode;
+    if (statusCode === 429 || statusCode === 503) result.retryAfterMs = parseRetryAfter(answerHeaders['retry-after'] ?? null, clock.now());
+    // Never followed (docs/merchant-webhooks.md#where-endpoints-may-be); where it pointed tells the merchant what to fix.
+    if (statusCode >= 300 && statusCode < 400 && answerHeaders.location) result.error = `HTTP ${statusCode}: redirect to ${shown(answerHeaders.location)}, not followed`;
+    // The timeout or a shutdown that comes while the body is read ends the read, not the answer.
+    result.excerpt = (await answer.body) || null;
   } catch (error) {
     result.interrupted = stopped instanceof Shutdown || (stopped === null && error instanceof Shutdown);
     result.error = describe(stopped ?? error);
@@ -180,6 +180,38 @@ export function parseRetryAfter(value: string | null, now: number): number | nul
   if (/^\d+$/u.test(value.trim())) return Math.min(Number(value.trim()) * 1000, MAX_RETRY_AFTER_MS);
   const at = Date.parse(value);
   return Number.isNaN(at) ? null : Math.min(Math.max(0, at - now), MAX_RETRY_AFTER_MS);
+}
+
+/**
+ * The first EXCERPT_CHARS characters of an answer's body, reading no more than EXCERPT_BYTES of it: then the answer
+ * is destroyed, and its socket with it (a kept-alive socket is never lent on with half a body unread). Resolves with
+ * what came by the end, the cap, or the answer's close (the timeout or a shutdown destroys the request); never rejects.
+ */
+function readExcerpt(res: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    const done = () => resolve(Array.from(Buffer.concat(chunks).toString('utf8')).slice(0, EXCERPT_CHARS).join(''));
+    res.on('data', (chunk: Buffer) => {
+      const room = EXCERPT_BYTES - kept;
+      chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+      kept += Math.min(chunk.length, room);
+      if (kept < EXCERPT_BYTES) return;
+      done();
+      res.destroy();
+    });
+    res.on('end', done);
+    res.on('close', done);
+    // A connection cut mid-body (by the timeout, a shutdown or the receiver): what came is the excerpt.
+    res.on('error', done);
+  });
+}
+
+/** A header value fit for the record: no control characters, at most LOCATION_CHARS characters. */
+function shown(value: string): string {
+  // node:http decodes header bytes as latin1, so C1 controls (\x80-\x9f) can come too.
+  const clean = Array.from(value.replace(/[\u0000-\u001f\u007f-\u009f]/gu, '').trim());
+  return clean.length > LOCATION_CHARS ? `${clean.slice(0, LOCATION_CHARS).join('')}…` : clean.join('');
 }
 
 /** A short reason for the record: never the body sent (it may carry card data). */

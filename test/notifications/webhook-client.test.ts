@@ -1,6 +1,7 @@
 /**
  * One delivery on the wire (src/notifications/webhook-client.ts `deliver`), against a real node:http receiver: the
- * body's bytes exactly as given, whatever its characters, with a Content-Length that counts bytes, not characters.
+ * body's bytes exactly as given, whatever its characters, with a Content-Length that counts bytes, not characters,
+ * and the gateway's User-Agent.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -37,6 +38,8 @@ describe('a delivery on the wire', () => {
     expect(bytes.equals(Buffer.from(body, 'utf8'))).toBe(true);
     expect(headers['content-length']).toBe(String(Buffer.byteLength(body, 'utf8')));
     expect(headers['content-type']).toBe('application/json');
+    // A request without one is blocked or challenged by many WAFs and CDNs in front of receivers.
+    expect(headers['user-agent']).toBe('Sleeve-Gateway-Webhooks/1');
     expect(headers['webhook-id']).toBe('msg_1');
   });
 });

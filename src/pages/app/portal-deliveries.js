@@ -7,7 +7,7 @@
  * pages as are shown, so the older ones stay live and are not dropped at the next change.
  */
 import { $, h } from './dom.js';
-import { attemptText, statusText, when } from './portal-health.js';
+import { attemptText, responseText, statusText, when } from './portal-health.js';
 
 export function createDeliveries({ api }) {
   let endpointId = null;
@@ -29,7 +29,7 @@ export function createDeliveries({ api }) {
         h('td', { dataset: { label: '#' } }, String(a.attempt ?? i + 1)),
         h('td', { dataset: { label: 'When' } }, a.startedAt ? when(a.startedAt) : '—'),
         h('td', { class: a.statusCode >= 200 && a.statusCode < 300 ? 'ok' : 'bad', dataset: { label: 'Answer' } }, attemptText(a)),
-        h('td', { class: 'break', dataset: { label: 'Response' } }, h('span', { class: 'mono' }, a.responseExcerpt || a.error || '—')))))));
+        h('td', { class: 'break', dataset: { label: 'Response' } }, h('span', { class: 'mono' }, responseText(a))))))));
   }
 
   function item(delivery) {

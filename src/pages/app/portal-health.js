@@ -47,5 +47,14 @@ export function attemptText(attempt) {
   return `${attempt.statusCode}${duration}`;
 }
 
+/**
+ * What an attempt's answer said: its excerpt, with the error first when the answer had a status too (a redirect's
+ * "redirect to …, not followed": most redirects carry an HTML body that hid where they pointed).
+ */
+export function responseText(attempt) {
+  if (attempt.statusCode != null && attempt.error) return attempt.responseExcerpt ? `${attempt.error} — ${attempt.responseExcerpt}` : attempt.error;
+  return attempt.responseExcerpt || attempt.error || '—';
+}
+
 /** `PENDING` → "Pending". */
 export const statusText = (status) => status.charAt(0) + status.slice(1).toLowerCase();
