@@ -98,13 +98,27 @@ $('#sign-out').addEventListener('click', () => {
   location.reload();
 });
 
-const saved = sessionStorage.getItem(TOKEN_KEY);
-if (saved) {
-  open(saved).catch(() => {
-    sessionStorage.removeItem(TOKEN_KEY);
-    $('#sign-in').hidden = false;
-    $('#console').hidden = true;
-  });
-} else {
-  $('#token').focus();
+/**
+ * The tab's saved token, tried again until the server answers: only a refused token signs the tab out. A reload
+ * during a moment's 503 (a database restart) used to drop the token and leave an empty sign-in form.
+ */
+async function reopen(token, waitMs = 1_000) {
+  try {
+    await open(token);
+    $('#token-error').textContent = '';
+  } catch (error) {
+    if (error.code === 'UNAUTHORIZED') {
+      sessionStorage.removeItem(TOKEN_KEY);
+      $('#token-error').textContent = 'The saved token is no longer the admin token. Sign in again.';
+      $('#token').focus();
+      return;
+    }
+    $('#token-error').textContent = `Signing in again: ${error.message} Trying again in ${Math.round(waitMs / 1000)} s.`;
+    // Signed in meanwhile with the form: nothing to try again.
+    setTimeout(() => $('#sign-in').hidden || reopen(token, Math.min(waitMs * 2, 30_000)), waitMs);
+  }
 }
+
+const saved = sessionStorage.getItem(TOKEN_KEY);
+if (saved) reopen(saved);
+else $('#token').focus();

@@ -64,13 +64,20 @@ export function createQueue({ api, dialogs }) {
     else (card?.checkVisibility() ? card : $('#queue-title')).focus();
   }
 
+  /** Orders whose step forward is on its way: a double tap sent it twice, and the second came back as an error. */
+  const advancing = new Set();
+
   async function advance(order, status) {
+    if (advancing.has(order.orderNumber)) return;
+    advancing.add(order.orderNumber);
     $('#queue-error').textContent = '';
     try {
       const data = await api.request('AdvanceOrder', { n: order.orderNumber, s: status });
       upsert(data.advanceOrder, true);
     } catch (error) {
       $('#queue-error').textContent = error.message;
+    } finally {
+      advancing.delete(order.orderNumber);
     }
   }
 
