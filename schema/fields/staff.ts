@@ -79,7 +79,7 @@ builder.mutationField('updateSleeveOptions', (t) =>
         fonts: choices(input.fonts),
         threads: choices(input.threads),
         charLimit: input.charLimit,
-      });
+      }, input.baseVersion);
       return viewOptions(set, publicUrl);
     },
   }),

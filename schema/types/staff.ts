@@ -74,6 +74,10 @@ export const SleeveOptionsInputRef = builder.inputType('SleeveOptionsInput', {
     fonts: t.field({ type: [ChoiceInputRef], required: true }),
     threads: t.field({ type: [ChoiceInputRef], required: true }),
     charLimit: t.int({ required: true, description: 'Maximum length of stitchText, 1 to 60.' }),
+    baseVersion: t.int({
+      required: false,
+      description: 'The version this set was edited from. When another set was published since, the update is refused (VALIDATION_FAILED, field baseVersion) and nothing changes; without it the set replaces whatever is offered.',
+    }),
   }),
 });
 

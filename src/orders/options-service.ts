@@ -20,8 +20,12 @@ export interface OptionsService {
   current(): Promise<SleeveOptionSet>;
   /** The set in memory, when it is loaded: lets the hottest path skip a promise. */
   cached(): SleeveOptionSet | undefined;
-  /** Staff: publish a new set. Orders already made keep their options. */
-  update(input: SleeveOptionSetInput): Promise<SleeveOptionSet>;
+  /**
+   * Staff: publish a new set. Orders already made keep their options. With `baseVersion` (the version the set was
+   * edited from), refused when another set was published since: two staff editing at once, the second publish
+   * silently brought back what the first withdrew.
+   */
+  update(input: SleeveOptionSetInput, baseVersion?: number | null): Promise<SleeveOptionSet>;
   /** Forget the cached set (another instance changed it). */
   invalidate(): void;
   /**
@@ -70,7 +74,7 @@ export function createOptionsService({ database, clock, bus }: ServiceDeps): Opt
       return cached;
     },
     cached: () => loaded,
-    async update(input) {
+    async update(input, baseVersion) {
       const problem = optionSetProblem(input);
       if (problem) throw new DomainError('validation_failed', problem.message, { field: problem.field });
       const tidy = (list: readonly Choice[]): Choice[] =>
@@ -88,12 +92,23 @@ export function createOptionsService({ database, clock, bus }: ServiceDeps): Opt
       if (missingColor !== null) {
         throw new DomainError('validation_failed', `The thread "${missingColor}" needs a colour, like #1f2f5c.`, { field: 'threads' });
       }
-      const version = await transaction(db, async (trx) => {
-        const latest = await latestOptionSet(trx);
-        const next = (latest?.version ?? 0) + 1;
-        await insertOptionSet(trx, next, JSON.stringify(clean), clock.now());
-        return next;
-      });
+      const stale = (now: number) =>
+        new DomainError('validation_failed', `Version ${now} was published after version ${baseVersion}, which this set was edited from. Read the options again and make the change on version ${now}.`, { field: 'baseVersion' });
+      let version: number;
+      try {
+        version = await transaction(db, async (trx) => {
+          const now = (await latestOptionSet(trx))?.version ?? 0;
+          // Compared in the transaction that writes; the version, the table's key, settles two that read the same.
+          if (baseVersion != null && baseVersion !== now) throw stale(now);
+          await insertOptionSet(trx, now + 1, JSON.stringify(clean), clock.now());
+          return now + 1;
+        });
+      } catch (error) {
+        // Two publishes from one version at once, on any instances: the version is the key, so one insert fails.
+        if (!isUniqueViolation(error)) throw error;
+        if (baseVersion != null) throw stale((await latestOptionSet(db))?.version ?? 0);
+        throw new DomainError('unavailable', 'Another set of options was published at the same moment. Try again.', { retryAfter: 1 });
+      }
       const set = { version, ...clean };
       cached = Promise.resolve(set);
       loaded = set;

@@ -2,7 +2,9 @@
  * The staff console at a busy desk, as an outside reviewer tried it: a double tap on a one-click step sends it once
  * (it sent two, and the second came back as a red "already in progress" although the step worked); a reload while
  * the server answers 503 for a moment keeps the tab signed in (it dropped the saved token and showed an empty
- * sign-in form), while a token the server refuses still signs the tab out.
+ * sign-in form), while a token the server refuses still signs the tab out; a publish of options edited from a version
+ * another staff member replaced meanwhile is refused and says what is offered now (it silently brought a withdrawn
+ * font back).
  */
 import { describe, expect, it } from 'vitest';
 import { CHROMIUM_NOTE, hasChromium, launchBrowser, openPage } from '../support/browser.ts';
@@ -52,6 +54,33 @@ describe.skipIf(!hasChromium)(`the staff console at a busy desk ${CHROMIUM_NOTE}
     await page.reload();
     await expect.poll(() => page.locator('#token-error').textContent(), { timeout: 5_000 }).toContain('no longer the admin token');
     expect(await page.evaluate(() => sessionStorage.getItem('sleeve.staffToken'))).toBeNull();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('a publish of options edited from an older version is refused, says what is offered now, and keeps the edits', { timeout: 60_000 }, async () => {
+    const { base, api } = await startServer();
+    const browser = await launchBrowser();
+    const { page, pageErrors } = await openPage(browser, { viewport: DESKTOP });
+    await page.goto(`${base}/staff#/options`);
+    await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const sizes = page.getByLabel('Sizes, one per line');
+    await expect.poll(() => sizes.inputValue(), { timeout: 5_000 }).toContain('13-inch');
+    await sizes.fill(`${await sizes.inputValue()}\n17-inch`);
+    // Meanwhile another desk withdraws the font Serif (version 2).
+    const current = await api.staff('{ sleeveOptions { sizes fontChoices { value family } threadChoices { value color } charLimit } }');
+    const { sizes: s2, fontChoices, threadChoices, charLimit } = current.sleeveOptions;
+    const input = { sizes: s2.map((value: string) => ({ value })), fonts: fontChoices.filter((c: { value: string }) => c.value !== 'Serif'), threads: threadChoices, charLimit };
+    // The helper takes no variables: the input as a GraphQL literal (JSON with its keys unquoted).
+    await api.staff(`mutation { updateSleeveOptions(input: ${JSON.stringify(input).replace(/"(\w+)":/gu, '$1:')}) { version } }`);
+    await page.getByRole('button', { name: 'Publish options' }).click();
+    await expect.poll(() => page.locator('#options-result').textContent(), { timeout: 5_000 }).toContain('Version 2 was published while you edited this form');
+    expect(await page.locator('#options-result').textContent()).not.toContain('Serif');
+    expect(await sizes.inputValue()).toContain('17-inch');
+    expect((await api.staff('{ sleeveOptions { version } }')).sleeveOptions.version).toBe(2);
+    // Published again, knowingly over version 2.
+    await page.getByRole('button', { name: 'Publish options' }).click();
+    await expect.poll(() => page.locator('#options-result').textContent(), { timeout: 5_000 }).toBe('Published: version 3 is offered now.');
     expect(pageErrors).toEqual([]);
   });
 });

@@ -107,6 +107,17 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
       expect((await ok(SET_EVENT_INFO, { text: 'Doors open at 9.' })).setEventInfo).toBe('Doors open at 9.');
     });
 
+    it('updateSleeveOptions with the version it was edited from: refused once another set was published since, and nothing changes', async () => {
+      // Two staff edit version 1; the first publishes (withdrawing a font), the second's publish must not undo it.
+      expect((await ok(UPDATE_OPTIONS, { input: { ...OPTIONS, baseVersion: 1 } })).updateSleeveOptions.version).toBe(2);
+      const stale = await t.gql(UPDATE_OPTIONS, { input: { ...OPTIONS, fonts: [{ value: 'Block' }, { value: 'Script' }], baseVersion: 1 } }, { token: t.adminToken });
+      expect(codeOf(stale)).toBe('VALIDATION_FAILED');
+      expect(stale.errors![0]!.extensions).toMatchObject({ field: 'baseVersion' });
+      expect(stale.errors![0]!.message).toContain('Version 2 was published after version 1');
+      expect((await ok('{ sleeveOptions { version fonts } }')).sleeveOptions).toEqual({ version: 2, fonts: ['Block'] });
+      expect((await ok(UPDATE_OPTIONS, { input: { ...OPTIONS, baseVersion: 2 } })).updateSleeveOptions.version).toBe(3);
+    });
+
     it('refuses the staff-only Order fields to anyone else, and shows them to staff', async () => {
       const { orderNumber, payToken } = await create({ name: 'Ada Lovelace', email: 'ada@example.com' });
       for (const field of ['name', 'email', 'createdAt', 'paidAt', 'updatedAt', 'version']) {

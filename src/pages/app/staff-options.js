@@ -1,7 +1,8 @@
 /**
  * Staff edit the sleeve options (updateSleeveOptions publishes a whole new set) and the event information
  * (setEventInfo). Both forms are filled from the current values and refilled when another staff member publishes
- * (sleeveOptionsChanged), unless this one is being edited.
+ * (sleeveOptionsChanged), unless this one is being edited. A publish names the version it was edited from: when
+ * another was published meanwhile the server refuses it, and the form says what is offered now, keeping the edits.
  */
 import { $ } from './dom.js';
 
@@ -22,9 +23,12 @@ export function createOptionsEditor({ api }) {
   let editing = false;
   /** The fonts as last read: a font kept in the list is republished with its family. */
   let families = new Map();
+  /** The version the form was filled from (or, after a refusal, the one it now knowingly replaces). */
+  let baseVersion = null;
 
   function fill(options) {
     if (editing) return;
+    baseVersion = options.version;
     $('#options-version').textContent = `(version ${options.version})`;
     $('#opt-sizes').value = options.sizes.join('\n');
     families = new Map(options.fontChoices.map((c) => [c.value.toLowerCase(), c.family]));
@@ -45,6 +49,7 @@ export function createOptionsEditor({ api }) {
       }),
       threads: parseThreads($('#opt-threads').value),
       charLimit: Number($('#opt-charlimit').value),
+      baseVersion,
     };
     try {
       const data = await api.request('UpdateSleeveOptions', { input });
@@ -54,12 +59,25 @@ export function createOptionsEditor({ api }) {
       result.className = 'ok';
       $('#opt-charlimit').removeAttribute('aria-invalid');
     } catch (error) {
-      result.textContent = error.message;
+      result.textContent = error.field === 'baseVersion' ? await publishedMeanwhile() : error.message;
       result.className = 'error';
       // The one field a refusal names that is a single input: marked, and focused, so the fix starts there.
       if (error.field === 'charLimit') { $('#opt-charlimit').setAttribute('aria-invalid', 'true'); $('#opt-charlimit').focus(); }
     }
   });
+
+  /**
+   * Another staff member published while this form was edited: what is offered now, in words, beside the edits still
+   * in the form; publishing again replaces that version knowingly.
+   */
+  async function publishedMeanwhile() {
+    const { sleeveOptions: now } = await api.request('StaffOptions');
+    baseVersion = now.version;
+    $('#options-version').textContent = `(editing over version ${now.version})`;
+    return `Version ${now.version} was published while you edited this form. Offered now: sizes ${now.sizes.join(', ')}; ` +
+      `fonts ${now.fontChoices.map((c) => c.value).join(', ')}; threads ${now.threadChoices.map((c) => c.value).join(', ')}; ` +
+      `up to ${now.charLimit} characters. Your changes are still here: check them against it, then publish again to replace version ${now.version}.`;
+  }
 
   $('#info-form').addEventListener('submit', async (event) => {
     event.preventDefault();
