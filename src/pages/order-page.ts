@@ -94,6 +94,7 @@ export function renderOrderPage(): string {
 <h1 id="title">Order an embroidered laptop sleeve</h1>
 <p class="lead" id="lead">Choose a size, a font and a thread colour, and the text to stitch. We embroider it while you wait.</p>
 <p id="load-error" class="error" role="alert"></p>
+<p id="saved-orders" class="note" hidden></p>
 <div class="layout" id="start">${FORM}${PREVIEW}</div>
 ${CONFIRM}
 ${ORDER}

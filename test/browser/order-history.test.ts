@@ -1,7 +1,9 @@
 /**
  * The ordering page is one page with three steps (form, confirmation, order). On a phone the Back button is how
  * people go back a step: it must not leave the site from the confirmation, nor lose what was typed; after an order
- * is made, Back goes to the form, Forward and a reload bring the saved order back.
+ * is made, Back goes to the form, Forward and a reload bring the saved order back. A second order made after Back
+ * keeps the first on the device (it replaced it, and a paid order's payToken is answered nowhere else), and the same
+ * email again shows the saved order rather than a bare refusal.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -45,6 +47,43 @@ describe.skipIf(!hasChromium)(`the ordering page and the browser's Back button $
     expect(await page.locator('#order-number').textContent()).toBe(orderNumber);
     await page.reload();
     await expect.poll(() => visibleStep(page), { timeout: 5_000 }).toEqual(['order']);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('keeps a paid order on the device when a second one is made after Back, and shows it for its email again', { timeout: 60_000 }, async () => {
+    const { base, api } = await startServer();
+    const browser = await launchBrowser();
+    const { page, pageErrors } = await openPage(browser, { viewport: PHONE });
+    await page.goto(base);
+    await page.locator('#sizes input').first().waitFor({ state: 'attached' });
+    const order = async (email: string, stitchText: string) => {
+      await fillOrder(page, { size: '15-inch', font: 'Script', thread: 'Navy', stitchText, name: 'Ada Lovelace', email });
+      await page.getByRole('button', { name: 'Yes, stitch exactly this' }).click();
+      await expect.poll(() => visibleStep(page), { timeout: 5_000 }).toEqual(['order']);
+      return (await page.locator('#order-number').textContent())!;
+    };
+    const first = await order('ada@example.com', 'ADA');
+    const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('sleeve.order')!) as { orderNumber: string; payToken: string });
+    await api.pay(saved.orderNumber, saved.payToken);
+    await expect.poll(() => page.locator('#order').textContent(), { timeout: 5_000 }).toContain('paid');
+
+    // Back, and a second order with another email: the first stays reachable from this device.
+    await page.goBack();
+    await expect.poll(() => visibleStep(page), { timeout: 3_000 }).toEqual(['start']);
+    expect(await page.locator('#saved-orders').textContent()).toContain(`order ${first}`);
+    const second = await order('grace@example.com', 'GRACE');
+    await page.goBack();
+    await expect.poll(() => page.locator('#saved-orders').textContent(), { timeout: 3_000 }).toBe(`Orders saved on this device: order ${second}order ${first}`);
+    await page.getByRole('button', { name: `order ${first}` }).click();
+    await expect.poll(() => visibleStep(page), { timeout: 5_000 }).toEqual(['order']);
+    expect(await page.locator('#order-number').textContent()).toBe(first);
+
+    // The first email again: the saved (paid) order is shown, not a bare refusal on the confirmation.
+    await page.goBack();
+    await expect.poll(() => visibleStep(page), { timeout: 3_000 }).toEqual(['start']);
+    await order('ada@example.com', 'AGAIN');
+    expect(await page.locator('#order-number').textContent()).toBe(first);
+    expect(await page.locator('#order-note').textContent()).toContain(`already has order ${first}`);
     expect(pageErrors).toEqual([]);
   });
 });

@@ -1,8 +1,8 @@
 /**
  * The ordering page (issue 8): the form, the confirmation that spells the stitch text back, and the order view.
  * Options are followed live (sleeveOptionsChanged), so a choice withdrawn during the event disappears. A returning
- * visitor on the same device sees their order again: {orderNumber, payToken} stay in localStorage (the payToken
- * is the visitor's own secret for their own order).
+ * visitor on the same device sees their order again: {orderNumber, payToken, email} stay in localStorage (the payToken
+ * is the visitor's own secret for their own order), with up to five earlier orders of this device.
  */
 import { $, showConnection } from './dom.js';
 import { connect } from './graphql.js';
@@ -12,13 +12,26 @@ import { spell } from './rules.js';
 import { previewLabel, svgDataUrl } from './sleeve-drawing.js';
 
 const STORAGE_KEY = 'sleeve.order';
+/** Orders this device made before the one shown: the payToken is no longer answered once an order is paid. */
+const EARLIER_KEY = 'sleeve.earlierOrders';
+const EARLIER_MAX = 5;
 
 const api = connect({ onState: showConnection });
 
+const readJson = (key) => { try { return JSON.parse(localStorage.getItem(key)); } catch { return null; } };
 const stored = {
-  read: () => { try { return JSON.parse(localStorage.getItem(STORAGE_KEY)); } catch { return null; } },
-  write: (value) => localStorage.setItem(STORAGE_KEY, JSON.stringify(value)),
+  read: () => readJson(STORAGE_KEY),
+  /** A new order keeps the one it replaces among the earlier ones: Back and a second order lost a paid order's token. */
+  write: (value) => {
+    const current = readJson(STORAGE_KEY);
+    const earlier = (readJson(EARLIER_KEY) ?? []).filter((o) => o.orderNumber !== value.orderNumber && o.orderNumber !== current?.orderNumber);
+    if (current?.orderNumber && current.orderNumber !== value.orderNumber) earlier.unshift(current);
+    localStorage.setItem(EARLIER_KEY, JSON.stringify(earlier.slice(0, EARLIER_MAX)));
+    localStorage.setItem(STORAGE_KEY, JSON.stringify(value));
+  },
   clear: () => localStorage.removeItem(STORAGE_KEY),
+  /** Every order saved on this device, the one shown first. */
+  all: () => [readJson(STORAGE_KEY), ...(readJson(EARLIER_KEY) ?? [])].filter((o) => o?.orderNumber && o?.payToken),
 };
 
 let draft = null;
@@ -45,6 +58,7 @@ window.addEventListener('popstate', (event) => {
 
 function showStep(step) {
   $('#start').hidden = step !== 'form';
+  showSavedOrders(step === 'form');
   $('#confirm').hidden = step !== 'confirm';
   $('#order').hidden = step !== 'order';
   $('#lead').hidden = step === 'order';
@@ -74,13 +88,42 @@ const status = createOrderStatus({
   },
 });
 
-/** `note`: a sentence above the order, e.g. that it is the one already held for this email (none: hidden). */
-function showOrder(mine, order, note = '') {
+/** On the form: the orders saved on this device, each a button that shows it again. */
+function showSavedOrders(shown) {
+  const saved = shown ? stored.all() : [];
+  const note = $('#saved-orders');
+  note.hidden = saved.length === 0;
+  note.replaceChildren(...(saved.length ? [document.createTextNode(saved.length === 1 ? 'Saved on this device: ' : 'Orders saved on this device: ')] : []),
+    ...saved.map((mine) => {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'link';
+      button.textContent = `order ${mine.orderNumber}`;
+      // A step of its own in the history: Back from it comes back to the form.
+      button.addEventListener('click', () => openSaved(mine, '', { replace: false }));
+      return button;
+    }));
+}
+
+/** A saved order shown again (read afresh); `note`, `step` as for showOrder. One no longer found is forgotten. */
+async function openSaved(mine, note = '', step = {}) {
+  const { order } = await api.request('OrderPageOrder', { n: mine.orderNumber, t: mine.payToken });
+  if (order) return showOrder(mine, order, note, step);
+  localStorage.setItem(EARLIER_KEY, JSON.stringify((readJson(EARLIER_KEY) ?? []).filter((o) => o.orderNumber !== mine.orderNumber)));
+  if (stored.read()?.orderNumber === mine.orderNumber) stored.clear();
+  showSavedOrders(true);
+}
+
+/**
+ * `note`: a sentence above the order, e.g. that it is the one already held for this email (none: hidden).
+ * `replace`: the order takes the current step's place (the confirmation's, the page's first), as enterStep's.
+ */
+function showOrder(mine, order, note = '', { replace = true } = {}) {
   stored.write(mine);
   status.show(mine, order);
   $('#order-note').textContent = note;
   $('#order-note').hidden = !note;
-  enterStep('order', { replace: true });
+  enterStep('order', { replace });
 }
 
 async function createOrder() {
@@ -95,7 +138,12 @@ async function createOrder() {
     const order = result.code === 'DUPLICATE' && result.existing?.payToken ? result.existing : result.code ? null : result;
     // Document 1 hands a held duplicate's token back; the page says so rather than show it as if it were new.
     const note = result.code === 'DUPLICATE' ? 'An order with this email was already waiting for payment: this is that order. Nothing new was ordered.' : '';
-    if (order) return showOrder({ orderNumber: order.orderNumber, payToken: order.payToken }, order, note);
+    // The email is kept with the order, on this device only: a duplicate of a paid order names no order.
+    if (order) return showOrder({ orderNumber: order.orderNumber, payToken: order.payToken, email: draft.email }, order, note);
+    // The email's order is one this device saved (paid, so nothing comes with the duplicate): show it.
+    const sameEmail = (o) => o.email?.trim().toLowerCase() === draft.email.trim().toLowerCase();
+    const mine = result.code === 'DUPLICATE' && stored.all().find(sameEmail);
+    if (mine) return await openSaved(mine, `This email already has order ${mine.orderNumber}, saved on this device: this is that order. Nothing new was ordered.`);
     if (result.field && result.field !== 'email') {
       enterStep('form', { replace: true });
       return form.showServerError(result.field, result.error);
