@@ -29,7 +29,7 @@ const QUEUE = `
 
 const OPTIONS = `
 <section id="options" hidden aria-labelledby="options-title">
-<h1 id="options-title">Sleeve options and event information</h1>
+<h1 id="options-title" tabindex="-1">Sleeve options and event information</h1>
 <form id="options-form" class="card" novalidate>
 <h2>Sleeve options <span class="hint" id="options-version"></span></h2>
 <p class="hint">Publishing replaces the whole set. Orders already made keep theirs; open ordering pages change at once.</p>
@@ -55,7 +55,7 @@ const OPTIONS = `
 
 const NOTIFICATIONS = `
 <section id="notifications" hidden aria-labelledby="notifications-title">
-<div class="section-head"><h1 id="notifications-title">Notification deliveries</h1>
+<div class="section-head"><h1 id="notifications-title" tabindex="-1">Notification deliveries</h1>
 <button type="button" class="secondary" id="notifications-refresh">Refresh</button></div>
 <p id="notifications-state" role="status" aria-live="polite"></p>
 <div class="table-wrap" id="notifications-table"></div>
@@ -97,6 +97,7 @@ export function renderStaffConsole(): string {
 ${SIGN_IN}
 <div id="console" hidden>
 <p id="route-note" class="notice" role="status"></p>
+<p id="queue-announce" class="sr-only" aria-live="polite"></p>
 ${QUEUE}${OPTIONS}${NOTIFICATIONS}
 </div>
 </main>

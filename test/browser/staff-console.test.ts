@@ -151,7 +151,7 @@ describe.skipIf(!hasChromium)(`the staff console in headless Chromium ${CHROMIUM
     await follow('#/item-listings/ev_7', /^Item listing ev_7: .*decideItemListing\.$/u);
     await follow('#/claims/clm_3', /^Claim clm_3: /u);
     await follow('#/orders/ord_5', /^Platform order ord_5: .*decideOrder\.$/u);
-    await follow('#/orders/9999', /^Order 9999 is not among/u);
+    await follow('#/orders/9999', /^There is no order 9999: /u);
     expect([staff.pageErrors, attendee.pageErrors, display.pageErrors]).toEqual([[], [], []]);
 
     // A fresh tab (another session) must sign in again: the token is not kept past the tab.

@@ -4,7 +4,7 @@
  * the server answers 503 for a moment keeps the tab signed in (it dropped the saved token and showed an empty
  * sign-in form), while a token the server refuses still signs the tab out; a publish of options edited from a version
  * another staff member replaced meanwhile is refused and says what is offered now (it silently brought a withdrawn
- * font back).
+ * font back); what other desks change is said to a screen reader, and a section chosen from the nav takes focus.
  */
 import { describe, expect, it } from 'vitest';
 import { CHROMIUM_NOTE, hasChromium, launchBrowser, openPage } from '../support/browser.ts';
@@ -81,6 +81,30 @@ describe.skipIf(!hasChromium)(`the staff console at a busy desk ${CHROMIUM_NOTE}
     // Published again, knowingly over version 2.
     await page.getByRole('button', { name: 'Publish options' }).click();
     await expect.poll(() => page.locator('#options-result').textContent(), { timeout: 5_000 }).toBe('Published: version 3 is offered now.');
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('says to a screen reader what other desks change, and puts focus on the heading of a section chosen from the nav', { timeout: 60_000 }, async () => {
+    const { base, api } = await startServer();
+    const browser = await launchBrowser();
+    const { page, pageErrors } = await openPage(browser, { viewport: DESKTOP });
+    await page.goto(`${base}/staff`);
+    await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.locator('#conn').textContent(), { timeout: 5_000 }).toBe('Live');
+
+    const created = await api.createOrder(ORDER);
+    await expect.poll(() => page.locator('#queue-announce').textContent(), { timeout: 5_000 }).toBe(`Order ${created.orderNumber} awaiting payment.`);
+    await api.pay(created.orderNumber, created.payToken);
+    await expect.poll(() => page.locator('#queue-announce').textContent(), { timeout: 5_000 }).toBe(`Order ${created.orderNumber} received.`);
+    expect(await page.locator('#queue-announce').getAttribute('aria-live')).toBe('polite');
+
+    await page.getByRole('link', { name: 'Options & info' }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), { timeout: 3_000 }).toBe('options-title');
+    await page.getByRole('link', { name: 'Queue' }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id), { timeout: 3_000 }).toBe('queue-title');
+    await page.evaluate(() => { location.hash = '#/orders/99999'; });
+    await expect.poll(() => page.locator('#route-note').textContent(), { timeout: 3_000 }).toContain('There is no order 99999');
     expect(pageErrors).toEqual([]);
   });
 });

@@ -33,6 +33,8 @@ async function route() {
   const text = await describeLink({ api, queue }, kind, id, new URLSearchParams(query));
   // A later link may have been followed while this one was being looked up.
   if (location.hash === hash) note.textContent = text ?? '';
+  // The section shown when the link named a section itself (a deep link puts focus on what it names).
+  return SECTIONS.includes(kind) && id === undefined ? section : null;
 }
 
 async function open(token) {
@@ -65,7 +67,8 @@ async function open(token) {
     createOptionsEditor({ api }).start().catch((error) => { $('#options-result').textContent = error.message; }),
     createNotificationsPanel({ api }).start(),
   ]);
-  window.addEventListener('hashchange', route);
+  // A section chosen from the nav: focus goes to its heading, where a screen reader starts (it stayed on the body).
+  window.addEventListener('hashchange', () => route().then((section) => { if (section) $(`#${section}-title`).focus(); }));
   route();
   if (!location.hash) $('#queue-title').focus();
 }

@@ -36,7 +36,7 @@ export async function describeLink({ api, queue }, kind, id, params = new URLSea
   if (kind === 'orders') {
     // Sleeve order numbers are digits; the order status notification links a platform order id instead.
     if (!/^\d+$/u.test(id)) return `Platform order ${id}: this console has no view of platform orders yet; decide it with the GraphQL mutation decideOrder.`;
-    return queue.focusOrder(id) ? null : `Order ${id} is not among the orders this console has seen (it may have been collected or cancelled earlier).`;
+    return queue.focusOrder(id) ? null : `There is no order ${id}: the console holds every order, collected and cancelled ones too. Check the number.`;
   }
   if (kind === 'accounts') return account(api, id, params.get('site'));
   return ELSEWHERE[kind]?.(id) ?? null;

@@ -88,6 +88,23 @@ export function createQueue({ api, dialogs }) {
    */
   const renderSoon = drawSoon(render);
 
+  /**
+   * What other desks and the hold change, said to a screen reader (a polite live region): gathered for a second, so
+   * a burst is one sentence, not a queue of them. The queue's columns changed silently before.
+   */
+  let heard = [];
+  let sayTimer = null;
+  function announce(order) {
+    heard.push(`${order.orderNumber} ${statusLabel(order.status).toLowerCase()}`);
+    sayTimer ??= setTimeout(() => {
+      const [first, ...rest] = heard;
+      $('#queue-announce').textContent = rest.length === 0 ? `Order ${first}.`
+        : `Orders ${[first, ...rest.slice(0, 4)].join(', ')}${rest.length > 4 ? `, and ${rest.length - 4} more` : ''}.`;
+      heard = [];
+      sayTimer = null;
+    }, 1_000);
+  }
+
   function upsert(order, now = false) {
     const known = orders.get(order.orderNumber);
     if (known && known.version > order.version) return;
@@ -125,7 +142,13 @@ export function createQueue({ api, dialogs }) {
   return {
     /** Subscribes first, then reads the queue, so no change between the two is missed. */
     async start() {
-      api.follow('StaffOrderEvents', {}, { next: (data) => upsert(data.orderEvents) });
+      api.follow('StaffOrderEvents', {}, {
+        next: ({ orderEvents: order }) => {
+          const known = orders.get(order.orderNumber);
+          if (!known || (known.version < order.version && known.status !== order.status)) announce(order);
+          upsert(order);
+        },
+      });
       await load();
     },
     upsert,
