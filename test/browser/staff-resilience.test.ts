@@ -97,6 +97,8 @@ describe.skipIf(!hasChromium)(`the staff console at a busy desk ${CHROMIUM_NOTE}
     await expect.poll(() => page.locator('#queue-announce').textContent(), { timeout: 5_000 }).toBe(`Order ${created.orderNumber} awaiting payment.`);
     await api.pay(created.orderNumber, created.payToken);
     await expect.poll(() => page.locator('#queue-announce').textContent(), { timeout: 5_000 }).toBe(`Order ${created.orderNumber} received.`);
+    // A name is laid out in its own direction (a right-to-left name's parts came out in the wrong order).
+    expect(await page.locator(`#order-${created.orderNumber} .who`).getAttribute('dir')).toBe('auto');
     expect(await page.locator('#queue-announce').getAttribute('aria-live')).toBe('polite');
 
     await page.getByRole('link', { name: 'Options & info' }).click();

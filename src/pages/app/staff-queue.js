@@ -22,7 +22,8 @@ export function createQueue({ api, dialogs }) {
     const { size, font, thread, stitchText } = order.order;
     return h('li', { class: 'order', id: `order-${order.orderNumber}`, tabindex: -1, dataset: { orderNumber: order.orderNumber, status: order.status } },
       h('div', { class: 'top' }, h('span', { class: 'number' }, order.orderNumber), h('span', { class: 'meta' }, statusLabel(order.status))),
-      h('div', { class: 'who' }, order.name),
+      // dir=auto: a name in a right-to-left script is laid out as itself inside the English card.
+      h('div', { class: 'who', dir: 'auto' }, order.name),
       h('div', { class: 'what' }, `${size} · ${font} · ${thread}`),
       h('div', { class: 'stitch', 'aria-label': `Stitch text: ${stitchText}` }, stitchText),
       order.status === 'AWAITING_PAYMENT' && order.holdUntilText ? h('div', { class: 'meta' }, `Held until ${order.holdUntilText}`) : null,
