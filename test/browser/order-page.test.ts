@@ -185,9 +185,11 @@ describe.skipIf(!hasChromium)(`the ordering page in headless Chromium ${CHROMIUM
     expect(await page.locator('#start').isVisible()).toBe(false);
     expect(pageErrors).toEqual([]);
 
-    // Only the visitor's own order number and payToken are kept, never more.
+    // Only the visitor's own order number and payToken are kept, and a tag of the email (to know it again), never the email.
     const kept = await page.evaluate(() => JSON.parse(localStorage.getItem('sleeve.order')!));
-    expect(Object.keys(kept).sort()).toEqual(['orderNumber', 'payToken']);
+    expect(Object.keys(kept).sort()).toEqual(['emailTag', 'orderNumber', 'payToken']);
+    expect(kept.emailTag).toMatch(/^[0-9a-f]{8}$/u);
+    expect(JSON.stringify(await page.evaluate(() => ({ ...localStorage })))).not.toContain('@');
   });
 
   it('can be used with the keyboard alone, answers a second order for the same email with the server’s sentence, and follows a payment made on the pay page', { timeout: 60_000 }, async () => {

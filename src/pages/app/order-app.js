@@ -1,7 +1,7 @@
 /**
  * The ordering page (issue 8): the form, the confirmation that spells the stitch text back, and the order view.
  * Options are followed live (sleeveOptionsChanged), so a choice withdrawn during the event disappears. A returning
- * visitor on the same device sees their order again: {orderNumber, payToken, email} stay in localStorage (the payToken
+ * visitor on the same device sees their order again: {orderNumber, payToken, emailTag} stay in localStorage (the payToken
  * is the visitor's own secret for their own order), with up to five earlier orders of this device.
  */
 import { $, showConnection } from './dom.js';
@@ -35,6 +35,17 @@ const stored = {
 };
 
 let draft = null;
+
+/**
+ * A short tag of an email as the server compares emails (trimmed, lower case), to know a saved order's email again
+ * without keeping the address: FNV-1a, since crypto.subtle exists only on https or localhost, and a venue may serve
+ * the page over plain http. Collisions matter little: it is compared with the few orders of this device.
+ */
+function emailTag(email) {
+  let hash = 0x811c9dc5;
+  for (const byte of new TextEncoder().encode(email.trim().toLowerCase())) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+  return hash.toString(16).padStart(8, '0');
+}
 
 /**
  * Each step is an entry in the tab's history, so a phone's Back button goes back a step instead of leaving the page:
@@ -138,11 +149,10 @@ async function createOrder() {
     const order = result.code === 'DUPLICATE' && result.existing?.payToken ? result.existing : result.code ? null : result;
     // Document 1 hands a held duplicate's token back; the page says so rather than show it as if it were new.
     const note = result.code === 'DUPLICATE' ? 'An order with this email was already waiting for payment: this is that order. Nothing new was ordered.' : '';
-    // The email is kept with the order, on this device only: a duplicate of a paid order names no order.
-    if (order) return showOrder({ orderNumber: order.orderNumber, payToken: order.payToken, email: draft.email }, order, note);
+    // A tag of the email is kept with the order, not the email: a duplicate of a paid order names no order.
+    if (order) return showOrder({ orderNumber: order.orderNumber, payToken: order.payToken, emailTag: emailTag(draft.email) }, order, note);
     // The email's order is one this device saved (paid, so nothing comes with the duplicate): show it.
-    const sameEmail = (o) => o.email?.trim().toLowerCase() === draft.email.trim().toLowerCase();
-    const mine = result.code === 'DUPLICATE' && stored.all().find(sameEmail);
+    const mine = result.code === 'DUPLICATE' && stored.all().find((o) => o.emailTag === emailTag(draft.email));
     if (mine) return await openSaved(mine, `This email already has order ${mine.orderNumber}, saved on this device: this is that order. Nothing new was ordered.`);
     if (result.field && result.field !== 'email') {
       enterStep('form', { replace: true });
