@@ -5,6 +5,7 @@
  * starts with the whole current board, so it is right again within a second of reconnecting.
  * Every ready order is shown at any count: the cards shrink to a floor readable across a room, then the board pages
  * through the rest by itself (app/display.js; `?pageSeconds=` sets how long a page stays).
+ * Until its first board comes the page says it is connecting, never "No orders are ready yet" (it does not know).
  * No CDN: the graphql-ws client is served by this server from node_modules. Style and script are files
  * (app/display.css, app/display.js): the page's Content-Security-Policy allows nothing inline (docs/edge.md#page-headers).
  */
@@ -17,7 +18,7 @@ export function renderDisplayPage(): string {
 <body>
 <header><h1>Ready for pickup</h1><span class="meta"><span id="count"></span><span id="state" role="status" aria-live="polite">Connecting…</span></span></header>
 <main><ul id="board" aria-label="Orders ready for pickup"></ul>
-<p id="empty">No orders are ready yet. Paid orders appear here as soon as they are ready.</p></main>
+<p id="empty">The ready orders appear here as soon as this screen is connected.</p></main>
 <footer><span>Bring your order number and give the first and last name on the order.</span><span id="page"></span></footer>
 <p id="announce" class="sr-only" aria-live="polite"></p>
 <script src="/assets/graphql-ws.js"></script>

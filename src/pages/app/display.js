@@ -1,7 +1,8 @@
 /**
  * The pickup display's script (/assets/app/display.js, a module after graphql-ws's browser build, a classic script
- * that defines the global `graphqlWs`): follows pickupBoard over graphql-ws and reconnects by itself. It sends the
- * trusted document's hash (graphql.js), never its text.
+ * that defines the global `graphqlWs`): follows pickupBoard over graphql-ws (graphql.js's client: it reconnects by
+ * itself, and notices a silently dead connection within seconds) and says "Live" only while boards come. It sends the
+ * trusted document's hash, never its text; open across a deploy that changed it, the page reloads itself.
  *
  * Every ready order is shown, whatever their number (issue 18): the cards shrink until all fit, but never below a
  * floor readable across a room (6% of the screen's height on a big screen); past that the board pages through the rest by itself
@@ -9,7 +10,7 @@
  * An order that has just become ready is highlighted for a few seconds.
  */
 import { drawSoon } from './dom.js';
-import { subscription } from './graphql.js';
+import { connect, reloadForNewOperations } from './graphql.js';
 
 const params = new URLSearchParams(location.search);
 const PAGE_MS = Math.min(120, Math.max(0.2, Number(params.get('pageSeconds')) || 8)) * 1000;
@@ -158,7 +159,7 @@ let drawn = '';
 function render(entries) {
   // The stream repeats the board after changes that do not touch it (a payment, say): nothing to draw then.
   const key = JSON.stringify(entries.map((e) => [e.orderNumber, e.displayName]));
-  if (key === drawn) return;
+  if (key === drawn) return showEmpty();
   drawn = key;
   const before = shown;
   shown = new Set(entries.map((e) => e.orderNumber));
@@ -171,7 +172,7 @@ function render(entries) {
     setTimeout(() => li.classList.remove('new'), NEW_MS);
   }
   if (fresh.length) announce.textContent = `Ready for pickup: ${fresh.map((e) => e.orderNumber).join(', ')}.`;
-  empty.hidden = entries.length > 0;
+  showEmpty();
   count.textContent = entries.length ? `${entries.length} ready` : '';
   layout();
 }
@@ -190,7 +191,6 @@ function receive(entries) {
   drawLatest();
 }
 
-function status(text, down) { state.textContent = text; state.className = down ? 'down' : ''; }
 // Whatever changes the board's room (the window, the header's notes wrapping), it is laid out again.
 let room_ = '';
 new ResizeObserver(() => {
@@ -198,25 +198,51 @@ new ResizeObserver(() => {
   if (now !== room_) { room_ = now; space = null; layout(); }
 }).observe(main);
 
-const url = (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/graphql';
-const client = globalThis.graphqlWs.createClient({
-  url,
-  lazy: false,
-  keepAlive: 10000,
-  retryAttempts: Infinity,
-  shouldRetry: () => true,
-  // Jittered exponential backoff (half to all of 500 ms · 2^retries), never more than 10 s, so a restarted server
-  // is not met by every display at once.
-  retryWait: (retries) => new Promise((r) => setTimeout(r, Math.min(10000, 500 * 2 ** retries) * (0.5 + Math.random() / 2))),
-  on: {
-    connected: () => status('Live', false),
-    closed: () => status('Reconnecting…', true),
+/**
+ * "Live" only once a board has come over the connection as it is now: a socket connected is not a board (the server
+ * may refuse the operation), and a lost one shows the last board under "Reconnecting…". The note under an empty
+ * board says "No orders are ready yet" only then too: before the first snapshot it would be a guess.
+ */
+let live = false;
+/** The server no longer knows this page's operation: the page reloads (graphql.js), nothing else is tried. */
+let outdated = false;
+const NO_ORDERS = 'No orders are ready yet. Paid orders appear here as soon as they are ready.';
+const NOT_KNOWN = 'The ready orders appear here as soon as this screen is connected.';
+
+function status(text, down) { state.textContent = text; state.className = down ? 'down' : ''; }
+function showEmpty() {
+  empty.hidden = board.children.length > 0;
+  empty.textContent = live ? NO_ORDERS : NOT_KNOWN;
+}
+function lost(text) {
+  live = false;
+  status(text, true);
+  showEmpty();
+}
+
+const api = connect({
+  onState: (connection, reason) => {
+    if (connection === 'down' && !outdated) lost(reason ?? 'Reconnecting…');
   },
 });
+let stop = () => {};
 function follow() {
-  client.subscribe(subscription('PickupBoard'), {
-    next: (message) => { if (message.data) receive(message.data.pickupBoard.board); },
-    error: () => { status('Reconnecting…', true); setTimeout(follow, 1000 + Math.random() * 1000); },
+  stop = api.follow('PickupBoard', {}, {
+    next: (data) => {
+      if (!live) { live = true; status('Live', false); }
+      receive(data.pickupBoard.board);
+    },
+    error: (error) => {
+      stop();
+      // A display open across a deploy that changed its operation (docs/graphql.md#trusted-documents).
+      if (error.code === 'PERSISTED_QUERY_NOT_FOUND') {
+        lost('This screen is out of date: reloading…');
+        outdated = true;
+        return reloadForNewOperations();
+      }
+      lost('Reconnecting…');
+      setTimeout(follow, 1000 + Math.random() * 1000);
+    },
     complete: () => setTimeout(follow, 1000),
   });
 }

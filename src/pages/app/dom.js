@@ -42,8 +42,9 @@ export function holdAnnouncement(seconds) {
 }
 
 /** The header's connection note (#conn), for connect()'s onState. */
-export function showConnection(state) {
-  $('#conn').textContent = state === 'live' ? 'Live' : 'Reconnecting…';
+export function showConnection(state, reason) {
+  // `reason`: why it is not live when that is not a lost socket (graphql.js: the live connection could not start).
+  $('#conn').textContent = state === 'live' ? 'Live' : reason ?? 'Reconnecting…';
   $('#conn').classList.toggle('down', state !== 'live');
 }
 

@@ -1,7 +1,9 @@
 /**
  * The pages' only way to the server: GraphQL over HTTP POST /graphql and over graphql-ws on the same path
  * (no private endpoints). graphql-ws's browser build is loaded first as a classic script (/assets/graphql-ws.js,
- * from node_modules), which defines the global `graphqlWs`.
+ * from node_modules), which defines the global `graphqlWs`. The WebSocket client is made at the first `follow`, not
+ * at import: a lost request for that script then costs the live updates only, not the HTTP requests (staff sign-in,
+ * the ordering page's reads), and the script is asked for again until it comes.
  *
  * Trusted documents (docs/graphql.md#trusted-documents): a page names one of its operations
  * (src/pages/operations/*.graphql) and sends that document's hash, never its text, so a server that accepts only
@@ -9,6 +11,22 @@
  * operations.js, which the server makes from the same manifest it accepts.
  */
 import { OPERATIONS } from './operations.js';
+
+/**
+ * graphql-ws pings the server every PING_MS and only pings: a socket whose pongs stopped coming (a venue's Wi-Fi
+ * dropping, a half-open TCP connection) looked connected until the OS gave up on it, many minutes later, and the
+ * screens said "Live" over a stale board. So a pong later than PONG_MS closes the socket (graphql-ws's recipe in
+ * ClientOptions.keepAlive) and the client connects again. A (re)connection not acknowledged within CONNECT_MS is
+ * given up and tried again too: over a link that came back, a handshake sent while it was down never completes.
+ */
+const PING_MS = 5_000;
+const PONG_MS = 3_000;
+const CONNECT_MS = 10_000;
+/** Closes a socket whose pong is late; 4408 is graphql-ws's own (its recipe's) and the client retries it. */
+const PONG_TIMEOUT = 4408;
+/** When the page last reloaded itself for an unknown operation (sessionStorage: survives the reload, this tab only). */
+const RELOADED_KEY = 'sleeve.reloadedForOperations';
+const RELOAD_EVERY_MS = 60_000;
 
 /** The GraphQL-over-HTTP params of the trusted operation `name`: its hash in extensions.persistedQuery (APQ's shape). */
 export function operation(name, variables = {}) {
@@ -34,15 +52,68 @@ class GraphQLRequestError extends Error {
 }
 
 /**
- * @param {{ authorization?: string, onState?: (state: 'live' | 'down') => void }} options
+ * A page open across a deploy that changed one of its operations holds the old hash, answered
+ * PERSISTED_QUERY_NOT_FOUND until it is reloaded (docs/graphql.md#trusted-documents), and nobody reloads an
+ * unattended screen: this reloads it. At most once a minute (a server that keeps refusing, a stale cached
+ * operations.js, would otherwise reload it in a loop): sooner than that, the reload waits for the minute to pass.
+ * Returns whether it reloads now.
+ */
+let reloadPending = false;
+export function reloadForNewOperations() {
+  let wait;
+  try {
+    wait = Math.min(RELOAD_EVERY_MS, Number(sessionStorage.getItem(RELOADED_KEY)) + RELOAD_EVERY_MS - Date.now());
+    if (wait <= 0) sessionStorage.setItem(RELOADED_KEY, String(Date.now()));
+  } catch {
+    return false; // no storage, no guard against a loop: no reload
+  }
+  if (wait <= 0) {
+    location.reload();
+    return true;
+  }
+  if (!reloadPending) setTimeout(() => { reloadPending = false; reloadForNewOperations(); }, wait);
+  reloadPending = true;
+  return false;
+}
+
+/** Half to all of 500 ms · 2^tries, at most 10 s: a restarted server is not met by every screen at once. */
+const backoff = (tries) => new Promise((r) => setTimeout(r, Math.min(10_000, 500 * 2 ** tries) * (0.5 + Math.random() / 2)));
+
+/** graphql-ws's script, asked for again when its first request was lost; concurrent askers share one request. */
+let loading = null;
+function loadGraphqlWs() {
+  if (globalThis.graphqlWs) return Promise.resolve(globalThis.graphqlWs);
+  loading ??= new Promise((resolve, reject) => {
+    const script = document.createElement('script');
+    script.src = '/assets/graphql-ws.js';
+    script.onload = () => (globalThis.graphqlWs ? resolve(globalThis.graphqlWs) : reject(new Error('graphql-ws did not load')));
+    script.onerror = () => { script.remove(); reject(new Error('graphql-ws did not load')); };
+    document.head.append(script);
+  }).finally(() => { loading = null; });
+  return loading;
+}
+
+/** Whether the browser can send `value` as a header: fetch throws on a character outside Latin-1, say. */
+function sendable(value) {
+  try { new Headers({ authorization: value }); return true; } catch { return false; }
+}
+
+/**
+ * @param {{ authorization?: string, onState?: (state: 'live' | 'down', reason?: string) => void }} options
  *   authorization: `Bearer …` for staff (sent as a header and as connectionParams.authorization, docs/graphql.md#staff-authorization).
+ *   onState: 'live' when the socket is connected, 'down' when it is lost; `reason`, a sentence, when it is not a lost
+ *   socket (the live connection could not start).
  */
 export function connect({ authorization, onState } = {}) {
   const headers = { 'content-type': 'application/json', accept: 'application/json' };
   if (authorization) headers.authorization = authorization;
+  // A token typed on another keyboard layout (токен) is not one the server gave out: refused as a wrong token, not
+  // sent. fetch threw on it, and that read as "The server cannot be reached".
+  const refused = authorization !== undefined && !sendable(authorization);
 
   /** Runs the trusted operation `name` (a query or a mutation); resolves to its data, rejects with its errors. */
   async function request(name, variables = {}) {
+    if (refused) throw new GraphQLRequestError([{ message: 'That token is not the admin token.', extensions: { code: 'UNAUTHORIZED' } }]);
     const sent = JSON.stringify(operation(name, variables));
     let response;
     try {
@@ -55,16 +126,52 @@ export function connect({ authorization, onState } = {}) {
     return body.data;
   }
 
-  const ws = globalThis.graphqlWs.createClient({
-    url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`,
-    connectionParams: authorization ? { authorization } : undefined,
-    keepAlive: 10_000,
-    retryAttempts: Infinity,
-    shouldRetry: () => true,
-    // Jittered backoff, at most 10 s, as the pickup display does: a restarted server is not met by everyone at once.
-    retryWait: (retries) => new Promise((r) => setTimeout(r, Math.min(10_000, 500 * 2 ** retries) * (0.5 + Math.random() / 2))),
-    on: { connected: () => onState?.('live'), closed: () => onState?.('down') },
-  });
+  let disposed = false;
+  let client = null;
+  /** The WebSocket client, made once graphql-ws's script is there (asked for again, with backoff, until it is). */
+  function live() {
+    client ??= (async () => {
+      for (let tries = 0; !disposed; tries++) {
+        try {
+          return createLiveClient(await loadGraphqlWs());
+        } catch {
+          onState?.('down', 'The live connection could not start. Trying again…');
+          await backoff(tries);
+        }
+      }
+      return null;
+    })();
+    return client;
+  }
+
+  function createLiveClient(graphqlWs) {
+    let socket = null;
+    let pongTimer = 0;
+    let connectTimer = 0;
+    const ws = graphqlWs.createClient({
+      url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`,
+      connectionParams: authorization ? { authorization } : undefined,
+      keepAlive: PING_MS,
+      retryAttempts: Infinity,
+      shouldRetry: () => true,
+      retryWait: backoff,
+      on: {
+        connecting: () => { clearTimeout(connectTimer); connectTimer = setTimeout(() => ws.terminate(), CONNECT_MS); },
+        connected: (s) => { clearTimeout(connectTimer); socket = s; onState?.('live'); },
+        ping: (received) => { if (!received) { clearTimeout(pongTimer); pongTimer = setTimeout(pongLate, PONG_MS); } },
+        pong: (received) => { if (received) clearTimeout(pongTimer); },
+        closed: () => { clearTimeout(pongTimer); clearTimeout(connectTimer); socket = null; onState?.('down'); },
+      },
+    });
+    function pongLate() {
+      if (socket?.readyState === WebSocket.OPEN) socket.close(PONG_TIMEOUT, 'Request Timeout');
+      // Over a dead link the close handshake never completes and the browser holds `close` back while it waits for
+      // it (Chromium: still none 30 s on, live-connection.test.ts): terminate() tells the client now (4499, retried).
+      ws.terminate();
+    }
+    if (disposed) ws.dispose();
+    return ws;
+  }
 
   /**
    * Follows the trusted subscription `name`: `next` gets each payload's data. A GraphQL error (not a lost socket, which the client
@@ -75,7 +182,8 @@ export function connect({ authorization, onState } = {}) {
     const payload = subscription(name, variables);
     let stop = () => {};
     let stopped = false;
-    const start = () => {
+    const start = () => live().then((ws) => {
+      if (stopped || !ws) return;
       stop = ws.subscribe(payload, {
         next: (message) => {
           if (message.errors?.length) return error?.(new GraphQLRequestError(message.errors));
@@ -88,7 +196,7 @@ export function connect({ authorization, onState } = {}) {
         },
         complete: () => complete?.(),
       });
-    };
+    });
     start();
     return () => {
       stopped = true;
@@ -96,5 +204,12 @@ export function connect({ authorization, onState } = {}) {
     };
   }
 
-  return { request, follow, dispose: () => ws.dispose() };
+  return {
+    request,
+    follow,
+    dispose: () => {
+      disposed = true;
+      client?.then((ws) => ws?.dispose());
+    },
+  };
 }

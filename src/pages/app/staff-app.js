@@ -42,8 +42,8 @@ async function open(token) {
   let lost = false;
   api = connect({
     authorization,
-    onState: (state) => {
-      showConnection(state);
+    onState: (state, reason) => {
+      showConnection(state, reason);
       // orderEvents sent while the connection was down are lost: read the queue again.
       if (state === 'live' && lost) queue?.reload().catch((error) => { $('#queue-error').textContent = error.message; });
       lost = state !== 'live';
