@@ -4,7 +4,10 @@
  *  - before its first snapshot it says it is connecting, never "No orders are ready yet." (orders may be ready);
  *  - open across a deploy that changed its operation (it holds a hash the server does not know, and is answered
  *    PERSISTED_QUERY_NOT_FOUND), it reloads itself and follows the board again; at most once a minute, so a
- *    server that keeps refusing does not make it reload in a loop.
+ *    server that keeps refusing does not make it reload in a loop;
+ *  - on a paged board, an order that has just become ready is shown at the next page turn, still highlighted (it was
+ *    on the last page, up to a cycle away, its highlight run out unseen), and every page still comes round;
+ *  - a name in a right-to-left script is laid out in its own direction.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -69,6 +72,46 @@ describe.skipIf(!hasChromium)(`the pickup display before it knows the board ${CH
     await page.waitForTimeout(3_000);
     expect(loads).toBe(before);
     expect(await page.locator('body').innerText()).not.toContain(NO_ORDERS);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('on a paged board shows a newly ready order at the next page turn, still highlighted, and still shows every page', { timeout: 90_000 }, async () => {
+    const live = await liveServer();
+    const ready: string[] = [];
+    await readyOrdersUpTo(live.gateway.services, ready, 60, (i) => (i === 1 ? 'محمد عبدالله' : 'Ada Lovelace'));
+    const browser = await launchBrowser();
+    const { page, pageErrors } = await openPage(browser, { viewport: { width: 390, height: 844 } });
+    await page.goto(`http://127.0.0.1:${live.server.port}/display?pageSeconds=1.5`);
+    await expect.poll(() => page.locator('#page').textContent(), { timeout: 10_000 }).toMatch(/^Page 1 of \d+$/u);
+    const pages = Number(/of (\d+)$/u.exec((await page.locator('#page').textContent())!)![1]);
+    // Enough pages that the old cycle reached the last one after the highlight (6 s) had run out.
+    expect(pages).toBeGreaterThanOrEqual(6);
+    expect(await page.locator(`li[data-order-number="${ready[0]}"] .name`).getAttribute('dir')).toBe('auto');
+
+    // Watched in the page: the first frame the new card is visible, whether it is highlighted then.
+    const firstSeen = page.evaluate((n) => new Promise<{ highlighted: boolean; note: string }>((resolve) => {
+      const look = () => {
+        const li = document.querySelector<HTMLElement>(`li[data-order-number="${n}"]`);
+        if (li?.checkVisibility()) resolve({ highlighted: li.classList.contains('new'), note: document.getElementById('page')!.textContent! });
+        else requestAnimationFrame(look);
+      };
+      look();
+    }), String(Number(ready.at(-1)) + 1));
+    await readyOrdersUpTo(live.gateway.services, ready, 61, () => 'Grace Hopper');
+    const seen = await firstSeen;
+    expect(seen.highlighted).toBe(true);
+    expect(seen.note).toBe(`Page ${pages} of ${pages}`);
+    // The cycle goes on from where it was: every page is shown again.
+    const notes = await page.evaluate((ms) => new Promise<string[]>((resolve) => {
+      const seenNotes = new Set<string>();
+      const end = performance.now() + ms;
+      const look = () => {
+        seenNotes.add(document.getElementById('page')!.textContent!);
+        if (performance.now() > end) resolve([...seenNotes]); else requestAnimationFrame(look);
+      };
+      look();
+    }), (pages + 3) * 1_500);
+    expect(notes.sort()).toEqual(Array.from({ length: pages }, (_, i) => `Page ${i + 1} of ${pages}`).sort());
     expect(pageErrors).toEqual([]);
   });
 });

@@ -108,7 +108,9 @@ describe.skipIf(!hasChromium)(`the pickup board at a busy hour ${CHROMIUM_NOTE}`
     for (const [name, list] of heights) expect(list[0]!, name).toBeGreaterThan(list.at(-1)!);
     expect(await page.locator('#page').textContent()).toMatch(/^Page \d+ of \d+$/u);
 
-    // The newest order is highlighted for a few seconds, then looks like the others.
+    // The newest order is highlighted for a few seconds, then looks like the others. (A card's highlight runs from
+    // when its page is shown: the orders added above have had theirs once the cycle showed them.)
+    await expect.poll(() => page.locator('li.new').count(), { timeout: 20_000 }).toBe(0);
     await readyUpTo(COUNTS.at(-1)! + 1);
     const newest = page.locator(`li[data-order-number="${ready.at(-1)}"]`);
     await expect.poll(() => newest.getAttribute('class'), { timeout: 5_000 }).toBe('new');

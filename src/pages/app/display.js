@@ -45,6 +45,8 @@ function card(entry) {
   li.dataset.orderNumber = entry.orderNumber;
   const n = document.createElement('div'); n.className = 'number'; n.textContent = entry.orderNumber;
   const name = document.createElement('div'); name.className = 'name'; name.textContent = entry.displayName;
+  // Laid out in its own direction: "محمد ع." came out with its full stop on the wrong side in the English card.
+  name.dir = 'auto';
   li.append(n, name);
   return li;
 }
@@ -139,9 +141,25 @@ function layout() {
   showPage();
 }
 
+/**
+ * A paged board at a busy hour: an order that has just become ready is on the last page (the board is in the order
+ * they became ready), up to a whole cycle away, and its highlight ran out unseen (the reviewer's took 30 s to show).
+ * So the next turn shows the page with the newest arrival, and the turn after it goes back to where the cycle was:
+ * however often orders arrive, every page still comes round. A card's highlight lasts NEW_MS from when it is shown.
+ */
+let newest = null;
+let resumeAt = null;
+const highlighted = new WeakSet();
+
 function showPage() {
   const visible = new Set(pages[page]);
   for (const li of board.children) li.hidden = !visible.has(li);
+  for (const li of visible) {
+    if (!li.classList.contains('new') || highlighted.has(li)) continue;
+    highlighted.add(li);
+    setTimeout(() => li.classList.remove('new'), NEW_MS);
+  }
+  if (newest && visible.has(newest)) newest = null;
   // The note keeps its place either way (display.css), so showing it never takes room from the board.
   pageNote.textContent = pages.length > 1 ? `Page ${page + 1} of ${pages.length}` : '';
   // The cycle keeps its own pace: at a busy hour the board changes every few seconds, and restarting the wait at
@@ -151,7 +169,14 @@ function showPage() {
 
 function nextPage() {
   pageTimer = 0;
-  page = (page + 1) % pages.length;
+  const withNewest = newest ? pages.findIndex((p) => p.includes(newest)) : -1;
+  if (withNewest >= 0 && resumeAt === null) {
+    resumeAt = (page + 1) % pages.length;
+    page = withNewest;
+  } else {
+    page = (resumeAt ?? page + 1) % pages.length;
+    resumeAt = null;
+  }
   showPage();
 }
 
@@ -168,8 +193,8 @@ function render(entries) {
   board.replaceChildren(...entries.map((e) => old.get(e.orderNumber) ?? card(e)));
   for (const e of fresh) {
     const li = board.querySelector(`li[data-order-number="${CSS.escape(e.orderNumber)}"]`);
-    li.classList.add('new');
-    setTimeout(() => li.classList.remove('new'), NEW_MS);
+    li.classList.add('new'); // its NEW_MS start when its page is shown (showPage)
+    newest = li;
   }
   if (fresh.length) announce.textContent = `Ready for pickup: ${fresh.map((e) => e.orderNumber).join(', ')}.`;
   showEmpty();
