@@ -2,6 +2,10 @@
  * One order after it was created: the hold deadline and a live countdown (holdCountdown), both ways to pay side
  * by side (the pay page, or the demo card) without choosing for the user, then the status live (orderUpdates)
  * until it is ready, with the pickup instructions. The order's fields are operations/OrderFields.graphql.
+ *
+ * The countdown runs from a local deadline (the order's secondsLeft when read), as the pay page's does, and the
+ * server's ticks only correct it: written from the ticks alone it froze whenever the socket was down (0:55 shown with
+ * 0:25 left, then a jump to 0:13).
  */
 import { $, h, holdAnnouncement, minutesAndSeconds, sameOriginImage } from './dom.js';
 import { spell } from './rules.js';
@@ -26,17 +30,65 @@ function payAddress(payUrl, payToken) {
 export function createOrderStatus({ api, onFinished }) {
   let mine = null;
   let stops = [];
+  /** When the hold ends by this page's clock; 0: no countdown running. */
+  let deadline = 0;
+  let timer = 0;
+  /** Reads of the order in a row at 0:00 that did not end the hold here (still held, or no answer): each waits longer. */
+  let rereads = 0;
 
   function stopFollowing() {
     for (const stop of stops) stop();
     stops = [];
   }
 
-  function showCountdown(seconds) {
+  function stopCountdown() {
+    clearTimeout(timer);
+    deadline = 0;
+    $('#countdown').textContent = '';
+  }
+
+  /**
+   * (Re)starts the countdown at `secondsLeft`. That is whole seconds (the hold ends 0–1 s after it says): the deadline
+   * is the middle of that second, and a tick comes just after each whole second passes.
+   */
+  function startCountdown(secondsLeft) {
+    deadline = Date.now() + secondsLeft * 1000 + 500;
+    tick();
+  }
+
+  function tick() {
+    clearTimeout(timer);
+    const ms = Math.max(0, deadline - Date.now());
+    const left = Math.floor(ms / 1000);
     const first = !$('#countdown').textContent;
-    $('#countdown').textContent = minutesAndSeconds(seconds);
-    const said = first ? `${minutesAndSeconds(seconds)} left to pay.` : holdAnnouncement(seconds);
+    $('#countdown').textContent = minutesAndSeconds(left);
+    const said = first ? `${minutesAndSeconds(left)} left to pay.` : holdAnnouncement(left);
     if (said) $('#countdown-announce').textContent = said;
+    // At 0:00 the order is read again (orderUpdates brings the cancellation too, but not while the socket is down):
+    // a second later, then after 2, 4… s up to 30 s while the server still holds it or does not answer, never in a
+    // loop.
+    timer = left > 0 ? setTimeout(tick, (ms % 1000) + 10) : setTimeout(readAgain, Math.min(30_000, 1000 * 2 ** rereads++));
+  }
+
+  async function readAgain() {
+    const reading = mine;
+    const data = await api.request('OrderPageOrder', { n: reading.orderNumber, t: reading.payToken }).catch(() => null);
+    // Another order shown meanwhile, or this one's countdown ended (orderUpdates): nothing to do with this answer.
+    if (mine !== reading || !deadline) return;
+    // Still held, render restarts the countdown at the server's secondsLeft (0:00: asks again, later); no answer,
+    // 0:00 again, and the same.
+    if (data?.order) render(data.order);
+    else tick();
+  }
+  // Back online at 0:00: the truth now, not after the rest of a wait.
+  window.addEventListener('online', () => { if (deadline && deadline <= Date.now()) readAgain(); });
+
+  /** A tick of the server's holdCountdown: moves the local deadline only when they differ by more than a second. */
+  function serverTick(secondsLeft) {
+    if (!deadline) return;
+    const left = Math.floor(Math.max(0, deadline - Date.now()) / 1000);
+    // A tick is late by the time it took to arrive: following every one would make the countdown jump back and forth.
+    if (Math.abs(left - secondsLeft) > 1) startCountdown(secondsLeft);
   }
 
   function render(order) {
@@ -55,7 +107,10 @@ export function createOrderStatus({ api, onFinished }) {
       $('#hold-until').textContent = order.holdUntilText;
       $('#pay-label').textContent = order.payLabel;
       $('#pay-link').href = payAddress(order.payUrl, mine.payToken);
-      if (!$('#countdown').textContent) showCountdown(order.secondsLeft);
+      // The hold's end never moves: set once (a later copy of the order would only move it by the time it took to
+      // arrive), and again only once it ran out here while the server, which decides, still holds the order.
+      if (deadline <= Date.now()) startCountdown(order.secondsLeft);
+      if (order.secondsLeft > 0) rereads = 0;
     }
     $('#pickup').hidden = order.status !== 'READY';
     $('#pickup-number').textContent = order.orderNumber;
@@ -68,7 +123,7 @@ export function createOrderStatus({ api, onFinished }) {
     }
     $('#order-spelled').textContent = spell(order.order.stitchText);
     $('#new-order').hidden = !FINAL.includes(order.status);
-    if (!held) $('#countdown').textContent = '';
+    if (!held) stopCountdown();
     if (FINAL.includes(order.status)) stopFollowing();
   }
 
@@ -80,7 +135,7 @@ export function createOrderStatus({ api, onFinished }) {
     stops.push(api.follow('OrderPageCountdown', vars, {
       // The final tick (paid or cancelled) is left to orderUpdates, which brings the new status and texts. An
       // order no longer held may be refused a countdown: nothing to retry then.
-      next: ({ holdCountdown: tick }) => { if (!tick.final) showCountdown(tick.secondsLeft); },
+      next: ({ holdCountdown: t }) => { if (!t.final) serverTick(t.secondsLeft); },
       error: () => {},
     }));
   }
@@ -113,7 +168,8 @@ export function createOrderStatus({ api, onFinished }) {
     show(stored, order) {
       stopFollowing();
       mine = stored;
-      $('#countdown').textContent = '';
+      stopCountdown();
+      rereads = 0;
       $('#pay-result').textContent = '';
       render(order);
       if (!FINAL.includes(order.status)) follow();

@@ -4,6 +4,11 @@
  * address; the countdown runs locally from the server's secondsLeft. The card form sends the card to
  * /api/orders/{n}/card-token (authorized by the payToken) and pays with the single-use token it gets back; after a
  * 502 the same token is sent again, so a retry reconciles the first attempt and never charges twice.
+ *
+ * A request may get no answer the page can read: offline, a connection reset, a proxy's HTML 502 during a restart.
+ * Money is at stake, so no such failure leaves "Paying…" or "Loading…" standing: a payment says it could not be
+ * confirmed (the card's token kept, as after a 502), and the order is read again until an answer comes — with
+ * growing waits, and at once when the browser is back online — to show what became of it.
  */
 import { connect, operation } from './graphql.js';
 import { spell } from './rules.js';
@@ -13,15 +18,16 @@ import { holdAnnouncement, minutesAndSeconds, sameOriginImage } from './dom.js';
 const orderNumber = document.body.dataset.orderNumber;
 const token = new URLSearchParams(location.search).get('t') ?? '';
 const $ = (id) => document.getElementById(id);
+/** No answer the page can read: the request failed, or something other than this server answered (no JSON). */
+class Unanswered extends Error {}
+/** fetch, then the JSON answer; rejects with Unanswered when either fails. */
+const ask = async (path, headers, body) => {
+  const res = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }).catch(() => { throw new Unanswered(); });
+  return { status: res.status, body: await res.json().catch(() => { throw new Unanswered(); }) };
+};
 /** Runs a trusted operation by name (its hash, graphql.js); the whole answer, errors included. */
-const gql = async (name, variables) => {
-  const res = await fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(operation(name, variables)) });
-  return res.json();
-};
-const post = async (path, body) => {
-  const res = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: res.status, body: await res.json().catch(() => ({})) };
-};
+const gql = async (name, variables) => (await ask('/graphql', { accept: 'application/json' }, operation(name, variables))).body;
+const post = (path, body) => ask(path, {}, body);
 let deadline = 0, timer = 0; // deadline 0: no countdown running
 function show(order) {
   $('number').textContent = order.orderNumber;
@@ -36,6 +42,7 @@ function show(order) {
     $('preview').hidden = false;
   }
   $('status').textContent = order.message;
+  $('status').className = ''; // a failed read before may have marked it
   const held = order.status === 'AWAITING_PAYMENT';
   // The pay form goes away under the user (paid elsewhere, the hold ran out): focus goes to what says why, not the body.
   if (!held && !$('pay').hidden && $('pay').contains(document.activeElement)) $('status').focus();
@@ -64,12 +71,42 @@ function tick(first = false) {
   // and over and over while it still says 0 seconds left.
   timer = left > 0 ? setTimeout(tick, (ms % 1000) + 10) : setTimeout(load, 1000);
 }
+
+/** Set when a payment got no answer: the next read of the order says, beside the pay buttons, what became of it. */
+let unconfirmed = false;
+let shown = false, rereadTimer = 0, rereads = 0;
+/**
+ * Reads the order and shows it; resolves to whether it could. Without an answer (offline, a proxy's 502, the server
+ * failing for now: errors, with `order` null or no data at all) it reads again by itself after about 1, 2, 4… s (at
+ * most 30 s, jittered, so a restarted server is not met by every page at once), and at once when back online.
+ */
 async function load() {
-  const { data } = await gql('PayPageOrder', { n: orderNumber, t: token });
-  if (!data || !data.order) { $('status').textContent = 'This payment link is not valid. Check the link you were given.'; $('status').className = 'bad'; return; }
-  show(data.order);
+  clearTimeout(rereadTimer); rereadTimer = 0;
+  const answer = await gql('PayPageOrder', { n: orderNumber, t: token }).catch(() => null);
+  // A wrong token is `order: null` without errors (the link is bad for good); with errors the server did not say.
+  if (!answer?.data || answer.errors?.length) {
+    // Before the first answer the page has nothing else to show; later, what it shows stays (the last known order).
+    const said = 'The order could not be loaded just now. This page tries again by itself.';
+    if (!shown && $('status').textContent !== said) { $('status').textContent = said; $('status').className = 'bad'; }
+    clearTimeout(rereadTimer); // two reads failing at once (a payment's and the backoff's) keep one chain of rereads
+    rereadTimer = setTimeout(load, Math.min(30_000, 1000 * 2 ** rereads++) * (0.5 + Math.random() / 2));
+    return false;
+  }
+  rereads = 0;
+  if (!answer.data.order) { $('status').textContent = 'This payment link is not valid. Check the link you were given.'; $('status').className = 'bad'; return false; }
+  shown = true;
+  show(answer.data.order);
+  if (unconfirmed) {
+    unconfirmed = false;
+    // Paid or ended, the status above says it (and the pay form is gone); still held, this line says so.
+    if (answer.data.order.status === 'AWAITING_PAYMENT') result(MESSAGES.not_paid, false);
+    else result('', true);
+  }
   follow();
+  return true;
 }
+// Back online: no need to wait out the rest of a backoff to show the truth.
+addEventListener('online', () => { if (rereadTimer) load(); });
 // Every status change of this order arrives live (paid in another tab, cancelled by staff, the hold ending).
 let following = false;
 function follow() {
@@ -88,6 +125,8 @@ const MESSAGES = {
   cancelled: 'This order is cancelled, so it can no longer be paid.',
   not_found: 'This payment link is not valid. Check the link you were given.',
   rate_limited: 'Too many attempts. Wait a moment, then try again.',
+  unanswered: 'We could not confirm the payment: no answer came from the server. Press Pay again (once you are online): you will never be charged twice. This page checks the order again by itself.',
+  not_paid: 'Checked again: the order is not paid yet. Press Pay again: you will never be charged twice.',
 };
 function result(text, ok) { $('result').textContent = text; $('result').className = ok ? 'ok' : 'bad'; }
 
@@ -105,19 +144,26 @@ function busy(on) {
   else ($('pay').hidden ? $('status') : $('result')).focus();
 }
 
-/** Pays with a method and (for card and wallet) a token; returns the error code, or null when paid. */
+/**
+ * Pays with a method and (for card and wallet) a token; returns the error code, or null when paid. Rejects with
+ * Unanswered when the outcome is unknown: no answer, or one without a payOrder result (the server unavailable).
+ */
 async function pay(method, payWith) {
-  const { data } = await gql('PayPagePay', { n: orderNumber, i: { t: token, method, ...(payWith ? { token: payWith } : {}) } });
+  const { data, errors } = await gql('PayPagePay', { n: orderNumber, i: { t: token, method, ...(payWith ? { token: payWith } : {}) } });
   const r = data && data.payOrder;
-  // Paid: the order's own message (the status above, live) says so; saying it here too would say it twice.
-  if (r && r.message) { result('', true); await load(); return null; }
-  const code = r && r.code ? r.code.toLowerCase() : 'internal';
+  // Paid: the order's own message (the status above, live) says so; saying it here too would say it twice. Unless
+  // the order cannot be read just now: then this line says it was paid.
+  if (r && r.message) { result('', true); if (!(await load())) result(r.message, true); return null; }
+  // Refused before it ran (too many attempts): nothing was tried, nothing is unknown.
+  if (!r && errors?.[0]?.extensions?.code !== 'RATE_LIMITED') throw new Unanswered();
+  const code = r ? (r.code ?? 'internal').toLowerCase() : 'rate_limited';
   result(MESSAGES[code] ?? (r && r.error) ?? 'Something went wrong. Please try again.', false);
   if (code === 'cancelled') await load();
   return code;
 }
 
-// A token kept after a 502, so that pressing Pay again retries the same attempt. Editing the card drops it.
+// A token kept after a 502 or a payment that got no answer, so that pressing Pay again retries the same attempt.
+// Editing the card drops it.
 let cardToken = null;
 const CARD_INPUTS = { cardNumber: 'card-number', expirationMonth: 'card-expiry', expirationYear: 'card-expiry', cardHolderName: 'card-name', cvc: 'card-cvc' };
 const CARD_FIELDS = [...new Set(Object.values(CARD_INPUTS))];
@@ -157,10 +203,27 @@ function readCard() {
   };
 }
 
-$('card-form').addEventListener('submit', async (event) => {
-  event.preventDefault();
-  busy(true); result('Paying…', true);
+/**
+ * One press of a way to pay: `progress` shown while `run` runs. Whatever fails in it (no answer, an answer that is
+ * not the server's) ends in words and a reread, never in the progress text left standing or an uncaught error. What a
+ * retry needs stays: the card's token (only a known outcome drops it), and the server reconciles a payment whose
+ * outcome it does not know before it tries a new one (order-charge-service.ts), so paying again never charges twice.
+ */
+async function attempt(progress, run) {
+  busy(true); result(progress, true);
+  unconfirmed = false;
   try {
+    await run();
+  } catch {
+    unconfirmed = true;
+    result(MESSAGES.unanswered, false);
+    load();
+  } finally { busy(false); }
+}
+
+$('card-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  attempt('Paying…', async () => {
     if (!cardToken) {
       const card = readCard();
       const problems = cardProblems(card);
@@ -184,20 +247,14 @@ $('card-form').addEventListener('submit', async (event) => {
     const code = await pay('CARD', cardToken);
     if (code !== 'payment_error' && code !== 'payment_unknown') cardToken = null;
     if (code === null) $('card-form').reset();
-  } finally { busy(false); }
+  });
 });
 
-$('wallet-pay').addEventListener('click', async () => {
-  busy(true); result('Waiting for the wallet…', true);
-  try {
-    const res = await post('/api/orders/' + orderNumber + '/wallet-token', { t: token });
-    if (res.status !== 200) { result(MESSAGES[res.body.code] ?? 'The wallet is not available. Please pay by card.', false); return; }
-    await pay('WALLET', res.body.token);
-  } finally { busy(false); }
-});
+$('wallet-pay').addEventListener('click', () => attempt('Waiting for the wallet…', async () => {
+  const res = await post('/api/orders/' + orderNumber + '/wallet-token', { t: token });
+  if (res.status !== 200) { result(MESSAGES[res.body.code] ?? 'The wallet is not available. Please pay by card.', false); return; }
+  await pay('WALLET', res.body.token);
+}));
 
-$('demo').addEventListener('click', async () => {
-  busy(true); result('Paying…', true);
-  try { await pay('VENDOR_CARD', null); } finally { busy(false); }
-});
+$('demo').addEventListener('click', () => attempt('Paying…', () => pay('VENDOR_CARD', null)));
 load();

@@ -1,0 +1,78 @@
+/**
+ * The hold's countdown on the ordering page (/) while the live connection is down (review finding 3), in real
+ * Chromium against a real server process: it runs from a local deadline, so it keeps counting down with no
+ * holdCountdown ticks coming (it froze at 0:55 with 0:25 left), agrees with the server when the link is back, and at
+ * 0:00 asks the server for the order, with growing waits rather than over and over.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { CHROMIUM_NOTE, hasChromium, launchBrowser, openPage } from '../support/browser.ts';
+import { PHONE, startServer } from './ordering-support.ts';
+
+const ADA = { email: 'ada@example.com', name: 'Ada Lovelace', size: '13-inch', font: 'Block', thread: 'Gold', stitchText: 'ADA' };
+/** Generous bounds for a loaded runner: the page's own waits are a few seconds. */
+const RECOVER_MS = 30_000;
+
+/** The countdown's "m:ss" in seconds. */
+const secondsShown = async (page: Page) => {
+  const [m, s] = (await page.locator('#countdown').textContent())!.split(':').map(Number);
+  return m! * 60 + s!;
+};
+
+/** A server process (`hold` seconds of hold), a fresh order, and the ordering page showing it as a returning visitor. */
+async function orderPage(hold?: number) {
+  const { base, api } = await startServer(hold ? { HOLD_SECONDS: String(hold) } : {});
+  const browser = await launchBrowser();
+  const { page, pageErrors } = await openPage(browser, { viewport: PHONE });
+  const created = await api.createOrder(ADA);
+  const mine = { orderNumber: created.orderNumber, payToken: created.payToken };
+  await page.addInitScript((saved) => localStorage.setItem('sleeve.order', saved), JSON.stringify(mine));
+  await page.goto(base);
+  await page.locator('#hold').waitFor({ state: 'visible', timeout: 10_000 });
+  await expect.poll(() => page.locator('#conn').textContent(), { timeout: 10_000 }).toBe('Live');
+  /** The server's own seconds left, now. */
+  const truth = async () => (await api.rest('GET', `/api/orders/${created.orderNumber}?t=${encodeURIComponent(created.payToken)}`)).body;
+  return { page, pageErrors, truth };
+}
+
+describe.skipIf(!hasChromium)(`the ordering page's hold countdown without its live connection ${CHROMIUM_NOTE}`, () => {
+  it('keeps counting down while offline, and agrees with the server once back', { timeout: 90_000 }, async () => {
+    const { page, pageErrors, truth } = await orderPage();
+    const before = await secondsShown(page);
+    expect(before).toBeGreaterThan(240);
+
+    await page.context().setOffline(true);
+    await page.waitForTimeout(5_000);
+    const offline = await secondsShown(page);
+    // About five seconds off (a second either way for where in a second it was read), never frozen.
+    expect(before - offline).toBeGreaterThanOrEqual(4);
+    expect(before - offline).toBeLessThanOrEqual(6);
+    await page.waitForTimeout(2_000);
+    expect(offline - (await secondsShown(page))).toBeGreaterThanOrEqual(1);
+
+    await page.context().setOffline(false);
+    await expect.poll(() => page.locator('#conn').textContent(), { timeout: RECOVER_MS }).toBe('Live');
+    const [shown, server] = [await secondsShown(page), (await truth()).secondsLeft as number];
+    expect(Math.abs(shown - server)).toBeLessThanOrEqual(1);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('reaches 0:00 offline, asks the server for the order with growing waits, and shows the cancellation once back', { timeout: 90_000 }, async () => {
+    const { page, pageErrors } = await orderPage(12);
+    let reads = 0;
+    page.on('request', (request) => { if ((request.postData() ?? '').includes('"operationName":"OrderPageOrder"')) reads++; });
+    await page.context().setOffline(true);
+    await expect.poll(() => page.locator('#countdown').textContent(), { timeout: 20_000 }).toBe('0:00');
+    const atZero = reads;
+    await page.waitForTimeout(8_000);
+    // It asked (the hold is over by the page's clock), but not over and over: waits of about 1, 2, 4 s.
+    expect(reads - atZero).toBeGreaterThanOrEqual(2);
+    expect(reads - atZero).toBeLessThanOrEqual(5);
+    expect(await page.locator('#countdown').textContent()).toBe('0:00');
+
+    await page.context().setOffline(false);
+    await page.locator('#hold').waitFor({ state: 'hidden', timeout: RECOVER_MS });
+    expect(await page.locator('#order-message').textContent()).toMatch(/cancelled/u);
+    expect(pageErrors).toEqual([]);
+  });
+});
