@@ -25,6 +25,15 @@ export function statusLabel(status) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/**
+ * The wait before try `tries` (0 first) of something that failed: `firstMs` · 2^tries, at most `maxMs`; `jitter`,
+ * half to all of that, so a restarted server is not met by every page at once. The pages' one rule for it.
+ */
+export function retryDelay(tries, { firstMs, maxMs, jitter = true }) {
+  const ms = Math.min(maxMs, firstMs * 2 ** tries);
+  return jitter ? ms * (0.5 + Math.random() / 2) : ms;
+}
+
 /** 125 → "2:05". */
 export function minutesAndSeconds(seconds) {
   const s = Math.max(0, Math.floor(seconds));

@@ -10,6 +10,7 @@
  * trusted documents (GRAPHQL_TRUSTED_DOCUMENTS=only) serves the pages as before. The hashes come from
  * operations.js, which the server makes from the same manifest it accepts.
  */
+import { retryDelay } from './dom.js';
 import { OPERATIONS } from './operations.js';
 
 /**
@@ -76,8 +77,8 @@ export function reloadForNewOperations() {
   return false;
 }
 
-/** Half to all of 500 ms · 2^tries, at most 10 s: a restarted server is not met by every screen at once. */
-const backoff = (tries) => new Promise((r) => setTimeout(r, Math.min(10_000, 500 * 2 ** tries) * (0.5 + Math.random() / 2)));
+/** Half to all of 500 ms · 2^tries, at most 10 s (dom.js's retryDelay). */
+const backoff = (tries) => new Promise((r) => setTimeout(r, retryDelay(tries, { firstMs: 500, maxMs: 10_000 })));
 
 /** graphql-ws's script, asked for again when its first request was lost; concurrent askers share one request. */
 let loading = null;

@@ -7,7 +7,7 @@
  * server's ticks only correct it: written from the ticks alone it froze whenever the socket was down (0:55 shown with
  * 0:25 left, then a jump to 0:13).
  */
-import { $, h, holdAnnouncement, minutesAndSeconds, sameOriginImage } from './dom.js';
+import { $, h, holdAnnouncement, minutesAndSeconds, retryDelay, sameOriginImage } from './dom.js';
 import { spell } from './rules.js';
 import { previewLabel } from './sleeve-drawing.js';
 
@@ -67,7 +67,7 @@ export function createOrderStatus({ api, onFinished }) {
     // At 0:00 the order is read again (orderUpdates brings the cancellation too, but not while the socket is down):
     // a second later, then after 2, 4… s up to 30 s while the server still holds it or does not answer, never in a
     // loop.
-    timer = left > 0 ? setTimeout(tick, (ms % 1000) + 10) : setTimeout(readAgain, Math.min(30_000, 1000 * 2 ** rereads++));
+    timer = left > 0 ? setTimeout(tick, (ms % 1000) + 10) : setTimeout(readAgain, retryDelay(rereads++, { firstMs: 1000, maxMs: 30_000, jitter: false }));
   }
 
   async function readAgain() {

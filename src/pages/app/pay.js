@@ -13,7 +13,7 @@
 import { connect, operation } from './graphql.js';
 import { spell } from './rules.js';
 import { previewLabel } from './sleeve-drawing.js';
-import { holdAnnouncement, minutesAndSeconds, sameOriginImage } from './dom.js';
+import { holdAnnouncement, minutesAndSeconds, retryDelay, sameOriginImage } from './dom.js';
 
 const orderNumber = document.body.dataset.orderNumber;
 const token = new URLSearchParams(location.search).get('t') ?? '';
@@ -89,7 +89,7 @@ async function load() {
     const said = 'The order could not be loaded just now. This page tries again by itself.';
     if (!shown && $('status').textContent !== said) { $('status').textContent = said; $('status').className = 'bad'; }
     clearTimeout(rereadTimer); // two reads failing at once (a payment's and the backoff's) keep one chain of rereads
-    rereadTimer = setTimeout(load, Math.min(30_000, 1000 * 2 ** rereads++) * (0.5 + Math.random() / 2));
+    rereadTimer = setTimeout(load, retryDelay(rereads++, { firstMs: 1000, maxMs: 30_000 }));
     return false;
   }
   rereads = 0;
