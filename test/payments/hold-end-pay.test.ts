@@ -58,9 +58,12 @@ describe('a card payment at the end of the hold', () => {
     // Another attendee may not take the email while a payment may still pay the order.
     const again = await t.rest('POST', '/api/orders', VALID_ORDER);
     expect(again.body.code).toBe('duplicate');
+    // Nor may an agent be asked to confirm such an order (the MCP door's check before it asks, mcp/ordering-tools.ts).
+    await expect(t.gateway.services.orders.checkCreate(VALID_ORDER)).rejects.toMatchObject({ code: 'duplicate' });
     await t.clock.advance(PAYMENT_SETTLE_MS); // the minute is over, with no retry: the sweep's timer ends the order
     const ended = await t.rest('GET', `/api/orders/${orderNumber}?t=${encodeURIComponent(payToken)}`);
     expect(ended.body).toMatchObject({ status: 'cancelled', reason: 'not paid within 5 minutes' });
+    await expect(t.gateway.services.orders.checkCreate(VALID_ORDER)).resolves.toBeUndefined();
     await t.clock.advance(PAYMENTS_POLL_MS);
     const [charge] = await sandboxCharges(t);
     expect(charge!.refunded_amount).toBe(100);
