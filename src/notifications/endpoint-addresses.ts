@@ -29,10 +29,31 @@ export function addressPolicy(allowedNetworks: string | null): AddressPolicy {
   };
 }
 
+/**
+ * Ranges ipaddr.js ranks `unicast` that IANA's special-purpose registries mark not globally reachable: a network
+ * may route them inside (a lab's 198.18.0.0/15), and `::a.b.c.d` names an IPv4 address (::127.0.0.1).
+ */
+const NOT_PUBLIC: ReadonlyArray<readonly [string, ReturnType<typeof ipaddr.parseCIDR>]> = [
+  ['benchmarking', '198.18.0.0/15'],
+  ['IPv4-compatible', '::/96'],
+  ['discard-only', '100::/64'],
+  ['benchmarking', '2001:2::/48'],
+  ['ORCHID', '2001:10::/28'],
+  ['local-use NAT64', '64:ff9b:1::/48'],
+  ['documentation', '3fff::/20'],
+  ['segment routing', '5f00::/16'],
+].map(([name, cidr]) => [name!, ipaddr.parseCIDR(cidr!)] as const);
+
+function specialRange(parsed: ipaddr.IPv4 | ipaddr.IPv6): string {
+  const range = parsed.range();
+  if (range !== 'unicast') return range;
+  return NOT_PUBLIC.find(([, cidr]) => cidr[0].kind() === parsed.kind() && (parsed as ipaddr.IPv6).match(cidr as [ipaddr.IPv6, number]))?.[0] ?? range;
+}
+
 function decide(address: string, allowed: ((address: string) => boolean) | null): string | null {
   if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
   const parsed = ipaddr.process(address);
-  const range = parsed.range();
+  const range = specialRange(parsed);
   if (range === 'unicast' || allowed?.(parsed.toString())) return null;
   return `${address} is in the ${range} range, not on the public internet (ENDPOINT_ALLOWED_NETWORKS does not list it)`;
 }

@@ -30,6 +30,13 @@ const REFUSED_URLS = [
   'http://0.0.0.0',
   'http://[fd00::1]',
   'http://[fe80::1]',
+  // Ranges ipaddr.js calls unicast that are not globally reachable (an outside security review found the first two).
+  'http://198.18.0.1/',
+  'http://[::127.0.0.1]/x',
+  'http://[100::1]',
+  'http://[2001:2::1]',
+  'http://[64:ff9b:1::a]',
+  'http://[3fff::1]',
 ];
 
 /** A receiver on every interface of this machine: reachable at whatever address its name resolves to. */
