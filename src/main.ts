@@ -6,6 +6,7 @@
  * the drivers) take a second or two of a core to load, and a refused configuration is told without them.
  */
 import { ConfigError, loadConfig, type Config } from './kernel/config.ts';
+import { GUESSABLE_BELOW } from './kernel/credential-strength.ts';
 import { createLogger } from './kernel/logger.ts';
 
 async function main(): Promise<void> {
@@ -22,6 +23,8 @@ async function main(): Promise<void> {
   const { generated } = loaded;
   const config = await withPortChosen(loaded.config);
   const logger = createLogger(config.logLevel);
+  // Refused where NODE_ENV=production (loadConfig); here, a laptop or a test: said once, never the value.
+  for (const variable of loaded.guessable) logger.warn(`${variable} is shorter than ${GUESSABLE_BELOW} characters: it can be found by trying. Make one with: openssl rand -base64 32`, { variable });
   // docs/operations.md#tracing: the SDK is loaded only when an OTLP endpoint is set, before anything is built.
   const tracing = process.env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() ? (await import('./operations/tracing-sdk.ts')).startTracing() : undefined;
   // docs/operations.md#when-redis-goes-away: its gauge is the process's, so it is set up before the gateway lists them.

@@ -6,6 +6,7 @@
 import { ConfigError, duration, integer, oneOf, parseSchedule, redactUrl, url, type Env } from './config-values.ts';
 import { compileNetworks, compileTrust } from './client-address.ts';
 import { parseCorsOrigins } from './cors.ts';
+import { guessableCredentials } from './credential-strength.ts';
 import { randomToken } from './tokens.ts';
 
 export { ConfigError, parseSchedule } from './config-values.ts';
@@ -112,6 +113,8 @@ export interface LoadedConfig {
   config: Config;
   /** Names and values of the secrets that were generated because their variable was unset. */
   generated: Array<{ name: string; value: string }>;
+  /** Names of credentials set to values short enough to guess (credential-strength.ts); refused in production. */
+  guessable: string[];
 }
 
 /** Checked whatever the database, so a typo stops start-up even while DATABASE_URL points at PostgreSQL. */
@@ -289,5 +292,5 @@ export function loadConfig(env: Env = process.env): LoadedConfig {
     metricsToken: metricsToken(env),
     logRequestScope: oneOf(env, 'LOG_REQUEST_SCOPE', ['on', 'off'] as const, 'on', 'on (the default: every line a request causes carries its request id) or off (only its request line and the doors\' own lines do)') === 'on',
   };
-  return { config: Object.freeze(config), generated };
+  return { config: Object.freeze(config), generated, guessable: guessableCredentials(env) };
 }

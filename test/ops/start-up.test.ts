@@ -63,4 +63,26 @@ describe('start-up', () => {
       expect([refused.status, refused.lines]).toEqual([2, [`sleeve-gateway: bad configuration: ${name}: ${shown}`]]);
     }
   });
+
+  it('refuses where NODE_ENV=production a staff token, metrics token or site key short enough to guess, and warns of one elsewhere, never showing it', async () => {
+    // An outside security review tried about 1,400 staff tokens a second; the README's example was change-me.
+    for (const name of ['ADMIN_TOKEN', 'METRICS_TOKEN', 'VENDOR_API_KEY']) {
+      const refused = startupRefusal({ NODE_ENV: 'production', [name]: 'change-me' });
+      expect([refused.status, refused.lines], name).toEqual([2, [
+        `sleeve-gateway: bad configuration: ${name}: is 9 characters: anyone who reaches the service can try values as fast as it answers, so in production it must be at least 24. Make one with: openssl rand -base64 32`,
+      ]]);
+    }
+    const strong = await startProcess({ DATABASE_URL: ':memory:', NODE_ENV: 'production', ADMIN_TOKEN: 'x'.repeat(24) });
+    expect(strong.output()).not.toMatch(/shorter than/u);
+    strong.child.kill('SIGTERM');
+    expect(await strong.exited).toBe(0);
+
+    const laptop = await startProcess({ DATABASE_URL: ':memory:', ADMIN_TOKEN: 'change-me' });
+    const warnings = laptop.output().split('\n').filter((line) => line.includes('shorter than'));
+    expect(warnings).toHaveLength(1);
+    expect(JSON.parse(warnings[0]!)).toMatchObject({ level: 'warn', variable: 'ADMIN_TOKEN' });
+    expect(laptop.output()).not.toContain('change-me');
+    laptop.child.kill('SIGTERM');
+    expect(await laptop.exited).toBe(0);
+  });
 });
