@@ -72,6 +72,9 @@ const gatewayEnv = {
   HOLD_SECONDS: '3600',
   RATE_LIMIT_WRITE: '10000000',
   RATE_LIMIT_READ: '10000000',
+  // Every subscriber comes from 127.0.0.1: one address, far past a venue's bounds (docs/edge.md#bounds).
+  MAX_CONNECTIONS_PER_ADDRESS: '1000000',
+  MAX_STREAMS_PER_ADDRESS: '1000000',
   LOG_LEVEL: 'warn',
 };
 const LISTENING = /listening on (http:\/\/\S+)/u;

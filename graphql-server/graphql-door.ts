@@ -13,6 +13,7 @@ import type { Services } from '../src/services.ts';
 import { createEventBus, type EventBus } from '../src/events/event-bus.ts';
 import { NO_METRICS, type GatewayMetrics } from '../src/operations/metrics.ts';
 import { TRUSTED_OPERATIONS } from '../src/pages/trusted-operations.ts';
+import { AddressBudget, DEFAULT_ADDRESS_BOUNDS, type AddressBounds } from './address-budget.ts';
 import { createContextFactory, viewerFromAuthorization } from './context-factory.ts';
 import { createDocumentCache } from './document-cache.ts';
 import { FastJsonPath } from './fast-path.ts';
@@ -41,6 +42,10 @@ export interface GraphQLDoor {
   /** For graphql-ws (ws-transport.ts): the same trusted documents and production policy as over HTTP. */
   readonly trusted: TrustedDocuments;
   readonly hardening: ProductionHardening;
+  /** MAX_CONNECTIONS_PER_ADDRESS (address-budget.ts): SSE streams take a place here, and so do graphql-ws sockets (ws-upgrade.ts). */
+  readonly connections: AddressBudget;
+  /** MAX_STREAMS_PER_ADDRESS: every subscription takes a place here (use-stream-budget.ts). */
+  readonly streams: AddressBudget;
 }
 
 export interface GraphQLDoorDeps {
@@ -67,6 +72,8 @@ export interface GraphQLDoorDeps {
   bus?: EventBus;
   /** LOG_REQUEST_SCOPE (docs/operations.md#request-logs): what runs here runs inside the request scope. @default false */
   requestScope?: boolean;
+  /** What one client address may hold open at once (docs/edge.md#bounds). @default DEFAULT_ADDRESS_BOUNDS */
+  addressBounds?: AddressBounds;
 }
 
 export function createGraphQLDoor(deps: GraphQLDoorDeps): GraphQLDoor {
@@ -78,6 +85,9 @@ export function createGraphQLDoor(deps: GraphQLDoorDeps): GraphQLDoor {
   const trusted = new TrustedDocuments({ mode: deps.trustedDocuments ?? 'allow', operations: TRUSTED_OPERATIONS, isStaff });
   const hardening = new ProductionHardening({ on: deps.production ?? false, isStaff });
   const metrics = deps.metrics ?? NO_METRICS;
+  const bounds = deps.addressBounds ?? DEFAULT_ADDRESS_BOUNDS;
+  const connections = new AddressBudget(bounds.connections, bounds.ipv6Prefix);
+  const streamBudget = new AddressBudget(bounds.streams, bounds.ipv6Prefix);
   const singleConnection = new SingleConnectionMode({ bus: deps.bus ?? createEventBus().bus, secret: deps.adminToken, streams, maxBodyBytes: deps.maxBodyBytes });
   const yoga = createYogaServer({
     schema: deps.schema,
@@ -92,12 +102,13 @@ export function createGraphQLDoor(deps: GraphQLDoorDeps): GraphQLDoor {
     hardening,
     metrics,
     singleConnection: singleConnection.plugin,
+    streamBudget,
   });
   singleConnection.attach(yoga);
   const fastPath = new FastJsonPath(yoga, { schema: deps.schema, limiter: deps.limiter, createContext, documents, cors, trusted, hardening, metrics, services: deps.services, scoped: deps.requestScope ?? false });
   // With tracing on the path steps aside on purpose (yoga-server.ts); otherwise its guard found a plugin it skips.
   if (!fastPath.on && !tracingOn()) deps.logger.warn('graphql: a plugin hooks a step the fast JSON path skips; every request runs through yoga');
-  const node = new GraphQLNodeHandler(yoga, fastPath, deps.maxBodyBytes, deps.requestScope ?? false);
+  const node = new GraphQLNodeHandler(yoga, fastPath, deps.maxBodyBytes, connections, deps.requestScope ?? false);
   return {
     yoga,
     compiledPathOn: fastPath.on,
@@ -117,5 +128,7 @@ export function createGraphQLDoor(deps: GraphQLDoorDeps): GraphQLDoor {
     },
     trusted,
     hardening,
+    connections,
+    streams: streamBudget,
   };
 }

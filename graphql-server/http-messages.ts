@@ -74,6 +74,15 @@ export function tooLarge(accept: string | null | undefined): Answer {
   };
 }
 
+/** An SSE stream past its address's bound (address-budget.ts): 429, told when to come back. */
+export function tooManyConnections(message: string, retryAfterSeconds: number): Answer {
+  return {
+    status: 429,
+    headers: { 'content-type': CONTENT_TYPE[JSON_TYPE], 'retry-after': String(retryAfterSeconds) },
+    body: JSON.stringify({ errors: [{ message, extensions: { code: 'TOO_MANY_OPERATIONS' } }] }),
+  };
+}
+
 export const JSON_TYPE = 'application/json';
 export const GRAPHQL_RESPONSE_TYPE = 'application/graphql-response+json';
 export type JsonMediaType = typeof JSON_TYPE | typeof GRAPHQL_RESPONSE_TYPE;

@@ -14,7 +14,8 @@ import { isPromise } from 'graphql-yoga';
 import { PayloadTooLargeError, readBody } from '../src/http/node-request.ts';
 import { runInRequestScope } from '../src/kernel/logger.ts';
 import type { FastJsonPath } from './fast-path.ts';
-import { RequestHeads, send, tooLarge, type Answer } from './http-messages.ts';
+import { ADDRESS_RETRY_AFTER_SECONDS, tooManyConnections as tooManyConnectionsMessage, type AddressBudget } from './address-budget.ts';
+import { RequestHeads, send, tooLarge, tooManyConnections, type Answer } from './http-messages.ts';
 import { GRAPHQL_PATH, type GraphQLYoga, type ServerContext } from './yoga-server.ts';
 
 /** Accept headers that ask for a stream (SSE, incremental delivery): yoga's. */
@@ -29,6 +30,8 @@ export class GraphQLNodeHandler {
     private readonly yoga: GraphQLYoga,
     private readonly fastPath: FastJsonPath,
     private readonly maxBodyBytes: number,
+    /** MAX_CONNECTIONS_PER_ADDRESS: each SSE stream holds a place while it is open (address-budget.ts). */
+    private readonly connections: AddressBudget,
     /** LOG_REQUEST_SCOPE on (and something is logged). */
     private readonly scoped = false,
   ) {
@@ -68,6 +71,16 @@ export class GraphQLNodeHandler {
   }
 
   private viaYoga(req: IncomingMessage, res: ServerResponse, serverContext: ServerContext, heads: RequestHeads): Promise<void> {
+    if (heads.accept !== undefined && STREAMING.test(heads.accept)) {
+      // A stream, open for minutes: it holds a place of its address's while it is (docs/edge.md#bounds).
+      const address = serverContext.clientAddress;
+      if (!this.connections.take(address)) {
+        req.resume();
+        send(res, identified(tooManyConnections(tooManyConnectionsMessage(this.connections.limit), ADDRESS_RETRY_AFTER_SECONDS), serverContext.requestId));
+        return Promise.resolve();
+      }
+      res.once('close', () => this.connections.give(address));
+    }
     const { requestId } = serverContext;
     if (requestId === undefined) return this.yogaHandle(req, res, serverContext);
     res.setHeader('x-request-id', requestId);

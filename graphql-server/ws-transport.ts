@@ -20,6 +20,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocket, WebSocketServer } from 'ws';
 import { JSON_TOO_DEEP_MESSAGE, jsonValueTooDeep } from '../src/kernel/json-depth.ts';
 import { authorizationOf } from './context-factory.ts';
+import { tooManyStreams, type AddressBudget } from './address-budget.ts';
 import { MAX_OPERATIONS_PER_CONNECTION, TOO_MANY_OPERATIONS_CODE, TOO_MANY_OPERATIONS_MESSAGE } from './operation-bounds.ts';
 import type { TrustedDocuments } from './trusted-documents.ts';
 import { parseFailed, withoutHttpExtensions } from './socket-errors.ts';
@@ -55,6 +56,8 @@ export function attachWebSocket(
     readonly yoga: GraphQLYoga;
     readonly trusted: TrustedDocuments;
     readonly hardening: ProductionHardening;
+    /** MAX_STREAMS_PER_ADDRESS (use-stream-budget.ts takes the places): a full address is refused here first. */
+    readonly streams?: AddressBudget;
   } & UpgradeDoor,
   { keepAliveMs = 12_000, maxPayload = 1_048_576 }: WebSocketOptions = {},
 ): WebSocketTransport {
@@ -79,6 +82,9 @@ export function attachWebSocket(
         // other subscriptions; a throw here would close the whole socket with 4500 (docs/edge.md#bounds).
         // graphql-ws has put this one among the socket's subscriptions already: past the bound, it alone is refused.
         if (Object.keys(ctx.subscriptions).length > MAX_OPERATIONS_PER_CONNECTION) return [new GraphQLError(TOO_MANY_OPERATIONS_MESSAGE, { extensions: { code: TOO_MANY_OPERATIONS_CODE } })];
+        // An address at its bound: refused before its document is even looked up. A flood of 100,000 subscribes from
+        // one address otherwise cost each its parse, validation and context (85 µs each, 8.5 s of a stalled process).
+        if (door.streams?.full(ctx.extra.clientAddress ?? 'unknown')) return [new GraphQLError(tooManyStreams(door.streams.limit), { extensions: { code: TOO_MANY_OPERATIONS_CODE } })];
         const source = door.trusted.resolve(payload.query, payload.extensions, authorizationOf({ connectionParams: ctx.connectionParams }));
         if (typeof source !== 'string') return [source];
         const enveloped = door.yoga.getEnveloped({

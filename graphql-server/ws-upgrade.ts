@@ -12,6 +12,7 @@ import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
 import { CLIENT_CLOSED_REQUEST, rawHeader } from '../src/http/node-request.ts';
 import { requestIdOf, UNMATCHED_ROUTE, type RequestLog } from '../src/operations/request-log.ts';
+import { ADDRESS_RETRY_AFTER_SECONDS, tooManyConnections, type AddressBudget } from './address-budget.ts';
 import { GRAPHQL_PATH } from './yoga-server.ts';
 
 export interface UpgradeDoor {
@@ -19,6 +20,8 @@ export interface UpgradeDoor {
   readonly requests?: Pick<RequestLog, 'finish'>;
   clientAddressOf?: (req: IncomingMessage) => string;
   allowsOrigin?: (origin: string | undefined) => boolean;
+  /** MAX_CONNECTIONS_PER_ADDRESS: each open socket holds a place of its address's (address-budget.ts). */
+  connections?: AddressBudget;
 }
 
 /** One upgrade being answered: ws's events about it find it by its request (ws calls them within handleUpgrade). */
@@ -51,7 +54,7 @@ export function answerUpgrades(server: Server, wsServer: WebSocketServer, door: 
     const started = performance.now();
     const requestId = requestIdOf(rawHeader(req, 'x-request-id'));
     // Read before any answer: a socket ws destroys has no peer address any more.
-    const client = door.requests ? (door.clientAddressOf?.(req) ?? req.socket.remoteAddress ?? 'unknown') : '';
+    const client = door.requests || door.connections ? (door.clientAddressOf?.(req) ?? req.socket.remoteAddress ?? 'unknown') : '';
     const url = req.url ?? '/';
     const query = url.indexOf('?');
     const route = (query < 0 ? url : url.slice(0, query)) === GRAPHQL_PATH ? GRAPHQL_PATH : UNMATCHED_ROUTE;
@@ -61,16 +64,22 @@ export function answerUpgrades(server: Server, wsServer: WebSocketServer, door: 
     else if (route !== GRAPHQL_PATH) status = refuse(socket, 400, requestId);
     // CORS_ORIGINS holds for sockets too: an unlisted page's upgrade is refused before any work (docs/edge.md#cors).
     else if (door.allowsOrigin && !door.allowsOrigin(originOf(req))) status = refuse(socket, 403, requestId);
-    else {
+    // One address holding its bound of sockets and streams already: 429 before the handshake (docs/edge.md#bounds).
+    else if (door.connections && !door.connections.take(client)) {
+      status = refuse(socket, 429, requestId, tooManyConnections(door.connections.limit), `Retry-After: ${ADDRESS_RETRY_AFTER_SECONDS}\r\n`);
+    } else {
       // Unless ws opens the socket or refuses it (wsClientError above), it destroys it unanswered: its client left.
       const upgrade: Upgrade = { requestId, status: CLIENT_CLOSED_REQUEST };
       upgrades.set(req, upgrade);
       wsServer.handleUpgrade(req, socket, head, (ws) => {
         upgrade.status = 101;
+        if (door.connections) ws.once('close', () => door.connections!.give(client));
         wsServer.emit('connection', ws, req);
       });
       upgrades.delete(req);
       status = upgrade.status;
+      // Refused by ws, or its client left during the handshake: the place goes back.
+      if (status !== 101) door.connections?.give(client);
     }
     door.requests?.finish(requestId, req.method ?? 'GET', route, status, started, client);
   });

@@ -40,6 +40,8 @@ import { yogaLogging } from './yoga-logging.ts';
 import type { GatewayMetrics } from '../src/operations/metrics.ts';
 import { useTracing } from './use-tracing.ts';
 import { useCompiledSubscriptions } from './use-compiled-subscriptions.ts';
+import { useStreamBudget } from './use-stream-budget.ts';
+import type { AddressBudget } from './address-budget.ts';
 import { tracingOn } from '../src/operations/tracing.ts';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -71,6 +73,8 @@ export interface YogaServerDeps {
   singleConnection: Plugin<Record<string, unknown>, ServerContext>;
   /** Operations and open subscriptions, counted (docs/operations.md#metrics); NO_METRICS counts nothing. */
   metrics: GatewayMetrics;
+  /** MAX_STREAMS_PER_ADDRESS: subscriptions running at once per client address (address-budget.ts). */
+  streamBudget: AddressBudget;
 }
 
 export function createYogaServer(deps: YogaServerDeps): GraphQLYoga {
@@ -96,6 +100,8 @@ export function createYogaServer(deps: YogaServerDeps): GraphQLYoga {
       // First: it must see a result that useRateLimit stops execution with (use-metrics.ts). Always listed, so the
       // fast JSON path's plugin count does not depend on METRICS.
       useMetrics(deps.metrics),
+      // Second: a subscription past its address's bound is refused before any other work (use-stream-budget.ts).
+      useStreamBudget(deps.streamBudget),
       useEdgeHeaders(deps.cors),
       useCsrfPrevention,
       deps.singleConnection,

@@ -115,6 +115,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     schema, services, limiter, logger, metrics, bus, requestScope: scoped, now: () => clock.now(),
     adminToken: config.adminToken, publicUrl: config.publicUrl, maxBodyBytes: config.maxBodyBytes, corsOrigins: config.corsOrigins,
     trustedDocuments: config.graphqlTrustedDocuments, production: config.graphqlProduction,
+    addressBounds: { ...config.addressBounds, ipv6Prefix: config.rateLimits.ipv6Prefix },
   });
   // docs/agents.md#mcp-server: the MCP door, on the node server only (its streams need a socket), loaded on its first request.
   const mcp = lazyMcpDoor({ services, limiter, logger, publicUrl: config.publicUrl, holdSeconds: config.holdSeconds, bus, config });
@@ -256,7 +257,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
       attachWebSocket(
         server,
         // `requests`: each upgrade, opened or refused, is a request line and a count too (docs/operations.md#request-logs).
-        { yoga: graphql.yoga, trusted: graphql.trusted, hardening: graphql.hardening, requests, clientAddressOf: (req) => addresses.of(req), allowsOrigin: (origin) => socketCors.allowsSocket(origin) },
+        { yoga: graphql.yoga, trusted: graphql.trusted, hardening: graphql.hardening, requests, clientAddressOf: (req) => addresses.of(req), allowsOrigin: (origin) => socketCors.allowsSocket(origin), connections: graphql.connections, streams: graphql.streams },
         { maxPayload: config.maxBodyBytes },
       ),
     endStreams: () => {

@@ -87,6 +87,8 @@ export interface Config {
   corsOrigins: readonly string[] | null;
   /** Largest accepted request body, in bytes (413 above it). */
   maxBodyBytes: number;
+  /** MAX_CONNECTIONS_PER_ADDRESS, MAX_STREAMS_PER_ADDRESS: what one client address holds open at once (docs/edge.md#bounds). */
+  addressBounds: { connections: number; streams: number };
   /**
    * REQUEST_TIMEOUT_SECONDS (docs/edge.md#bounds): a connection that has not sent its whole request (headers and
    * body) within this time is closed, so slow senders cannot hold connections open.
@@ -283,6 +285,7 @@ export function loadConfig(env: Env = process.env): LoadedConfig {
     trustProxy: trustProxy(env),
     corsOrigins: corsOrigins(env),
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 1_048_576, 1024, 64 * 1_048_576),
+    addressBounds: { connections: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 4000, 1, 1_000_000), streams: integer(env, 'MAX_STREAMS_PER_ADDRESS', 8000, 1, 1_000_000) },
     requestTimeoutSeconds: integer(env, 'REQUEST_TIMEOUT_SECONDS', 30, 1, 3_600),
     drainSeconds: integer(env, 'DRAIN_SECONDS', 0, 0, 300),
     graphqlTrustedDocuments: oneOf(env, 'GRAPHQL_TRUSTED_DOCUMENTS', ['allow', 'only'] as const, 'allow', 'allow (the default: any document) or only (the manifest\'s; any document with the staff token)'),
