@@ -104,6 +104,22 @@ describe('what one client address may hold open', () => {
     });
   });
 
+  it('counts an SSE subscription among the address\'s streams while it runs, and gives its place back when it ends', async () => {
+    const live = await liveServer({ env: { ...BOUNDS, MAX_STREAMS_PER_ADDRESS: '1' } });
+    const stream = await sseStream(live);
+    expect(stream.status).toBe(200);
+    const client = live.client();
+    const refused = subscribe(client, BOARD);
+    expect(((await refused.failed) as Array<{ extensions: { code: string } }>)[0]!.extensions.code).toBe('TOO_MANY_OPERATIONS');
+    stream.close();
+    await eventually(async () => {
+      const attempt = subscribe(client, BOARD);
+      const outcome = await Promise.race([attempt.next().then(() => 'started'), attempt.failed.then(() => 'refused')]);
+      attempt.dispose();
+      return outcome === 'started';
+    });
+  });
+
   it('behind a trusted proxy, bounds each client address the proxy names, not the proxy', async () => {
     const live = await liveServer({ env: { ...BOUNDS, MAX_CONNECTIONS_PER_ADDRESS: '1', TRUST_PROXY: 'loopback' } });
     const a = { 'x-forwarded-for': '203.0.113.1' };
