@@ -26,11 +26,14 @@ interface SubscriptionClient {
   dispose(): unknown;
 }
 
-/** Long enough that the pay made while the client is away lands before it is back. */
-const retryWait = () => new Promise<void>((resolve) => setTimeout(resolve, 1_500));
-
-/** Subscribes with the client `connect` makes, restarts the server, pays meanwhile: the events each connection saw. */
-async function eventsAcrossRestart(connect: (port: string, onConnected: () => void) => SubscriptionClient): Promise<string[]> {
+/**
+ * Subscribes with the client `connect` makes, restarts the server, pays meanwhile: the events each connection saw.
+ * The client's wait between tries lasts until the pay is answered, so it is back only after it: a fixed wait raced
+ * the second server's start on a busy machine, and the new connection then saw the order still awaiting payment.
+ */
+async function eventsAcrossRestart(
+  connect: (port: string, onConnected: () => void, retryWait: () => Promise<void>) => SubscriptionClient,
+): Promise<string[]> {
   const env = { DATABASE_URL: `file:${join(tempDir(), 'restart.db')}`, LOG_LEVEL: 'warn' };
   const first = await startProcess(env);
   const port = new URL(first.url).port;
@@ -38,9 +41,11 @@ async function eventsAcrossRestart(connect: (port: string, onConnected: () => vo
   expect(created.status).toBe(201);
   const { orderNumber, payToken } = created.body;
 
+  let paidWhileAway!: () => void;
+  const paid = new Promise<void>((resolve) => (paidWhileAway = resolve));
   const events: string[] = [];
   let connections = 0;
-  const client = connect(port, () => void connections++);
+  const client = connect(port, () => void connections++, () => paid);
   const done = new Promise<void>((resolve, reject) => {
     client.subscribe(
       { query: 'subscription ($n: ID!, $t: String!) { orderUpdates(orderNumber: $n, payToken: $t) { status } }', variables: { n: orderNumber, t: payToken } },
@@ -59,8 +64,9 @@ async function eventsAcrossRestart(connect: (port: string, onConnected: () => vo
   first.child.kill('SIGTERM');
   expect(await first.exited).toBe(0);
   const second = await startProcess({ ...env, PORT: port });
-  const paid = await postJson(`${second.url}/api/orders/${orderNumber}/pay`, { t: payToken, method: 'vendor_card' });
-  expect(paid.status).toBe(200);
+  const payment = await postJson(`${second.url}/api/orders/${orderNumber}/pay`, { t: payToken, method: 'vendor_card' });
+  expect(payment.status).toBe(200);
+  paidWhileAway();
   await done;
   await client.dispose();
   return events;
@@ -68,7 +74,7 @@ async function eventsAcrossRestart(connect: (port: string, onConnected: () => vo
 
 describe('subscriptions across a server restart', () => {
   it('graphql-ws reconnects by itself and resumes with the state the order reached meanwhile', async () => {
-    const events = await eventsAcrossRestart((port, connected) =>
+    const events = await eventsAcrossRestart((port, connected, retryWait) =>
       createWsClient({ url: `ws://127.0.0.1:${port}/graphql`, webSocketImpl: WebSocket, shouldRetry: () => true, retryAttempts: Infinity, retryWait, on: { connected } }),
     );
     // The first event on the new connection is the order as it is now: paid while the client was away.
@@ -77,7 +83,7 @@ describe('subscriptions across a server restart', () => {
 
   it('graphql-sse in its distinct connections mode connects again by itself after the restart, and resumes', async () => {
     // graphql-sse's defaults but for the wait between tries: a shutdown must read as a dropped connection, not an end.
-    const events = await eventsAcrossRestart((port, connected) =>
+    const events = await eventsAcrossRestart((port, connected, retryWait) =>
       createSseClient({ url: `http://127.0.0.1:${port}/graphql`, retryAttempts: Infinity, retry: retryWait, on: { connected } }),
     );
     expect(events).toEqual(['1:AWAITING_PAYMENT', '2:RECEIVED']);
