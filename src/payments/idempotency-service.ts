@@ -13,6 +13,7 @@ import { DomainError } from '../kernel/errors.ts';
 import { isUniqueViolation, type Db } from '../db/database.ts';
 import * as payments from './payment-repository.ts';
 import { sha256Hex } from '../kernel/tokens.ts';
+import { canonicalJson } from '../kernel/canonical-json.ts';
 
 export const IDEMPOTENCY_KEEP_MS = 48 * 3600_000;
 /**
@@ -43,16 +44,6 @@ export interface Claim {
   paymentId: string | null;
   /** The key's `updated_at` when this caller claimed it: the claim is its own while that still holds. */
   claimedAt: number;
-}
-
-/** Sorted keys, so the same JSON written in another order is the same request. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
 }
 
 export function checkIdempotencyKey(key: string | undefined): string | null {

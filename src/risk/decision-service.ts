@@ -3,8 +3,10 @@
  * account's history up to the request's eventTime, runs the rules engine (pure, src/risk/rules), stores the request
  * with the rules that fired, moves the account's status and, when it changed, queues the account update
  * notification. The account and its history are those of the site the credentials authenticated, never another
- * site's (docs/platform.md#accounts-per-site). The outbox is announced after commit. A repeated event id from the same site replays the stored decision: the
- * unique index refuses its insert (rolling back everything else), so a new request costs no extra lookup.
+ * site's (docs/platform.md#accounts-per-site). The outbox is announced after commit. A repeated event id from the same
+ * site replays the stored decision: the unique index refuses its insert (rolling back everything else), so a new
+ * request costs no extra lookup. Like an Idempotency-Key on /api/payments, the id stands for one request: sent again
+ * with another body it is refused 400, never answered with a decision about something else.
  */
 import { parseAccountRequest, type RequestKind } from './account-requests.ts';
 import { DomainError } from '../kernel/errors.ts';
@@ -21,6 +23,7 @@ import { ACCOUNT_STATUS_OF, applyAccountState } from './account-record-service.t
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import type { Site } from '../sites/site-service.ts';
 import { transaction } from '../db/transaction.ts';
+import { canonicalJson } from '../kernel/canonical-json.ts';
 
 /** docs/platform.md#decisions: the decision body of both operations. */
 export interface DecisionResponse {
@@ -40,9 +43,15 @@ export const EVENT_ID_MAX = 200;
 export function createDecisionService({ database, clock, bus, publicUrl }: ServiceDeps): DecisionService {
   const { db } = database;
 
-  async function replay(site: Site, kind: RequestKind, eventId: string): Promise<DecisionResponse | null> {
+  /** The stored decision of `eventId`, when the request stored under it is `audited` (its stored form). */
+  async function replay(site: Site, kind: RequestKind, eventId: string, audited: string): Promise<DecisionResponse | null> {
     const row = await accounts.findRequestByEvent(db, site.siteId, kind, eventId);
-    return row ? responseOf(row) : null;
+    if (!row) return null;
+    if (canonicalJson(JSON.parse(row.request)) !== canonicalJson(JSON.parse(audited))) {
+      const message = 'This event id was already decided for a different request. Send a new event with a new event id.';
+      throw new DomainError('bad_request', message, { field: 'id', errors: [{ field: 'id', message }] });
+    }
+    return responseOf(row);
   }
 
   return {
@@ -53,6 +62,8 @@ export function createDecisionService({ database, clock, bus, publicUrl }: Servi
       }
       const request = parseAccountRequest(kind, body);
       const ip = requestFacts(request).customerIp;
+      // The audit copy, with any card number a client typed into a free-text field redacted (docs/platform.md#accounts).
+      const audited = JSON.stringify(scrubStrings(request.body));
       try {
         const { row, queued } = await transaction(db, async (trx) => {
           const now = clock.now();
@@ -68,8 +79,7 @@ export function createDecisionService({ database, clock, bus, publicUrl }: Servi
             account_id: request.accountId,
             event_time: request.eventTime,
             customer_ip: ip,
-            // The audit copy, with any card number a client typed into a free-text field redacted (docs/platform.md#accounts).
-            request: JSON.stringify(scrubStrings(request.body)),
+            request: audited,
             vendor_decision: decision.vendorDecision,
             reason_codes: JSON.stringify(decision.reasonCodes),
             recommendations: JSON.stringify(decision.recommendations),
@@ -102,7 +112,7 @@ export function createDecisionService({ database, clock, bus, publicUrl }: Servi
       } catch (error) {
         // The event id was decided before (or concurrently): the first decision is the answer.
         if (isUniqueViolation(error, { index: 'account_requests_event', column: 'account_requests.event_id' })) {
-          const first = await replay(site, kind, eventId);
+          const first = await replay(site, kind, eventId, audited);
           if (first) return first;
         }
         throw error;

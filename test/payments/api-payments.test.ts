@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { CARDS, paymentBody, paymentsGateway, sandboxCharges, siteCalls } from './support.ts';
 import type { TestGateway } from '../support/gateway.ts';
-import { canonicalJson } from '../../src/payments/idempotency-service.ts';
+import { canonicalJson } from '../../src/kernel/canonical-json.ts';
 import { sha256Hex } from '../../src/kernel/tokens.ts';
 
 const paymentCount = async (t: TestGateway) =>

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/kernel/tokens.ts';
-import { canonicalJson, KEY_LEASE_MS } from '../../src/payments/idempotency-service.ts';
+import { canonicalJson } from '../../src/kernel/canonical-json.ts';
+import { KEY_LEASE_MS } from '../../src/payments/idempotency-service.ts';
 import { createLogger } from '../../src/kernel/logger.ts';
 import { loadVaultKey } from '../../src/kernel/vault-key.ts';
 import { createPaymentFlow, STALE_PENDING_MS } from '../../src/payments/payment-flow-service.ts';

@@ -182,6 +182,19 @@ describe('decision operations', () => {
       expect(rows).toHaveLength(1);
     });
 
+    it('an event id repeated with another body is 400 naming the id, decides nothing and keeps the first decision', async () => {
+      const t = await testGateway();
+      const first = await decide(t, 'profile-access', 'r-2', sequence[0]!);
+      const reordered = Object.fromEntries(Object.entries(sequence[0]!).reverse());
+      expect(await decide(t, 'profile-access', 'r-2', reordered)).toEqual(first);
+      const other = await call(t, 'POST', '/v2/accounts/profile-access/r-2', sequence[2]!);
+      expect(other.status).toBe(400);
+      expect(JSON.stringify(other.body)).toMatch(/already.*different request/u);
+      expect(other.body.errors).toEqual([{ field: 'id', message: expect.stringContaining('new event id') }]);
+      expect(await t.gateway.database.db.selectFrom('account_requests').select('id').execute()).toHaveLength(1);
+      expect(await decide(t, 'profile-access', 'r-2', sequence[0]!)).toEqual(first);
+    });
+
     it('five new events of one new account at once notify once (the account changes once)', async () => {
       const t = await testGateway();
       await Promise.all([1, 2, 3, 4, 5].map((i) => decide(t, 'profile-access', `cc-${i}`, profileAccess({ eventTime: EVENT_TIME + i }))));
