@@ -8,13 +8,14 @@ import type { Site, SiteService } from '../src/sites/site-service.ts';
 import { readJson, type HttpRequest } from './http.ts';
 import { requireSite } from './platform-http.ts';
 
-export async function platformSite(request: HttpRequest, sites: SiteService): Promise<Site> {
+/** The authenticated site; a POST's content type is checked too, unless the operation is `bodyless` (it reads none). */
+export async function platformSite(request: HttpRequest, sites: SiteService, options: { bodyless?: boolean } = {}): Promise<Site> {
   const site = await requireSite(request, sites);
   const { headers } = request;
   checkPlatformHeaders(
     { siteIdHeader: headers['x-vendor-siteid'], apiVersion: headers['api-version'], contentType: headers['content-type'] },
     site.siteId,
-    request.method === 'POST',
+    request.method === 'POST' && !options.bodyless,
   );
   return site;
 }

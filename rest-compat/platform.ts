@@ -28,6 +28,12 @@ export function createPlatformRoutes({ services, logger }: RestDeps): Route[] {
     });
   }
 
+  /** docs/platform.md#credentials: a lost or leaked key is replaced; no body. */
+  async function replaceKey(request: HttpRequest, merchantId: string) {
+    const site = await platformSite(request, sites, { bodyless: true });
+    return json(200, await platform.replaceMerchantKey(site, merchantId));
+  }
+
   async function enroll(request: HttpRequest, merchantId: string) {
     const { site, body } = await platformCall(request, sites);
     const enrollment = await platform.enroll(site, merchantId, parseEnrollmentRequest(body));
@@ -48,6 +54,7 @@ export function createPlatformRoutes({ services, logger }: RestDeps): Route[] {
   const styled = (handler: Route['handler']) => inStyle('platform', logger, handler);
   return [
     { method: 'POST', path: '/merchants', handler: styled(createMerchant) },
+    { method: 'POST', path: '/merchants/:id/api-key', handler: styled(replaceKey) },
     { method: 'POST', path: '/merchants/:id/3ds-recommendation', handler: styled(enroll) },
     { method: 'GET', path: '/merchants/:id/3ds-recommendation/:requestId', handler: styled(enrollmentStatus) },
     { method: 'POST', path: '/v2/accounts/item-listing/:id', handler: styled(decision('item-listing')) },

@@ -46,6 +46,18 @@ export const PLATFORM_DOCS: RouteDocs = {
       }),
     },
   }),
+  'POST /merchants/:id/api-key': risk(
+    {
+      operationId: 'replaceMerchantKey',
+      summary: 'Replace a merchant\'s API key',
+      description:
+        'A lost or leaked key is replaced, never recovered: the answer holds a new key, shown only here, and the old one stops working at once. ' +
+        'The merchant\'s owner or the merchant\'s own site may ask; no body. A creation whose answer was lost names the merchant\'s id in its 400 when sent again.',
+      pathSchemas: { id: { schema: { type: 'string' }, description: 'The merchant\'s site id.' } },
+      responses: { '200': jsonAnswer('The new key.', 'MerchantKey', { id: 'site_…', apiKey: '…' }) },
+    },
+    [400, 401, 404, 500],
+  ),
   'POST /merchants/:id/3ds-recommendation': risk({
     operationId: 'enrollThreeDs',
     summary: 'Enroll a merchant in 3DS recommendations',

@@ -60,6 +60,10 @@ export const PLATFORM_SCHEMAS: Record<string, Schema> = {
     ),
     description: '`id` is the new site id; `apiKey`, the new site\'s key, is shown only here (docs/platform.md#credentials).',
   },
+  MerchantKey: {
+    ...closed({ id: str(), apiKey: str() }, ['id', 'apiKey']),
+    description: 'The merchant\'s site id and its new key, shown only here; the old key no longer works (docs/platform.md#credentials).',
+  },
   EnrollmentRequest: object(
     {
       offerings: object({

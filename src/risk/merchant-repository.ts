@@ -14,6 +14,11 @@ export async function findMerchant(db: Db, id: string): Promise<MerchantRow | un
   return db.selectFrom('merchants').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The owner's merchant of this name (`nameKey`, merchant-rules.ts merchantNameKey), if it has one. */
+export async function findMerchantByName(db: Db, ownerSiteId: string, nameKey: string): Promise<MerchantRow | undefined> {
+  return db.selectFrom('merchants').selectAll().where('owner_site_id', '=', ownerSiteId).where('name_key', '=', nameKey).executeTakeFirst();
+}
+
 export async function insertThreeDsRequest(db: Db, row: ThreeDsRequestRow): Promise<void> {
   await db.insertInto('three_ds_requests').values(row).execute();
 }

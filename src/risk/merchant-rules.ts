@@ -68,7 +68,12 @@ export function parseMerchantInput(body: unknown): MerchantInput {
   return result;
 }
 
-export function duplicateMerchantName(name: string): DomainError {
-  const message = `A merchant named "${name}" already exists for this site (names compare case-insensitively).`;
+/**
+ * The name is taken by the caller's own merchant `existingId`: named, so a client whose creation answer was lost
+ * (and with it the key) finds the merchant and replaces its key (POST /merchants/{id}/api-key).
+ */
+export function duplicateMerchantName(name: string, existingId: string | undefined): DomainError {
+  const which = existingId ? `: ${existingId}` : '';
+  const message = `A merchant named "${name}" already exists for this site${which} (names compare case-insensitively).`;
   return new DomainError('bad_request', message, { field: 'name', errors: [{ field: 'name', message }] });
 }

@@ -36,6 +36,11 @@ export interface EnrollmentView {
 export interface MerchantService {
   /** The merchant and its new site's API key (shown once, docs/platform.md#credentials). */
   createMerchant(site: Site, input: MerchantInput): Promise<{ merchant: MerchantView; apiKey: string }>;
+  /**
+   * A new API key for the merchant, shown once; the old key stops working. Its owner or the merchant's own site may
+   * ask (a lost key is replaced, never recovered: docs/platform.md#credentials); to anyone else it does not exist.
+   */
+  replaceMerchantKey(site: Site, merchantId: string): Promise<{ id: string; apiKey: string }>;
   /** Staff (no site) see every merchant; a site sees its own and itself. */
   findMerchant(id: string, site?: Site): Promise<MerchantView | null>;
   enroll(site: Site, merchantId: string, offerings: Offerings): Promise<EnrollmentView>;
@@ -85,9 +90,19 @@ export function createMerchantService({ database, clock, sites }: ServiceDeps & 
           return { merchant: toMerchant(row), apiKey: credentials.apiKey };
         });
       } catch (error) {
-        if (isUniqueViolation(error, { index: 'merchants_owner_name', column: 'merchants.name_key' })) throw duplicateMerchantName(input.name);
+        if (isUniqueViolation(error, { index: 'merchants_owner_name', column: 'merchants.name_key' })) {
+          const existing = await repo.findMerchantByName(db, site.siteId, merchantNameKey(input.name));
+          throw duplicateMerchantName(input.name, existing?.id);
+        }
         throw error;
       }
+    },
+
+    async replaceMerchantKey(site, merchantId) {
+      const merchant = await visibleMerchant(merchantId, site);
+      const credentials = await sites.replaceMerchantKey(merchant.id);
+      if (!credentials) throw new DomainError('not_found', NO_MERCHANT);
+      return { id: credentials.siteId, apiKey: credentials.apiKey };
     },
 
     async findMerchant(id, site) {

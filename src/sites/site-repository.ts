@@ -17,6 +17,12 @@ export async function insertSite(db: Db, row: SiteRow): Promise<void> {
   await db.insertInto('sites').values(row).execute();
 }
 
+/** A merchant site's new key: its hash replaces the old one at once (true when the site is a merchant's). */
+export async function replaceMerchantKeyHash(db: Db, siteId: string, apiKeyHash: string): Promise<boolean> {
+  const result = await db.updateTable('sites').set({ api_key_hash: apiKeyHash }).where('site_id', '=', siteId).where('kind', '=', 'merchant').executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
 /** The bootstrap site follows VENDOR_SITE_ID/VENDOR_API_KEY: a new key in the environment replaces the old hash. */
 export async function upsertBootstrapSite(db: Db, siteId: string, apiKeyHash: string, now: number): Promise<void> {
   await db

@@ -4,7 +4,7 @@
  * comes from VENDOR_SITE_ID/VENDOR_API_KEY; each merchant created by POST /merchants is a new site.
  */
 import type { Db } from '../db/database.ts';
-import { findSite, insertSite, upsertBootstrapSite } from './site-repository.ts';
+import { findSite, insertSite, replaceMerchantKeyHash, upsertBootstrapSite } from './site-repository.ts';
 import { hashToken, randomToken, tokenMatchesHash } from '../kernel/tokens.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import { ConfigError } from '../kernel/config-values.ts';
@@ -34,6 +34,11 @@ export interface SiteService {
   find(siteId: string): Promise<Site | null>;
   /** Creates a merchant site inside the caller's transaction (the merchant row commits with it). */
   createMerchantSite(trx: Db, parentSiteId: string): Promise<NewSiteCredentials>;
+  /**
+   * A new key for a merchant site, shown once; the old one stops working at once, on every instance (each request
+   * reads the stored hash). Null when `siteId` is not a merchant's site: the bootstrap key is the configuration's.
+   */
+  replaceMerchantKey(siteId: string): Promise<NewSiteCredentials | null>;
 }
 
 export function createSiteService({ database, clock }: ServiceDeps): SiteService {
@@ -68,6 +73,11 @@ export function createSiteService({ database, clock }: ServiceDeps): SiteService
       const apiKey = randomToken();
       await insertSite(trx, { site_id: siteId, api_key_hash: hashToken(apiKey), kind: 'merchant', parent_site_id: parentSiteId, created_at: clock.now() });
       return { siteId, apiKey };
+    },
+
+    async replaceMerchantKey(siteId) {
+      const apiKey = randomToken();
+      return (await replaceMerchantKeyHash(database.db, siteId, hashToken(apiKey))) ? { siteId, apiKey } : null;
     },
   };
 }
