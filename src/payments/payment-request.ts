@@ -93,6 +93,11 @@ function checkPaymentMethod(method: unknown, errors: FieldError[]): PaymentSourc
     errors.push({ field: 'paymentMethod.type', message: 'paymentMethod.type must be "card" or "wallet".' });
     return null;
   }
+  if (token !== undefined && card !== undefined) {
+    // Charging one of them would be a guess about which card the client meant.
+    errors.push({ field: 'paymentMethod', message: 'paymentMethod holds either card or token, not both.' });
+    return null;
+  }
   if (typeof token === 'string' && token.length > 0 && token.length <= 200) return { type, token };
   if (type === 'wallet') {
     errors.push({ field: 'paymentMethod.token', message: 'paymentMethod.token (a wallet confirmation token) is required for wallet.' });

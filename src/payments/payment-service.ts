@@ -5,6 +5,7 @@
  */
 import { DomainError } from '../kernel/errors.ts';
 import { checkPaymentRequest, paymentDecision, type PaymentRequest } from './payment-request.ts';
+import { expiryProblem } from './card-data.ts';
 import type { Order } from '../orders/order.ts';
 import type { Db } from '../db/database.ts';
 import * as payments from './payment-repository.ts';
@@ -107,6 +108,12 @@ export function createPaymentService(deps: ServiceDeps & { sites: SiteService })
   }
 
   async function runNew(site: Site, request: PaymentRequest, claim: Claim | null): Promise<StoredResponse> {
+    // Judged when a payment is made, not when a key's stored answer is replayed after the month has passed.
+    const expired = 'card' in request.source ? expiryProblem(request.source.card, clock.now()) : null;
+    if (expired) {
+      const field = 'paymentMethod.card.expirationYear';
+      throw new DomainError('bad_request', expired.message, { field, errors: [{ field, message: expired.message }] });
+    }
     const given = await givenToken(site, request);
     const { row } = (await flow.run((trx) => reserveNew(trx, site, request, given, claim), settleKey(claim)))!;
     return answer(row);

@@ -59,6 +59,32 @@ describe('POST /api/payments', () => {
     expect(await paymentCount(t)).toBe(0);
   });
 
+  it('refuses a card whose expiry month has passed, 400 naming the field, and charges nothing; the month itself still pays', async () => {
+    const t = await paymentsGateway(); // the clock reads 22 November 2026, UTC
+    const expired = (month: number, year: number) =>
+      paymentBody(CARDS.ok, { paymentMethod: { type: 'card', card: { number: CARDS.ok, expirationMonth: month, expirationYear: year, holderName: 'Ada Lovelace', cvc: '123' } } });
+    for (const [month, year] of [[1, 2020], [10, 2026]] as const) {
+      const res = await siteCalls(t).pay(expired(month, year));
+      expect(res.status, `${month}/${year}`).toBe(400);
+      expect(res.body.errors).toEqual([{ field: 'paymentMethod.card.expirationYear', message: expect.stringMatching(/expired/u) }]);
+    }
+    expect(await paymentCount(t)).toBe(0);
+    expect(await sandboxCharges(t)).toHaveLength(0);
+    expect((await siteCalls(t).pay(expired(11, 2026))).status).toBe(201);
+  });
+
+  it('refuses a card and a token together rather than choosing one of them, and charges nothing', async () => {
+    const t = await paymentsGateway();
+    const calls = siteCalls(t);
+    const token = await calls.token(CARDS.ok);
+    const both = paymentBody(CARDS.ok, { paymentMethod: { ...paymentBody().paymentMethod, token } });
+    const res = await calls.pay(both);
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([{ field: 'paymentMethod', message: expect.stringMatching(/either/u) }]);
+    expect(await sandboxCharges(t)).toHaveLength(0);
+    expect((await calls.pay(paymentBody(CARDS.ok, { paymentMethod: { type: 'card', token } }))).status).toBe(201);
+  });
+
   it('says "required" only for a field that is absent, and what was sent for one of the wrong type', async () => {
     const t = await paymentsGateway();
     const message = async (body: Record<string, unknown>, field: string) =>
