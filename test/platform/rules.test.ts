@@ -53,8 +53,14 @@ describe('rules engine', () => {
       const listing = itemListing({ accountData: { emailsInAccount: [{ email: 'x@yopmail.com', emailVerification: { sent: true, verified: true } }] } });
       expect(run('item-listing', listing).reasonCodes).toEqual(['DISPOSABLE_EMAIL_DOMAIN']);
     });
+    it('sees through spaces around the address, a trailing dot and a subdomain of the service', () => {
+      for (const email of [' y@mailinator.com ', 'y@mailinator.com.', 'y@eu.Mailinator.com', 'y@mailinator.com..']) {
+        expect(run('profile-access', profileAccess({ accountOwner: { email } })).reasonCodes, email).toEqual(['DISPOSABLE_EMAIL_DOMAIN']);
+      }
+    });
     it('stays silent for an ordinary domain, even one that contains a disposable name', () => {
       expect(fired(run('profile-access', profileAccess({ accountOwner: { email: 'x@notmailinator.com.example' } })))).toEqual([]);
+      expect(fired(run('profile-access', profileAccess({ accountOwner: { email: 'x@notmailinator.com' } })))).toEqual([]);
     });
   });
 

@@ -35,8 +35,8 @@ export const disposableEmail: Rule = {
   outcome: 'DECLINE',
   recommendations: [],
   evaluate({ facts }) {
-    const hit = facts.emails.find((e) => DISPOSABLE_EMAIL_DOMAINS.includes(domainOf(e.email)));
-    return hit ? `${domainOf(hit.email)} is a disposable mailbox domain.` : null;
+    const hit = facts.emails.map((e) => disposableDomainOf(e.email)).find((domain) => domain !== null);
+    return hit ? `${hit} is a disposable mailbox domain.` : null;
   },
 };
 
@@ -51,6 +51,11 @@ export const countryMismatch: Rule = {
   },
 };
 
-function domainOf(email: string): string {
-  return email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+/**
+ * The disposable service an address is at, or null. Mail is delivered alike to `mailinator.com.` (a fully
+ * qualified name), with spaces around the address, and to a service's subdomains, so none of them slips past.
+ */
+function disposableDomainOf(email: string): string | null {
+  const domain = email.trim().slice(email.trim().lastIndexOf('@') + 1).toLowerCase().replace(/\.+$/u, '');
+  return DISPOSABLE_EMAIL_DOMAINS.find((listed) => domain === listed || domain.endsWith(`.${listed}`)) ?? null;
 }
