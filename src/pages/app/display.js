@@ -10,7 +10,7 @@
  * An order that has just become ready is highlighted for a few seconds.
  */
 import { drawSoon } from './dom.js';
-import { connect, reloadForNewOperations } from './graphql.js';
+import { connect } from './graphql.js';
 
 const params = new URLSearchParams(location.search);
 const PAGE_MS = Math.min(120, Math.max(0.2, Number(params.get('pageSeconds')) || 8)) * 1000;
@@ -259,11 +259,12 @@ function follow() {
     },
     error: (error) => {
       stop();
-      // A display open across a deploy that changed its operation (docs/graphql.md#trusted-documents).
+      // A display open across a deploy that changed its operation (docs/graphql.md#trusted-documents): graphql.js
+      // reloads it (at most once a minute); until then it says why it is not live.
       if (error.code === 'PERSISTED_QUERY_NOT_FOUND') {
         lost('This screen is out of date: reloading…');
         outdated = true;
-        return reloadForNewOperations();
+        return;
       }
       lost('Reconnecting…');
       setTimeout(follow, 1000 + Math.random() * 1000);

@@ -77,6 +77,18 @@ export function reloadForNewOperations() {
   return false;
 }
 
+const OUTDATED = 'PERSISTED_QUERY_NOT_FOUND';
+/** Whether a GraphQL answer's errors say the server no longer knows this page's operation. */
+export const isOutdated = (errors) => Array.isArray(errors) && errors.some((e) => e?.extensions?.code === OUTDATED);
+
+/** The error a page shows while it reloads for its new operations, or in place of a reload it may not make yet. */
+function outdatedError(reloading) {
+  const message = reloading
+    ? 'This page has been updated on the server: it is reloading.'
+    : 'This page is out of date: reload it to continue.';
+  return new GraphQLRequestError([{ message, extensions: { code: OUTDATED } }]);
+}
+
 /** Half to all of 500 ms · 2^tries, at most 10 s (dom.js's retryDelay). */
 const backoff = (tries) => new Promise((r) => setTimeout(r, retryDelay(tries, { firstMs: 500, maxMs: 10_000 })));
 
@@ -100,12 +112,24 @@ function sendable(value) {
 }
 
 /**
- * @param {{ authorization?: string, onState?: (state: 'live' | 'down', reason?: string) => void }} options
+ * @param {{ authorization?: string, onState?: (state: 'live' | 'down', reason?: string) => void, beforeReload?: () => void }} options
  *   authorization: `Bearer …` for staff (sent as a header and as connectionParams.authorization, docs/graphql.md#staff-authorization).
  *   onState: 'live' when the socket is connected, 'down' when it is lost; `reason`, a sentence, when it is not a lost
  *   socket (the live connection could not start).
+ *   beforeReload: called just before the page reloads for its new operations: keep what the user typed.
+ *
+ * Every page, not only the display: an answer of PERSISTED_QUERY_NOT_FOUND (open across a deploy that changed one
+ * of its operations) reloads the page (reloadForNewOperations) and rejects with a sentence saying so. The server ran
+ * nothing it was asked, so a reload repeats nothing; an order form left to fail would refuse every submission.
  */
-export function connect({ authorization, onState } = {}) {
+export function connect({ authorization, onState, beforeReload } = {}) {
+  /** The page's operations are unknown to the server: reload (at most once a minute); the error to show meanwhile. */
+  function outdated() {
+    let reloading = false;
+    try { beforeReload?.(); } finally { reloading = reloadForNewOperations(); }
+    return outdatedError(reloading);
+  }
+
   const headers = { 'content-type': 'application/json', accept: 'application/json' };
   if (authorization) headers.authorization = authorization;
   // A token typed on another keyboard layout (токен) is not one the server gave out: refused as a wrong token, not
@@ -123,6 +147,7 @@ export function connect({ authorization, onState } = {}) {
       throw new GraphQLRequestError([{ message: 'The server cannot be reached. Check the connection and try again.' }]);
     }
     const body = await response.json().catch(() => ({ errors: [{ message: `The server answered ${response.status}.` }] }));
+    if (isOutdated(body.errors)) throw outdated();
     if (body.errors?.length) throw new GraphQLRequestError(body.errors);
     return body.data;
   }
@@ -176,22 +201,31 @@ export function connect({ authorization, onState } = {}) {
 
   /**
    * Follows the trusted subscription `name`: `next` gets each payload's data. A GraphQL error (not a lost socket, which the client
-   * retries by itself) resubscribes after a second unless `error` handles it; `complete` is called when the server
+   * retries by itself) resubscribes after a second unless `error` handles it, except that an unknown operation
+   * reloads the page (connect's note) and is passed to `error` only to be shown; `complete` is called when the server
    * ends the stream. Returns a function that stops following.
    */
   function follow(name, variables, { next, error, complete }) {
     const payload = subscription(name, variables);
     let stop = () => {};
     let stopped = false;
+    /** PERSISTED_QUERY_NOT_FOUND reloads the page whether or not the caller handles errors (never a resubscribe). */
+    const stale = () => {
+      const reason = outdated();
+      error?.(reason);
+    };
     const start = () => live().then((ws) => {
       if (stopped || !ws) return;
       stop = ws.subscribe(payload, {
         next: (message) => {
+          if (isOutdated(message.errors)) return stale();
           if (message.errors?.length) return error?.(new GraphQLRequestError(message.errors));
           if (message.data) next(message.data);
         },
         error: (e) => {
           if (stopped) return;
+          // Resubscribing would be refused again: the page reloads, or says it is out of date.
+          if (isOutdated(e)) return stale();
           if (error && Array.isArray(e)) return error(new GraphQLRequestError(e));
           setTimeout(() => stopped || start(), 1000 + Math.random() * 1000);
         },

@@ -16,7 +16,25 @@ const STORAGE_KEY = 'sleeve.order';
 const EARLIER_KEY = 'sleeve.earlierOrders';
 const EARLIER_MAX = 5;
 
-const api = connect({ onState: showConnection });
+/**
+ * The form as it was when the page reloaded for new operations (graphql.js: a deploy changed one, and CreateOrder
+ * was refused unrun): sessionStorage, this tab only, taken back at once. Without it the reload lost what was typed.
+ */
+const FORM_KEY = 'sleeve.formBeforeReload';
+const api = connect({
+  onState: showConnection,
+  beforeReload: () => sessionStorage.setItem(FORM_KEY, JSON.stringify(form.values())),
+});
+/** The form kept by the reload, once: read and forgotten. */
+function formBeforeReload() {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(FORM_KEY));
+    sessionStorage.removeItem(FORM_KEY);
+    return saved;
+  } catch {
+    return null;
+  }
+}
 
 const readJson = (key) => { try { return JSON.parse(localStorage.getItem(key)); } catch { return null; } };
 const stored = {
@@ -191,6 +209,12 @@ api.follow('OrderPageOptionsChanged', {}, {
 async function start() {
   const { sleeveOptions } = await api.request('OrderPageOptions');
   form.setOptions(sleeveOptions);
+  const kept = formBeforeReload();
+  if (kept) {
+    // An order was being made when the page reloaded: its form, not an earlier order saved on this device.
+    form.restore(kept);
+    return enterStep('form', { replace: true });
+  }
   const mine = stored.read();
   if (!mine?.orderNumber || !mine?.payToken) return enterStep('form', { replace: true });
   const { order } = await api.request('OrderPageOrder', { n: mine.orderNumber, t: mine.payToken });

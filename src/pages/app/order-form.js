@@ -144,5 +144,23 @@ export function createOrderForm({ onReview }) {
   /** The preview of `values` (the confirmation's picture): the same drawing as the live one and as /preview.svg. */
   const previewSvg = (values) => previewFor(options, values);
 
-  return { setOptions, showServerError, previewSvg };
+  /** What the form holds now, checked or not: kept across a reload for new operations (order-app.js). */
+  const values = () => ({
+    size: selected('size'), font: selected('font'), thread: selected('thread'),
+    stitchText: input.stitchText.value, name: input.name.value, email: input.email.value,
+  });
+
+  /** Puts `saved` back once the options are shown; a choice no longer offered stays unchosen. */
+  function restore(saved) {
+    for (const field of Object.keys(input)) if (typeof saved?.[field] === 'string') input[field].value = saved[field];
+    for (const kind of KINDS) {
+      const value = saved?.[kind.key];
+      const choice = typeof value === 'string' && document.querySelector(`input[name="${kind.key}"][value="${CSS.escape(value)}"]`);
+      if (choice) choice.checked = true;
+    }
+    check('stitchText');
+    updatePreview();
+  }
+
+  return { setOptions, showServerError, previewSvg, values, restore };
 }

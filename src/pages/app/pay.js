@@ -10,7 +10,7 @@
  * confirmed (the card's token kept, as after a 502), and the order is read again until an answer comes — with
  * growing waits, and at once when the browser is back online — to show what became of it.
  */
-import { connect, operation } from './graphql.js';
+import { connect, isOutdated, operation, reloadForNewOperations } from './graphql.js';
 import { spell } from './rules.js';
 import { previewLabel } from './sleeve-drawing.js';
 import { holdAnnouncement, minutesAndSeconds, retryDelay, sameOriginImage } from './dom.js';
@@ -25,8 +25,18 @@ const ask = async (path, headers, body) => {
   const res = await fetch(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }).catch(() => { throw new Unanswered(); });
   return { status: res.status, body: await res.json().catch(() => { throw new Unanswered(); }) };
 };
+/**
+ * The server no longer knows this page's operations (a deploy changed one: docs/graphql.md#trusted-documents). It
+ * ran nothing, so nothing was charged; the page reloads (at most once a minute, graphql.js), the order's link in its
+ * address. The card typed is not kept: a card number is never stored in the browser.
+ */
+class Outdated extends Error {}
 /** Runs a trusted operation by name (its hash, graphql.js); the whole answer, errors included. */
-const gql = async (name, variables) => (await ask('/graphql', { accept: 'application/json' }, operation(name, variables))).body;
+const gql = async (name, variables) => {
+  const answer = (await ask('/graphql', { accept: 'application/json' }, operation(name, variables))).body;
+  if (isOutdated(answer?.errors)) throw new Outdated(reloadForNewOperations() ? 'reloading' : 'later');
+  return answer;
+};
 const post = (path, body) => ask(path, {}, body);
 let deadline = 0, timer = 0; // deadline 0: no countdown running
 function show(order) {
@@ -127,6 +137,7 @@ const MESSAGES = {
   rate_limited: 'Too many attempts. Wait a moment, then try again.',
   unanswered: 'We could not confirm the payment: no answer came from the server. Press Pay again (once you are online): you will never be charged twice. This page checks the order again by itself.',
   not_paid: 'Checked again: the order is not paid yet. Press Pay again: you will never be charged twice.',
+  outdated: 'Nothing was charged: this page has been updated on the server and reloads now. Then press Pay again.',
 };
 function result(text, ok) { $('result').textContent = text; $('result').className = ok ? 'ok' : 'bad'; }
 
@@ -214,7 +225,8 @@ async function attempt(progress, run) {
   unconfirmed = false;
   try {
     await run();
-  } catch {
+  } catch (error) {
+    if (error instanceof Outdated) return result(MESSAGES.outdated, false);
     unconfirmed = true;
     result(MESSAGES.unanswered, false);
     load();

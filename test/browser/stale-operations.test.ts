@@ -1,0 +1,84 @@
+/**
+ * Pages open across a deploy that changed one of their operations (docs/graphql.md#trusted-documents): the server
+ * answers their old hash PERSISTED_QUERY_NOT_FOUND and runs nothing. Each page reloads itself for the new hashes
+ * (src/pages/app/graphql.js, at most once a minute) instead of refusing every press: the ordering page keeps what
+ * was typed across the reload, and the pay page says nothing was charged. Real Chromium, in-process gateway.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { CHROMIUM_NOTE, hasChromium, launchBrowser, openPage, PHONE } from '../support/browser.ts';
+import { VALID_ORDER } from '../support/gateway.ts';
+import { liveServer } from '../support/live-server.ts';
+import { fillOrder } from './ordering-support.ts';
+
+/** Serves an operations.js whose hash of `name` the server does not know while `stale()` says so. */
+async function staleOperation(page: Page, name: string, stale: () => boolean) {
+  await page.route('**/assets/app/operations.js', async (route) => {
+    if (!stale()) return route.continue();
+    const response = await route.fetch();
+    const body = (await response.text()).replace(new RegExp(`("${name}": ")[0-9a-f]{8}`, 'u'), '$1deadbeef');
+    await route.fulfill({ response, body });
+  });
+}
+
+const ORDER = { size: '13-inch', font: 'Block', thread: 'Gold', stitchText: 'ADA 1815', name: 'Ada Lovelace', email: 'ada@example.com' };
+
+describe.skipIf(!hasChromium)(`pages whose operation the server no longer knows ${CHROMIUM_NOTE}`, () => {
+  it('the ordering page reloads when confirming is refused unrun, with the form as it was, and then orders', { timeout: 90_000 }, async () => {
+    const live = await liveServer();
+    const browser = await launchBrowser();
+    const { page, pageErrors } = await openPage(browser, { viewport: PHONE });
+    let loads = 0;
+    page.on('load', () => loads++);
+    await staleOperation(page, 'CreateOrder', () => loads === 0);
+    await page.goto(`http://127.0.0.1:${live.server.port}/`);
+    await fillOrder(page, ORDER);
+    await page.getByRole('button', { name: 'Yes, stitch exactly this' }).click();
+    await expect.poll(() => loads, { timeout: 30_000 }).toBe(2);
+
+    await page.locator('#start').waitFor({ state: 'visible', timeout: 30_000 });
+    await expect.poll(() => page.getByLabel('Text to stitch').inputValue(), { timeout: 10_000 }).toBe(ORDER.stitchText);
+    expect(await page.getByLabel('First and last name').inputValue()).toBe(ORDER.name);
+    expect(await page.getByLabel('Email').inputValue()).toBe(ORDER.email);
+    for (const kind of ['size', 'font', 'thread'] as const) {
+      expect(await page.locator(`input[name="${kind}"][value="${ORDER[kind]}"]`).isChecked(), kind).toBe(true);
+    }
+    expect(await page.evaluate(() => sessionStorage.getItem('sleeve.formBeforeReload'))).toBeNull();
+    expect(await live.gateway.database.db.selectFrom('orders').select('order_number').execute()).toEqual([]);
+
+    await page.getByRole('button', { name: 'Review my order' }).click();
+    await page.getByRole('button', { name: 'Yes, stitch exactly this' }).click();
+    await page.locator('#order').waitFor({ state: 'visible', timeout: 30_000 });
+    expect(await live.gateway.database.db.selectFrom('orders').select('order_number').execute()).toHaveLength(1);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('the pay page says nothing was charged, reloads, and then pays', { timeout: 90_000 }, async () => {
+    const live = await liveServer();
+    const base = `http://127.0.0.1:${live.server.port}`;
+    const created = (await (await fetch(`${base}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(VALID_ORDER) })).json()) as {
+      orderNumber: string;
+      payToken: string;
+    };
+    const browser = await launchBrowser();
+    const { page, pageErrors } = await openPage(browser, { viewport: PHONE });
+    let loads = 0;
+    page.on('load', () => loads++);
+    await staleOperation(page, 'PayPagePay', () => loads === 0);
+    const status = async () => (await live.gateway.database.db.selectFrom('orders').select('status').executeTakeFirstOrThrow()).status;
+    await page.goto(`${base}/pay/${created.orderNumber}?t=${created.payToken}`);
+    await page.locator('#demo').waitFor({ state: 'visible', timeout: 30_000 });
+    // As if it had reloaded for new operations 56 s ago: the next reload waits out the minute, and the page says why.
+    await page.evaluate(() => sessionStorage.setItem('sleeve.reloadedForOperations', String(Date.now() - 56_000)));
+    await page.locator('#demo').click();
+    await expect.poll(() => page.locator('#result').textContent(), { timeout: 10_000 }).toMatch(/Nothing was charged/u);
+    expect(loads).toBe(1);
+    expect(await status()).toBe('awaiting payment');
+
+    await expect.poll(() => loads, { timeout: 30_000 }).toBe(2);
+    await page.locator('#demo').waitFor({ state: 'visible', timeout: 30_000 });
+    await page.locator('#demo').click();
+    await expect.poll(status, { timeout: 30_000 }).toBe('received');
+    expect(pageErrors).toEqual([]);
+  });
+});
