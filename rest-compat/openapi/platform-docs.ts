@@ -9,12 +9,12 @@ const TOKENIZATION = 'Tokenization';
 const EVIDENCE = 'Claims and evidence';
 
 /** The risk and merchant operations: basic auth, the two headers, the platform error body (document 3 §4, §7). */
-const risk = (doc: Omit<RouteDoc, 'tags' | 'security' | 'parameters'>, statuses = [400, 401, 404, 413, 415, 500]): RouteDoc => ({
+const risk = (doc: Omit<RouteDoc, 'tags' | 'security' | 'parameters'>, invalidField: string, statuses = [400, 401, 404, 413, 415, 500]): RouteDoc => ({
   ...doc,
   tags: [PLATFORM],
   security: SITE_AUTH,
   parameters: PLATFORM_HEADERS,
-  responses: { ...doc.responses, ...platformErrors(statuses, { 401: 'No valid API key, or x-vendor-siteid missing or not the site of the credentials.' }) },
+  responses: { ...doc.responses, ...platformErrors(statuses, { 401: 'No valid API key, or x-vendor-siteid missing or not the site of the credentials.' }, invalidField) },
 });
 
 const tokenization = (operationId: string, summary: string, body: string, answer: string, description?: string, example?: unknown): RouteDoc => ({
@@ -29,7 +29,7 @@ const tokenization = (operationId: string, summary: string, body: string, answer
 
 const CARD = { cardNumber: '4242424242424242', expirationMonth: 12, expirationYear: 2030, cardHolderName: 'Ada Lovelace' };
 const DECISION = { status: 'success', vendorDecision: 'APPROVE', reasonCodes: [], recommendations: [], correlationId: 'corr_…' };
-const EVENT_ID = { schema: { type: 'string' }, description: 'The event id; repeating one replays its decision.' };
+const EVENT_ID = { schema: { type: 'string' }, description: 'The event id; sent again with the same body it replays its decision, with another body it is 400.' };
 
 export const PLATFORM_DOCS: RouteDocs = {
   'POST /merchants': risk({
@@ -45,7 +45,7 @@ export const PLATFORM_DOCS: RouteDocs = {
         apiKey: '…',
       }),
     },
-  }),
+  }, 'merchantId'),
   'POST /merchants/:id/api-key': risk(
     {
       operationId: 'replaceMerchantKey',
@@ -56,6 +56,7 @@ export const PLATFORM_DOCS: RouteDocs = {
       pathSchemas: { id: { schema: { type: 'string' }, description: 'The merchant\'s site id.' } },
       responses: { '200': jsonAnswer('The new key.', 'MerchantKey', { id: 'site_…', apiKey: '…' }) },
     },
+    'api-version',
     [400, 401, 404, 500],
   ),
   'POST /merchants/:id/3ds-recommendation': risk({
@@ -65,7 +66,7 @@ export const PLATFORM_DOCS: RouteDocs = {
     pathSchemas: { id: { schema: { type: 'string' }, description: 'The merchant\'s site id.' } },
     requestBody: jsonBody('EnrollmentRequest', { offerings: { psd2: true, risk_3ds: true } }),
     responses: { '200': jsonAnswer('Accepted.', 'EnrollmentAccepted', { requestId: '3ds_…', status: 'PENDING' }) },
-  }),
+  }, 'offerings'),
   'GET /merchants/:id/3ds-recommendation/:requestId': risk(
     {
       operationId: 'getThreeDsEnrollment',
@@ -73,6 +74,7 @@ export const PLATFORM_DOCS: RouteDocs = {
       pathSchemas: { id: { schema: { type: 'string' }, description: 'The merchant\'s site id.' } },
       responses: { '200': jsonAnswer('The request now.', 'Enrollment') },
     },
+    'api-version',
     [400, 401, 404, 500],
   ),
   'POST /v2/accounts/item-listing/:id': risk({
@@ -81,14 +83,14 @@ export const PLATFORM_DOCS: RouteDocs = {
     pathSchemas: { id: EVENT_ID },
     requestBody: jsonBody('AccountRequest', { accountId: 'seller-1', eventTime: 1764000000000, listedItems: [] }),
     responses: { '200': jsonAnswer('The decision.', 'Decision', DECISION) },
-  }),
+  }, 'eventTime'),
   'POST /v2/accounts/profile-access/:id': risk({
     operationId: 'decideProfileAccess',
     summary: 'A decision on a profile access attempt',
     pathSchemas: { id: EVENT_ID },
     requestBody: jsonBody('AccountRequest', { accountId: 'user-1', eventTime: 1764000000000, accountOwner: { email: 'verify@vendor.test' } }),
     responses: { '200': jsonAnswer('The decision, with MFA recommendations when verification is required.', 'Decision', DECISION) },
-  }),
+  }, 'accountId'),
   'POST /api/payments': {
     operationId: 'createPayment',
     summary: 'Create a payment',
@@ -115,7 +117,7 @@ export const PLATFORM_DOCS: RouteDocs = {
       }),
       ...platformErrors([400, 401, 404, 409, 413, 415, 429, 500, 502, 503], {
         502: 'The processor did not answer (payment_unknown); retry with the same Idempotency-Key: it reconciles and never charges twice.',
-      }),
+      }, 'amount'),
     },
   },
   'POST /v1/tokenization/tokenize': tokenization('tokenize', 'Tokenize a card', 'TokenizeRequest', 'Tokenized', 'A new token is single-use until it is upgraded.', CARD),

@@ -123,11 +123,15 @@ export function orderingErrors(statuses: number[], notes: StatusNotes = {}): Rec
   });
 }
 
-/** Document 3's risk, merchant and payment error body (docs/platform.md#error-bodies). */
-export function platformErrors(statuses: number[], notes: StatusNotes = {}): Record<string, ResponseDoc> {
+/**
+ * Document 3's risk, merchant and payment error body (docs/platform.md#error-bodies); the 400 example names
+ * `invalidField`, a field of that operation (an example naming another operation's field misleads a client's author).
+ */
+export function platformErrors(statuses: number[], notes: StatusNotes = {}, invalidField = 'body'): Record<string, ResponseDoc> {
+  const message = invalidField === 'body' ? 'The request body must be a JSON object.' : `${invalidField} is required.`;
   return familyErrors('PlatformError', statuses, notes, (status) =>
     status === 400
-      ? { status: 'error', message: 'merchantId is required.', errors: [{ field: 'merchantId', message: 'merchantId is required.' }] }
+      ? { status: 'error', message, errors: [{ field: invalidField, message }] }
       : { status: 'error', message: codeAndText(status, notes).text },
   );
 }

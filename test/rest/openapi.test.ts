@@ -148,6 +148,25 @@ describe('the examples', () => {
     expect(problems).toEqual([]);
     expect(checked).toBeGreaterThan(100);
   });
+
+  it('name, in a platform 400, a field the operation has: merchantId only where a merchant is created', async () => {
+    const { body } = await t.rest('GET', '/openapi.json');
+    const named: Record<string, string> = {};
+    for (const [path, item] of Object.entries<Record<string, any>>(body.paths)) {
+      for (const [method, operation] of Object.entries<any>(item)) {
+        const example = operation.responses['400']?.content?.['application/json']?.example;
+        if (example?.status === 'error') named[`${method.toUpperCase()} ${path}`] = example.errors[0].field;
+      }
+    }
+    expect(named).toMatchObject({
+      'POST /merchants': 'merchantId',
+      'POST /merchants/{id}/3ds-recommendation': 'offerings',
+      'POST /v2/accounts/item-listing/{id}': 'eventTime',
+      'POST /v2/accounts/profile-access/{id}': 'accountId',
+      'POST /api/payments': 'amount',
+    });
+    expect(Object.entries(named).filter(([operation, field]) => field === 'merchantId' && operation !== 'POST /merchants')).toEqual([]);
+  });
 });
 
 describe('the response check the REST suites run', () => {
