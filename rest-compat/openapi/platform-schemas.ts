@@ -79,7 +79,7 @@ export const PLATFORM_SCHEMAS: Record<string, Schema> = {
   Enrollment: closed(
     {
       requestId: str(),
-      merchantId: str(),
+      merchantId: str({ description: "The merchant's site id (the path's {id}), not the merchantId sent at creation." }),
       status: str({ enum: ['PENDING', 'COMPLETED', 'FAILED'] }),
       reason: str(),
       offerings: { type: 'object' },
