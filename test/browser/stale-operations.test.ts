@@ -53,6 +53,21 @@ describe.skipIf(!hasChromium)(`pages whose operation the server no longer knows 
     expect(pageErrors).toEqual([]);
   });
 
+  it('the staff console reloads when signing in is refused unrun, and is signed in with the token typed', { timeout: 90_000 }, async () => {
+    const live = await liveServer();
+    const browser = await launchBrowser();
+    const { page, pageErrors } = await openPage(browser, { viewport: PHONE });
+    let loads = 0;
+    page.on('load', () => loads++);
+    await staleOperation(page, 'StaffSignIn', () => loads === 0);
+    await page.goto(`http://127.0.0.1:${live.server.port}/staff`);
+    await page.getByLabel('Admin token').fill(live.adminToken);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => loads, { timeout: 30_000 }).toBe(2);
+    await page.locator('#console').waitFor({ state: 'visible', timeout: 30_000 });
+    expect(pageErrors).toEqual([]);
+  });
+
   it('the pay page says nothing was charged, reloads, and then pays', { timeout: 90_000 }, async () => {
     const live = await liveServer();
     const base = `http://127.0.0.1:${live.server.port}`;

@@ -48,6 +48,8 @@ async function open(token) {
       if (state === 'live' && lost) queue?.reload().catch((error) => { $('#queue-error').textContent = error.message; });
       lost = state !== 'live';
     },
+    // A reload for new operations (graphql.js) signs the tab in again with the token typed, checked then.
+    beforeReload: () => sessionStorage.setItem(TOKEN_KEY, token),
   });
   try {
     // Checks the token before anything is shown: a staff field answers UNAUTHORIZED to a wrong one.
