@@ -8,8 +8,12 @@ import { json, type HttpResponse } from './http.ts';
 
 export type PathFamily = 'ordering' | 'platform' | 'tokenization';
 
-/** By prefix, so an unknown path under a family's prefix (a typo, an operation not offered) answers in its shape. */
-export function familyOf(path: string): PathFamily {
+/**
+ * By prefix, so an unknown path under a family's prefix (a typo, an operation not offered) answers in its shape; in
+ * any case, since a typo in case (`/Merchants`) is as likely, and a platform client reads no other shape.
+ */
+export function familyOf(rawPath: string): PathFamily {
+  const path = rawPath.toLowerCase();
   // The merchants' webhook endpoints answer in the platform shape (docs/merchant-webhooks.md): under /v1/, but not
   // tokenization's. Before, an unknown path or method there answered `{message}` alone, unlike every other answer there.
   if (path === '/v1/webhooks' || path.startsWith('/v1/webhooks/')) return 'platform';

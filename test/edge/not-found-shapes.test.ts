@@ -20,7 +20,8 @@ describe.each(TRANSPORTS)('404 and 405 per path family, over %s', (transport) =>
 
   it('platform paths answer { status: "error", message }', async () => {
     const t = await gatewayOver(transport);
-    for (const path of ['/api/payments/pay_1/refunds', '/v2/accounts/unknown/ev-1', '/merchants/m-1/unknown', '/v1/webhooks', '/v1/webhooks/endpoints/ep_1/unknown']) {
+    // In any case: a platform client's typo in a path's case (/Merchants) is still read in the shape it expects.
+    for (const path of ['/api/payments/pay_1/refunds', '/v2/accounts/unknown/ev-1', '/merchants/m-1/unknown', '/v1/webhooks', '/v1/webhooks/endpoints/ep_1/unknown', '/Merchants', '/API/Payments', '/V2/accounts/x']) {
       const res = await t.rest('GET', path);
       expect(res.status, path).toBe(404);
       expect(res.body).toEqual({ status: 'error', message: expect.stringContaining(path) });
