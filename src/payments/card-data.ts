@@ -47,7 +47,8 @@ export function checkCardData(body: unknown): { card: CardData } | { errors: Fie
   integerIn(errors, 'expirationYear', expirationYear, CARD_BOUNDS.year);
   const [minHolder, maxHolder] = CARD_BOUNDS.holderLength;
   if (typeof cardHolderName !== 'string') errors.push({ field: 'cardHolderName', message: fieldProblem('cardHolderName', cardHolderName, 'a string') });
-  else if (cardHolderName.length < minHolder || cardHolderName.length > maxHolder) {
+  // In characters (code points), as the OpenAPI schema's maxLength counts them, not UTF-16 units.
+  else if (characters(cardHolderName) < minHolder || characters(cardHolderName) > maxHolder) {
     errors.push({ field: 'cardHolderName', message: `cardHolderName must be ${minHolder} to ${maxHolder} characters long.` });
   }
   if (errors.length > 0) return { errors };
@@ -60,6 +61,12 @@ export function checkCardData(body: unknown): { card: CardData } | { errors: Fie
     },
   };
 }
+
+const characters = (text: string): number => {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+};
 
 function integerIn(errors: FieldError[], field: string, value: unknown, [min, max]: readonly [number, number]): void {
   if (typeof value !== 'number' || !Number.isInteger(value)) errors.push({ field, message: fieldProblem(field, value, `a whole number from ${min} to ${max}`) });

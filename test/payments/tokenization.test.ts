@@ -50,6 +50,9 @@ describe('tokenize', () => {
     ['holder of 100 characters', { cardHolderName: 'A'.repeat(100) }, 200],
     ['empty holder', { cardHolderName: '' }, 400],
     ['holder of 101 characters', { cardHolderName: 'A'.repeat(101) }, 400],
+    // Characters, as JSON Schema's maxLength counts them: 100 outside the BMP are 200 UTF-16 units.
+    ['holder of 100 characters outside the BMP', { cardHolderName: '𝐀'.repeat(100) }, 200],
+    ['holder of 101 characters outside the BMP', { cardHolderName: '𝐀'.repeat(101) }, 400],
     ['a number that fails Luhn', { cardNumber: '4242424242424241' }, 400],
     ['a number with letters', { cardNumber: '42424242424242ab' }, 400],
     ['a cvc of 2 digits', { cvc: '12' }, 400],
