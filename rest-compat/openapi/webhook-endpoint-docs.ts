@@ -49,9 +49,9 @@ const delivery: Schema = {
     eventType: { type: 'string' },
     status: { type: 'string', enum: DELIVERY_STATUSES },
     attemptCount: { type: 'integer', minimum: 0 },
-    nextAttemptAt: time(),
+    nextAttemptAt: time('When the next attempt is due (while one is in flight, when its lease runs out). A delivery to a disabled endpoint waits, PENDING, until the endpoint is enabled again, so this may lie in the past.'),
     createdAt: time(),
-    deliveredAt: time(),
+    deliveredAt: time('When it was last delivered. A redelivery keeps it while the delivery is PENDING again; the next success replaces it.'),
     lastError: { type: ['string', 'null'] },
     attempts: {
       type: 'array',
