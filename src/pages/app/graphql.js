@@ -125,9 +125,9 @@ function sendable(value) {
 export function connect({ authorization, onState, beforeReload } = {}) {
   /** The page's operations are unknown to the server: reload (at most once a minute); the error to show meanwhile. */
   function outdated() {
-    let reloading = false;
-    try { beforeReload?.(); } finally { reloading = reloadForNewOperations(); }
-    return outdatedError(reloading);
+    // What the page keeps is a courtesy: storage full or refused must not stop the reload, nor replace its message.
+    try { beforeReload?.(); } catch { /* reload without it */ }
+    return outdatedError(reloadForNewOperations());
   }
 
   const headers = { 'content-type': 'application/json', accept: 'application/json' };
