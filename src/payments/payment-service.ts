@@ -64,6 +64,15 @@ export function createPaymentService(deps: ServiceDeps & { sites: SiteService })
     if (!row || row.site_id !== site.siteId || row.kind !== source.type) {
       throw new DomainError('bad_request', 'paymentMethod.token is not a token of this site.', { errors: [{ field: 'paymentMethod.token', message: 'Unknown token.' }] });
     }
+    // As an inline card is (runNew): a card past its expiry month is not charged. An active network token stands in
+    // for the card, and the network keeps it valid across the card's renewal.
+    const expired = row.kind === 'card' && row.network_token_status !== 'ACTIVE' && row.exp_month !== null && row.exp_year !== null
+      ? expiryProblem({ expirationMonth: row.exp_month, expirationYear: row.exp_year }, clock.now())
+      : null;
+    if (expired) {
+      const message = 'The card of this token has expired: renew it (POST /v1/account-updater/card/update) or pay with another card.';
+      throw new DomainError('bad_request', message, { field: 'paymentMethod.token', errors: [{ field: 'paymentMethod.token', message }] });
+    }
     return { hash: row.token_hash, multiUse: row.multi_use === 1 };
   }
 

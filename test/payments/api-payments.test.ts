@@ -4,7 +4,7 @@
  * unknown outcome reconciled on retry without a second charge.
  */
 import { describe, expect, it } from 'vitest';
-import { CARDS, paymentBody, paymentsGateway, sandboxCharges, siteCalls } from './support.ts';
+import { card, CARDS, paymentBody, paymentsGateway, sandboxCharges, siteCalls } from './support.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { canonicalJson } from '../../src/kernel/canonical-json.ts';
 import { sha256Hex } from '../../src/kernel/tokens.ts';
@@ -71,6 +71,19 @@ describe('POST /api/payments', () => {
     expect(await paymentCount(t)).toBe(0);
     expect(await sandboxCharges(t)).toHaveLength(0);
     expect((await siteCalls(t).pay(expired(11, 2026))).status).toBe(201);
+  });
+
+  it('refuses a token whose card has expired until the account updater renews it, and charges nothing meanwhile', async () => {
+    const t = await paymentsGateway(); // 22 November 2026
+    const calls = siteCalls(t);
+    const token = await calls.token(CARDS.ok, { expirationMonth: 10, expirationYear: 2026 });
+    const byToken = paymentBody(CARDS.ok, { paymentMethod: { type: 'card', token } });
+    const refused = await calls.pay(byToken);
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual([{ field: 'paymentMethod.token', message: expect.stringMatching(/expired/u) }]);
+    expect(await sandboxCharges(t)).toHaveLength(0);
+    expect((await calls.updateCard(card(CARDS.ok, { expirationMonth: 10, expirationYear: 2029 }))).status).toBe(200);
+    expect((await calls.pay(byToken)).status).toBe(201);
   });
 
   it('refuses a card and a token together rather than choosing one of them, and charges nothing', async () => {
