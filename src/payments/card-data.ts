@@ -48,7 +48,7 @@ export function checkCardData(body: unknown): { card: CardData } | { errors: Fie
   const [minHolder, maxHolder] = CARD_BOUNDS.holderLength;
   if (typeof cardHolderName !== 'string') errors.push({ field: 'cardHolderName', message: fieldProblem('cardHolderName', cardHolderName, 'a string') });
   // In characters (code points), as the OpenAPI schema's maxLength counts them, not UTF-16 units.
-  else if (characters(cardHolderName) < minHolder || characters(cardHolderName) > maxHolder) {
+  else if ([...cardHolderName].length < minHolder || [...cardHolderName].length > maxHolder) {
     errors.push({ field: 'cardHolderName', message: `cardHolderName must be ${minHolder} to ${maxHolder} characters long.` });
   }
   if (errors.length > 0) return { errors };
@@ -61,12 +61,6 @@ export function checkCardData(body: unknown): { card: CardData } | { errors: Fie
     },
   };
 }
-
-const characters = (text: string): number => {
-  let count = 0;
-  for (const _ of text) count++;
-  return count;
-};
 
 function integerIn(errors: FieldError[], field: string, value: unknown, [min, max]: readonly [number, number]): void {
   if (typeof value !== 'number' || !Number.isInteger(value)) errors.push({ field, message: fieldProblem(field, value, `a whole number from ${min} to ${max}`) });

@@ -53,6 +53,14 @@ export function createPaymentService(deps: ServiceDeps & { sites: SiteService })
   const flow = createPaymentFlow({ db, clock, logger, crypto, processor });
   const tokens = createTokenizationService({ ...deps, crypto });
 
+  /** 400 on `field` (with `message`, else expiryProblem's) when the card's expiry month has passed. */
+  function refuseExpired(expiry: Parameters<typeof expiryProblem>[0], field: string, message?: string): void {
+    const expired = expiryProblem(expiry, clock.now());
+    if (!expired) return;
+    const said = message ?? expired.message;
+    throw new DomainError('bad_request', said, { field, errors: [{ field, message: said }] });
+  }
+
   /**
    * The vault token a request pays with: a given token of this site, or (null) the inline card, which is vaulted in
    * the reserve transaction.
@@ -66,12 +74,9 @@ export function createPaymentService(deps: ServiceDeps & { sites: SiteService })
     }
     // As an inline card is (runNew): a card past its expiry month is not charged. An active network token stands in
     // for the card, and the network keeps it valid across the card's renewal.
-    const expired = row.kind === 'card' && row.network_token_status !== 'ACTIVE' && row.exp_month !== null && row.exp_year !== null
-      ? expiryProblem({ expirationMonth: row.exp_month, expirationYear: row.exp_year }, clock.now())
-      : null;
-    if (expired) {
-      const message = 'The card of this token has expired: renew it (POST /v1/account-updater/card/update) or pay with another card.';
-      throw new DomainError('bad_request', message, { field: 'paymentMethod.token', errors: [{ field: 'paymentMethod.token', message }] });
+    if (row.kind === 'card' && row.network_token_status !== 'ACTIVE' && row.exp_month !== null && row.exp_year !== null) {
+      refuseExpired({ expirationMonth: row.exp_month, expirationYear: row.exp_year }, 'paymentMethod.token',
+        'The card of this token has expired: renew it (POST /v1/account-updater/card/update) or pay with another card.');
     }
     return { hash: row.token_hash, multiUse: row.multi_use === 1 };
   }
@@ -118,11 +123,7 @@ export function createPaymentService(deps: ServiceDeps & { sites: SiteService })
 
   async function runNew(site: Site, request: PaymentRequest, claim: Claim | null): Promise<StoredResponse> {
     // Judged when a payment is made, not when a key's stored answer is replayed after the month has passed.
-    const expired = 'card' in request.source ? expiryProblem(request.source.card, clock.now()) : null;
-    if (expired) {
-      const field = 'paymentMethod.card.expirationYear';
-      throw new DomainError('bad_request', expired.message, { field, errors: [{ field, message: expired.message }] });
-    }
+    if ('card' in request.source) refuseExpired(request.source.card, 'paymentMethod.card.expirationYear');
     const given = await givenToken(site, request);
     const { row } = (await flow.run((trx) => reserveNew(trx, site, request, given, claim), settleKey(claim)))!;
     return answer(row);

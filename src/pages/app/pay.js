@@ -34,7 +34,10 @@ class Outdated extends Error {}
 /** Runs a trusted operation by name (its hash, graphql.js); the whole answer, errors included. */
 const gql = async (name, variables) => {
   const answer = (await ask('/graphql', { accept: 'application/json' }, operation(name, variables))).body;
-  if (isOutdated(answer?.errors)) throw new Outdated(reloadForNewOperations() ? 'reloading' : 'later');
+  if (isOutdated(answer?.errors)) {
+    reloadForNewOperations();
+    throw new Outdated();
+  }
   return answer;
 };
 const post = (path, body) => ask(path, {}, body);
@@ -137,7 +140,7 @@ const MESSAGES = {
   rate_limited: 'Too many attempts. Wait a moment, then try again.',
   unanswered: 'We could not confirm the payment: no answer came from the server. Press Pay again (once you are online): you will never be charged twice. This page checks the order again by itself.',
   not_paid: 'Checked again: the order is not paid yet. Press Pay again: you will never be charged twice.',
-  outdated: 'Nothing was charged: this page has been updated on the server and reloads now. Then press Pay again.',
+  outdated: 'Nothing was charged: this page has been updated on the server and reloads by itself. Then press Pay again.',
 };
 function result(text, ok) { $('result').textContent = text; $('result').className = ok ? 'ok' : 'bad'; }
 

@@ -52,10 +52,10 @@ export const countryMismatch: Rule = {
 };
 
 /**
- * The disposable service an address is at, or null. Mail is delivered alike to `mailinator.com.` (a fully
- * qualified name), with spaces around the address, and to a service's subdomains, so none of them slips past.
+ * The disposable service an address (trimmed by facts.ts) is at, or null. Mail is delivered alike to
+ * `mailinator.com.` (a fully qualified name) and to a service's subdomains, so neither slips past.
  */
 function disposableDomainOf(email: string): string | null {
-  const domain = email.trim().slice(email.trim().lastIndexOf('@') + 1).toLowerCase().replace(/\.+$/u, '');
+  const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase().replace(/\.+$/u, '');
   return DISPOSABLE_EMAIL_DOMAINS.find((listed) => domain === listed || domain.endsWith(`.${listed}`)) ?? null;
 }
