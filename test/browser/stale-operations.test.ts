@@ -4,21 +4,28 @@
  * (src/pages/app/graphql.js, at most once a minute) instead of refusing every press: the ordering page keeps what
  * was typed across the reload, and the pay page says nothing was charged. Real Chromium, in-process gateway.
  */
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { CHROMIUM_NOTE, hasChromium, launchBrowser, openPage, PHONE } from '../support/browser.ts';
 import { VALID_ORDER } from '../support/gateway.ts';
 import { liveServer } from '../support/live-server.ts';
 import { fillOrder } from './ordering-support.ts';
 
-/** Serves an operations.js whose hash of `name` the server does not know while `stale()` says so. */
-async function staleOperation(page: Page, name: string, stale: () => boolean) {
+/**
+ * A page in Chromium whose first load holds a hash of `name` the server does not know (opened before a deploy that
+ * changed that operation); every reload gets the real operations.js. `loads()`: how many times the page has loaded.
+ */
+async function openedBeforeDeploy(name: string) {
+  const browser = await launchBrowser();
+  const { page, pageErrors } = await openPage(browser, { viewport: PHONE });
+  let loads = 0;
+  page.on('load', () => loads++);
   await page.route('**/assets/app/operations.js', async (route) => {
-    if (!stale()) return route.continue();
+    if (loads > 0) return route.continue();
     const response = await route.fetch();
     const body = (await response.text()).replace(new RegExp(`("${name}": ")[0-9a-f]{8}`, 'u'), '$1deadbeef');
     await route.fulfill({ response, body });
   });
+  return { page, pageErrors, loads: () => loads };
 }
 
 const ORDER = { size: '13-inch', font: 'Block', thread: 'Gold', stitchText: 'ADA 1815', name: 'Ada Lovelace', email: 'ada@example.com' };
@@ -26,15 +33,11 @@ const ORDER = { size: '13-inch', font: 'Block', thread: 'Gold', stitchText: 'ADA
 describe.skipIf(!hasChromium)(`pages whose operation the server no longer knows ${CHROMIUM_NOTE}`, () => {
   it('the ordering page reloads when confirming is refused unrun, with the form as it was, and then orders', { timeout: 90_000 }, async () => {
     const live = await liveServer();
-    const browser = await launchBrowser();
-    const { page, pageErrors } = await openPage(browser, { viewport: PHONE });
-    let loads = 0;
-    page.on('load', () => loads++);
-    await staleOperation(page, 'CreateOrder', () => loads === 0);
+    const { page, pageErrors, loads } = await openedBeforeDeploy('CreateOrder');
     await page.goto(`http://127.0.0.1:${live.server.port}/`);
     await fillOrder(page, ORDER);
     await page.getByRole('button', { name: 'Yes, stitch exactly this' }).click();
-    await expect.poll(() => loads, { timeout: 30_000 }).toBe(2);
+    await expect.poll(loads, { timeout: 30_000 }).toBe(2);
 
     await page.locator('#start').waitFor({ state: 'visible', timeout: 30_000 });
     await expect.poll(() => page.getByLabel('Text to stitch').inputValue(), { timeout: 10_000 }).toBe(ORDER.stitchText);
@@ -55,15 +58,11 @@ describe.skipIf(!hasChromium)(`pages whose operation the server no longer knows 
 
   it('the staff console reloads when signing in is refused unrun, and is signed in with the token typed', { timeout: 90_000 }, async () => {
     const live = await liveServer();
-    const browser = await launchBrowser();
-    const { page, pageErrors } = await openPage(browser, { viewport: PHONE });
-    let loads = 0;
-    page.on('load', () => loads++);
-    await staleOperation(page, 'StaffSignIn', () => loads === 0);
+    const { page, pageErrors, loads } = await openedBeforeDeploy('StaffSignIn');
     await page.goto(`http://127.0.0.1:${live.server.port}/staff`);
     await page.getByLabel('Admin token').fill(live.adminToken);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => loads, { timeout: 30_000 }).toBe(2);
+    await expect.poll(loads, { timeout: 30_000 }).toBe(2);
     await page.locator('#console').waitFor({ state: 'visible', timeout: 30_000 });
     expect(pageErrors).toEqual([]);
   });
@@ -75,11 +74,7 @@ describe.skipIf(!hasChromium)(`pages whose operation the server no longer knows 
       orderNumber: string;
       payToken: string;
     };
-    const browser = await launchBrowser();
-    const { page, pageErrors } = await openPage(browser, { viewport: PHONE });
-    let loads = 0;
-    page.on('load', () => loads++);
-    await staleOperation(page, 'PayPagePay', () => loads === 0);
+    const { page, pageErrors, loads } = await openedBeforeDeploy('PayPagePay');
     const status = async () => (await live.gateway.database.db.selectFrom('orders').select('status').executeTakeFirstOrThrow()).status;
     await page.goto(`${base}/pay/${created.orderNumber}?t=${created.payToken}`);
     await page.locator('#demo').waitFor({ state: 'visible', timeout: 30_000 });
@@ -87,10 +82,10 @@ describe.skipIf(!hasChromium)(`pages whose operation the server no longer knows 
     await page.evaluate(() => sessionStorage.setItem('sleeve.reloadedForOperations', String(Date.now() - 56_000)));
     await page.locator('#demo').click();
     await expect.poll(() => page.locator('#result').textContent(), { timeout: 10_000 }).toMatch(/Nothing was charged/u);
-    expect(loads).toBe(1);
+    expect(loads()).toBe(1);
     expect(await status()).toBe('awaiting payment');
 
-    await expect.poll(() => loads, { timeout: 30_000 }).toBe(2);
+    await expect.poll(loads, { timeout: 30_000 }).toBe(2);
     await page.locator('#demo').waitFor({ state: 'visible', timeout: 30_000 });
     await page.locator('#demo').click();
     await expect.poll(status, { timeout: 30_000 }).toBe('received');

@@ -11,12 +11,15 @@ interface Operation {
   method: 'GET' | 'POST';
   path: (merchantId: string) => string;
   body?: unknown;
+  /** A POST that reads no body (key replacement): no content type is asked of it. */
+  bodyless?: true;
 }
 
 const OPERATIONS: Operation[] = [
   { name: 'merchant creation', method: 'POST', path: () => '/merchants', body: { defaultMerchantCategoryCode: '5411', merchantId: 'm-9', name: 'Nine' } },
   { name: '3DS enrollment', method: 'POST', path: (m) => `/merchants/${m}/3ds-recommendation`, body: { offerings: { psd2: true } } },
   { name: '3DS status', method: 'GET', path: (m) => `/merchants/${m}/3ds-recommendation/3ds_unknown` },
+  { name: 'key replacement', method: 'POST', path: (m) => `/merchants/${m}/api-key`, bodyless: true },
   { name: 'item listing', method: 'POST', path: () => '/v2/accounts/item-listing/evt-1', body: profileAccess() },
   { name: 'profile access', method: 'POST', path: () => '/v2/accounts/profile-access/evt-1', body: profileAccess() },
 ];
@@ -27,7 +30,7 @@ async function send(t: TestGateway, op: Operation, merchantId: string, headers: 
       method: op.method,
       headers,
       // Bytes, not a string: Fetch gives a string body `text/plain` of its own, and the header checks must see none.
-      ...(op.method === 'POST' ? { body: new TextEncoder().encode(typeof body === 'string' ? body : JSON.stringify(body)) } : {}),
+      ...(op.method === 'POST' && !op.bodyless ? { body: new TextEncoder().encode(typeof body === 'string' ? body : JSON.stringify(body)) } : {}),
     }),
   );
   return { status: response.status, body: (await response.json()) as { status: string; message: string; errors?: unknown[] } };
@@ -39,7 +42,7 @@ describe.each(OPERATIONS)('$name headers', (op) => {
   async function setup() {
     const t = await testGateway();
     const merchant = await createMerchant(t);
-    const json: Record<string, string> = op.method === 'POST' ? { 'content-type': 'application/json' } : {};
+    const json: Record<string, string> = op.method === 'POST' && !op.bodyless ? { 'content-type': 'application/json' } : {};
     return { t, merchant, good: { ...platformHeaders(t), ...json } };
   }
 
@@ -74,7 +77,7 @@ describe.each(OPERATIONS)('$name headers', (op) => {
     expect(both.status).toBe(401);
   });
 
-  if (op.method === 'POST') {
+  if (op.method === 'POST' && !op.bodyless) {
     it('415 for a body sent as another type (docs/edge.md#no-cross-site-writes), 400 without a content type or not JSON', async () => {
       const { t, merchant, good } = await setup();
       const plain = await send(t, op, merchant.id, { ...good, 'content-type': 'text/plain' });

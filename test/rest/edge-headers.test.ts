@@ -82,6 +82,16 @@ describe('no cross-site writes on REST (docs/edge.md#no-cross-site-writes)', () 
     expect((await gateway.fetch(request)).status).toBe(201);
   });
 
+  it('reads a /api/payments body with no content type as JSON too: document 3 lists no content-type header there', async () => {
+    const { gateway, siteAuthorization } = await testGateway();
+    const payment = { orderId: 'o-1', amount: 1999, currency: 'USD', paymentMethod: { type: 'card', card: { number: '4242424242424242', expirationMonth: 12, expirationYear: 2030, holderName: 'Ada Lovelace' } } };
+    const request = new Request('http://sleeve.test/api/payments', { method: 'POST', headers: { authorization: siteAuthorization }, body: new TextEncoder().encode(JSON.stringify(payment)) });
+    expect(request.headers.get('content-type')).toBeNull();
+    const response = await gateway.fetch(request);
+    expect(response.status).toBe(201);
+    expect(await response.json()).toMatchObject({ orderId: 'o-1', status: 'succeeded' });
+  });
+
   it('refuses text/plain in the platform and tokenization shapes too', async () => {
     const { rest, siteAuthorization } = await testGateway();
     const payment = await rest('POST', '/api/payments', '{}', { 'content-type': 'text/plain', authorization: siteAuthorization });
