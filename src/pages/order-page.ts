@@ -95,6 +95,7 @@ export function renderOrderPage(): string {
 <p class="lead" id="lead">Choose a size, a font and a thread colour, and the text to stitch. We embroider it while you wait.</p>
 <p id="load-error" class="error" role="alert"></p>
 <p id="saved-orders" class="note" hidden></p>
+<p id="forgotten" class="note" role="status"></p>
 <div class="layout" id="start">${FORM}${PREVIEW}</div>
 ${CONFIRM}
 ${ORDER}

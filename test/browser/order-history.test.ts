@@ -73,7 +73,7 @@ describe.skipIf(!hasChromium)(`the ordering page and the browser's Back button $
     expect(await page.locator('#saved-orders').textContent()).toContain(`order ${first}`);
     const second = await order('grace@example.com', 'GRACE');
     await page.goBack();
-    await expect.poll(() => page.locator('#saved-orders').textContent(), { timeout: 3_000 }).toBe(`Orders saved on this device: order ${second}order ${first}`);
+    await expect.poll(() => page.locator('#saved-orders').textContent(), { timeout: 3_000 }).toBe(`Orders saved on this device: order ${second}order ${first} · Forget them on this device`);
     await page.getByRole('button', { name: `order ${first}` }).click();
     await expect.poll(() => visibleStep(page), { timeout: 5_000 }).toEqual(['order']);
     expect(await page.locator('#order-number').textContent()).toBe(first);
@@ -84,6 +84,38 @@ describe.skipIf(!hasChromium)(`the ordering page and the browser's Back button $
     await order('ada@example.com', 'AGAIN');
     expect(await page.locator('#order-number').textContent()).toBe(first);
     expect(await page.locator('#order-note').textContent()).toContain(`already has order ${first}`);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('forgets every order saved on a shared device at one tap, and leaves the orders themselves as they are', { timeout: 60_000 }, async () => {
+    const { base, api } = await startServer();
+    const browser = await launchBrowser();
+    const { page, pageErrors } = await openPage(browser, { viewport: PHONE });
+    await page.goto(base);
+    await page.locator('#sizes input').first().waitFor({ state: 'attached' });
+    const numbers: string[] = [];
+    for (const [email, stitchText] of [['ada@example.com', 'ADA'], ['grace@example.com', 'GRACE']] as const) {
+      await fillOrder(page, { size: '15-inch', font: 'Script', thread: 'Navy', stitchText, name: 'Ada Lovelace', email });
+      await page.getByRole('button', { name: 'Yes, stitch exactly this' }).click();
+      await expect.poll(() => visibleStep(page), { timeout: 5_000 }).toEqual(['order']);
+      numbers.push((await page.locator('#order-number').textContent())!);
+      await page.goBack();
+      await expect.poll(() => visibleStep(page), { timeout: 3_000 }).toEqual(['start']);
+    }
+    const saved = await page.evaluate(() => JSON.parse(localStorage.getItem('sleeve.order')!) as { orderNumber: string; payToken: string });
+
+    await page.getByRole('button', { name: 'Forget them on this device' }).click();
+    expect(await page.locator('#saved-orders').isHidden()).toBe(true);
+    expect(await page.locator('#forgotten').textContent()).toBe('Forgotten on this device. The orders themselves are not changed.');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('stitchText');
+    expect(await page.evaluate(() => [localStorage.getItem('sleeve.order'), localStorage.getItem('sleeve.earlierOrders')])).toEqual([null, null]);
+    // The next attendee's reload shows the form, with nothing to tap; the order is still held for its owner.
+    await page.reload();
+    await expect.poll(() => visibleStep(page), { timeout: 5_000 }).toEqual(['start']);
+    expect(await page.locator('#saved-orders').isHidden()).toBe(true);
+    expect(await page.locator('#forgotten').textContent()).toBe('');
+    expect((await api.rest('GET', `/api/orders/${saved.orderNumber}?t=${encodeURIComponent(saved.payToken)}`)).body.status).toBe('awaiting payment');
+    expect(numbers).toHaveLength(2);
     expect(pageErrors).toEqual([]);
   });
 });

@@ -48,6 +48,11 @@ const stored = {
     localStorage.setItem(STORAGE_KEY, JSON.stringify(value));
   },
   clear: () => localStorage.removeItem(STORAGE_KEY),
+  /** All of them, the one shown and the earlier ones: a shared device (a kiosk) passes on to the next attendee. */
+  forget: () => {
+    localStorage.removeItem(STORAGE_KEY);
+    localStorage.removeItem(EARLIER_KEY);
+  },
   /** Every order saved on this device, the one shown first. */
   all: () => [readJson(STORAGE_KEY), ...(readJson(EARLIER_KEY) ?? [])].filter((o) => o?.orderNumber && o?.payToken),
 };
@@ -88,6 +93,7 @@ window.addEventListener('popstate', (event) => {
 function showStep(step) {
   $('#start').hidden = step !== 'form';
   showSavedOrders(step === 'form');
+  if (step !== 'form') $('#forgotten').textContent = '';
   $('#confirm').hidden = step !== 'confirm';
   $('#order').hidden = step !== 'order';
   $('#lead').hidden = step === 'order';
@@ -117,21 +123,37 @@ const status = createOrderStatus({
   },
 });
 
-/** On the form: the orders saved on this device, each a button that shows it again. */
+function linkButton(text, onClick) {
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'link';
+  button.textContent = text;
+  button.addEventListener('click', onClick);
+  return button;
+}
+
+/**
+ * On the form: the orders saved on this device, each a button that shows it again, and one that forgets them all
+ * (a shared device: the next attendee should not reach the last one's orders, their stitch text or their pay link).
+ */
 function showSavedOrders(shown) {
   const saved = shown ? stored.all() : [];
   const note = $('#saved-orders');
   note.hidden = saved.length === 0;
-  note.replaceChildren(...(saved.length ? [document.createTextNode(saved.length === 1 ? 'Saved on this device: ' : 'Orders saved on this device: ')] : []),
-    ...saved.map((mine) => {
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.className = 'link';
-      button.textContent = `order ${mine.orderNumber}`;
-      // A step of its own in the history: Back from it comes back to the form.
-      button.addEventListener('click', () => openSaved(mine, '', { replace: false }));
-      return button;
-    }));
+  if (saved.length === 0) return note.replaceChildren();
+  note.replaceChildren(document.createTextNode(saved.length === 1 ? 'Saved on this device: ' : 'Orders saved on this device: '),
+    // A step of its own in the history: Back from it comes back to the form.
+    ...saved.map((mine) => linkButton(`order ${mine.orderNumber}`, () => openSaved(mine, '', { replace: false }))),
+    document.createTextNode(' · '),
+    linkButton(saved.length === 1 ? 'Forget it on this device' : 'Forget them on this device', forgetSavedOrders));
+}
+
+/** Forgets every saved order of this device; the form says so where focus was (the button is gone). */
+function forgetSavedOrders() {
+  stored.forget();
+  showSavedOrders(true);
+  $('#forgotten').textContent = 'Forgotten on this device. The orders themselves are not changed.';
+  $('#stitchText').focus();
 }
 
 /** A saved order shown again (read afresh); `note`, `step` as for showOrder. One no longer found is forgotten. */
