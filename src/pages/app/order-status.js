@@ -3,11 +3,11 @@
  * by side (the pay page, or the demo card) without choosing for the user, then the status live (orderUpdates)
  * until it is ready, with the pickup instructions. The order's fields are operations/OrderFields.graphql.
  *
- * The countdown runs from a local deadline (the order's secondsLeft when read), as the pay page's does, and the
- * server's ticks only correct it: written from the ticks alone it froze whenever the socket was down (0:55 shown with
- * 0:25 left, then a jump to 0:13).
+ * The countdown runs from a local deadline (hold-countdown.js, as the pay page's does), and the server's ticks only
+ * correct it.
  */
-import { $, h, holdAnnouncement, minutesAndSeconds, retryDelay, sameOriginImage } from './dom.js';
+import { $, h, retryDelay, sameOriginImage } from './dom.js';
+import { createHoldCountdown } from './hold-countdown.js';
 import { spell } from './rules.js';
 import { previewLabel } from './sleeve-drawing.js';
 
@@ -30,65 +30,40 @@ function payAddress(payUrl, payToken) {
 export function createOrderStatus({ api, onFinished }) {
   let mine = null;
   let stops = [];
-  /** When the hold ends by this page's clock; 0: no countdown running. */
-  let deadline = 0;
-  let timer = 0;
   /** Reads of the order in a row at 0:00 that did not end the hold here (still held, or no answer): each waits longer. */
   let rereads = 0;
+  // At 0:00 the order is read again (orderUpdates brings the cancellation too, but not while the socket is down): a
+  // second later, then after 2, 4… s up to 30 s while the server still holds it or does not answer.
+  const countdown = createHoldCountdown({
+    display: $('#countdown'),
+    announce: $('#countdown-announce'),
+    readAgain,
+    readAgainAfter: () => retryDelay(rereads++, { firstMs: 1000, maxMs: 30_000, jitter: false }),
+  });
 
   function stopFollowing() {
     for (const stop of stops) stop();
     stops = [];
   }
 
-  function stopCountdown() {
-    clearTimeout(timer);
-    deadline = 0;
-    $('#countdown').textContent = '';
-  }
-
-  /**
-   * (Re)starts the countdown at `secondsLeft`. That is whole seconds (the hold ends 0–1 s after it says): the deadline
-   * is the middle of that second, and a tick comes just after each whole second passes.
-   */
-  function startCountdown(secondsLeft) {
-    deadline = Date.now() + secondsLeft * 1000 + 500;
-    tick();
-  }
-
-  function tick() {
-    clearTimeout(timer);
-    const ms = Math.max(0, deadline - Date.now());
-    const left = Math.floor(ms / 1000);
-    const first = !$('#countdown').textContent;
-    $('#countdown').textContent = minutesAndSeconds(left);
-    const said = first ? `${minutesAndSeconds(left)} left to pay.` : holdAnnouncement(left);
-    if (said) $('#countdown-announce').textContent = said;
-    // At 0:00 the order is read again (orderUpdates brings the cancellation too, but not while the socket is down):
-    // a second later, then after 2, 4… s up to 30 s while the server still holds it or does not answer, never in a
-    // loop.
-    timer = left > 0 ? setTimeout(tick, (ms % 1000) + 10) : setTimeout(readAgain, retryDelay(rereads++, { firstMs: 1000, maxMs: 30_000, jitter: false }));
-  }
-
   async function readAgain() {
     const reading = mine;
     const data = await api.request('OrderPageOrder', { n: reading.orderNumber, t: reading.payToken }).catch(() => null);
     // Another order shown meanwhile, or this one's countdown ended (orderUpdates): nothing to do with this answer.
-    if (mine !== reading || !deadline) return;
+    if (mine !== reading || !countdown.running) return;
     // Still held, render restarts the countdown at the server's secondsLeft (0:00: asks again, later); no answer,
     // 0:00 again, and the same.
     if (data?.order) render(data.order);
-    else tick();
+    else countdown.tick();
   }
   // Back online at 0:00: the truth now, not after the rest of a wait.
-  window.addEventListener('online', () => { if (deadline && deadline <= Date.now()) readAgain(); });
+  window.addEventListener('online', () => { if (countdown.running && countdown.ranOut) readAgain(); });
 
   /** A tick of the server's holdCountdown: moves the local deadline only when they differ by more than a second. */
   function serverTick(secondsLeft) {
-    if (!deadline) return;
-    const left = Math.floor(Math.max(0, deadline - Date.now()) / 1000);
+    if (!countdown.running) return;
     // A tick is late by the time it took to arrive: following every one would make the countdown jump back and forth.
-    if (Math.abs(left - secondsLeft) > 1) startCountdown(secondsLeft);
+    if (Math.abs(countdown.secondsLeft() - secondsLeft) > 1) countdown.start(secondsLeft);
   }
 
   function render(order) {
@@ -109,7 +84,7 @@ export function createOrderStatus({ api, onFinished }) {
       $('#pay-link').href = payAddress(order.payUrl, mine.payToken);
       // The hold's end never moves: set once (a later copy of the order would only move it by the time it took to
       // arrive), and again only once it ran out here while the server, which decides, still holds the order.
-      if (deadline <= Date.now()) startCountdown(order.secondsLeft);
+      if (countdown.ranOut) countdown.start(order.secondsLeft);
       if (order.secondsLeft > 0) rereads = 0;
     }
     $('#pickup').hidden = order.status !== 'READY';
@@ -123,7 +98,7 @@ export function createOrderStatus({ api, onFinished }) {
     }
     $('#order-spelled').textContent = spell(order.order.stitchText);
     $('#new-order').hidden = !FINAL.includes(order.status);
-    if (!held) stopCountdown();
+    if (!held) countdown.stop();
     if (FINAL.includes(order.status)) stopFollowing();
   }
 
@@ -168,7 +143,7 @@ export function createOrderStatus({ api, onFinished }) {
     show(stored, order) {
       stopFollowing();
       mine = stored;
-      stopCountdown();
+      countdown.stop();
       rereads = 0;
       $('#pay-result').textContent = '';
       render(order);

@@ -13,7 +13,8 @@
 import { connect, isOutdated, operation, reloadForNewOperations } from './graphql.js';
 import { spell } from './rules.js';
 import { previewLabel } from './sleeve-drawing.js';
-import { holdAnnouncement, minutesAndSeconds, retryDelay, sameOriginImage } from './dom.js';
+import { retryDelay, sameOriginImage } from './dom.js';
+import { createHoldCountdown } from './hold-countdown.js';
 
 const orderNumber = document.body.dataset.orderNumber;
 const token = new URLSearchParams(location.search).get('t') ?? '';
@@ -41,7 +42,8 @@ const gql = async (name, variables) => {
   return answer;
 };
 const post = (path, body) => ask(path, {}, body);
-let deadline = 0, timer = 0; // deadline 0: no countdown running
+// At 0:00 the order is read again a second later, as long as the server still holds it (hold-countdown.js).
+const countdown = createHoldCountdown({ display: $('countdown'), announce: $('countdown-announce'), readAgain: () => load(), readAgainAfter: () => 1000 });
 function show(order) {
   $('number').textContent = order.orderNumber;
   for (const k of ['size', 'font', 'thread']) $(k).textContent = order.order[k];
@@ -59,7 +61,7 @@ function show(order) {
   const held = order.status === 'AWAITING_PAYMENT';
   // The pay form goes away under the user (paid elsewhere, the hold ran out): focus goes to what says why, not the body.
   if (!held && !$('pay').hidden && $('pay').contains(document.activeElement)) $('status').focus();
-  if (!held) { clearTimeout(timer); deadline = 0; }
+  if (!held) countdown.stop();
   $('pay').hidden = !held; $('countdown').hidden = !held;
   $('deadline').textContent = held ? 'Pay before ' + order.holdUntilText + '.' : '';
   if (held) {
@@ -68,21 +70,8 @@ function show(order) {
     // The hold's end never moves: set the countdown once (and again only once it ran out here while the server
     // still holds the order). A later copy of the order — the subscription's first event — would only move it by
     // the time that answer took to arrive: a visible jump.
-    if (deadline <= Date.now()) { deadline = Date.now() + order.secondsLeft * 1000 + 500; tick(true); }
+    if (countdown.ranOut) countdown.start(order.secondsLeft);
   }
-}
-function tick(first = false) {
-  clearTimeout(timer);
-  const ms = Math.max(0, deadline - Date.now());
-  const left = Math.floor(ms / 1000);
-  $('countdown').textContent = minutesAndSeconds(left);
-  // The timer itself is silent (role=timer); the time left is said when it appears, then now and then.
-  const said = first ? `${minutesAndSeconds(left)} left to pay.` : holdAnnouncement(left);
-  if (said) $('countdown-announce').textContent = said;
-  // secondsLeft is whole seconds (the hold ends 0–1 s after it says), so the deadline above is the middle of that
-  // second; tick just after each whole second passes. At 0:00 ask the server again a second later — never at once
-  // and over and over while it still says 0 seconds left.
-  timer = left > 0 ? setTimeout(tick, (ms % 1000) + 10) : setTimeout(load, 1000);
 }
 
 /** Set when a payment got no answer: the next read of the order says, beside the pay buttons, what became of it. */

@@ -1,0 +1,59 @@
+/**
+ * The hold's countdown, on the ordering page (order-status.js) and the pay page (pay.js): one clock for both, so the
+ * two pages an attendee may hold side by side count alike.
+ *
+ * It runs from a local deadline (the order's secondsLeft when read), not from the server's ticks: written from the
+ * ticks alone it froze whenever the socket was down (0:55 shown with 0:25 left, then a jump to 0:13). secondsLeft is
+ * whole seconds (the hold ends 0–1 s after it says), so the deadline is the middle of that second, and a tick comes
+ * just after each whole second passes. At 0:00 the page asks the server, which decides, after `readAgainAfter()`
+ * milliseconds: never at once and over and over while the server still says 0 seconds left.
+ *
+ * The timer itself is silent (role=timer); the time left is said in `announce` when the countdown appears, then now
+ * and then (holdAnnouncement).
+ */
+import { holdAnnouncement, minutesAndSeconds } from './dom.js';
+
+export function createHoldCountdown({ display, announce, readAgain, readAgainAfter }) {
+  /** When the hold ends by this page's clock; 0: no countdown running. */
+  let deadline = 0;
+  let timer = 0;
+
+  function tick() {
+    clearTimeout(timer);
+    const ms = Math.max(0, deadline - Date.now());
+    const left = Math.floor(ms / 1000);
+    const first = !display.textContent;
+    display.textContent = minutesAndSeconds(left);
+    const said = first ? `${minutesAndSeconds(left)} left to pay.` : holdAnnouncement(left);
+    if (said) announce.textContent = said;
+    timer = left > 0 ? setTimeout(tick, (ms % 1000) + 10) : setTimeout(readAgain, readAgainAfter());
+  }
+
+  return {
+    /** (Re)starts at `secondsLeft`, the server's figure. */
+    start(secondsLeft) {
+      deadline = Date.now() + secondsLeft * 1000 + 500;
+      tick();
+    },
+    /** The hold ended or another order is shown: no timer left, nothing displayed (the next start is announced). */
+    stop() {
+      clearTimeout(timer);
+      deadline = 0;
+      display.textContent = '';
+    },
+    /** 0:00 shown again now, and the server asked again later (a read at 0:00 that got no answer). */
+    tick,
+    /** A countdown is running (it may be at 0:00, waiting for the server). */
+    get running() {
+      return deadline !== 0;
+    },
+    /** Not running, or run out here: the next copy of the order held by the server (re)starts it. */
+    get ranOut() {
+      return deadline <= Date.now();
+    },
+    /** Whole seconds left by this page's clock. */
+    secondsLeft() {
+      return Math.floor(Math.max(0, deadline - Date.now()) / 1000);
+    },
+  };
+}
