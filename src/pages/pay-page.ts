@@ -18,8 +18,8 @@ export function renderPayPage(orderNumber: string): string {
 <body data-order-number="${n}">
 <header class="bar"><div class="bar-inner"><a class="brand" href="/">Sleeve</a><span class="bar-note">Payment</span></div></header>
 <main>
-<h1>Sleeve order <span id="number"></span></h1>
-<section class="card" aria-labelledby="summary-title"><h2 id="summary-title">Your sleeve</h2>
+<h1>Sleeve order <span id="number">${n}</span></h1>
+<section class="card" id="summary" aria-labelledby="summary-title" hidden><h2 id="summary-title">Your sleeve</h2>
 <img class="sleeve-preview" id="preview" alt="" width="480" height="340" hidden>
 <dl><dt>Size</dt><dd id="size">…</dd><dt>Font</dt><dd id="font">…</dd><dt>Thread</dt><dd id="thread">…</dd>
 <dt>Stitch text</dt><dd id="text">…</dd><dt>Letter by letter</dt><dd id="spelled" class="spell">…</dd></dl></section>

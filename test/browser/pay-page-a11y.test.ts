@@ -43,6 +43,17 @@ describe.skipIf(!hasChromium)(`the pay page for screen readers and keyboards ${C
     await expect.poll(() => countdown.textContent(), { timeout: 3_000 }).not.toBe(first);
     expect(await page.locator('#countdown-announce').textContent()).toBe(said); // a tick says nothing new
     expect(await page.locator('#status').getAttribute('role')).toBe('status');
+    // Said, not shown: the announcement lags the timer (it was printed under it, "4:58 left to pay." beside 4:56).
+    const box = await page.locator('#countdown-announce').boundingBox();
+    expect(box && box.width <= 1 && box.height <= 1).toBe(true);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('says in its own words that the order is held, without sending the user to "the payment page" it is', { timeout: 60_000 }, async () => {
+    const { page, pageErrors } = await payPage();
+    const status = (await page.locator('#status').textContent())!;
+    expect(status).toMatch(/^Order \d+ is reserved for you until \d{1,2}:\d{2} [AP]M ET\. It is not paid yet; if it is not paid by then, it will be cancelled\.$/u);
+    expect(status).not.toMatch(/payment page/u);
     expect(pageErrors).toEqual([]);
   });
 

@@ -132,6 +132,10 @@ describe.skipIf(!hasChromium)(`the pay page when the network fails ${CHROMIUM_NO
     await expect.poll(() => page.locator('#status').textContent(), { timeout: 10_000 }).toBe('This payment link is not valid. Check the link you were given.');
     await page.waitForTimeout(2_000);
     expect(reads).toBe(1);
+    // The order number is the link's; no summary of "…" placeholders, no empty picture frame.
+    expect(await page.locator('h1').textContent()).toBe(`Sleeve order ${new URL(address).pathname.split('/').pop()}`);
+    expect(await page.locator('#summary').isHidden()).toBe(true);
+    expect(await page.locator('#preview').boundingBox()).toBeNull();
     expect(pageErrors).toEqual([]);
   });
 

@@ -44,8 +44,16 @@ const gql = async (name, variables) => {
 const post = (path, body) => ask(path, {}, body);
 // At 0:00 the order is read again a second later, as long as the server still holds it (hold-countdown.js).
 const countdown = createHoldCountdown({ display: $('countdown'), announce: $('countdown-announce'), readAgain: () => load(), readAgainAfter: () => 1000 });
+/**
+ * The held order in this page's words. The order's `message` is written for whoever shows an order anywhere (an
+ * agent, the ordering page), and tells them to "pay … on the payment page": this page is that page, and its ways to
+ * pay follow right below.
+ */
+const heldSentence = (order) => `Order ${order.orderNumber} is reserved for you until ${order.holdUntilText}. It is not paid yet; if it is not paid by then, it will be cancelled.`;
+
 function show(order) {
-  $('number').textContent = order.orderNumber;
+  // Hidden until an order is known: a bad link or a server not answering showed a summary of "…" placeholders.
+  $('summary').hidden = false;
   for (const k of ['size', 'font', 'thread']) $(k).textContent = order.order[k];
   $('text').textContent = order.order.stitchText;
   // Spelled as the ordering page spells it ("A · D · A · space · 1"), so the attendee checks the same thing twice.
@@ -56,9 +64,9 @@ function show(order) {
     $('preview').alt = previewLabel({ ...order.order, text: order.order.stitchText });
     $('preview').hidden = false;
   }
-  $('status').textContent = order.message;
-  $('status').className = ''; // a failed read before may have marked it
   const held = order.status === 'AWAITING_PAYMENT';
+  $('status').textContent = held ? heldSentence(order) : order.message;
+  $('status').className = ''; // a failed read before may have marked it
   // The pay form goes away under the user (paid elsewhere, the hold ran out): focus goes to what says why, not the body.
   if (!held && !$('pay').hidden && $('pay').contains(document.activeElement)) $('status').focus();
   if (!held) countdown.stop();
