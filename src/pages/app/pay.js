@@ -47,9 +47,9 @@ const countdown = createHoldCountdown({ display: $('countdown'), announce: $('co
 /**
  * The held order in this page's words. The order's `message` is written for whoever shows an order anywhere (an
  * agent, the ordering page), and tells them to "pay … on the payment page": this page is that page, and its ways to
- * pay follow right below.
+ * pay follow right below. The deadline is the line under the countdown (#deadline), said once.
  */
-const heldSentence = (order) => `Order ${order.orderNumber} is reserved for you until ${order.holdUntilText}. It is not paid yet; if it is not paid by then, it will be cancelled.`;
+const heldSentence = (order) => `Order ${order.orderNumber} is reserved for you, and not paid yet. If it is not paid in time, it will be cancelled.`;
 
 function show(order) {
   // Hidden until an order is known: a bad link or a server not answering showed a summary of "…" placeholders.
