@@ -142,6 +142,8 @@ describe.skipIf(!hasChromium)(`the ordering page in headless Chromium ${CHROMIUM
     await page.locator('#order').waitFor({ state: 'visible', timeout: 5_000 });
     expect(await page.locator('#order-number').textContent()).toBe('1001');
     expect(await page.locator('#hold-until').textContent()).toMatch(/^(.+, )?\d{1,2}:\d{2} [AP]M ET$/u);
+    // In the page's words: the order's `message` (for agents) tells how to pay, which the two ways below show.
+    expect(await page.locator('#order-message').textContent()).toBe('Order 1001 is reserved for you, and not paid yet.');
     const countdown = page.locator('#countdown');
     await expect.poll(() => countdown.textContent(), { timeout: 3_000 }).toMatch(/^4:5\d$/u);
     const first = await countdown.textContent();

@@ -64,7 +64,7 @@ describe.skipIf(!hasChromium)(`the pay page in headless Chromium ${CHROMIUM_NOTE
     expect(await countdown.textContent()).toMatch(/^4:5\d$/u);
     const first = await countdown.textContent();
     await expect.poll(() => countdown.textContent(), { timeout: 3_000 }).not.toBe(first);
-    expect(await page.locator('#deadline').textContent()).toMatch(/^Pay before .+\.$/u);
+    expect(await page.locator('#deadline').textContent()).toMatch(/^Pay before .+, or the order is cancelled\.$/u);
     expect(await page.locator('#demo').isEnabled()).toBe(true);
     await screenshot(page, 'pay-phone');
     await page.setViewportSize(DESKTOP);

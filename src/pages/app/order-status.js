@@ -7,7 +7,7 @@
  * correct it.
  */
 import { $, h, retryDelay, sameOriginImage } from './dom.js';
-import { createHoldCountdown } from './hold-countdown.js';
+import { createHoldCountdown, heldSentence } from './hold-countdown.js';
 import { spell } from './rules.js';
 import { previewLabel } from './sleeve-drawing.js';
 
@@ -68,12 +68,12 @@ export function createOrderStatus({ api, onFinished }) {
 
   function render(order) {
     $('#order-number').textContent = order.orderNumber;
-    $('#order-message').textContent = order.message;
+    const held = order.status === 'AWAITING_PAYMENT';
+    $('#order-message').textContent = held ? heldSentence(order) : order.message;
     const at = STEPS.findIndex(([s]) => s === order.status);
     $('#steps').hidden = at < 0;
     $('#steps').replaceChildren(...STEPS.map(([, label], i) =>
       h('li', { class: i < at ? 'done' : '', 'aria-current': i === at ? 'step' : null }, i < at ? `✓ ${label}` : label)));
-    const held = order.status === 'AWAITING_PAYMENT';
     // The ways to pay go away under the user (paid elsewhere, the hold ran out): focus goes to the sentence that says
     // what happened, not to the page's body.
     if (!held && !$('#hold').hidden && $('#hold').contains(document.activeElement)) $('#order-message').focus();

@@ -14,7 +14,7 @@ import { connect, isOutdated, operation, reloadForNewOperations } from './graphq
 import { spell } from './rules.js';
 import { previewLabel } from './sleeve-drawing.js';
 import { retryDelay, sameOriginImage } from './dom.js';
-import { createHoldCountdown } from './hold-countdown.js';
+import { createHoldCountdown, heldSentence, payBefore } from './hold-countdown.js';
 
 const orderNumber = document.body.dataset.orderNumber;
 const token = new URLSearchParams(location.search).get('t') ?? '';
@@ -44,13 +44,6 @@ const gql = async (name, variables) => {
 const post = (path, body) => ask(path, {}, body);
 // At 0:00 the order is read again a second later, as long as the server still holds it (hold-countdown.js).
 const countdown = createHoldCountdown({ display: $('countdown'), announce: $('countdown-announce'), readAgain: () => load(), readAgainAfter: () => 1000 });
-/**
- * The held order in this page's words. The order's `message` is written for whoever shows an order anywhere (an
- * agent, the ordering page), and tells them to "pay … on the payment page": this page is that page, and its ways to
- * pay follow right below. The deadline is the line under the countdown (#deadline), said once.
- */
-const heldSentence = (order) => `Order ${order.orderNumber} is reserved for you, and not paid yet. If it is not paid in time, it will be cancelled.`;
-
 function show(order) {
   // Hidden until an order is known: a bad link or a server not answering showed a summary of "…" placeholders.
   $('summary').hidden = false;
@@ -71,7 +64,7 @@ function show(order) {
   if (!held && !$('pay').hidden && $('pay').contains(document.activeElement)) $('status').focus();
   if (!held) countdown.stop();
   $('pay').hidden = !held; $('countdown').hidden = !held;
-  $('deadline').textContent = held ? 'Pay before ' + order.holdUntilText + '.' : '';
+  $('deadline').textContent = held ? payBefore(order.holdUntilText) : '';
   if (held) {
     $('pay-label').textContent = order.payLabel;
     if (order.payButtonLabel) $('card-pay').textContent = order.payButtonLabel;
