@@ -3,8 +3,8 @@
  * carries the events (separate publish and subscribe connections), so a subscriber on one instance sees a change
  * made on another. Services publish after commit, never inside a transaction.
  */
-import { setMaxListeners } from 'node:events';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
+import { MemoryEventTarget } from './memory-event-target.ts';
 import { createPubSub, type PubSub } from '@graphql-yoga/subscription';
 import { Redis } from 'ioredis';
 import { closeRedis, watchRedisLink, type RedisLink } from '../kernel/redis-connection.ts';
@@ -79,10 +79,8 @@ export interface EventBusOptions {
 
 export function createEventBus({ redisUrl, channelPrefix = '', onListenerError = () => {} }: EventBusOptions = {}): EventBusHandle {
   if (!redisUrl) {
-    const target = new EventTarget();
-    // Every page on the options and every display of one order listens to one event type: node's default of ten
-    // listeners per type would call the eleventh "a possible memory leak" on stderr. Redis's target keeps a Set.
-    setMaxListeners(0, target);
+    // Not node's EventTarget, which refuses the events of a test environment imitating a browser (memory-event-target.ts).
+    const target = new MemoryEventTarget();
     return { bus: withListen(target as Target, onListenerError, IN_MEMORY), check: async () => {}, dispose: async () => {} };
   }
   const publishClient = quiet(new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 }));

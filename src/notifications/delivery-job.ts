@@ -37,7 +37,7 @@ export type DeliveryDispatcherDeps = BackgroundDeps & { metrics?: Pick<GatewayMe
 export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Promise<Disposable> {
   const { database, config, clock, bus, logger, services, metrics } = deps;
   const owner = randomId('deliverer_');
-  const inFlight = new DeliveriesInFlight<boolean>(MAX_IN_FLIGHT);
+  const inFlight = new DeliveriesInFlight<boolean>();
   const slots = new DeliverySlots(() => inFlight.size);
   /** Attempts waiting for each endpoint's answer now (the recorder gathers a batch only while some are). */
   const sending = new Map<string, number>();

@@ -52,7 +52,7 @@ export const startDispatcher = async (deps: DispatcherDeps): Promise<Disposable>
 async function runDispatcher(deps: DispatcherDeps, endpoint: string): Promise<Disposable> {
   const { database, config, clock, bus, logger, services, metrics } = deps;
   const owner = randomId('dispatcher_');
-  const inFlight = new DeliveriesInFlight<void>(MAX_IN_FLIGHT);
+  const inFlight = new DeliveriesInFlight<void>();
   const record = createRecorder(database);
   let stopped = false;
   const timer = createDueTimer(clock, () => sweep());

@@ -3,7 +3,6 @@
  * `content-type` and `accept: application/json`, the gateway's `user-agent` and the signature headers, and report
  * what came back. The timeout is a timer on the injected clock, so tests move time instead of waiting 10 s. Never throws.
  */
-import { setMaxListeners } from 'node:events';
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Clock } from '../kernel/clock.ts';
@@ -50,16 +49,11 @@ const SHUTDOWN_GRACE_MS = 3_000;
  */
 export class DeliveriesInFlight<T> {
   private readonly works = new Set<Promise<T>>();
-  private readonly shutdown = new AbortController();
-
-  /** `max`: the dispatcher's limit of deliveries in flight, each of which listens to the signal. */
-  constructor(max: number) {
-    setMaxListeners(max + 1, this.shutdown.signal);
-  }
+  private readonly shutdown = new ShutdownSignal();
 
   /** Aborted at shutdown, once the grace has run out: passed to every attempt. */
-  get signal(): AbortSignal {
-    return this.shutdown.signal;
+  get signal(): StopSignal {
+    return this.shutdown;
   }
 
   get size(): number {
@@ -86,10 +80,45 @@ export class DeliveriesInFlight<T> {
   }
 }
 
+/** What an attempt reads of the signal that stops it: an AbortSignal's, or a ShutdownSignal's. */
+export interface StopSignal {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
+/**
+ * The dispatcher's stop signal: a set of listeners rather than an AbortController, whose signal warned past ten
+ * listeners (a dispatcher has up to its limit of attempts in flight) and, in a test environment imitating a browser
+ * (vitest's `happy-dom`), was that environment's, which node's `setMaxListeners` refused: `createGateway()` failed.
+ */
+class ShutdownSignal implements StopSignal {
+  aborted = false;
+  reason: unknown = undefined;
+  private readonly listeners = new Set<() => void>();
+
+  addEventListener(_type: 'abort', listener: () => void): void {
+    if (!this.aborted) this.listeners.add(listener);
+  }
+
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    this.listeners.delete(listener);
+  }
+
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    for (const listener of [...this.listeners]) listener();
+    this.listeners.clear();
+  }
+}
+
 /** How an attempt is made: its clock (the timeout), the dispatcher's stop signal, and the agents to connect with. */
 export interface AttemptOptions {
   clock: Clock;
-  signal: AbortSignal;
+  signal: StopSignal;
   /** Merchants' endpoints: agents refusing what ENDPOINT_ALLOWED_NETWORKS does not allow (endpoint-connection-client.ts). */
   agents?: Agents;
 }
