@@ -18,6 +18,8 @@ export interface ServedGateway {
   handleNode(req: IncomingMessage, res: ServerResponse): void;
   attachWebSocket(server: Server): SocketTransport;
   endStreams(): void;
+  /** Told of each server started on it, so that the gateway's dispose() closes the server first. */
+  servedBy?(close: () => Promise<void>): void;
 }
 
 export interface RunningServer {
@@ -26,9 +28,10 @@ export interface RunningServer {
   readonly url: string;
   readonly ws: SocketTransport;
   /**
-   * Stops accepting, ends SSE streams with `complete`, closes WebSockets with 1001, lets requests in flight finish,
-   * closes each connection as it goes idle, and destroys what is left after `graceMs` (default 2 s, so that the
-   * process exits within 3 s whatever clients are open: docs/edge.md#shutdown-of-streams).
+   * Stops accepting, ends SSE streams (without `complete`: their clients connect again), closes WebSockets with 1001,
+   * lets requests in flight finish, closes each connection as it goes idle, and destroys what is left after
+   * `graceMs` (default 2 s, so that the process exits within 3 s whatever clients are open:
+   * docs/edge.md#shutdown-of-streams). Once: a second call waits for the first. The gateway's dispose() calls it.
    */
   close(graceMs?: number): Promise<void>;
 }
@@ -53,29 +56,35 @@ export async function startServer(gateway: ServedGateway, { port, host }: { port
   });
   const ws = gateway.attachWebSocket(server);
   const actualPort = (server.address() as AddressInfo).port;
-  return {
+  let closing: Promise<void> | undefined;
+  const running: RunningServer = {
     server,
     ws,
     port: actualPort,
     url: `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`,
-    async close(graceMs = 2_000) {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // SSE responses end, without `complete`: their clients connect again (docs/edge.md#shutdown-of-streams).
-      gateway.endStreams();
-      // Subscribers get 1001 "Going away" and reconnect elsewhere; not awaited before the grace timer is set, since
-      // a client that never answers the close handshake would hold it (ws waits 30 s).
-      const wsClosed = ws.dispose();
-      // A response that ends after close() (a stream, a request in flight) leaves a keep-alive connection open:
-      // closed as soon as it is idle, not when the grace runs out.
-      server.closeIdleConnections();
-      const idle = setInterval(() => server.closeIdleConnections(), 50);
-      const timer = setTimeout(() => {
-        for (const socket of sockets) socket.destroy();
-      }, graceMs);
-      timer.unref();
-      await Promise.all([closed, wsClosed]);
-      clearInterval(idle);
-      clearTimeout(timer);
-    },
+    close: (graceMs = 2_000) => (closing ??= closeServer(graceMs)),
   };
+  // A test that disposes its gateway and forgets the server: the server answered on, every request a failure.
+  gateway.servedBy?.(() => running.close());
+  return running;
+
+  async function closeServer(graceMs: number): Promise<void> {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    // SSE responses end, without `complete`: their clients connect again (docs/edge.md#shutdown-of-streams).
+    gateway.endStreams();
+    // Subscribers get 1001 "Going away" and reconnect elsewhere; not awaited before the grace timer is set, since
+    // a client that never answers the close handshake would hold it (ws waits 30 s).
+    const wsClosed = ws.dispose();
+    // A response that ends after close() (a stream, a request in flight) leaves a keep-alive connection open:
+    // closed as soon as it is idle, not when the grace runs out.
+    server.closeIdleConnections();
+    const idle = setInterval(() => server.closeIdleConnections(), 50);
+    const timer = setTimeout(() => {
+      for (const socket of sockets) socket.destroy();
+    }, graceMs);
+    timer.unref();
+    await Promise.all([closed, wsClosed]);
+    clearInterval(idle);
+    clearTimeout(timer);
+  }
 }

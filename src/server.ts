@@ -73,7 +73,9 @@ export interface Gateway {
   endStreams(): void;
   /** From now on `/ready` answers 503 (SIGTERM: docs/operations.md#readiness); everything else is served as before. */
   drain(): void;
-  /** Stops the schedulers and closes the database. */
+  /** startServer tells the gateway of each server started on it: dispose() closes them first. */
+  servedBy(close: () => Promise<void>): void;
+  /** Closes the servers started on it (startServer), stops the schedulers and closes the database. */
   dispose(): Promise<void>;
 }
 
@@ -237,6 +239,8 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   }
 
   let disposed = false;
+  /** Closers of the servers started on this gateway (startServer), closed by dispose(). */
+  const servers: Array<() => Promise<void>> = [];
   return {
     config,
     services,
@@ -265,6 +269,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
       mcp.endStreams();
     },
     drain: () => readiness.drain(),
+    servedBy: (close) => void servers.push(close),
     handleNode(req, res) {
       // No closures here: this runs for every request (see rest-compat/node-adapter.ts on tsx's __name).
       const requestId = requestIdOf(rawHeader(req, 'x-request-id'));
@@ -277,6 +282,8 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     async dispose() {
       if (disposed) return;
       disposed = true;
+      // Servers started on it first (startServer; closed already by main.ts's stop, and a second close waits for it).
+      await Promise.all(servers.map((close) => close()));
       // Streams still open in memory end with `complete` (nothing will come back), instead of hanging their tests.
       graphql.endStreams(true);
       for (const item of background.reverse()) await item.dispose();

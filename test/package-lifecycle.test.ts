@@ -2,11 +2,12 @@
  * The package entry as a frontend team's tests meet it (a review of the package): `dispose()` ends the streams still
  * open on the in-memory gateway (a test waiting for its subscription to finish is not left to time out), a gateway
  * used after `dispose()` says so instead of answering 200 "Unexpected error.", and the configuration error that
- * `createGateway` throws is exported, so a test can tell it from any other.
+ * `createGateway` throws is exported, so a test can tell it from any other. A server started on the gateway is closed
+ * by its `dispose()` (an outside review found one answering on, every GraphQL request an "Unexpected error.").
  */
 import { createClient } from 'graphql-sse';
 import { expect, it } from 'vitest';
-import { ConfigError, createGateway, createManualClock } from '../src/index.ts';
+import { ConfigError, createGateway, createManualClock, startServer } from '../src/index.ts';
 
 const ORDER = { email: 'ada@example.com', name: 'Ada Lovelace', size: '13-inch', font: 'Block', thread: 'Gold', stitchText: 'ADA' };
 
@@ -33,6 +34,16 @@ it('a disposed gateway refuses requests by saying so', async () => {
   await gateway.dispose();
   await expect(gateway.fetch(new Request('http://localhost/graphql?query=%7B__typename%7D'))).rejects.toThrow(/disposed/u);
   await gateway.dispose(); // twice is harmless
+});
+
+it('dispose() closes a server started on the gateway, which no longer answers (it answered 200 with every GraphQL request failing)', async () => {
+  const gateway = await createGateway({ clock: createManualClock() });
+  const server = await startServer(gateway, { port: 0, host: '127.0.0.1' });
+  expect((await fetch(`${server.url}/health`)).status).toBe(200);
+  await gateway.dispose();
+  await expect(fetch(`${server.url}/health`)).rejects.toThrow(/fetch failed/u);
+  expect(server.server.listening).toBe(false);
+  await server.close(); // closing it again, as a test's own cleanup would, is harmless
 });
 
 it('exports ConfigError, the error a bad setting stops createGateway with', async () => {
