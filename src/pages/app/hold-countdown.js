@@ -17,7 +17,7 @@ import { holdAnnouncement, minutesAndSeconds } from './dom.js';
  * A held order in the pages' own words. The order's `message` is written for whoever shows an order anywhere (an
  * agent above all) and tells them how to pay, "on the payment page ($1.00, refunded), or with the demo card": on the
  * pay page that is the page itself, and on the ordering page the two ways to pay follow right below it. The deadline
- * is said once, beside the countdown (PAY_BEFORE).
+ * is said once, beside the countdown (`payBefore`, and the ordering page's markup).
  */
 export const heldSentence = (order) => `Order ${order.orderNumber} is reserved for you, and not paid yet.`;
 /** The pay page's line beside the countdown: the ordering page's markup says the same (order-page.ts, #hold). */
