@@ -137,9 +137,14 @@ it('packs, installs into a fresh project, and the README example passes there un
   timings.node = plain.seconds;
   expect(JSON.parse(plain.stdout)).toEqual({ graphql: { data: { sleeveOptions: { sizes: expect.arrayContaining(['13-inch']) } } }, asset: 200 });
 
-  // CommonJS `require` (Node loads ES modules by require from 20.19): the same entry, its error class too.
-  const required = await run([process.execPath, '-e', "const g = require('sleeve-gateway'); console.log(typeof g.createGateway, typeof g.ConfigError)"], consumer, 60_000);
-  expect(required.stdout.trim()).toBe('function function');
+  // CommonJS `require` (Node loads ES modules by require from 20.19): the same entry, its error class too; and the
+  // two files a consumer's tooling reads, exported (codegen reads the schema; ERR_PACKAGE_PATH_NOT_EXPORTED before).
+  const required = await run([process.execPath, '-e', [
+    "const g = require('sleeve-gateway');",
+    "const schema = require('node:fs').readFileSync(require.resolve('sleeve-gateway/schema.graphql'), 'utf8');",
+    "console.log(typeof g.createGateway, typeof g.ConfigError, require('sleeve-gateway/package.json').name, schema.includes('type Query'))",
+  ].join(' ')], consumer, 60_000);
+  expect(required.stdout.trim()).toBe('function function sleeve-gateway true');
 
   // The example against the package's declarations (`exports` → `types`), with this project's TypeScript.
   const tsconfig = { compilerOptions: { module: 'NodeNext', target: 'ES2022', lib: ['ES2023', 'DOM'], strict: true, noEmit: true, skipLibCheck: true, types: [] } };
