@@ -3,6 +3,7 @@
  * operations, keyed as their routes are written. Site basic auth; errors in the platform's body.
  */
 import { jsonAnswer, jsonBody, platformErrors, SITE_AUTH, type RouteDoc, type RouteDocs, type Schema } from './types.ts';
+import { DELIVERY_NEXT_ATTEMPT_AT, TIME_NOTES } from '../../src/notifications/endpoint-view.ts';
 
 const EVENT_TYPES = ['token-updated', 'requestforevidencenotification', 'accountupdatenotification', 'orderstatusupdatenotification', 'itemlistingrequestupdatenotification'];
 const TAG = 'Webhook endpoints';
@@ -49,9 +50,9 @@ const delivery: Schema = {
     eventType: { type: 'string' },
     status: { type: 'string', enum: DELIVERY_STATUSES },
     attemptCount: { type: 'integer', minimum: 0 },
-    nextAttemptAt: time('When the next attempt is due (while one is in flight, when its lease runs out). A delivery to a disabled endpoint waits, PENDING, until the endpoint is enabled again, so this may lie in the past.'),
+    nextAttemptAt: time(DELIVERY_NEXT_ATTEMPT_AT),
     createdAt: time(),
-    deliveredAt: time('When it was last delivered. A redelivery keeps it while the delivery is PENDING again; the next success replaces it.'),
+    deliveredAt: time(TIME_NOTES.deliveredAt),
     lastError: { type: ['string', 'null'] },
     attempts: {
       type: 'array',

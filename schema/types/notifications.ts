@@ -7,6 +7,7 @@ import type { Notification, NotificationAttempt, NotificationPage } from '../../
 import type { ClaimPage } from '../../src/disputes/claim-service.ts';
 import { hoursLeftUntil } from '../../src/notifications/send-time.ts';
 import { CLAIM_TYPES, REASON_CATEGORIES } from '../../src/notifications/bodies.ts';
+import { TIME_NOTES } from '../../src/notifications/endpoint-view.ts';
 import type { NotificationPath } from '../../src/notifications/notification-paths.ts';
 import { builder } from '../builder.ts';
 import { PageInfoRef, relayPageInfo } from './staff.ts';
@@ -60,9 +61,9 @@ export const NotificationRef = builder.objectRef<Notification>('Notification').i
     status: t.field({ type: NotificationStatusEnum, resolve: (n) => n.status }),
     subject: t.exposeString('subject', { nullable: true, description: 'What it is about: a token (masked), account, order or claim id.' }),
     attemptCount: t.exposeInt('attemptCount'),
-    nextAttemptAt: t.field({ type: 'DateTime', nullable: true, description: 'When the next attempt is due (while one is in flight, when its lease runs out).', resolve: (n) => date(n.nextAttemptAt) }),
+    nextAttemptAt: t.field({ type: 'DateTime', nullable: true, description: TIME_NOTES.nextAttemptAt, resolve: (n) => date(n.nextAttemptAt) }),
     createdAt: t.field({ type: 'DateTime', resolve: (n) => new Date(n.createdAt) }),
-    deliveredAt: t.field({ type: 'DateTime', nullable: true, description: 'When it was last delivered. A redelivery keeps it while the delivery is PENDING again; the next success replaces it.', resolve: (n) => date(n.deliveredAt) }),
+    deliveredAt: t.field({ type: 'DateTime', nullable: true, description: TIME_NOTES.deliveredAt, resolve: (n) => date(n.deliveredAt) }),
     lastError: t.exposeString('lastError', { nullable: true }),
     attempts: t.field({ type: [NotificationAttemptRef], resolve: (n) => n.attempts }),
   }),

@@ -5,7 +5,7 @@
  * rotation. The root fields are in schema/fields/webhooks.ts; the Node identities in schema/types/nodes.ts.
  */
 import { EVENT_TYPES, type EventType } from '../../src/notifications/endpoint-rules.ts';
-import { cursorOf } from '../../src/notifications/endpoint-view.ts';
+import { cursorOf, DELIVERY_NEXT_ATTEMPT_AT, TIME_NOTES } from '../../src/notifications/endpoint-view.ts';
 import type {
   DeliveryAttempt,
   EndpointDisabledNotice,
@@ -123,14 +123,9 @@ WebhookDeliveryRef.implement({
     eventType: t.exposeString('eventType', { description: 'One of the five event types (token-updated, …), or webhook-test for a test event.' }),
     status: t.field({ type: WebhookDeliveryStatusEnum, resolve: (d) => d.status }),
     attemptCount: t.exposeInt('attemptCount'),
-    nextAttemptAt: t.field({
-      type: 'DateTime',
-      nullable: true,
-      description: 'When the next attempt is due (while one is in flight, when its lease runs out). A delivery to a disabled endpoint waits, PENDING, until the endpoint is enabled again, so this may lie in the past.',
-      resolve: (d) => date(d.nextAttemptAt),
-    }),
+    nextAttemptAt: t.field({ type: 'DateTime', nullable: true, description: DELIVERY_NEXT_ATTEMPT_AT, resolve: (d) => date(d.nextAttemptAt) }),
     createdAt: t.field({ type: 'DateTime', resolve: (d) => new Date(d.createdAt) }),
-    deliveredAt: t.field({ type: 'DateTime', nullable: true, description: 'When it was last delivered. A redelivery keeps it while the delivery is PENDING again; the next success replaces it.', resolve: (d) => date(d.deliveredAt) }),
+    deliveredAt: t.field({ type: 'DateTime', nullable: true, description: TIME_NOTES.deliveredAt, resolve: (d) => date(d.deliveredAt) }),
     lastError: t.exposeString('lastError', { nullable: true }),
     attempts: t.field({ type: [WebhookDeliveryAttemptRef], resolve: (d) => d.attempts }),
   }),

@@ -5,6 +5,19 @@
 import { eventTypeOf, type EventType } from './endpoint-rules.ts';
 import type { DeliveryAttemptRow, DeliveryRow, DeliveryStatus, EndpointRow } from './endpoint-tables.ts';
 
+/**
+ * What a delivery's (and an operator notification's) times mean, as the GraphQL schema and the OpenAPI document
+ * describe them: one wording for both doors.
+ */
+export const TIME_NOTES = {
+  nextAttemptAt: 'When the next attempt is due (while one is in flight, when its lease runs out).',
+  /** A merchant endpoint's delivery only: an operator notification's endpoint is never disabled. */
+  nextAttemptAtWhileDisabled: 'A delivery to a disabled endpoint waits, PENDING, until the endpoint is enabled again, so this may lie in the past.',
+  deliveredAt: 'When it was last delivered. A redelivery keeps it while the delivery is PENDING again; the next success replaces it.',
+} as const;
+/** A merchant endpoint delivery's nextAttemptAt, in full. */
+export const DELIVERY_NEXT_ATTEMPT_AT = `${TIME_NOTES.nextAttemptAt} ${TIME_NOTES.nextAttemptAtWhileDisabled}`;
+
 export interface WebhookEndpoint {
   id: string;
   siteId: string;

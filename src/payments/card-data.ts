@@ -30,6 +30,7 @@ export const CARD_BOUNDS = {
   holderLength: [1, 100],
 } as const;
 
+const outside = (n: number, min: number, max: number): boolean => n < min || n > max;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Checks the four card fields of `body`; returns the card or every failing field. */
@@ -48,7 +49,7 @@ export function checkCardData(body: unknown): { card: CardData } | { errors: Fie
   const [minHolder, maxHolder] = CARD_BOUNDS.holderLength;
   if (typeof cardHolderName !== 'string') errors.push({ field: 'cardHolderName', message: fieldProblem('cardHolderName', cardHolderName, 'a string') });
   // In characters (code points), as the OpenAPI schema's maxLength counts them, not UTF-16 units.
-  else if ([...cardHolderName].length < minHolder || [...cardHolderName].length > maxHolder) {
+  else if (outside([...cardHolderName].length, minHolder, maxHolder)) {
     errors.push({ field: 'cardHolderName', message: `cardHolderName must be ${minHolder} to ${maxHolder} characters long.` });
   }
   if (errors.length > 0) return { errors };

@@ -4,7 +4,7 @@
  * visitor on the same device sees their order again: {orderNumber, payToken, emailTag} stay in localStorage (the payToken
  * is the visitor's own secret for their own order), with up to five earlier orders of this device.
  */
-import { $, showConnection } from './dom.js';
+import { $, h, showConnection } from './dom.js';
 import { connect } from './graphql.js';
 import { createOrderForm } from './order-form.js';
 import { createOrderStatus } from './order-status.js';
@@ -123,14 +123,7 @@ const status = createOrderStatus({
   },
 });
 
-function linkButton(text, onClick) {
-  const button = document.createElement('button');
-  button.type = 'button';
-  button.className = 'link';
-  button.textContent = text;
-  button.addEventListener('click', onClick);
-  return button;
-}
+const linkButton = (text, onclick) => h('button', { type: 'button', class: 'link', onclick }, text);
 
 /**
  * On the form: the orders saved on this device, each a button that shows it again, and one that forgets them all
