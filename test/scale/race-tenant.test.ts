@@ -2,7 +2,8 @@
  * Accounts per site under a race (docs/platform.md#accounts, docs/merchant-webhooks.md#ownership): two real server
  * processes on one PostgreSQL schema and one Redis; the bootstrap site and a merchant send concurrent decisions for
  * one account id, spread over both instances. Each site's account keeps its own status, velocity and
- * notifications. Runs when TEST_DATABASE_URL and TEST_REDIS_URL are set.
+ * notifications. A merchant key replaced on one instance is refused by the other at once (docs/platform.md#credentials).
+ * Runs when TEST_DATABASE_URL and TEST_REDIS_URL are set.
  */
 import { describe, expect, it } from 'vitest';
 import { sharedInstancesEnv } from '../support/databases.ts';
@@ -83,6 +84,33 @@ describe.skipIf(!DATABASE || !REDIS)(
         [BOOTSTRAP.id]: { status: 'ACTIVATE', events: ['s-0', 's-1', 's-2', 's-3'] },
         [merchant.id]: { status: 'DEACTIVATE', events: ['m-0', 'm-1', 'm-2', 'm-3'] },
       });
+    });
+
+    it('replaces a merchant key on one instance and the other refuses the old key at once; of two replacements racing, one key works', { timeout: 60_000 }, async () => {
+      const shared = sharedInstancesEnv('keys');
+      afterThisTest(shared.cleanup);
+      const env = { ...shared.env, ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', VENDOR_SITE_ID: BOOTSTRAP.id, VENDOR_API_KEY: BOOTSTRAP.apiKey };
+      const a = await startProcess(env); // migrates first
+      const b = await startProcess(env);
+      const created = await post(`${a.url}/merchants`, BOOTSTRAP, { defaultMerchantCategoryCode: '5411', merchantId: 'm-keys', name: 'Key Shop' });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      const id = created.body.id as string;
+      const enroll = (url: string, apiKey: string) => post(`${url}/merchants/${id}/3ds-recommendation`, { id, apiKey }, { offerings: { psd2: true } }).then((r) => r.status);
+      const replace = async (url: string) => {
+        const response = await fetch(`${url}/merchants/${id}/api-key`, { method: 'POST', headers: headers(BOOTSTRAP) });
+        expect(response.status).toBe(200);
+        return ((await response.json()) as { apiKey: string }).apiKey;
+      };
+
+      const first = await replace(a.url);
+      expect(await enroll(b.url, created.body.apiKey)).toBe(401);
+      expect(await enroll(b.url, first)).toBe(200);
+
+      // Two replacements at once, one on each instance: the key stored last is the only one that works, on both.
+      const keys = await Promise.all([replace(a.url), replace(b.url)]);
+      const working = await Promise.all(keys.map(async (key) => [await enroll(a.url, key), await enroll(b.url, key)]));
+      expect(working.map(([onA, onB]) => `${onA} ${onB}`).sort()).toEqual(['200 200', '401 401']);
+      expect(await enroll(a.url, first)).toBe(401);
     });
   },
 );
