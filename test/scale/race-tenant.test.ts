@@ -34,6 +34,18 @@ async function post(url: string, site: { id: string; apiKey: string }, body: unk
 
 const staff = (base: string, query: string, variables?: Record<string, unknown>) => staffQuery(base, ADMIN, query, variables);
 
+/** Two server processes on one fresh PostgreSQL schema and one Redis, and a merchant created through the first. */
+async function twoInstancesAndAMerchant(schema: string, merchant: { merchantId: string; name: string }) {
+  const shared = sharedInstancesEnv(schema);
+  afterThisTest(shared.cleanup);
+  const env = { ...shared.env, ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', VENDOR_SITE_ID: BOOTSTRAP.id, VENDOR_API_KEY: BOOTSTRAP.apiKey };
+  const a = await startProcess(env); // migrates first
+  const b = await startProcess(env);
+  const created = await post(`${a.url}/merchants`, BOOTSTRAP, { defaultMerchantCategoryCode: '5411', ...merchant });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  return { a, b, merchant: { id: created.body.id as string, apiKey: created.body.apiKey as string } };
+}
+
 const profileAccess = (i: number, email: string) => ({
   accountId: 'acct-1',
   eventTime: EVENT_TIME + i * 1_000,
@@ -45,14 +57,7 @@ describe.skipIf(!DATABASE || !REDIS)(
   `accounts per site on several instances${!DATABASE || !REDIS ? ' (skipped: set TEST_DATABASE_URL and TEST_REDIS_URL)' : ''}`,
   () => {
     it("keeps each site's account, velocity and notifications its own under concurrent decisions on two instances", { timeout: 60_000 }, async () => {
-      const shared = sharedInstancesEnv('tenant');
-      afterThisTest(shared.cleanup);
-      const env = { ...shared.env, ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', VENDOR_SITE_ID: BOOTSTRAP.id, VENDOR_API_KEY: BOOTSTRAP.apiKey };
-      const a = await startProcess(env); // migrates first
-      const b = await startProcess(env);
-      const created = await post(`${a.url}/merchants`, BOOTSTRAP, { defaultMerchantCategoryCode: '5411', merchantId: 'm-race', name: 'Race Shop' });
-      expect(created.status, JSON.stringify(created.body)).toBe(200);
-      const merchant = { id: created.body.id as string, apiKey: created.body.apiKey as string };
+      const { a, b, merchant } = await twoInstancesAndAMerchant('tenant', { merchantId: 'm-race', name: 'Race Shop' });
 
       // The bootstrap site's requests are plain (approved while its own velocity allows), the merchant's decline
       // (a sandbox address); the merchant's events come first in time, so a shared history would count them.
@@ -87,14 +92,8 @@ describe.skipIf(!DATABASE || !REDIS)(
     });
 
     it('replaces a merchant key on one instance and the other refuses the old key at once; of two replacements racing, one key works', { timeout: 60_000 }, async () => {
-      const shared = sharedInstancesEnv('keys');
-      afterThisTest(shared.cleanup);
-      const env = { ...shared.env, ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', VENDOR_SITE_ID: BOOTSTRAP.id, VENDOR_API_KEY: BOOTSTRAP.apiKey };
-      const a = await startProcess(env); // migrates first
-      const b = await startProcess(env);
-      const created = await post(`${a.url}/merchants`, BOOTSTRAP, { defaultMerchantCategoryCode: '5411', merchantId: 'm-keys', name: 'Key Shop' });
-      expect(created.status, JSON.stringify(created.body)).toBe(200);
-      const id = created.body.id as string;
+      const { a, b, merchant } = await twoInstancesAndAMerchant('keys', { merchantId: 'm-keys', name: 'Key Shop' });
+      const { id } = merchant;
       const enroll = (url: string, apiKey: string) => post(`${url}/merchants/${id}/3ds-recommendation`, { id, apiKey }, { offerings: { psd2: true } }).then((r) => r.status);
       const replace = async (url: string) => {
         const response = await fetch(`${url}/merchants/${id}/api-key`, { method: 'POST', headers: headers(BOOTSTRAP) });
@@ -103,7 +102,7 @@ describe.skipIf(!DATABASE || !REDIS)(
       };
 
       const first = await replace(a.url);
-      expect(await enroll(b.url, created.body.apiKey)).toBe(401);
+      expect(await enroll(b.url, merchant.apiKey)).toBe(401);
       expect(await enroll(b.url, first)).toBe(200);
 
       // Two replacements at once, one on each instance: the key stored last is the only one that works, on both.
