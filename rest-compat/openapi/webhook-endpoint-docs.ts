@@ -4,8 +4,7 @@
  */
 import { jsonAnswer, jsonBody, platformErrors, SITE_AUTH, type RouteDoc, type RouteDocs, type Schema } from './types.ts';
 import { DELIVERY_NEXT_ATTEMPT_AT, TIME_NOTES } from '../../src/notifications/endpoint-view.ts';
-
-const EVENT_TYPES = ['token-updated', 'requestforevidencenotification', 'accountupdatenotification', 'orderstatusupdatenotification', 'itemlistingrequestupdatenotification'];
+import { EVENT_TYPES } from '../../src/notifications/endpoint-rules.ts';
 const TAG = 'Webhook endpoints';
 
 const eventTypes: Schema = {

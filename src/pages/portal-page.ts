@@ -4,17 +4,17 @@
  * secret, send a test event) and follows each endpoint's deliveries with every attempt. Static markup; the script
  * (app/portal-app.js and its modules) talks only to the REST paths of /v1/webhooks/endpoints with basic auth.
  */
-import { DESCRIPTION_MAX } from '../notifications/endpoint-rules.ts';
+import { DESCRIPTION_MAX, EVENT_TYPES, type EventType } from '../notifications/endpoint-rules.ts';
 import { APP_ASSETS, pageHead } from './page-shell.ts';
 
-/** Document 2's five notifications, by their event type (the path without its slash). */
-const EVENT_TYPES: Array<[string, string]> = [
-  ['token-updated', 'Token updated'],
-  ['requestforevidencenotification', 'Request for evidence'],
-  ['accountupdatenotification', 'Account update'],
-  ['orderstatusupdatenotification', 'Order status update'],
-  ['itemlistingrequestupdatenotification', 'Item listing request update'],
-];
+/** What the portal calls each of document 2's five notifications (their event type is the path without its slash). */
+const EVENT_LABELS: Record<EventType, string> = {
+  'token-updated': 'Token updated',
+  requestforevidencenotification: 'Request for evidence',
+  accountupdatenotification: 'Account update',
+  orderstatusupdatenotification: 'Order status update',
+  itemlistingrequestupdatenotification: 'Item listing request update',
+};
 
 const SIGN_IN = `
 <section id="sign-in" class="card narrow" aria-labelledby="sign-in-title">
@@ -77,7 +77,7 @@ const DETAIL = `
 </section>`;
 
 const EVENT_CHECKBOXES = EVENT_TYPES.map(
-  ([value, label]) => `<label class="check"><input type="checkbox" name="eventTypes" value="${value}"> ${label} <span class="hint mono">${value}</span></label>`,
+  (value) => `<label class="check"><input type="checkbox" name="eventTypes" value="${value}"> ${EVENT_LABELS[value]} <span class="hint mono">${value}</span></label>`,
 ).join('');
 
 const DIALOGS = `
