@@ -5,6 +5,7 @@
  * documents and the production policy are one object each, shared by yoga, the fast path and WebSocket.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { GraphQLSchema } from 'graphql';
 import { CorsPolicy } from '../src/kernel/cors.ts';
 import type { Logger } from '../src/kernel/logger.ts';
@@ -30,7 +31,7 @@ export { GRAPHQL_PATH, type ServerContext } from './yoga-server.ts';
 
 export interface GraphQLDoor {
   yoga: GraphQLYoga;
-  /** Fetch handler (in-memory gateway, tests): yoga's own pipeline. */
+  /** Fetch handler (in-memory gateway, tests): yoga's own pipeline, answering a Response of the caller's class. */
   fetch(request: Request, serverContext: ServerContext): Promise<Response>;
   /** False when a plugin hooks a step the fast JSON path skips: yoga then runs every request. */
   readonly compiledPathOn: boolean;
@@ -118,7 +119,11 @@ export function createGraphQLDoor(deps: GraphQLDoorDeps): GraphQLDoor {
         const answer = tooLarge(request.headers.get('accept'));
         return new Response(answer.body, { status: answer.status, headers: answer.headers });
       }
-      return yoga.fetch(request, serverContext);
+      const answer = await yoga.fetch(request, serverContext);
+      // Re-made with the caller's Response: yoga's headers may be immutable, and a DOM test environment's Response
+      // (happy-dom's) reads only a standard ReadableStream, not the stream of yoga's fetch classes.
+      const body = answer.body && WebReadableStream.from(answer.body as unknown as AsyncIterable<Uint8Array>);
+      return new Response(body as ReadableStream | null, answer);
     },
     handleNode: node.handle.bind(node),
     endStreams: (final = false) => {

@@ -203,7 +203,6 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     let response: Response;
     if (new URL(request.url).pathname === GRAPHQL_PATH) {
       response = await graphql.fetch(request, { clientAddress: client, requestId });
-      response = new Response(response.body, response); // yoga's headers may be immutable
       response.headers.set('x-request-id', requestId);
     } else {
       const req: RoutedRequest = fromFetch(request, client, config.maxBodyBytes);

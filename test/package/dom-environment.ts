@@ -38,7 +38,14 @@ export async function followAnOrderToItsCancellation(): Promise<void> {
     await until('AWAITING_PAYMENT');
     await clock.advance(5 * 60 * 1000);
     await until('CANCELLED');
+    const openStreams = async () => {
+      const metrics = await (await gateway.fetch(new Request('http://localhost/metrics'))).text();
+      return metrics.match(/^sleeve_graphql_subscriptions_open\{field="orderUpdates",transport="sse"\} (\d+)$/mu)?.[1];
+    };
+    expect(await openStreams()).toBe('1');
+    // Reading no further ends the subscription in the gateway, as a closed EventSource does.
     await reader.cancel();
+    await expect.poll(openStreams).toBe('0');
   } finally {
     await gateway.dispose();
   }
