@@ -140,6 +140,7 @@ export const WEBHOOK_ENDPOINT_DOCS: RouteDocs = {
   'POST /v1/webhooks/endpoints/:id/recover': op({
     operationId: 'recoverWebhookDeliveries',
     summary: 'Send again every FAILED delivery since a time',
+    description: '422 while the endpoint is disabled: enable it first (PATCH `{"enabled": true}`), then recover.',
     requestBody: jsonBody('WebhookRecoverInput', { since: '2026-11-22T00:00:00Z' }),
     responses: {
       '202': jsonAnswer('How many deliveries are due again.', { type: 'object', required: ['recovered'], properties: { recovered: { type: 'integer', minimum: 0 } } }),

@@ -116,7 +116,7 @@ builder.mutationField('recoverWebhookEndpoint', (t) =>
   t.field({
     type: RecoveredWebhookDeliveriesRef,
     authScopes: staffOnly,
-    description: 'Staff: every FAILED delivery of the endpoint created since `since` is due again.',
+    description: 'Staff: every FAILED delivery of the endpoint created since `since` is due again; refused while it is disabled.',
     args: { siteId: siteArg(t), id: t.arg.id({ required: true }), since: t.arg({ type: 'DateTime', required: true }) },
     resolve: async (_root, { siteId, id, since }, { services }) => {
       const key = endpointKey(id);

@@ -71,8 +71,8 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
   }
 
   /**
-   * Before a test or a redelivery the merchant asked for: a disabled endpoint sends nothing (422, where the answer
-   * used to say "due now"); a throttle ends, since the merchant asking to send now outranks the Retry-After its
+   * Before a test, a redelivery or a recover the merchant asked for: a disabled endpoint sends nothing (422, where
+   * the answer used to say "due now"); a throttle ends, since the merchant asking to send now outranks the Retry-After its
    * receiver gave (else "due now" was a wait of up to a day).
    */
   async function sendableNow(endpoint: EndpointRow): Promise<void> {
@@ -131,8 +131,10 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
       const now = clock.now();
       // `enabled: true` is the merchant saying the receiver is fixed, whether or not the endpoint was disabled: a
       // throttle from a Retry-After (up to a day) and a failure run end too. A new url is a new receiver: the old
-      // one's Retry-After does not hold it back.
+      // one's Retry-After and failures do not hold back what is kept for it.
       const enabling = fields.enabled === true;
+      const moved = fields.url !== undefined && fields.url !== current.url;
+      const enabledAfter = enabling || (fields.enabled !== false && Number(current.enabled) === 1);
       await updateEndpoint(db, id, siteId, {
         ...(fields.url !== undefined ? { url: fields.url, throttled_until: null } : {}),
         ...(fields.description !== undefined ? { description: fields.description } : {}),
@@ -141,9 +143,9 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
         ...(enabling ? { enabled: 1, disabled_reason: null, failing_since: null, throttled_until: null } : {}),
         updated_at: now,
       });
-      // Enabled: the deliveries it kept are due now (FAILED ones wait for recover). Its dispatcher wakes for it
-      // once, with those or, when none is due now, to wait for the next that will be.
-      if (enabling) {
+      // Enabled, or moved while enabled: the deliveries it kept are due now (FAILED ones wait for recover). Its
+      // dispatcher wakes for it once, with those or, when none is due now, to wait for the next that will be.
+      if (enabling || (moved && enabledAfter)) {
         const due = await pendingDueNow(db, id, now);
         if (due.length > 0) announce(due.map((deliveryId) => ({ id: deliveryId, endpointId: id, siteId })));
         else bus.publish('notificationQueued', { ids: [], outbox: false, endpoints: [id] });
@@ -198,7 +200,7 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
 
     async recover(siteId, id, input) {
       const since = parseRecoverInput(input, clock.now());
-      await own(siteId, id);
+      await sendableNow(await own(siteId, id));
       const due = await makeDue(db, { endpointId: id, since }, clock.now());
       announce(due.map((deliveryId) => ({ id: deliveryId, endpointId: id, siteId })));
       return { recovered: due.length };

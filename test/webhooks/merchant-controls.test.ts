@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { card, CARDS } from '../payments/support.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { platformHeaders, profileAccess } from '../platform/support.ts';
+import { startReceiver } from '../support/receiver.ts';
 import { deliveriesOf, endpointAt, hooks, merchantSite, recorded, turnUntil, webhookGateway, type Site } from './support.ts';
 
 let accounts = 0;
@@ -58,7 +59,18 @@ describe('merchant webhooks: what the merchant controls', () => {
     await turnUntil(t, () => other.receiver.requests.length >= 2);
   });
 
-  it('a redelivery on a disabled endpoint is refused (422) as a test is, and changes nothing', async () => {
+  it("a new url is a new receiver: what the old one's Retry-After held is sent there now", async () => {
+    const t = await webhookGateway();
+    const site = await merchantSite(t);
+    const at = await throttledEndpoint(t, site);
+    const moved = await startReceiver();
+    const patched = await hooks(t, site, 'PATCH', `/${at.id}`, { url: moved.url });
+    expect(patched.body.throttledUntil).toBeNull();
+    await turnUntil(t, () => moved.requests.length === 1);
+    expect(at.receiver.requests).toHaveLength(1);
+  });
+
+  it('a redelivery or a recover on a disabled endpoint is refused (422) as a test is, and changes nothing', async () => {
     const t = await webhookGateway();
     const site = await merchantSite(t);
     const at = await endpointAt(t, site);
@@ -70,6 +82,10 @@ describe('merchant webhooks: what the merchant controls', () => {
     const refused = await hooks(t, site, 'POST', `/${at.id}/deliveries/${delivered!.id}/redeliver`);
     expect(refused.status).toBe(422);
     expect(refused.body).toMatchObject({ status: 'error', message: expect.stringContaining('enable it first') });
+    // recover answered 202 "recovered" here, and the portal said the deliveries were being sent: nothing was.
+    const recover = await hooks(t, site, 'POST', `/${at.id}/recover`, { since: new Date(t.clock.now() - 3_600_000).toISOString() });
+    expect(recover.status).toBe(422);
+    expect(recover.body.message).toContain('enable it first');
     expect((await deliveriesOf(t, site, at.id)).map((d) => d.status)).toEqual(['DELIVERED']);
   });
 
