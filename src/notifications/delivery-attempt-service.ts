@@ -190,10 +190,22 @@ async function afterAttempts(trx: Db, endpointId: string, members: Array<{ reque
     const reason = 'The endpoint answered 410 Gone.';
     if (await disableEndpoint(trx, endpoint.id, reason, gone.request.now)) gone.recorded.disabled = { kind: 'gone', reason, endpoint };
   } else if (!ok(last.request.result) && endpoint.failing_since != null && last.request.now - Number(endpoint.failing_since) >= last.request.disableAfterMs) {
-    const reason = `Every attempt failed since ${new Date(Number(endpoint.failing_since)).toISOString()} (ENDPOINT_DISABLE_AFTER).`;
+    // For the merchant: how long, not the setting's name (failingSince says from when).
+    const reason = `Every attempt failed for ${spanOf(last.request.now - Number(endpoint.failing_since))}.`;
     if (await disableEndpoint(trx, endpoint.id, reason, last.request.now)) last.recorded.disabled = { kind: 'failing', reason, endpoint };
   }
   return last.recorded.disabled ? { ...endpoint, enabled: 0 } : endpoint;
+}
+
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+/** "5 days", "3 hours", "95 minutes": a failure run's length, in the largest unit that leaves at least 2. */
+function spanOf(ms: number): string {
+  const [unit, size] = ms >= 2 * DAY_MS ? ['day', DAY_MS] : ms >= 2 * HOUR_MS ? ['hour', HOUR_MS] : ['minute', MINUTE_MS];
+  const count = Math.floor(ms / size);
+  return `${count} ${unit}${count === 1 ? '' : 's'}`;
 }
 
 /** Marks a leased delivery DROPPED, unsent (nothing left to ask, docs/notifications.md#decided-at-send-time). */

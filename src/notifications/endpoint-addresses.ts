@@ -55,7 +55,8 @@ function decide(address: string, allowed: ((address: string) => boolean) | null)
   const parsed = ipaddr.process(address);
   const range = specialRange(parsed);
   if (range === 'unicast' || allowed?.(parsed.toString())) return null;
-  return `${address} is in the ${range} range, not on the public internet (ENDPOINT_ALLOWED_NETWORKS does not list it)`;
+  // Said to the merchant: the setting that would allow it is the operator's, named in docs/merchant-webhooks.md.
+  return `${address} is in the ${range} range, not on the public internet`;
 }
 
 /** A URL's host as net.connect takes it: an IPv6 address without its brackets. */
@@ -68,6 +69,6 @@ export function literalRefusal(url: URL, policy: AddressPolicy): string | null {
   if (ipaddr.isValid(host)) return policy(host);
   // Names that never leave this machine (RFC 6761, with or without the root's dot), refused as its loopback address is.
   const name = host.endsWith('.') ? host.slice(0, -1) : host;
-  if (name === 'localhost' || name.endsWith('.localhost')) return policy('127.0.0.1') && `${host} is this machine (ENDPOINT_ALLOWED_NETWORKS does not list loopback)`;
+  if (name === 'localhost' || name.endsWith('.localhost')) return policy('127.0.0.1') && `${host} is this machine, not on the public internet`;
   return null;
 }

@@ -59,6 +59,8 @@ describe('merchant endpoints off the public internet', () => {
       const res = await hooks(t, site, 'POST', '', { url });
       expect(res.status, url).toBe(422);
       expect(res.body, url).toMatchObject({ status: 'error', errors: [{ field: 'url', message: expect.stringMatching(/^must be on the public internet: /u) }] });
+      // Said to a merchant, who cannot change the operator's settings.
+      expect(JSON.stringify(res.body), url).not.toContain('ENDPOINT_ALLOWED_NETWORKS');
     }
     expect((await hooks(t, site, 'GET')).body.data).toEqual([]);
 
