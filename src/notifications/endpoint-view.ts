@@ -12,7 +12,7 @@ import type { DeliveryAttemptRow, DeliveryRow, DeliveryStatus, EndpointRow } fro
 export const TIME_NOTES = {
   nextAttemptAt: 'When the next attempt is due (while one is in flight, when its lease runs out).',
   /** A merchant endpoint's delivery only: an operator notification's endpoint is never disabled. */
-  nextAttemptAtWhileDisabled: 'A delivery to a disabled endpoint waits, PENDING, until the endpoint is enabled again, so this may lie in the past.',
+  nextAttemptAtWhileDisabled: 'A delivery to a disabled endpoint waits, PENDING, until the endpoint is enabled again, and one to a throttled endpoint until its throttledUntil, so this may lie in the past.',
   deliveredAt: 'When it was last delivered. A redelivery keeps it while the delivery is PENDING again; the next success replaces it.',
 } as const;
 /** A merchant endpoint delivery's nextAttemptAt, in full. */
