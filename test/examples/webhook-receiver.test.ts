@@ -19,7 +19,9 @@ const EXAMPLE = resolve(ROOT, 'examples/webhook-receiver.mjs');
 /** The example, started with `secret`; its output lines as they come. */
 async function startExample(secret: string): Promise<{ lines: string[]; url: string }> {
   const child = spawn(process.execPath, [EXAMPLE], { cwd: ROOT, env: { ...process.env, WEBHOOK_SECRET: secret, PORT: '0' } });
-  afterThisTest(() => void child.kill());
+  afterThisTest(async () => {
+    child.kill();
+  });
   const lines: string[] = [];
   let rest = '';
   child.stdout.on('data', (chunk: Buffer) => {
