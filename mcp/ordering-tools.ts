@@ -60,7 +60,7 @@ export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: 
     guarded('create_order', logger, async () => {
       const raw = args as RawArgs;
       // A first call without elicitation only reads (the options) and answers what to confirm: counted as a read.
-      const preview = !scope.canElicit && raw.confirmation === undefined;
+      const preview = !scope.canElicit && raw.confirmation == null;
       await (preview ? limit('options') : limit('create', emailSubject(raw.email)));
       const input = parseOrderInput(raw);
       await services.orders.checkCreate(input); // never ask the user to confirm what would be refused
@@ -83,7 +83,7 @@ export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: 
           details: { size: input.size, font: input.font, thread: input.thread, stitchText: input.stitchText, name: input.name, email: input.email },
           stitchTextSpelled: spellOut(input.stitchText),
           message: orderConfirmationText(input, deps.holdSeconds),
-          nextAction: `${raw.confirmation === undefined ? '' : STALE_CODE}Nothing is ordered yet. Ask the user to confirm every detail above, reading the stitch text back letter by letter. Only once they confirm, call create_order again with exactly the same arguments and confirmation "${code}".`,
+          nextAction: `${raw.confirmation == null ? '' : STALE_CODE}Nothing is ordered yet. Ask the user to confirm every detail above, reading the stitch text back letter by letter. Only once they confirm, call create_order again with exactly the same arguments and confirmation "${code}".`,
         });
       }
       const { order, payToken } = await services.orders.create(input);
@@ -97,15 +97,20 @@ export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: 
       await limit('pay', orderSubject(raw.orderNumber, raw.payToken));
       const orderNumber = stringArg(raw, 'orderNumber');
       const t = stringArg(raw, 'payToken');
-      let input: PayInput = parsePayInput({ t, method: raw.method, token: raw.token });
-      if (scope.canElicit || raw.confirmation !== payCode(orderNumber, input.method)) {
+      // Own card or wallet without the pay page's token: the user pays on the page, which makes the token and takes
+      // the payment itself, so an agent never holds one (this was a 400 "needs the token", before the user was asked).
+      const onPage = (raw.method === 'card' || raw.method === 'wallet') && (raw.token ?? '') === '';
+      // On the page, `input` is never paid with as it stands: the user is asked, or the page is answered, first.
+      let input: PayInput = onPage ? { t, method: 'vendor_card' } : parsePayInput({ t, method: raw.method, token: raw.token });
+      if (scope.canElicit || onPage || raw.confirmation !== payCode(orderNumber, input.method)) {
         const order = await services.orders.lookup(orderNumber, t);
+        const view = services.orders.view(order, { presentedToken: t });
         // Only an order awaiting payment is asked about; paying any other answers alreadyPaid or its error, and
-        // charges nothing.
+        // charges nothing. The pay page is not offered for one: its status is the answer.
+        if (order.status !== 'awaiting payment' && onPage) return answer(orderBody(view));
         if (order.status === 'awaiting payment') {
-          const view = services.orders.view(order, { presentedToken: t });
           const holdUntilText = view.hold?.holdUntilText;
-          if (!scope.canElicit) return answer(payChoices(orderNumber, orderBody(view), holdUntilText, raw.confirmation !== undefined));
+          if (!scope.canElicit) return answer(onPage ? payPage(orderBody(view)) : payChoices(orderNumber, orderBody(view), holdUntilText, raw.confirmation != null));
           const reply = await ask(extra, payChoiceText(orderNumber, holdUntilText), {
             choice: { type: 'string', title: 'How to pay', enum: [PAY_CHOICES.demoCard, PAY_CHOICES.payPage], enumNames: ['The demo card (nothing charged)', 'My own card or wallet on the pay page ($1.00, refunded)'] },
           });
@@ -113,7 +118,7 @@ export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: 
           if (choice === PAY_CHOICES.demoCard) input = { t, method: 'vendor_card' };
           else if (choice === PAY_CHOICES.payPage) {
             // A token from the pay page means the user is paying there already; without one, the page is the way.
-            if (input.method === 'vendor_card' || !input.token) return answer(payPage(orderBody(view)));
+            if (onPage || input.method === 'vendor_card' || !input.token) return answer(payPage(orderBody(view)));
           } else {
             return answer({
               paid: false,
@@ -164,8 +169,9 @@ function payChoices(orderNumber: string, order: Body, holdUntilText: string | un
     holdUntilText,
     choices: [
       { method: 'vendor_card', label: 'The demo card: nothing is charged', confirmation: vendor },
-      { method: 'card', label: 'Own card on the pay page ($1.00, refunded)', payUrl: order.payUrl, confirmation: payCode(orderNumber, 'card') },
-      { method: 'wallet', label: 'Own wallet on the pay page ($1.00, refunded)', payUrl: order.payUrl, confirmation: payCode(orderNumber, 'wallet') },
+      // No code for these: the page takes the payment, not pay_order.
+      { method: 'card', label: 'Own card on the pay page ($1.00, refunded)', payUrl: order.payUrl },
+      { method: 'wallet', label: 'Own wallet on the pay page ($1.00, refunded)', payUrl: order.payUrl },
     ],
     message: payChoiceText(orderNumber, holdUntilText),
     nextAction: `${staleCode ? STALE_CODE : ''}Nothing is paid yet. Ask the user how to pay and offer both ways; never choose for them. If they choose the demo card, call pay_order with method vendor_card and confirmation "${vendor}". If they choose their own card or wallet, open payUrl for them or give it to them: the page takes the payment.`,
