@@ -76,7 +76,7 @@ OrderRef.implement({
         "Always false, as document 1's Order says. A duplicate create answers the ApiError with code DUPLICATE; its `order` is the existing order, false here too (a cache merges it with that order's other answers).",
       resolve: () => false,
     }),
-    orderNumber: t.exposeID('orderNumber', { description: 'The number the attendee quotes at pickup; with payToken, what order and payOrder take.' }),
+    orderNumber: t.exposeID('orderNumber', { description: 'The number the attendee quotes at pickup: with the payToken, what order and payOrder take.' }),
     status: t.field({ type: OrderStatusEnum, description: 'Where the order is now; orderUpdates streams each change.', resolve: (o) => o.status }),
     holdUntil: t.field({ type: 'DateTime', nullable: true, description: 'Only while awaiting payment.', resolve: (o) => o.hold?.holdUntil ?? null }),
     holdUntilText: t.string({ nullable: true, description: 'The deadline in New York time, to tell the user.', resolve: (o) => o.hold?.holdUntilText ?? null }),
@@ -84,7 +84,7 @@ OrderRef.implement({
     payUrl: t.string({ nullable: true, description: 'The hosted page for card or wallet payment.', resolve: (o) => o.hold?.payUrl ?? null }),
     payToken: t.string({
       nullable: true,
-      description: 'Returned only by createOrder and a duplicate: keep it; it is `payToken` in order and payOrder.',
+      description: "Returned only by createOrder and a duplicate: keep it; it is the argument `payToken` of order and the subscriptions, and `t` in payOrder's input.",
       resolve: (o) => o.hold?.payToken ?? null,
     }),
     payLabel: t.string({ nullable: true, description: 'The words to show beside the payment choice; only while awaiting payment.', resolve: (o) => o.hold?.payLabel ?? null }),

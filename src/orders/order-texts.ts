@@ -90,7 +90,7 @@ export function orderTexts(order: Order, now: number): OrderTexts {
         nextAction:
           `Tell the user the deadline (${until}) and ask how they want to pay: their own card or wallet on payUrl, ` +
           `or the demo card (method vendor_card). Do not choose for them. Then pay with the payToken ` +
-          `(the field t of the REST pay body; the argument payToken in GraphQL and MCP).`,
+          `(the field t of the REST pay body and of GraphQL payOrder's input; the argument payToken of MCP pay_order).`,
       };
     }
     case 'received':

@@ -535,9 +535,9 @@ describe('message and nextAction for every status (document 1 §1 rule 3)', () =
     expect(nextAction).toBe('Nothing more to do for this order.');
   });
 
-  it('awaiting payment: tells every door how to pass the payToken (REST t, GraphQL and MCP payToken)', () => {
+  it("awaiting payment: tells every door how to pass the payToken, by the names the doors really take", () => {
     const { nextAction } = orderTexts(order('awaiting payment'), NOW);
-    expect(nextAction).toMatch(/payToken \(the field t of the REST pay body; the argument payToken in GraphQL and MCP\)\.$/u);
+    expect(nextAction).toMatch(/payToken \(the field t of the REST pay body and of GraphQL payOrder's input; the argument payToken of MCP pay_order\)\.$/u);
   });
 
   it('cancelled for non-payment: gives the 5-minute reason and says the email may order again', () => {
