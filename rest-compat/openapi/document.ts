@@ -89,12 +89,6 @@ const SECURITY_SCHEMES = {
     scheme: 'basic',
     description: 'HTTP basic auth `siteId:apiKey`: the bootstrap site (VENDOR_SITE_ID / VENDOR_API_KEY) or a merchant created with POST /merchants.',
   },
-  payToken: {
-    type: 'apiKey',
-    in: 'query',
-    name: 't',
-    description: "The order's payToken, from creation: the query parameter `t` on the status lookup, the body field `t` on pay and on the pay page's token paths. A missing or wrong one answers 404.",
-  },
   staffBearer: {
     type: 'http',
     scheme: 'bearer',

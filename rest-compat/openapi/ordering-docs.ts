@@ -7,7 +7,6 @@ import { SAMPLE_ORDER, SAMPLE_ORDER_INPUT } from './ordering-schemas.ts';
 import { jsonAnswer, jsonBody, orderingErrors, textAnswer, type RouteDocs } from './types.ts';
 
 const ORDER_NUMBER = { schema: { type: 'string', pattern: '^[0-9]+$' }, description: 'The order number (digits).', example: '1001' };
-const PAY_TOKEN = [{ payToken: [] }];
 
 export const ORDERING_DOCS: RouteDocs = {
   'GET /api/sleeve-options': {
@@ -75,10 +74,12 @@ export const ORDERING_DOCS: RouteDocs = {
   'GET /api/orders/:orderNumber': {
     operationId: 'getOrder',
     summary: 'Look an order up',
-    description: 'The payToken is the query parameter `t`. A missing or wrong token answers 404, like an order that does not exist.',
+    description: 'A missing or wrong payToken (`t`) answers 404, like an order that does not exist.',
     tags: ['Ordering'],
-    security: PAY_TOKEN,
     pathSchemas: { orderNumber: ORDER_NUMBER },
+    // A parameter, as document 1 §4 lists it, not a security scheme: generators make a scheme a client-wide
+    // credential, and tool converters leave it out of a tool's arguments, while each order has its own token.
+    parameters: [{ name: 't', in: 'query', required: true, description: 'The payToken that creating the order answered.', schema: { type: 'string' } }],
     responses: {
       '200': jsonAnswer('The order now.', 'Order', { ...SAMPLE_ORDER, secondsLeft: 240 }),
       ...orderingErrors([404, 429, 500, 503], { 404: 'not_found: no such order, or a missing or wrong payToken.' }),
