@@ -38,7 +38,7 @@ export const ORDER_INPUT = z.object({
     .string()
     .min(1)
     .regex(STITCH_TEXT_PATTERN)
-    .describe('The text embroidered, at most `charLimit` characters (get_sleeve_options): letters, digits, spaces, ".", "-", "&"; starts with a letter or digit. Permanent: spell it back to the user.'),
+    .describe('The text embroidered, at most `charLimit` characters (get_sleeve_options): the letters A to Z without accents (É is refused), digits, spaces, ".", "-", "&"; starts with a letter or digit. Permanent: spell it back to the user.'),
   confirmation,
 });
 

@@ -82,7 +82,7 @@ export function checkOrderInput(input: OrderInput, options: SleeveOptionSet): vo
   if (!STITCH_TEXT_PATTERN.test(text)) {
     throw invalid(
       'stitchText',
-      'stitchText may use only letters, digits, spaces, ".", "-" and "&", and must start with a letter or digit.',
+      'stitchText may use only the letters A to Z without accents, digits, spaces, ".", "-" and "&", and must start with a letter or digit.',
     );
   }
   if (text.length > options.charLimit) {

@@ -37,7 +37,7 @@ export function parsePreviewQuery(query: URLSearchParams): PreviewQuery {
   if (!STITCH_TEXT_PATTERN.test(values.text) || values.text.length > CHAR_LIMIT_RANGE.max) {
     throw new DomainError(
       'validation_failed',
-      `text may use only letters, digits, spaces, ".", "-" and "&", start with a letter or digit, and have at most ${CHAR_LIMIT_RANGE.max} characters.`,
+      `text may use only the letters A to Z without accents, digits, spaces, ".", "-" and "&", start with a letter or digit, and have at most ${CHAR_LIMIT_RANGE.max} characters.`,
       { field: 'text' },
     );
   }

@@ -272,7 +272,11 @@ describe('stitchText rules (document 1 §2)', () => {
 
   it('reports the pattern before the length when both are broken', () => {
     const error = expectInvalid({ stitchText: '!'.repeat(OPTIONS.charLimit + 5) }, 'stitchText');
-    expect(error.message).toMatch(/only letters, digits/u);
+    expect(error.message).toMatch(/only the letters A to Z without accents, digits/u);
+  });
+
+  it('says which letters when an accented one is refused ("letters" alone read as "É is a letter" to users and agents)', () => {
+    expect(expectInvalid({ stitchText: 'JOSÉ' }, 'stitchText').message).toContain('the letters A to Z without accents');
   });
 });
 

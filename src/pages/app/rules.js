@@ -11,7 +11,7 @@ export const STITCH_TEXT_CHARACTERS = 'letters A–Z, digits, spaces, "." "-" "&
 
 export function stitchTextProblem(text, charLimit) {
   if (!STITCH_TEXT_PATTERN.test(text)) {
-    return 'stitchText may use only letters, digits, spaces, ".", "-" and "&", and must start with a letter or digit.';
+    return 'stitchText may use only the letters A to Z without accents, digits, spaces, ".", "-" and "&", and must start with a letter or digit.';
   }
   if (text.length > charLimit) return `stitchText is ${text.length} characters; the limit is ${charLimit}.`;
   return null;
