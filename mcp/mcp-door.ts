@@ -34,7 +34,7 @@ import { ResourceUpdates } from './resource-updates.ts';
 import { createSessionStore, type SessionRecord } from './session-store.ts';
 import { toolCallProblem } from './call-params.ts';
 import { McpOriginGuard } from './origin-guard.ts';
-import { isStaff, registerStaffTools } from './staff-tools.ts';
+import { isStaff, registerStaffTools, staffToolRefusal } from './staff-tools.ts';
 import { answer } from './tool-results.ts';
 import type { CallScope, ToolDeps } from './tool-deps.ts';
 
@@ -63,6 +63,12 @@ function formElicitation(capabilities: unknown): boolean {
 function rpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}, data?: unknown, id: unknown = null): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message, ...(data ? { data } : {}) }, id: typeof id === 'string' || typeof id === 'number' ? id : null }));
+}
+
+/** A JSON-RPC result answered before any server runs, as JSON (a client of Streamable HTTP accepts both kinds). */
+function rpcResult(res: ServerResponse, id: unknown, result: unknown): void {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', id, result }));
 }
 
 /**
@@ -206,6 +212,8 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
     if (!session) return;
     const malformed = messages.length === 1 ? toolCallProblem(body) : null;
     if (malformed) return rpcError(res, 200, -32602, `Invalid params: ${malformed}`, {}, undefined, (body as { id?: unknown }).id);
+    const refusedStaffTool = !staff && messages.length === 1 ? staffToolRefusal(body) : null;
+    if (refusedStaffTool) return rpcResult(res, (body as { id?: unknown }).id, refusedStaffTool);
     // Answers to a tool's questions go to the call that asked them, on whichever instance it runs.
     for (const message of messages) {
       const route = replyRoute(message);

@@ -4,6 +4,8 @@
  * it), so an attendee's agent never sees them; they call the staff service the staff GraphQL fields call.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { errorBody } from '../rest-compat/errors.ts';
 import { DomainError } from '../src/kernel/errors.ts';
 import { secretsEqual } from '../src/kernel/tokens.ts';
 import type { Order, OrderStatus } from '../src/orders/order.ts';
@@ -19,6 +21,20 @@ const BEARER = /^Bearer (.+)$/u;
 export function isStaff(authorization: string | undefined, adminToken: string): boolean {
   const match = authorization ? BEARER.exec(authorization) : null;
   return match !== null && secretsEqual(match[1]!, adminToken);
+}
+
+/** The tools registered only on a staff request's server (tools/list leaves them out for anyone else). */
+const STAFF_TOOLS: ReadonlySet<string> = new Set(['list_orders', 'advance_order', 'collect_order', 'cancel_order']);
+
+/**
+ * The answer to a staff tool called without the staff token, or null for any other message: document 1's
+ * `unauthorized`, as REST answers a staff operation. The SDK answered "Tool cancel_order not found", which told a
+ * developer who forgot the header nothing (an outside agent review).
+ */
+export function staffToolRefusal(message: unknown): CallToolResult | null {
+  const call = message as { method?: unknown; params?: { name?: unknown } } | null;
+  if (call?.method !== 'tools/call' || typeof call.params?.name !== 'string' || !STAFF_TOOLS.has(call.params.name)) return null;
+  return answer(errorBody(new DomainError('unauthorized', `${call.params.name} is a staff tool: send Authorization: Bearer ADMIN_TOKEN with every request of the session.`)));
 }
 
 /** An order as staff see it: who ordered, what, and when it moved. Never a token. */

@@ -181,6 +181,9 @@ describe('the MCP door', () => {
       expect((await attendee.client.listTools()).tools.map((t) => t.name).sort()).toEqual(PUBLIC_TOOLS);
       const refused = await attendee.call('advance_order', { orderNumber, status: 'ready' });
       expect(refused.isError).toBe(true);
+      // Said as REST says it (the SDK's "Tool advance_order not found" told a developer nothing of the header).
+      expect(refused.structuredContent).toMatchObject({ ok: false, code: 'unauthorized', retryable: false });
+      expect(textOf(refused)).toContain('Authorization: Bearer ADMIN_TOKEN');
     }
     expect((await live.rest('GET', `/api/orders/${orderNumber}?t=${payToken}`)).body.status).toBe('received');
 
