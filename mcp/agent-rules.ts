@@ -70,7 +70,7 @@ export function orderConfirmationText(input: OrderInput, holdSeconds: number): s
   return [
     'Please confirm your sleeve order. Embroidery is permanent: check the stitch text letter by letter.',
     `Size: ${input.size}. Font: ${input.font}. Thread: ${input.thread}.`,
-    `Stitch text: "${input.stitchText}" (${input.stitchText.length} characters), spelled: ${spellOut(input.stitchText)}.`,
+    `Stitch text: "${input.stitchText}" (${input.stitchText.length} character${input.stitchText.length === 1 ? '' : 's'}), spelled: ${spellOut(input.stitchText)}.`,
     `Name (checked at pickup): ${input.name}. Email: ${input.email}.`,
     `The order is then held unpaid for ${holdPhrase(holdSeconds)}.`,
   ].join('\n');

@@ -6,6 +6,12 @@
 import { SAMPLE_ORDER, SAMPLE_ORDER_INPUT } from './ordering-schemas.ts';
 import { jsonAnswer, jsonBody, orderingErrors, textAnswer, type RouteDocs } from './types.ts';
 
+/** What 404 and 409 mean where the payToken pays or makes a pay page token (the 409 example read `duplicate`). */
+const PAY_PAGE_NOTES = {
+  404: 'not_found: no such order, or a missing or wrong payToken.',
+  409: 'cancelled: the order was cancelled; `reason` is present when the hold ran out.',
+};
+
 const ORDER_NUMBER = { schema: { type: 'string', pattern: '^[0-9]+$' }, description: 'The order number (digits).', example: '1001' };
 
 export const ORDERING_DOCS: RouteDocs = {
@@ -65,8 +71,7 @@ export const ORDERING_DOCS: RouteDocs = {
         nextAction: 'Tell the user the order is paid; do not pay again.',
       }),
       ...orderingErrors([400, 402, 404, 409, 413, 415, 429, 500, 502, 503], {
-        404: 'not_found: no such order, or a missing or wrong payToken.',
-        409: 'cancelled: the order was cancelled; `reason` is present when the hold ran out.',
+        ...PAY_PAGE_NOTES,
         502: 'payment_error or payment_unknown: the processor failed or did not answer; retryable.',
       }),
     },
@@ -107,7 +112,7 @@ export const ORDERING_DOCS: RouteDocs = {
     }),
     responses: {
       '200': jsonAnswer('The card token and the masked card.', 'Tokenized'),
-      ...orderingErrors([400, 404, 409, 413, 415, 422, 429, 500, 503]),
+      ...orderingErrors([400, 404, 409, 413, 415, 422, 429, 500, 503], PAY_PAGE_NOTES),
     },
   },
   'POST /api/orders/:orderNumber/wallet-token': {
@@ -118,7 +123,7 @@ export const ORDERING_DOCS: RouteDocs = {
     requestBody: jsonBody('PayPageTokenInput', { t: 'q3Vx9Lk2-ZbT7mWn0aRfYc4pHs8uJd1eGi5oNtKwXyA' }),
     responses: {
       '200': jsonAnswer('The wallet confirmation token.', 'WalletConfirmation', { token: 'wct_…' }),
-      ...orderingErrors([400, 404, 409, 413, 415, 429, 500, 503]),
+      ...orderingErrors([400, 404, 409, 413, 415, 429, 500, 503], PAY_PAGE_NOTES),
     },
   },
 };

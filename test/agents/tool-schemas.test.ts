@@ -9,6 +9,7 @@ import { EMAIL_MAX_LENGTH } from '../../src/kernel/email.ts';
 import { DomainError } from '../../src/kernel/errors.ts';
 import { checkOrderInput, parseOrderInput, parsePayInput } from '../../src/orders/order-input.ts';
 import { NAME_MAX_LENGTH } from '../../src/orders/person-name.ts';
+import { orderConfirmationText } from '../../mcp/agent-rules.ts';
 import { ORDER_INPUT, PAY_INPUT } from '../../mcp/tool-schemas.ts';
 import { VALID_ORDER, testGateway } from '../support/gateway.ts';
 
@@ -63,5 +64,12 @@ describe('the MCP tools input schemas and the order rules', () => {
       rulesAccept = false;
     }
     expect(PAY_INPUT.safeParse(args).success).toBe(rulesAccept);
+  });
+});
+
+describe("create_order's question", () => {
+  it('counts the stitch text in words that agree: "1 character", "3 characters"', () => {
+    expect(orderConfirmationText({ ...VALID_ORDER, stitchText: 'X' }, 300)).toContain('"X" (1 character), spelled: capital X.');
+    expect(orderConfirmationText({ ...VALID_ORDER, stitchText: 'ADA' }, 300)).toContain('"ADA" (3 characters)');
   });
 });

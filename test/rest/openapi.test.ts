@@ -97,6 +97,10 @@ describe('the document', () => {
     const lookup = body.paths['/api/orders/{orderNumber}'].get;
     expect(lookup.parameters).toContainEqual(expect.objectContaining({ name: 't', in: 'query', required: true }));
     expect(lookup.security).toEqual([]);
+    // The pay page's token paths answer a cancelled order 409 `cancelled`, as pay does (the example read `duplicate`).
+    for (const path of ['/api/orders/{orderNumber}/card-token', '/api/orders/{orderNumber}/wallet-token', '/api/orders/{orderNumber}/pay']) {
+      expect(body.paths[path].post.responses['409'].content['application/json'].example.code, path).toBe('cancelled');
+    }
     expect(body.paths['/merchants'].post.security).toEqual([{ siteBasic: [] }]);
     expect(body.paths['/v1/tokenization/detokenize'].post.security).toEqual([{ siteBasic: [] }]);
     // Public, and said so: an operation without `security` reads as forgotten to a linter or a generator.
