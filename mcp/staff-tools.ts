@@ -13,7 +13,7 @@ import { ORDER_STATUSES } from '../src/orders/order.ts';
 import { DESCRIPTIONS, TITLES } from './agent-rules.ts';
 import type { ToolDeps } from './tool-deps.ts';
 import { answer, guarded, type Body } from './tool-results.ts';
-import { ADVANCE_INPUT, advertised, CANCEL_INPUT, COLLECT_INPUT, LIST_ORDERS_INPUT, type RawArgs } from './tool-schemas.ts';
+import { ADVANCE_INPUT, ADVANCE_STATUSES, advertised, CANCEL_INPUT, COLLECT_INPUT, LIST_ORDERS_INPUT, type RawArgs } from './tool-schemas.ts';
 
 const BEARER = /^Bearer (.+)$/u;
 
@@ -80,14 +80,15 @@ export function registerStaffTools(server: McpServer, { services, logger }: Tool
 
   server.registerTool('list_orders', { title: TITLES.list_orders, description: DESCRIPTIONS.list_orders, inputSchema: advertised(LIST_ORDERS_INPUT), annotations: { readOnlyHint: true, ...staffAnnotations } }, (args) =>
     guarded('list_orders', logger, async () => {
+      // null is absent, as some clients send an argument left out (and a first page of 0 answers endCursor null).
       const raw = args as RawArgs;
-      const statuses = raw.status === undefined ? null : raw.status;
+      const statuses = raw.status == null ? null : raw.status;
       if (statuses !== null && (!Array.isArray(statuses) || !statuses.every((s) => (ORDER_STATUSES as readonly unknown[]).includes(s)))) {
         throw new DomainError('bad_request', `status must be a list of: ${ORDER_STATUSES.join(', ')}.`, { field: 'status' });
       }
-      if (raw.first !== undefined && typeof raw.first !== 'number') throw new DomainError('bad_request', 'first must be a number.', { field: 'first' });
-      if (raw.after !== undefined && typeof raw.after !== 'string') throw new DomainError('bad_request', 'after must be a string.', { field: 'after' });
-      const page = await services.staff.list({ statuses: statuses as OrderStatus[] | null, first: (raw.first as number | undefined) ?? null, after: (raw.after as string | undefined) ?? null });
+      if (raw.first != null && typeof raw.first !== 'number') throw new DomainError('bad_request', 'first must be a number.', { field: 'first' });
+      if (raw.after != null && typeof raw.after !== 'string') throw new DomainError('bad_request', 'after must be a string.', { field: 'after' });
+      const page = await services.staff.list({ statuses: statuses as OrderStatus[] | null, first: (raw.first as number | null | undefined) ?? null, after: (raw.after as string | null | undefined) ?? null });
       return answer({
         ok: true,
         totalCount: page.totalCount,
@@ -102,8 +103,9 @@ export function registerStaffTools(server: McpServer, { services, logger }: Tool
     guarded('advance_order', logger, async () => {
       const raw = args as RawArgs;
       const status = text(raw, 'status');
-      if (!(ORDER_STATUSES as readonly string[]).includes(status)) {
-        throw new DomainError('bad_request', `status must be one of: ${ORDER_STATUSES.join(', ')}.`, { field: 'status' });
+      if (!(ADVANCE_STATUSES as readonly string[]).includes(status)) {
+        // Only the two the tool takes: collect_order and cancel_order make the others.
+        throw new DomainError('bad_request', `status must be one of: ${ADVANCE_STATUSES.join(', ')} (collect_order hands an order over, cancel_order cancels it).`, { field: 'status' });
       }
       return answer(changed(await services.staff.advance(text(raw, 'orderNumber'), status as OrderStatus)));
     }),

@@ -62,9 +62,12 @@ export const LIST_ORDERS_INPUT = z.object({
   after: z.string().optional().describe('endCursor of the previous page.'),
 });
 
+/** What advance_order moves an order to. */
+export const ADVANCE_STATUSES = ['in progress', 'ready'] as const;
+
 export const ADVANCE_INPUT = z.object({
   orderNumber,
-  status: z.enum(['in progress', 'ready']).describe('Forward only: received → in progress → ready (a step may be skipped).'),
+  status: z.enum(ADVANCE_STATUSES).describe('Forward only: received → in progress → ready (a step may be skipped).'),
 });
 
 export const COLLECT_INPUT = z.object({
