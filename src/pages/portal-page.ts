@@ -22,7 +22,7 @@ const SIGN_IN = `
 <p class="hint">Manage where your site’s notifications are sent, and see every delivery.</p>
 <form id="sign-in-form" novalidate>
 <div class="field"><label for="site-id">Site id</label>
-<input id="site-id" autocomplete="username" autocapitalize="none" spellcheck="false" required></div>
+<input id="site-id" autocomplete="username" autocapitalize="none" spellcheck="false" required aria-describedby="sign-in-error"></div>
 <div class="field"><label for="api-key">API key</label>
 <input id="api-key" type="password" autocomplete="current-password" required aria-describedby="api-key-help sign-in-error">
 <p id="api-key-help" class="hint">Kept in this browser tab only: closing the tab signs you out.</p></div>
@@ -35,6 +35,7 @@ const ENDPOINTS = `
 <div class="section-head"><h1 id="endpoints-title" tabindex="-1">Webhook endpoints</h1>
 <button type="button" id="add-endpoint">Add endpoint</button></div>
 <p id="endpoints-state" role="status" aria-live="polite"></p>
+<p id="endpoints-error" class="error" role="alert"></p>
 <ul class="endpoint-list" id="endpoint-list" aria-label="Your endpoints"></ul>
 </section>`;
 
@@ -57,13 +58,16 @@ const DETAIL = `
 <button type="button" class="secondary" id="send-test" aria-describedby="endpoint-health">Send test event</button>
 <button type="button" class="secondary" id="rotate-secret">Rotate secret…</button>
 <button type="button" class="secondary" id="delete-endpoint">Delete…</button></div>
-<p id="endpoint-result" role="status" aria-live="polite"></p></div>
+<p id="endpoint-result" role="status" aria-live="polite"></p>
+<p id="endpoint-alert" class="error" role="alert"></p></div>
 <div class="section-head"><h2 id="deliveries-title">Deliveries</h2>
 <div class="inline-form"><label for="delivery-status">Show</label>
 <select id="delivery-status"><option value="">All</option><option value="PENDING">Pending</option>
 <option value="DELIVERED">Delivered</option><option value="FAILED">Failed</option>
 <option value="DROPPED">Dropped</option></select></div></div>
 <p id="deliveries-state" class="hint" role="status" aria-live="polite"></p>
+<p id="send-again-note" class="hint" hidden>Enable the endpoint to send again: nothing is sent to a disabled endpoint.</p>
+<p id="deliveries-error" class="error" role="alert"></p>
 <ul class="deliveries" id="delivery-list" aria-labelledby="deliveries-title"></ul>
 <div class="actions" id="older-row" hidden><button type="button" class="secondary" id="older-deliveries">Load older deliveries</button></div>
 <form id="recover-form" class="card" novalidate>
@@ -72,7 +76,9 @@ const DETAIL = `
 <input id="recover-since" type="datetime-local" required aria-describedby="recover-help">
 <p id="recover-help" class="hint">Your local time. Use it after your receiver was down.</p></div>
 <p id="recover-result" role="status" aria-live="polite"></p>
-<button type="submit" class="secondary">Recover</button>
+<p id="recover-error" class="error" role="alert"></p>
+<p id="recover-note" class="hint" hidden>Enable the endpoint to send again: nothing is sent to a disabled endpoint.</p>
+<button type="submit" class="secondary" id="recover-submit">Recover</button>
 </form>
 </section>`;
 

@@ -123,7 +123,9 @@ describe.skipIf(!hasChromium)(`the merchant portal in headless Chromium ${CHROMI
     await expect.poll(() => page.locator('#endpoint-health').textContent(), { timeout: 6_000 }).toBe('Enabled and delivering.');
 
     // Rotate: a new secret, shown once; the next delivery carries both signatures, each verifying.
+    // Its words hold after a second rotation within the day too, when three secrets sign ("both" did not).
     await page.getByRole('button', { name: 'Rotate secret…' }).click();
+    expect(await page.locator('#confirm-text').textContent()).toBe('A new secret is made and shown once. The secrets that sign now keep signing for 24 hours beside the new one, so you can deploy it without missing a notification.');
     await page.getByRole('button', { name: 'Rotate secret', exact: true }).click();
     const rotated = await copySecret(page);
     expect(rotated).not.toBe(secret);
@@ -165,7 +167,7 @@ describe.skipIf(!hasChromium)(`the merchant portal in headless Chromium ${CHROMI
     await page.getByLabel('Account update').uncheck();
     await page.getByLabel('Enabled: send notifications to it').uncheck();
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(() => page.locator('#endpoint-health').textContent(), { timeout: 5_000 }).toMatch(/^Disabled: Disabled by the site\. /u);
+    await expect.poll(() => page.locator('#endpoint-health').textContent(), { timeout: 5_000 }).toMatch(/^Disabled by the site\. Nothing is sent to it/u);
     expect(await page.getByRole('button', { name: 'Send test event' }).isDisabled()).toBe(true);
     expect((await asMerchant('GET', `/${created.id}`)).body).toMatchObject({ eventTypes: [], enabled: false });
     await lookAtPortal(page, 'disabled');

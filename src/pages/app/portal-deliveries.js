@@ -7,10 +7,12 @@
  * pages as are shown, so the older ones stay live and are not dropped at the next change.
  */
 import { $, h } from './dom.js';
-import { attemptText, responseText, statusText, when } from './portal-health.js';
+import { attemptText, nextText, responseText, statusText, when } from './portal-health.js';
 
 export function createDeliveries({ api }) {
   let endpointId = null;
+  // The shown endpoint as last read: whether it is enabled and until when it is throttled change what each row says.
+  let endpoint = null;
   let drawn = '';
   let shown = [];
   // What the list itself last said in #deliveries-state (loading, empty, a failed read): a drawn list replaces that,
@@ -32,33 +34,58 @@ export function createDeliveries({ api }) {
         h('td', { class: 'break', dataset: { label: 'Response' } }, h('span', { class: 'mono' }, responseText(a))))))));
   }
 
+  /** What the attempt list says while it is empty: being sent, or what it waits for. */
+  function noAttempts(delivery) {
+    if (delivery.status !== 'PENDING') return 'Not attempted.';
+    const next = nextText(delivery, endpoint);
+    return next === 'being sent' ? 'Being sent: no answer yet.' : `Not attempted yet: ${next}.`;
+  }
+
   function item(delivery) {
     const last = delivery.attempts.at(-1);
+    const next = nextText(delivery, endpoint);
     const details = h('details', { open: open.has(delivery.webhookId) },
       h('summary', {}, `Attempts (${delivery.attempts.length})`),
-      delivery.attempts.length ? attemptsTable(delivery) : h('p', { class: 'hint' }, 'Not attempted yet.'));
+      delivery.attempts.length ? attemptsTable(delivery) : h('p', { class: 'hint' }, noAttempts(delivery)));
     details.addEventListener('toggle', () => (details.open ? open.add(delivery.webhookId) : open.delete(delivery.webhookId)));
+    // The server refuses to send to a disabled endpoint: the button says so before it is tried, as Send test event does.
+    const sendable = endpoint?.enabled !== false;
     return h('li', { class: 'delivery', dataset: { webhookId: delivery.webhookId, status: delivery.status } },
       h('div', { class: 'top' },
         h('span', { class: 'type' }, delivery.eventType),
         h('span', { class: `badge ${delivery.status.toLowerCase()}` }, statusText(delivery.status))),
       h('p', { class: 'meta' }, h('span', { class: 'mono' }, delivery.webhookId),
         last ? ` · last attempt ${attemptText(last)}` : '',
-        delivery.nextAttemptAt && delivery.status === 'PENDING' ? ` · next ${when(delivery.nextAttemptAt)}` : ''),
+        next ? ` · ${next}` : ''),
       details,
-      h('div', { class: 'actions' }, h('button', { type: 'button', class: 'secondary redeliver', onclick: () => redeliver(delivery) },
-        'Redeliver', h('span', { class: 'sr-only' }, ` ${delivery.webhookId}`))));
+      h('div', { class: 'actions' }, h('button', {
+        type: 'button', class: 'secondary redeliver', disabled: !sendable, 'aria-describedby': sendable ? null : 'send-again-note', onclick: () => redeliver(delivery),
+      }, 'Redeliver', h('span', { class: 'sr-only' }, ` ${delivery.webhookId}`))));
   }
 
+  /** An API refusal, announced (role=alert) apart from the list's own status line; '' clears it. */
+  const alertDeliveries = (text) => { $('#deliveries-error').textContent = text; };
+
   async function redeliver(delivery) {
-    const state = $('#deliveries-state');
+    alertDeliveries('');
     try {
       await api.redeliver(endpointId, delivery.id);
-      state.textContent = `${delivery.webhookId} is queued to be sent again.`;
+      $('#deliveries-state').textContent = `${delivery.webhookId} is queued to be sent again.`;
       await refresh();
     } catch (error) {
-      state.textContent = error.message;
+      alertDeliveries(error.message);
     }
+  }
+
+  /** Redeliver and Recover are offered only while the endpoint is enabled, with the reason shown while not. */
+  function showSendable() {
+    const sendable = endpoint?.enabled !== false;
+    $('#send-again-note').hidden = sendable;
+    $('#recover-note').hidden = sendable;
+    $('#recover-submit').disabled = !sendable;
+    // Only while shown: a hidden note named by aria-describedby would still be read out.
+    if (sendable) $('#recover-submit').removeAttribute('aria-describedby');
+    else $('#recover-submit').setAttribute('aria-describedby', 'recover-note');
   }
 
   function noteList(text) {
@@ -68,6 +95,7 @@ export function createDeliveries({ api }) {
 
   function draw(deliveries) {
     const focused = document.activeElement?.closest?.('#delivery-list li')?.dataset.webhookId;
+    showSendable();
     $('#delivery-list').replaceChildren(...deliveries.map(item));
     if (!deliveries.length) noteList('No deliveries yet. Send a test event to try your receiver.');
     else if ($('#deliveries-state').textContent === listNote) noteList('');
@@ -111,6 +139,7 @@ export function createDeliveries({ api }) {
   async function loadOlder(button) {
     const asked = asking();
     button.disabled = true;
+    alertDeliveries('');
     try {
       const page = await api.deliveryPage(asked.id, { status: asked.status, after: cursor });
       if (!stillAsked(asked)) return;
@@ -120,7 +149,7 @@ export function createDeliveries({ api }) {
       // The button is gone after the last page: focus goes on to the first delivery it brought rather than the page.
       if (!page.nextCursor && page.data[0]) $(`#delivery-list li[data-webhook-id="${CSS.escape(page.data[0].webhookId)}"] .redeliver`)?.focus();
     } catch (error) {
-      $('#deliveries-state').textContent = error.message;
+      alertDeliveries(error.message);
     } finally {
       button.disabled = false;
     }
@@ -130,20 +159,25 @@ export function createDeliveries({ api }) {
   function restart() {
     drawn = '';
     noteList('');
+    alertDeliveries('');
     pages = 1;
     cursor = null;
     $('#older-row').hidden = true;
   }
 
   $('#older-deliveries').addEventListener('click', (event) => loadOlder(event.currentTarget));
-  $('#delivery-status').addEventListener('change', () => { restart(); refresh().catch(() => {}); });
+  $('#delivery-status').addEventListener('change', () => { restart(); refresh().catch((error) => alertDeliveries(error.message)); });
 
   $('#recover-form').addEventListener('submit', async (event) => {
     event.preventDefault();
     const result = $('#recover-result');
     const local = $('#recover-since').value;
+    result.textContent = '';
+    $('#recover-error').textContent = '';
+    // Enter in the field submits even while the button is disabled for a disabled endpoint.
+    if ($('#recover-submit').disabled) return;
     if (!local) {
-      result.textContent = 'Choose the date and time to recover from.';
+      $('#recover-error').textContent = 'Choose the date and time to recover from.';
       return $('#recover-since').focus();
     }
     try {
@@ -154,23 +188,29 @@ export function createDeliveries({ api }) {
         : `${recovered} failed ${recovered === 1 ? 'delivery' : 'deliveries'} since ${since} ${recovered === 1 ? 'is' : 'are'} being sent again.`;
       await refresh();
     } catch (error) {
-      result.textContent = error.message;
+      $('#recover-error').textContent = error.message;
     }
   });
 
   return {
     refresh,
-    /** Shows `id`'s deliveries (null: none). */
-    show(id) {
+    /** Shows the deliveries of `shownEndpoint` (null: none), read again; the rows are drawn again when it changed. */
+    show(shownEndpoint) {
+      const id = shownEndpoint?.id ?? null;
       if (id !== endpointId) {
         open.clear();
         restart();
         $('#delivery-list').replaceChildren();
         noteList('Loading deliveries…');
         $('#recover-result').textContent = '';
+        $('#recover-error').textContent = '';
+      } else if (id && (shownEndpoint.enabled !== endpoint?.enabled || shownEndpoint.throttledUntil !== endpoint?.throttledUntil)) {
+        drawn = '';
       }
       endpointId = id;
-      if (id) refresh().catch((error) => noteList(error.message));
+      endpoint = shownEndpoint;
+      showSendable();
+      if (id) refresh().catch((error) => alertDeliveries(error.message));
     },
   };
 }

@@ -48,7 +48,7 @@ export function createEndpoints({ api, deliveries }) {
     $('#endpoint-list').replaceChildren(...endpoints.map(listItem));
     $('#endpoints-state').textContent = endpoints.length ? '' : 'No endpoints yet. Add one to receive your site’s notifications.';
     drawDetail();
-    deliveries.show(current?.id ?? null);
+    deliveries.show(current);
   }
 
   /** Reads the endpoints again; draws only when something changed (the list keeps its focus otherwise). */
@@ -76,10 +76,11 @@ export function createEndpoints({ api, deliveries }) {
 
   async function act(button, work) {
     button.disabled = true;
+    $('#endpoint-alert').textContent = '';
     try {
       await work();
     } catch (error) {
-      $('#endpoint-result').textContent = error.message;
+      $('#endpoint-alert').textContent = error.message;
     } finally {
       button.disabled = false;
       drawDetail();
@@ -178,7 +179,8 @@ export function createEndpoints({ api, deliveries }) {
 
   $('#rotate-secret').addEventListener('click', () => confirm({
     title: 'Rotate the signing secret?',
-    text: 'A new secret is made and shown once. For 24 hours every delivery is signed with both the old and the new secret, so you can deploy the new one without missing a notification.',
+    // Not "both the old and the new": after a second rotation within the day, three secrets sign.
+    text: 'A new secret is made and shown once. The secrets that sign now keep signing for 24 hours beside the new one, so you can deploy it without missing a notification.',
     yes: 'Rotate secret',
     run: async () => {
       const { secret } = await api.rotate(current.id);
@@ -201,12 +203,30 @@ export function createEndpoints({ api, deliveries }) {
     },
   }));
 
-  window.addEventListener('hashchange', () => {
+  /**
+   * The chosen endpoint's heading, brought into view (below the list on a phone) and focused. Only once it is drawn:
+   * the first endpoint opened was still hidden when focused, so focus fell to the body and nothing scrolled.
+   */
+  function goToEndpoint() {
+    if (!current) return;
+    const { top, bottom } = $('#endpoint-title').getBoundingClientRect();
+    // Beside the list on a laptop it is often in view already: the page then stays where it is.
+    if (top < 0 || bottom > innerHeight) $('#endpoint').scrollIntoView({ block: 'start' });
+    $('#endpoint-title').focus({ preventScroll: true });
+  }
+
+  window.addEventListener('hashchange', async () => {
     hideSecret();
     $('#endpoint-result').textContent = '';
+    $('#endpoint-alert').textContent = '';
+    $('#endpoints-error').textContent = '';
     drawn = '';
-    refresh().catch((error) => { $('#endpoints-state').textContent = error.message; });
-    if (chosenId()) setTimeout(() => $('#endpoint-title').focus(), 0);
+    try {
+      await refresh();
+      if (chosenId()) goToEndpoint();
+    } catch (error) {
+      $('#endpoints-error').textContent = error.message;
+    }
   });
 
   return { refresh };
