@@ -55,8 +55,9 @@ function decide(address: string, allowed: ((address: string) => boolean) | null)
   const parsed = ipaddr.process(address);
   const range = specialRange(parsed);
   if (range === 'unicast' || allowed?.(parsed.toString())) return null;
-  // Said to the merchant: the setting that would allow it is the operator's, named in docs/merchant-webhooks.md.
-  return `${address} is in the ${range} range, not on the public internet`;
+  // Said to the merchant after "must be on the public internet: " (or "resolves to an address that is not allowed: "):
+  // the setting that would allow it is the operator's, named in docs/merchant-webhooks.md.
+  return `${address} is in the ${range} range`;
 }
 
 /** A URL's host as net.connect takes it: an IPv6 address without its brackets. */
@@ -69,6 +70,6 @@ export function literalRefusal(url: URL, policy: AddressPolicy): string | null {
   if (ipaddr.isValid(host)) return policy(host);
   // Names that never leave this machine (RFC 6761, with or without the root's dot), refused as its loopback address is.
   const name = host.endsWith('.') ? host.slice(0, -1) : host;
-  if (name === 'localhost' || name.endsWith('.localhost')) return policy('127.0.0.1') && `${host} is this machine, not on the public internet`;
+  if (name === 'localhost' || name.endsWith('.localhost')) return policy('127.0.0.1') && `${host} is this machine`;
   return null;
 }
