@@ -104,6 +104,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   if (metrics.registry) registerDatabaseGauges(metrics.registry, database.db, clock);
   // Shared by every instance through Redis when REDIS_URL is set (docs/edge.md#rate-limits-at-a-venue).
   const limiter = createRateLimiter(config.rateLimits, clock, { redisUrl: config.redisUrl, prefix: config.redisPrefix, onRefusal: (group) => metrics.rateLimited(group) });
+  await limiter.connected?.();
   // docs/operations.md#readiness: the database (migrations applied), and Redis for events and limits when set.
   const readiness = new Readiness([
     { name: 'database', check: () => database.check() },

@@ -54,6 +54,12 @@ export interface RateLimiter {
   readonly takeNow?: (group: RateGroup, client: string, subject?: string) => RateDecision;
   /** Resolves when the shared store answers (always, in memory): docs/operations.md#readiness. */
   check(): Promise<void>;
+  /**
+   * Resolves once the shared store is connected, or after CONNECT_WAIT_MS without it. Awaited before the gateway serves:
+   * requests counted in memory while the connection was still being made were counted again from zero in Redis (a
+   * client got its limit twice over at each start). Absent where the counts are in this process.
+   */
+  readonly connected?: () => Promise<void>;
   /** Closes the Redis connection, if any. */
   dispose(): Promise<void>;
 }
@@ -101,6 +107,10 @@ export function createRateLimiter(config: RateLimitConfig, clock: Clock, options
   // unanswered (Redis silent) fails after REDIS_COMMAND_TIMEOUT_MS instead of holding the request for minutes.
   const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
   redis.on('error', () => {}); // ioredis reconnects by itself; while it cannot, the counts are kept in memory
+  const ready = new Promise<void>((resolve) => {
+    redis.once('ready', () => resolve());
+    redis.once('end', () => resolve());
+  });
   const shared = new RateLimiterRedis({ storeClient: redis, keyPrefix: `${options.prefix ?? ''}rl`, points: Number.MAX_SAFE_INTEGER, duration });
   // Redis unreachable: count in this process rather than refuse everyone or fail the request.
   const memory = new RateLimiterMemory({ points: Number.MAX_SAFE_INTEGER, duration });
@@ -137,6 +147,11 @@ export function createRateLimiter(config: RateLimitConfig, clock: Clock, options
       options.onRefusal?.(group);
       return { allowed: false, retryAfter: Math.max(...results.map((r) => r.retryAfter)) };
     },
+    async connected() {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([ready, new Promise<void>((resolve) => (timer = setTimeout(resolve, CONNECT_WAIT_MS)))]);
+      clearTimeout(timer);
+    },
     async check() {
       // While Redis is down each instance counts alone (in memory): a client gets N× its limit.
       await redis.ping().catch(() => Promise.reject(new Error(`redis ${redis.status}`)));
@@ -146,6 +161,9 @@ export function createRateLimiter(config: RateLimitConfig, clock: Clock, options
     },
   };
 }
+
+/** How long a gateway starting waits for its limiter's Redis connection before it counts in memory. */
+const CONNECT_WAIT_MS = 2_000;
 
 /** How long the counts stay in memory after Redis failed a command, before Redis is asked again. */
 const SHARED_RETRY_MS = 5_000;
