@@ -39,6 +39,8 @@ export interface RunningNginx {
   accessLog(): string[];
   /** Lines of the access log in the shipped file's own format. */
   shippedAccessLog(): string[];
+  /** What nginx wrote to its error logs: the shipped file's own and the harness's (stderr, level warn). */
+  errors(): string;
 }
 
 /** Replaces exactly `count` occurrences of `pattern` in the shipped file, or says what no longer matches. */
@@ -60,6 +62,7 @@ export function localVariant(upstreams: string[], ports: { http: number; https: 
   // The shipped log in the test's directory, and beside it the harness's own (a server's access_log replaces http's).
   const shippedLog = (head: string, format: string) => `${head}${join(logDir, 'shipped-access.log')} ${format};\n${head}${join(logDir, 'access.log')} upstreams;`;
   text = replace(text, /^([ \t]*access_log )\S+ (\w+);$/, (_m, head, format) => shippedLog(head, format));
+  text = replace(text, /^([ \t]*error_log )\S+ (\w+);$/, (_m, head, level) => `${head}${join(logDir, 'shipped-error.log')} ${level};`);
   return replace(text, /^([ \t]*ssl_certificate_key[ \t]+)\S+;$/, (_m, head) => `${head}${cert.key};`);
 }
 
@@ -126,6 +129,7 @@ export async function startNginx(nginx: string, upstreams: string[]): Promise<Ru
     ca: readFileSync(crt, 'utf8'),
     accessLog: () => linesOf(accessLog),
     shippedAccessLog: () => linesOf(join(dir, 'shipped-access.log')),
+    errors: () => [...linesOf(join(dir, 'shipped-error.log')), output].join('\n'),
   };
 }
 

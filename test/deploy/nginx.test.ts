@@ -10,6 +10,7 @@ import { createClient, type Client } from 'graphql-ws';
 import { describe, expect, it } from 'vitest';
 import { afterThisTest, VALID_ORDER } from '../support/gateway.ts';
 import { startInstances } from '../support/instances.ts';
+import { freePorts } from '../support/ports.ts';
 import { findExecutable, startNginx } from './nginx-server.ts';
 import { tlsClient } from './tls-client.ts';
 
@@ -136,5 +137,34 @@ describe.skipIf(SKIPPED)(`deploy/nginx/sleeve-gateway.conf in front of two insta
     expect(await options('127.0.0.2', { 'x-forwarded-for': '198.51.100.7' })).toBe(429);
     // Another attendee, through the same nginx, has a budget of its own.
     expect(await options('127.0.0.3')).toBe(200);
+  });
+
+  it("keeps the payToken out of nginx's error log when an instance is down, and says the failure in the access log", { timeout: 60_000 }, async () => {
+    // One instance answers; the other address refuses connections, as an instance that crashed or is restarting.
+    const { processes } = await startInstances('nginx', { ADMIN_TOKEN: 'nginx-admin', TRUST_PROXY: '127.0.0.1', PUBLIC_URL });
+    const [dead] = await freePorts(1);
+    const nginx = await startNginx(NGINX!, [new URL(processes[0]!.url).host, `127.0.0.1:${dead}`]);
+    const client = tlsClient(nginx.ca, nginx.https);
+    const created = (await client.post('/api/orders', VALID_ORDER)).body;
+    for (let i = 0; i < 4; i++) {
+      expect((await client.request(`/pay/${created.orderNumber}?t=${created.payToken}`)).status).toBe(200);
+      expect((await client.request(`/api/orders/${created.orderNumber}?t=${created.payToken}`)).status).toBe(200);
+    }
+    await expect.poll(() => nginx.shippedAccessLog().some((line) => / 502, 200$/u.test(line))).toBe(true);
+    // nginx wrote "connect() failed … request: "GET /pay/1001?t=<payToken>"" at level error, at every deploy.
+    expect(nginx.errors()).not.toContain(created.payToken);
+  });
+
+  it('answers the API\'s 503 unavailable, in JSON with Retry-After, when no instance answers (not its HTML 502 page)', { timeout: 60_000 }, async () => {
+    const ports = await freePorts(2);
+    const nginx = await startNginx(NGINX!, ports.map((port) => `127.0.0.1:${port}`));
+    const client = tlsClient(nginx.ca, nginx.https);
+    const rest = await client.request('/api/sleeve-options');
+    expect(rest.status).toBe(503);
+    expect(rest.headers['retry-after']).toBe('1');
+    expect(rest.json()).toMatchObject({ ok: false, code: 'unavailable', retryable: true, status: 'error' });
+    const graphql = await client.post('/graphql', { query: '{ eventInfo }' });
+    expect(graphql.status).toBe(503);
+    expect(graphql.body.errors[0].extensions).toEqual({ code: 'UNAVAILABLE', retryable: true });
   });
 });
