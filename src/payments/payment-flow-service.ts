@@ -21,6 +21,15 @@ export const STALE_PENDING_MS = 60_000;
 
 export type Outcome = { status: Exclude<PaymentStatus, 'pending'>; chargeId: string | null };
 
+/**
+ * The outcomes that say the processor is in trouble, not the card: the operator's business, so a `warn` each (an
+ * outage showed before in no line above `info`).
+ */
+const PROCESSOR_TROUBLE = {
+  failed: 'payment recorded: the processor answered an error (nothing charged)',
+  unknown: 'payment recorded: no answer from the processor (reconciliation settles it)',
+} as const;
+
 /** Runs inside the record transaction, with the payment as recorded. */
 export type Settle<T> = (trx: Db, row: PaymentRow) => Promise<T>;
 
@@ -100,6 +109,7 @@ export function createPaymentFlow(deps: { db: AppDatabase['db']; clock: Clock; l
         return { row, settled: settle ? await settle(trx, row) : undefined };
       });
       if (done.recordedElsewhere) logger.warn('payment already recorded by another caller; its outcome stands', { paymentId: payment.id, status: done.row.status });
+      else if (outcome.status in PROCESSOR_TROUBLE) logger.warn(PROCESSOR_TROUBLE[outcome.status as keyof typeof PROCESSOR_TROUBLE], { paymentId: payment.id, status: outcome.status });
       else logger.info('payment recorded', { paymentId: payment.id, status: outcome.status });
       return done;
     },
