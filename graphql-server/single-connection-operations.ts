@@ -24,7 +24,7 @@ const ACCEPTED_JSON = new Set(['*/*', 'application/*', 'application/json']);
 
 /** What the operations need of yoga: its Fetch handler. */
 export interface FetchHandler {
-  fetch(request: Request, serverContext: { clientAddress: string; requestId?: string }): Response | Promise<Response>;
+  fetch(request: Request, serverContext: { clientAddress: string; requestId?: string; operationSignal?: AbortSignal }): Response | Promise<Response>;
 }
 
 interface Stream {
@@ -65,9 +65,14 @@ export class SingleConnectionOperations {
     const stream = await this.streamOf(key);
     if (stream.operations.has(operationId)) return errorResponse(fetchAPI, 409, 'Operation with ID already exists');
     if (stream.operations.size >= MAX_OPERATIONS_PER_CONNECTION) return errorResponse(fetchAPI, 429, TOO_MANY_OPERATIONS_MESSAGE);
-    // Held while yoga answers, so a second POST of this id meanwhile is refused too, and a DELETE is kept.
+    // Held while yoga answers, so a second POST of this id meanwhile is refused too, and a DELETE is kept. A stop
+    // aborts the operation's signal, which ends its subscription at once (use-abortable-subscriptions.ts).
+    const abort = new AbortController();
     let stopped = false;
-    stream.operations.set(operationId, () => (stopped = true));
+    stream.operations.set(operationId, () => {
+      stopped = true;
+      abort.abort();
+    });
     const headers = new fetchAPI.Headers(request.headers);
     headers.delete(STREAM_TOKEN_HEADER);
     headers.set('accept', 'text/event-stream');
@@ -75,7 +80,7 @@ export class SingleConnectionOperations {
     url.searchParams.delete('token');
     let response: Response;
     try {
-      response = await this.yoga!.fetch(new fetchAPI.Request(url, { method: 'POST', headers, body: text }), serverContext);
+      response = await this.yoga!.fetch(new fetchAPI.Request(url, { method: 'POST', headers, body: text }), { ...serverContext, operationSignal: abort.signal });
     } catch (error) {
       this.finish(key, operationId);
       throw error;
@@ -84,7 +89,7 @@ export class SingleConnectionOperations {
       this.finish(key, operationId);
       return response;
     }
-    void this.relay(key, operationId, response.body, stopped);
+    void this.relay(key, operationId, response.body, stopped, abort);
     return new fetchAPI.Response(null, { status: 202 });
   }
 
@@ -104,9 +109,12 @@ export class SingleConnectionOperations {
   }
 
   /** yoga's SSE events of one operation, read as they come, published for the stream; then its `complete`. */
-  private async relay(key: string, operationId: string, body: ReadableStream<Uint8Array>, stoppedAlready: boolean): Promise<void> {
+  private async relay(key: string, operationId: string, body: ReadableStream<Uint8Array>, stoppedAlready: boolean, abort: AbortController): Promise<void> {
     const reader = body.getReader();
-    const stop = (): void => void reader.cancel().catch(() => undefined);
+    const stop = (): void => {
+      abort.abort();
+      void reader.cancel().catch(() => undefined);
+    };
     this.streams.get(key)?.operations.set(operationId, stop);
     if (stoppedAlready) stop();
     const decoder = new TextDecoder();

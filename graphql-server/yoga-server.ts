@@ -35,6 +35,7 @@ import type { StreamShutdown } from './stream-shutdown.ts';
 import type { TrustedDocuments } from './trusted-documents.ts';
 import { useProductionHardening, type ProductionHardening } from './use-production-hardening.ts';
 import { useTrustedDocuments } from './use-trusted-documents.ts';
+import { useAbortableSubscriptions, type AbortableContext } from './use-abortable-subscriptions.ts';
 import { useMetrics } from './use-metrics.ts';
 import { yogaLogging } from './yoga-logging.ts';
 import type { GatewayMetrics } from '../src/operations/metrics.ts';
@@ -47,7 +48,7 @@ import { tracingOn } from '../src/operations/tracing.ts';
 export const GRAPHQL_PATH = '/graphql';
 
 /** What each transport passes yoga besides the request: the client address, for the shared rate limits. */
-export interface ServerContext {
+export interface ServerContext extends AbortableContext {
   clientAddress: string;
   /** The request's id (docs/operations.md#request-logs): echoed in x-request-id, named on the lines it causes. */
   requestId?: string;
@@ -102,6 +103,7 @@ export function createYogaServer(deps: YogaServerDeps): GraphQLYoga {
       useMetrics(deps.metrics),
       // Second: a subscription past its address's bound is refused before any other work (use-stream-budget.ts).
       useStreamBudget(deps.streamBudget),
+      useAbortableSubscriptions,
       useEdgeHeaders(deps.cors),
       useCsrfPrevention,
       deps.singleConnection,
