@@ -92,8 +92,12 @@ export function createOptionsService({ database, clock, bus }: ServiceDeps): Opt
       if (missingColor !== null) {
         throw new DomainError('validation_failed', `The thread "${missingColor}" needs a colour, like #1f2f5c.`, { field: 'threads' });
       }
-      const stale = (now: number) =>
-        new DomainError('validation_failed', `Version ${now} was published after version ${baseVersion}, which this set was edited from. Read the options again and make the change on version ${now}.`, { field: 'baseVersion' });
+      const stale = (now: number) => {
+        // This instance's copy is older than what the refusal names (the other instance's announcement may not have
+        // come yet): dropped now, so "read the options again" here reads the set the refusal is about.
+        if ((loaded?.version ?? 0) < now) service.invalidate();
+        return new DomainError('validation_failed', `Version ${now} was published after version ${baseVersion}, which this set was edited from. Read the options again and make the change on version ${now}.`, { field: 'baseVersion' });
+      };
       let version: number;
       try {
         version = await transaction(db, async (trx) => {
