@@ -55,9 +55,9 @@ export interface RateLimiter {
   /** Resolves when the shared store answers (always, in memory): docs/operations.md#readiness. */
   check(): Promise<void>;
   /**
-   * Resolves once the shared store is connected, or after CONNECT_WAIT_MS without it. Awaited before the gateway serves:
-   * requests counted in memory while the connection was still being made were counted again from zero in Redis (a
-   * client got its limit twice over at each start). Absent where the counts are in this process.
+   * Resolves once the shared store is connected, or after CONNECT_WAIT_MS without it. Awaited before the gateway
+   * serves: requests counted in memory while the connection was still being made were counted again from zero in
+   * Redis (a client got its limit twice over at each start). Absent where the counts are in this process.
    */
   readonly connected?: () => Promise<void>;
   /** Closes the Redis connection, if any. */

@@ -72,8 +72,8 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
 
   /**
    * Before a test, a redelivery or a recover the merchant asked for: a disabled endpoint sends nothing (422, where
-   * the answer used to say "due now"); a throttle ends, since the merchant asking to send now outranks the Retry-After its
-   * receiver gave (else "due now" was a wait of up to a day).
+   * the answer used to say "due now"); a throttle ends, since the merchant asking to send now outranks the
+   * Retry-After its receiver gave (else "due now" was a wait of up to a day).
    */
   async function sendableNow(endpoint: EndpointRow): Promise<void> {
     if (Number(endpoint.enabled) !== 1) throw new DomainError('validation_failed', 'The endpoint is disabled: enable it first (PATCH {"enabled": true}).', { field: 'enabled', errors: [{ field: 'enabled', message: 'the endpoint is disabled.' }] });
@@ -133,8 +133,8 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
       // throttle from a Retry-After (up to a day) and a failure run end too. A new url is a new receiver: the old
       // one's Retry-After and failures do not hold back what is kept for it.
       const enabling = fields.enabled === true;
-      const moved = fields.url !== undefined && fields.url !== current.url;
-      const enabledAfter = enabling || (fields.enabled !== false && Number(current.enabled) === 1);
+      // A new url on an endpoint that stays enabled: its kept deliveries go to the new receiver now.
+      const movedWhileEnabled = fields.url !== undefined && fields.url !== current.url && fields.enabled !== false && Number(current.enabled) === 1;
       await updateEndpoint(db, id, siteId, {
         ...(fields.url !== undefined ? { url: fields.url, throttled_until: null } : {}),
         ...(fields.description !== undefined ? { description: fields.description } : {}),
@@ -145,7 +145,7 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
       });
       // Enabled, or moved while enabled: the deliveries it kept are due now (FAILED ones wait for recover). Its
       // dispatcher wakes for it once, with those or, when none is due now, to wait for the next that will be.
-      if (enabling || (moved && enabledAfter)) {
+      if (enabling || movedWhileEnabled) {
         const due = await pendingDueNow(db, id, now);
         if (due.length > 0) announce(due.map((deliveryId) => ({ id: deliveryId, endpointId: id, siteId })));
         else bus.publish('notificationQueued', { ids: [], outbox: false, endpoints: [id] });
