@@ -20,11 +20,7 @@ export const ORDER_TEMPLATE = 'sleeve://orders/{orderNumber}?t={payToken}';
 function resourceError(error: unknown): McpError {
   if (!(error instanceof DomainError)) return new McpError(ErrorCode.InternalError, 'Something went wrong on our side. Please try again.');
   const code = error.code === 'not_found' ? -32002 : error.code === 'bad_request' ? ErrorCode.InvalidParams : ErrorCode.InvalidRequest;
-  const refusal = new McpError(code, error.message, errorBody(error));
-  // McpError writes "MCP error <code>: " into its message, which the SDK sends as is; the client's McpError adds it
-  // again ("MCP error -32002: MCP error -32002: No order …"). The wire carries the message alone.
-  refusal.message = error.message;
-  return refusal;
+  return new McpError(code, error.message, errorBody(error));
 }
 
 export interface SubscriptionDeps {

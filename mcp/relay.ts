@@ -31,7 +31,7 @@ export class RelayedTransport implements Transport {
   }
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    const outgoing = 'method' in message && 'id' in message ? { ...message, id: `${this.route}.${message.id}` } : message;
+    const outgoing = 'method' in message && 'id' in message ? { ...message, id: `${this.route}.${message.id}` } : withPlainError(message);
     return this.inner.send(outgoing, options);
   }
 
@@ -43,6 +43,17 @@ export class RelayedTransport implements Transport {
   deliver(message: JSONRPCMessage): void {
     this.onmessage?.(message);
   }
+}
+
+/**
+ * An error answer's message without the "MCP error <code>: " the SDK's McpError writes into it: the SDK sends the
+ * message as it is, and the client's McpError adds the prefix again ("MCP error -32602: MCP error -32602: Resource
+ * … not found"). The wire carries the message alone, as JSON-RPC means it.
+ */
+function withPlainError(message: JSONRPCMessage): JSONRPCMessage {
+  if (!('error' in message)) return message;
+  const plain = message.error.message.replace(/^MCP error -?[0-9]+: /u, '');
+  return plain === message.error.message ? message : { ...message, error: { ...message.error, message: plain } };
 }
 
 /** What goes over the bus: the answer, for the call it names, of the session (hashed) that sent it. */

@@ -140,6 +140,17 @@ describe('the MCP door, as an outside agent developer found it', () => {
     expect(refused?.message).toBe('MCP error -32002: No order was found with that order number and payToken.');
   });
 
+  it("sends the SDK's own refusals once prefixed too: a resource read without its payToken", async () => {
+    const live = await server();
+    const agent = await mcpClient(live.server.url);
+    const { orderNumber } = await live.createOrder();
+    const refused = await agent.client.readResource({ uri: `sleeve://orders/${orderNumber}` }).then(
+      () => undefined,
+      (error: Error) => error,
+    );
+    expect(refused?.message).toBe(`MCP error -32602: Resource sleeve://orders/${orderNumber} not found`);
+  });
+
   it('says when a confirmation is not the code of the details sent, instead of asking as if it were the first call', async () => {
     const live = await server();
     const agent = await mcpClient(live.server.url);
