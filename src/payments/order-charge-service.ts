@@ -53,6 +53,22 @@ const TOKEN_INVALID = 'That payment token is not valid for this order. Open payU
 export function createOrderCharges(deps: ServiceDeps & { flow: PaymentFlow; refund(paymentId: string): Promise<unknown> }): OrderCharges {
   const { clock, logger, flow } = deps;
 
+  /**
+   * At most RATE_LIMIT_SUBJECT_WRITE charges of one order in a window, whichever payTokens asked (docs/edge.md#card-testing).
+   * The limiter's count per order and payToken cannot hold it: a re-sent create hands out a fresh payToken for a
+   * held order, and a script trying stolen cards on it collected a token per few declines. Counted here, under the
+   * order's pay lock, only what holders of a valid token started, so no stranger can spend an owner's charges.
+   */
+  async function refuseCardTesting(trx: Db, number: number, now: number): Promise<void> {
+    const { subjectWrite, windowMs } = deps.config.rateLimits;
+    const started = await payments.orderChargesSince(trx, number, now - windowMs);
+    if (started.length < subjectWrite) return;
+    // The window slides: a charge is free again once enough of those in it have left.
+    const freeAt = started[started.length - subjectWrite]! + windowMs;
+    const retryAfter = Math.max(1, Math.ceil((freeAt - now) / 1000));
+    throw new DomainError('rate_limited', 'Too many payments were tried for this order. Wait a moment, then try again.', { retryAfter });
+  }
+
   /** Reserve (tx): an earlier payment whose outcome is not known comes first; else the token is spent on a new one. */
   async function reserve<T>(trx: Db, number: number, method: 'card' | 'wallet', token: string, side: OrderSide<T>): Promise<payments.PaymentRow | null> {
     // SQLite's one connection runs transactions one at a time already; PostgreSQL's take turns per order here.
@@ -68,6 +84,7 @@ export function createOrderCharges(deps: ServiceDeps & { flow: PaymentFlow; refu
     const claimed = stuck && (await payments.claimPayment(trx, stuck, now));
     if (claimed) return claimed;
     if (pending.length > 0) throw beingProcessed();
+    await refuseCardTesting(trx, number, now);
     const tokenHash = hashToken(token);
     const row = await vault.findToken(trx, tokenHash);
     if (!row || row.kind !== method || row.order_number === null || Number(row.order_number) !== number) {

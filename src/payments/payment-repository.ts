@@ -81,6 +81,18 @@ export async function orderPayments(db: Db, orderNumber: number, statuses: reado
     .execute();
 }
 
+/** When each payment of an order started since `since` (epoch ms), oldest first. */
+export async function orderChargesSince(db: Db, orderNumber: number, since: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('payments')
+    .select('created_at')
+    .where('order_number', '=', orderNumber)
+    .where('created_at', '>', since)
+    .orderBy('created_at')
+    .execute();
+  return rows.map((row) => Number(row.created_at));
+}
+
 /** Marks a charged payment refunded once; false when it already was (or never charged). */
 export async function markRefunded(db: Db, id: string, now: number): Promise<boolean> {
   const result = await db
