@@ -10,7 +10,7 @@ import type { RateCharge } from './use-rate-limit.ts';
 import type { GraphQLYoga } from './yoga-server.ts';
 import { answerCacheFor, type AnswerCache } from './answer-cache.ts';
 import { sizedByVariables } from './operation-cost.ts';
-import { maySpellLoneSurrogate } from '../src/kernel/unicode-text.ts';
+import { mayHoldForbiddenCharacter } from '../src/kernel/unicode-text.ts';
 
 export interface PlainParams {
   /** Absent or empty: the document is named by extensions.persistedQuery's hash. */
@@ -65,7 +65,7 @@ const PARAM_KEYS = new Set(['query', 'variables', 'operationName', 'extensions']
  */
 export function plainParams(raw: string): PlainParams | undefined {
   // A lone surrogate's escape, even one in a pair: yoga's path refuses what holds a lone one (use-request-parsing.ts).
-  if (jsonTextTooDeep(raw) || maySpellLoneSurrogate(raw)) return undefined;
+  if (jsonTextTooDeep(raw) || mayHoldForbiddenCharacter(raw)) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(raw);

@@ -17,7 +17,7 @@
  */
 import { GraphQLError } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
-import { loneSurrogateAt, loneSurrogateMessage } from '../src/kernel/unicode-text.ts';
+import { forbiddenCharacterAt, forbiddenCharacterMessage } from '../src/kernel/unicode-text.ts';
 
 const badRequest = (message: string) => createGraphQLError(message, { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
 
@@ -44,8 +44,8 @@ export const useRequestParsing: Plugin = {
       }
       if (isResponse(params) || Array.isArray(params)) return params;
       if (params.query == null && params.extensions?.['persistedQuery'] == null) throw badRequest('Must provide query string.');
-      const broken = params.variables ? loneSurrogateAt(params.variables, 'variables') : null;
-      if (broken !== null) throw badRequest(loneSurrogateMessage(broken));
+      const broken = params.variables ? forbiddenCharacterAt(params.variables, 'variables') : null;
+      if (broken !== null) throw badRequest(forbiddenCharacterMessage(broken.at, broken.character));
       return params;
     });
   },

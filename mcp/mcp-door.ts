@@ -17,7 +17,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { InitializeRequestSchema, JSONRPCRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { EventBus } from '../src/events/event-bus.ts';
 import { PayloadTooLargeError, rawHeader, readBody } from '../src/http/node-request.ts';
-import { loneSurrogateAt, loneSurrogateMessage, maySpellLoneSurrogate } from '../src/kernel/unicode-text.ts';
+import { forbiddenCharacterAt, forbiddenCharacterMessage, mayHoldForbiddenCharacter, type ForbiddenText } from '../src/kernel/unicode-text.ts';
 import type { Config } from '../src/kernel/config.ts';
 import { CorsPolicy } from '../src/kernel/cors.ts';
 import { enforceRateLimit } from '../src/kernel/rate-limiter.ts';
@@ -92,20 +92,20 @@ function initializeRefusal(message: unknown, accept: string | undefined, message
 }
 
 /**
- * A message holding text that is not Unicode (src/kernel/unicode-text.ts): a tool call gets a tool result with
+ * A message holding a character no field takes (src/kernel/unicode-text.ts): a tool call gets a tool result with
  * isError, as every other bad argument does (an agent reads it and corrects itself); anything else JSON-RPC's
  * invalid params. Nothing runs, no session is made.
  */
-function refuseNonUnicode(res: ServerResponse, body: unknown, at: string): void {
+function refuseForbiddenText(res: ServerResponse, body: unknown, { at, character }: ForbiddenText): void {
   const call = body as { method?: unknown; id?: unknown } | null;
   if (call?.method === 'tools/call' && (typeof call.id === 'string' || typeof call.id === 'number')) {
     const field = at.replace(/^params\.arguments\./u, '');
-    const result = answer(errorBody(new DomainError('bad_request', loneSurrogateMessage(field), { field })));
+    const result = answer(errorBody(new DomainError('bad_request', forbiddenCharacterMessage(field, character), { field })));
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ jsonrpc: '2.0', id: call.id, result }));
     return;
   }
-  rpcError(res, 400, -32602, `Invalid params: ${loneSurrogateMessage(at)}`);
+  rpcError(res, 400, -32602, `Invalid params: ${forbiddenCharacterMessage(at, character)}`);
 }
 
 /** Resolves once the answer is fully written or its connection gone: an SSE answer outlives handleRequest. */
@@ -190,8 +190,8 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
       if (error instanceof PayloadTooLargeError) return rpcError(res, 413, -32000, 'The request body is too large.');
       return rpcError(res, 400, -32700, 'Parse error: Invalid JSON');
     }
-    const broken = maySpellLoneSurrogate(raw) ? loneSurrogateAt(body) : null;
-    if (broken !== null) return refuseNonUnicode(res, body, broken);
+    const broken = mayHoldForbiddenCharacter(raw) ? forbiddenCharacterAt(body) : null;
+    if (broken !== null) return refuseForbiddenText(res, body, broken);
     const messages: unknown[] = Array.isArray(body) ? body : [body];
     const initialize = messages.find((m) => (m as { method?: unknown } | null)?.method === 'initialize') as { params?: { capabilities?: unknown } } | undefined;
     const staff = isStaff(rawHeader(req, 'authorization'), config.adminToken);

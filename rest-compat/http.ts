@@ -6,7 +6,7 @@
 import { DomainError } from '../src/kernel/errors.ts';
 import { JSON_TOO_DEEP_MESSAGE, jsonTextTooDeep } from '../src/kernel/json-depth.ts';
 import { contentCodingOf, isJsonBody, unsupportedCoding, UnsupportedMediaTypeError } from '../src/kernel/media-type.ts';
-import { loneSurrogateAt, loneSurrogateMessage, maySpellLoneSurrogate } from '../src/kernel/unicode-text.ts';
+import { forbiddenCharacterAt, forbiddenCharacterMessage, mayHoldForbiddenCharacter } from '../src/kernel/unicode-text.ts';
 
 export interface HttpRequest {
   method: string;
@@ -93,10 +93,10 @@ export async function readJson(request: HttpRequest): Promise<unknown> {
   } catch {
     throw new DomainError('bad_request', 'The request body is not valid JSON.');
   }
-  const broken = maySpellLoneSurrogate(raw) ? loneSurrogateAt(body) : null;
+  const broken = mayHoldForbiddenCharacter(raw) ? forbiddenCharacterAt(body) : null;
   if (broken !== null) {
-    const message = loneSurrogateMessage(broken);
-    throw new DomainError('bad_request', message, { field: broken, errors: [{ field: broken, message }] });
+    const message = forbiddenCharacterMessage(broken.at, broken.character);
+    throw new DomainError('bad_request', message, { field: broken.at, errors: [{ field: broken.at, message }] });
   }
   return body;
 }

@@ -129,9 +129,11 @@ export function createRouter(routes: Route[], deps: { logger: Logger; services: 
   return { handle, methods, template, routes: () => listed };
 }
 
+/** A segment decoded; kept as sent when it does not decode, or decodes to U+0000, which no id holds (unicode-text.ts). */
 function safeDecode(segment: string): string {
   try {
-    return decodeURIComponent(segment);
+    const decoded = decodeURIComponent(segment);
+    return decoded.includes('\u0000') ? segment : decoded;
   } catch {
     return segment;
   }

@@ -4,7 +4,8 @@
  * is answered 503 `unavailable`, retryable, in its door's shape, rather than 500
  * (docs/operations.md#when-postgresql-goes-away). The driver is wrapped so that every
  * failure of this kind, whichever query or transaction step meets it, becomes that DomainError; every other
- * driver error (a unique violation, a serialization failure) passes unchanged to the code that handles it.
+ * driver error (a unique violation, a serialization failure) passes unchanged to the code that handles it, but text
+ * PostgreSQL cannot hold, which is the client's 400 (UNSTORABLE_TEXT).
  */
 import type { DatabaseConnection, Dialect, QueryResult, TransactionSettings } from 'kysely';
 import { DomainError } from '../kernel/errors.ts';
@@ -81,8 +82,17 @@ export class StatementOutdated extends DatabaseUnavailable {
   }
 }
 
+/**
+ * SQLSTATE character_not_in_repertoire and untranslatable_character: text PostgreSQL cannot hold, U+0000. The doors
+ * refuse it in bodies and variables before anything runs (src/kernel/unicode-text.ts); what reaches a query another
+ * way (a GraphQL string literal) is the client's mistake too, 400, not a 500 it would retry for ever.
+ */
+const UNSTORABLE_TEXT = new Set(['22021', '22P05']);
+
 function unavailable(error: unknown): unknown {
   if (isConnectionLoss(error)) return new ConnectionLost(error as Error);
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  if (typeof code === 'string' && UNSTORABLE_TEXT.has(code)) return new DomainError('bad_request', 'A text sent holds the character U+0000 (NUL), which no field takes.');
   return isStalePlan(error) ? new StatementOutdated(error as Error) : error;
 }
 

@@ -5,6 +5,9 @@ export const EMAIL_MAX_LENGTH = 254;
 
 // One ordinary address: a local part and a dotted domain, no spaces, quotes, commas or brackets.
 const FORBIDDEN = /[\s"'(),:;<>[\]\\]/u;
+// Control and format characters (BEL, a right-to-left override, a zero-width space): none is an ordinary address,
+// and one unseen makes two addresses look alike to a person comparing them.
+const INVISIBLE = /[\p{Cc}\p{Cf}]/u;
 const ADDRESS = /^[^@]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/u;
 
 /** Returns a sentence naming what is wrong, or null when the address is acceptable. */
@@ -13,6 +16,7 @@ export function emailProblem(email: string): string | null {
   if (trimmed.length === 0) return 'Email is empty.';
   if (trimmed.length > EMAIL_MAX_LENGTH) return `Email is longer than ${EMAIL_MAX_LENGTH} characters.`;
   if (FORBIDDEN.test(trimmed)) return 'Email may not contain spaces, quotes, commas or brackets.';
+  if (INVISIBLE.test(trimmed)) return 'Email may not contain control or invisible characters.';
   if (!ADDRESS.test(trimmed)) return 'Email must be one ordinary address, like name@example.com.';
   const local = trimmed.slice(0, trimmed.indexOf('@'));
   if (local.startsWith('.') || local.endsWith('.') || local.includes('..')) {

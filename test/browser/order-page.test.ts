@@ -45,7 +45,8 @@ describe('the ordering page’s rules', () => {
       `Ada${' '.repeat(30)}Lovelace`, `  ${'A'.repeat(18)} ${'B'.repeat(19)}  `, `${'𐐷'.repeat(11)} ${'𐐷'.repeat(11)}`, `${'𐐷'.repeat(21)} ${'𐐷'.repeat(20)}`];
     for (const name of names) expect(rules.nameProblem(name), name).toBe(nameProblem(name));
     const emails = ['ada@example.com', '', 'ada', 'ada@example', 'a b@example.com', '.ada@example.com', 'a..b@example.com',
-      'ada@-example.com', `${'a'.repeat(250)}@example.com`, ' ada@example.com ', 'ada@exa_mple.com'];
+      'ada@-example.com', `${'a'.repeat(250)}@example.com`, ' ada@example.com ', 'ada@exa_mple.com',
+      'a\u0007b@example.com', 'a\u202eb@example.com', 'a\u200bb@example.com'];
     for (const email of emails) expect(rules.emailProblem(email), email).toBe(emailProblem(email));
     const collectors = ['Ada Lovelace', 'ada  lovelace', 'ADA LOVELACE', 'Ada King Lovelace', 'Ada', 'Grace Hopper', 'Ada Byron'];
     for (const order of ['Ada Lovelace', 'Ada Augusta Lovelace', 'José Núñez']) {

@@ -24,6 +24,7 @@ export function refusedCharacters(text) {
 
 const EMAIL_MAX_LENGTH = 254;
 const EMAIL_FORBIDDEN = /[\s"'(),:;<>[\]\\]/u;
+const EMAIL_INVISIBLE = /[\p{Cc}\p{Cf}]/u;
 const EMAIL_ADDRESS = /^[^@]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/u;
 
 export function emailProblem(email) {
@@ -31,6 +32,7 @@ export function emailProblem(email) {
   if (trimmed.length === 0) return 'Email is empty.';
   if (trimmed.length > EMAIL_MAX_LENGTH) return `Email is longer than ${EMAIL_MAX_LENGTH} characters.`;
   if (EMAIL_FORBIDDEN.test(trimmed)) return 'Email may not contain spaces, quotes, commas or brackets.';
+  if (EMAIL_INVISIBLE.test(trimmed)) return 'Email may not contain control or invisible characters.';
   if (!EMAIL_ADDRESS.test(trimmed)) return 'Email must be one ordinary address, like name@example.com.';
   const local = trimmed.slice(0, trimmed.indexOf('@'));
   if (local.startsWith('.') || local.endsWith('.') || local.includes('..')) {
