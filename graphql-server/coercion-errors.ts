@@ -39,14 +39,21 @@ function withoutValue(error: GraphQLError): GraphQLError {
   return new GraphQLError(message, { nodes: error.nodes, extensions: { ...error.extensions, code: 'BAD_USER_INPUT' } });
 }
 
+type Operation = { schema: GraphQLSchema; document: DocumentNode; operationName?: string | null; variableValues?: unknown };
+
+/** A hook's result worded as above; a stream is left alone. */
+function reword(args: Operation, result: ExecutionResult | AsyncIterable<unknown>, setResult: (result: ExecutionResult) => void): void {
+  if (isAsyncIterable(result)) return;
+  const worded = withCoercionErrors(result, args.schema, args.document, args.operationName, args.variableValues as Record<string, unknown> | undefined);
+  if (worded !== result) setResult(worded);
+}
+
+/**
+ * Queries and mutations through `onExecute`; subscriptions open their stream through `subscribe`, which refuses such
+ * a variable with graphql-js's words, the value quoted, and no code (over graphql-ws, SSE and HTTP streams alike),
+ * so `onSubscribe` words them too.
+ */
 export const useCoercionErrors: Plugin = {
-  onExecute({ args }) {
-    return {
-      onExecuteDone({ result, setResult }) {
-        if (isAsyncIterable(result)) return;
-        const worded = withCoercionErrors(result, args.schema, args.document, args.operationName, args.variableValues as Record<string, unknown> | undefined);
-        if (worded !== result) setResult(worded);
-      },
-    };
-  },
+  onExecute: ({ args }) => ({ onExecuteDone: ({ result, setResult }) => reword(args, result, setResult) }),
+  onSubscribe: ({ args }) => ({ onSubscribeResult: ({ result, setResult }) => reword(args, result, setResult) }),
 };

@@ -46,6 +46,24 @@ describe('errors over graphql-ws', () => {
     expect(errors[0]!.extensions).toMatchObject({ code: 'GRAPHQL_VALIDATION_FAILED' });
   });
 
+  it("a subscription's variable that fails to coerce is BAD_USER_INPUT and never quotes the value (a payToken), over the socket and SSE", async () => {
+    const t = await liveServer();
+    const { orderNumber } = await t.createOrder();
+    const secret = 'SECRET-PAYTOKEN-0123456789';
+    const query = 'subscription ($n: ID!, $t: String!) { orderUpdates(orderNumber: $n, payToken: $t) { status } }';
+    const variables = { n: orderNumber, t: { payToken: secret } };
+    const expected = [{ message: 'Variable "$t" got an invalid value; String cannot represent a non string value.', extensions: { code: 'BAD_USER_INPUT' } }];
+    expect(await errorsOf(t.client(), query, variables)).toMatchObject(expected);
+    const sse = await fetch(`${t.server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query, variables }),
+    });
+    const text = await sse.text();
+    expect(text).not.toContain(secret);
+    expect(JSON.parse(/^data: (.*)$/mu.exec(text)![1]!).errors).toMatchObject(expected);
+  });
+
   it('a syntax error carries GRAPHQL_PARSE_FAILED, as over HTTP', async () => {
     const t = await liveServer();
     for (const query of ['{ sleeveOptions { ', `{ sleeveOptions { ${'sizes '.repeat(2100)}} }`]) {
