@@ -1,5 +1,5 @@
 // Apollo Client 4 without React: HTTP for queries and mutations, graphql-ws for subscriptions, and a normalised
-// cache with no typePolicies (every object has a global `id`); `possibleTypes` names the two unions' members, which
+// cache keyed by every object's global `id`; `possibleTypes` names the two unions' members, which
 // the cache needs to match `... on Order` and `... on ApiError`. npm install @apollo/client rxjs graphql-ws ws
 import { ApolloClient, ApolloLink, gql, HttpLink, InMemoryCache } from '@apollo/client';
 import { GraphQLWsLink } from '@apollo/client/link/subscriptions';
@@ -8,7 +8,9 @@ import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 
 const GATEWAY = process.env.GATEWAY_URL ?? 'http://localhost:4000';
-const ws = createClient({ url: GATEWAY.replace(/^http/, 'ws') + '/graphql', webSocketImpl: WebSocket, shouldRetry: () => true, retryAttempts: Infinity });
+// Waits between tries grow to at most 10 s: graphql-ws's own double without end (64 s, 128 s, … after a long outage).
+const retryWait = (tries) => new Promise((resolve) => setTimeout(resolve, Math.min(10_000, 1_000 * 2 ** tries) * (0.5 + Math.random() / 2)));
+const ws = createClient({ url: GATEWAY.replace(/^http/, 'ws') + '/graphql', webSocketImpl: WebSocket, shouldRetry: () => true, retryAttempts: Infinity, retryWait });
 
 const isSubscription = ({ query }) => {
   const definition = getMainDefinition(query);
@@ -16,7 +18,11 @@ const isSubscription = ({ query }) => {
 };
 const client = new ApolloClient({
   link: ApolloLink.split(isSubscription, new GraphQLWsLink(ws), new HttpLink({ uri: `${GATEWAY}/graphql` })),
-  cache: new InMemoryCache({ possibleTypes: { CreateOrderResult: ['Order', 'ApiError'], PayOrderResult: ['PayResult', 'ApiError'] } }),
+  cache: new InMemoryCache({
+    possibleTypes: { CreateOrderResult: ['Order', 'ApiError'], PayOrderResult: ['PayResult', 'ApiError'] },
+    // Parts of an object with no id of their own: what two queries ask of them is merged, not replaced.
+    typePolicies: { OrderedSleeve: { merge: true }, PaymentCard: { merge: true } },
+  }),
 });
 
 // createOrder answers a union: an Order, or an ApiError saying why not (a duplicate email, a rule broken).

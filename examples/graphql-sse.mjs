@@ -4,8 +4,10 @@
 import { createClient } from 'graphql-sse';
 
 const GATEWAY = process.env.GATEWAY_URL ?? 'http://localhost:4000';
-// A dropped stream is opened again and its subscriptions resubscribed, each starting with the current state.
-const client = createClient({ url: `${GATEWAY}/graphql`, singleConnection: true });
+// A dropped stream is opened again and its subscriptions resubscribed, each starting with the current state: for
+// ever (graphql-sse gives up after five tries, about 40 s), waiting at most 10 s between tries.
+const retry = (tries) => new Promise((resolve) => setTimeout(resolve, Math.min(10_000, 1_000 * 2 ** tries) * (0.5 + Math.random() / 2)));
+const client = createClient({ url: `${GATEWAY}/graphql`, singleConnection: true, retryAttempts: Infinity, retry });
 
 /** A query or a mutation: its one result. */
 const once = (request) =>

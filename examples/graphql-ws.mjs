@@ -17,6 +17,9 @@ const response = await fetch(`${GATEWAY}/graphql`, {
 });
 const { orderNumber, payToken } = (await response.json()).data.createOrder;
 
+// Waits between tries grow to at most 10 s: graphql-ws's own double without end (64 s, 128 s, … after a long outage).
+const retryWait = (tries) => new Promise((resolve) => setTimeout(resolve, Math.min(10_000, 1_000 * 2 ** tries) * (0.5 + Math.random() / 2)));
+
 const client = createClient({
   url: GATEWAY.replace(/^http/, 'ws') + '/graphql',
   webSocketImpl: WebSocket,
@@ -24,6 +27,7 @@ const client = createClient({
   // starts with the current state, so the first event after a reconnect is right again.
   shouldRetry: () => true,
   retryAttempts: Infinity,
+  retryWait,
 });
 
 let ticks = 0;

@@ -5,7 +5,9 @@ import { createClient as createWsClient } from 'graphql-ws';
 import WebSocket from 'ws';
 
 const GATEWAY = process.env.GATEWAY_URL ?? 'http://localhost:4000';
-const ws = createWsClient({ url: GATEWAY.replace(/^http/, 'ws') + '/graphql', webSocketImpl: WebSocket, shouldRetry: () => true, retryAttempts: Infinity });
+// Waits between tries grow to at most 10 s: graphql-ws's own double without end (64 s, 128 s, … after a long outage).
+const retryWait = (tries) => new Promise((resolve) => setTimeout(resolve, Math.min(10_000, 1_000 * 2 ** tries) * (0.5 + Math.random() / 2)));
+const ws = createWsClient({ url: GATEWAY.replace(/^http/, 'ws') + '/graphql', webSocketImpl: WebSocket, shouldRetry: () => true, retryAttempts: Infinity, retryWait });
 
 const client = new Client({
   url: `${GATEWAY}/graphql`,
