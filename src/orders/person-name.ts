@@ -31,23 +31,52 @@ export function nameProblem(name: string): string | null {
   return null;
 }
 
-/** A form of a name for comparison: case, accents and extra spaces ignored (docs/ordering.md#collecting-an-order). */
+/**
+ * A form of a name for comparison: case, accents and extra spaces ignored, and the marks a person says no word for —
+ * apostrophes, hyphens, full stops — dropped, so each word is its letters (docs/ordering.md#collecting-an-order).
+ */
 export function comparableName(name: string): string {
   return words(
     name
       .normalize('NFD')
       .replace(/\p{M}/gu, '')
       .toLowerCase()
-      .replace(/’/gu, "'"),
+      .replace(/['’.-]/gu, ''),
   ).join(' ');
 }
 
-/** The collector's first and last name must match the order's first and last name. */
+/** Each word run from the start (`from: 'start'`) or back from the end, joined: ["jean", "jeanluc", …]. */
+function joinedRuns(parts: string[], from: 'start' | 'end'): Map<string, number> {
+  const runs = new Map<string, number>();
+  for (let length = 1; length < parts.length; length++) {
+    const run = from === 'start' ? parts.slice(0, length) : parts.slice(parts.length - length);
+    if (!runs.has(run.join(''))) runs.set(run.join(''), length);
+  }
+  return runs;
+}
+
+/**
+ * The collector's first and last name must match the order's first and last name. Staff type what they hear, so a
+ * name's punctuation is no part of it and its pieces may be heard as one word or two: `Jean-Luc Picard` is collected
+ * by "Jean Luc Picard", `Seán O'Connor` by "Sean OConnor" or "Sean O Connor", `J. R. Tolkien` by "J R Tolkien".
+ * Words run together from the start must spell the same first name on both sides, and from the end the same last
+ * name, each side keeping a word for the other.
+ */
 export function collectorMatches(orderName: string, collectorName: string): boolean {
-  const order = comparableName(orderName).split(' ');
-  const collector = comparableName(collectorName).split(' ');
-  if (collector.length < 2 || collector[0] === '') return false;
-  return collector[0] === order[0] && collector[collector.length - 1] === order[order.length - 1];
+  const order = comparableName(orderName).split(' ').filter(Boolean);
+  const collector = comparableName(collectorName).split(' ').filter(Boolean);
+  if (collector.length < 2 || order.length < 2) return false;
+  const orderFirst = joinedRuns(order, 'start');
+  const orderLast = joinedRuns(order, 'end');
+  for (const [first, firstLength] of joinedRuns(collector, 'start')) {
+    const orderFirstLength = orderFirst.get(first);
+    if (orderFirstLength === undefined) continue;
+    for (const [last, lastLength] of joinedRuns(collector, 'end')) {
+      const orderLastLength = orderLast.get(last);
+      if (orderLastLength !== undefined && firstLength + lastLength <= collector.length && orderFirstLength + orderLastLength <= order.length) return true;
+    }
+  }
+  return false;
 }
 
 /** Public form for the pickup board: first name and last initial, never the whole name. */

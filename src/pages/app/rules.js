@@ -64,17 +64,37 @@ export function nameProblem(name) {
   return null;
 }
 
-/** docs/ordering.md#collecting-an-order: case, accents and extra spaces ignored. */
+/** docs/ordering.md#collecting-an-order: case, accents, extra spaces and apostrophes, hyphens, full stops ignored. */
 function comparableName(name) {
-  return words(name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/’/gu, "'")).join(' ');
+  return words(name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().replace(/['’.-]/gu, '')).join(' ');
 }
 
-/** The pickup check of docs/ordering.md#collecting-an-order: the collector's first and last name against the order's. */
+/** Each word run from the start or back from the end, joined, with its length in words. */
+function joinedRuns(parts, from) {
+  const runs = new Map();
+  for (let length = 1; length < parts.length; length++) {
+    const run = from === 'start' ? parts.slice(0, length) : parts.slice(parts.length - length);
+    if (!runs.has(run.join(''))) runs.set(run.join(''), length);
+  }
+  return runs;
+}
+
+/** The pickup check of docs/ordering.md#collecting-an-order, as the server makes it (src/orders/person-name.ts). */
 export function collectorMatches(orderName, collectorName) {
-  const order = comparableName(orderName).split(' ');
-  const collector = comparableName(collectorName).split(' ');
-  if (collector.length < 2 || collector[0] === '') return false;
-  return collector[0] === order[0] && collector[collector.length - 1] === order[order.length - 1];
+  const order = comparableName(orderName).split(' ').filter(Boolean);
+  const collector = comparableName(collectorName).split(' ').filter(Boolean);
+  if (collector.length < 2 || order.length < 2) return false;
+  const orderFirst = joinedRuns(order, 'start');
+  const orderLast = joinedRuns(order, 'end');
+  for (const [first, firstLength] of joinedRuns(collector, 'start')) {
+    const orderFirstLength = orderFirst.get(first);
+    if (orderFirstLength === undefined) continue;
+    for (const [last, lastLength] of joinedRuns(collector, 'end')) {
+      const orderLastLength = orderLast.get(last);
+      if (orderLastLength !== undefined && firstLength + lastLength <= collector.length && orderFirstLength + orderLastLength <= order.length) return true;
+    }
+  }
+  return false;
 }
 
 /** "ADA 1815" → "A · D · A · space · 1 · 8 · 1 · 5": embroidery is permanent, so every character is read back. */
