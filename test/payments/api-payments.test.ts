@@ -59,6 +59,27 @@ describe('POST /api/payments', () => {
     expect(await paymentCount(t)).toBe(0);
   });
 
+  it("checks the members document 3 types inside cartItems, customer, discounts and the rest: 400 naming each, nothing charged", async () => {
+    const t = await paymentsGateway();
+    const res = await siteCalls(t).pay(
+      paymentBody(CARDS.ok, {
+        cartItems: [{ name: 'Sleeve', price: 1999, quantity: 1, type: 'physical' }, { name: 'x', price: '19.99', quantity: 1, type: 't' }],
+        discounts: [{ code: 'x', amount: '1' }],
+        customer: { email: 5, firstName: 'Ada' },
+        connectionInformation: { customerIP: 127 },
+        shipping: { address: 'somewhere', savedData: {} },
+      }),
+    );
+    expect(res.status).toBe(400);
+    expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual([
+      'connectionInformation.customerIP', 'cartItems[1].price', 'shipping.address', 'customer.email', 'discounts[0].amount',
+    ]);
+    expect(await paymentCount(t)).toBe(0);
+    // A member the table gives no type (an address's country), or one it does not list, is kept as sent.
+    const kept = await siteCalls(t).pay(paymentBody(CARDS.ok, { billing: { address: { country: { code: 'US' } } }, customer: { email: 'ada@example.com', middleName: 7 } }));
+    expect(kept.status).toBe(201);
+  });
+
   it('refuses a card whose expiry month has passed, 400 naming the field, and charges nothing; the month itself still pays', async () => {
     const t = await paymentsGateway(); // the clock reads 22 November 2026, UTC
     const expired = (month: number, year: number) =>
