@@ -90,7 +90,8 @@ export const PLATFORM_SCHEMAS: Record<string, Schema> = {
   ),
   AccountRequest: {
     ...object({ accountId: str(), eventTime: int({ minimum: 1e12, maximum: 9_999_999_999_999 }) }, ['accountId', 'eventTime']),
-    description: "Document 3's item-listing or profile-access body; every other field is kept as sent.",
+    description:
+      "Document 3's item-listing or profile-access body. Every member document 3 types is checked at any depth (400 naming it); an item's basicItemData.price, which it leaves untyped, must be a number or a numeric string, since the high-value rule multiplies it by the quantity (a price it cannot read would pass that rule unjudged). Every other field is kept as sent.",
   },
   Decision: closed(
     { status: str({ const: 'success' }), vendorDecision: decision, reasonCodes: { type: 'array', items: str() }, recommendations: { type: 'array', items: str() }, correlationId: str() },

@@ -1,6 +1,8 @@
 /**
  * The bodies of document 3's two risk requests (§2 "Seller item listing request", "Profile access request"):
- * typed where document 3 gives a type, every other field kept as sent. Document 3 leaves required fields "not
+ * typed where document 3 gives a type, every other field kept as sent, but an item's price: untyped there, it must be
+ * a number or a numeric string, because the high-value rule multiplies it (a price sent as an object would pass that
+ * rule unjudged). Document 3 leaves required fields "not
  * shown"; the platform requires `accountId` (decisions are recorded against it, docs/platform.md#accounts) and `eventTime` (the
  * velocity window ends there, so one input always gives one decision).
  */
