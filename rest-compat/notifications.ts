@@ -75,7 +75,9 @@ export function createNotificationsRoutes({ services, logger, limiter }: RestDep
       return refused;
     }
     try {
-      return text(200, await webhook.answer(siteId, accountId, request.query.get('bt_challenge')));
+      // One challenge: two (even one sent twice) are not the single value CONTRACT answers, so they are refused.
+      const challenges = request.query.getAll('bt_challenge');
+      return text(200, await webhook.answer(siteId, accountId, challenges.length === 1 ? challenges[0]! : null));
     } catch (error) {
       if (error instanceof DomainError && error.code === 'unauthorized') return text(401, 'Unauthorized');
       throw error;

@@ -2,7 +2,7 @@
  * Which error shape a path answers in when no handler runs — an unknown path (404) or a wrong method (405) —
  * by the family the path belongs to (docs/edge.md#bounds, docs/platform.md#error-bodies): document 1's Error body
  * on its paths, document 3's `{ status: "error", message }` on the platform paths (payments, merchants, decisions,
- * claims, webhook endpoints), `{ message }` on the tokenization paths. A client of one family then reads every answer the same way.
+ * claims, webhook endpoints, the processor's challenge), `{ message }` on the tokenization paths. A client of one family then reads every answer the same way.
  */
 import { json, type HttpResponse } from './http.ts';
 
@@ -20,6 +20,8 @@ export function familyOf(rawPath: string): PathFamily {
   if (path.startsWith('/v1/')) return 'tokenization';
   if (path === '/api/payments' || path.startsWith('/api/payments/')) return 'platform';
   if (path === '/merchants' || path.startsWith('/merchants/') || path.startsWith('/v2/')) return 'platform';
+  // The processor's verification challenge (document 2) is the platform's too; it answered in document 1's shape.
+  if (path.startsWith('/webhooks/processor/')) return 'platform';
   return 'ordering';
 }
 

@@ -38,6 +38,8 @@ describe('GET /webhooks/processor/{siteId}/{accountId}', () => {
       expect(res.status, `${site} ${account} ${challenge}`).toBe(401);
     }
     expect((await t.rest('GET', `/webhooks/processor/${t.siteId}/buyer@example.com`)).status).toBe(401);
+    // Two challenges, even the same one twice: not "a challenge", so 401 (CONTRACT: anything else).
+    expect((await t.rest('GET', `${path(t.siteId, 'buyer@example.com', VECTOR.challenge)}&bt_challenge=${VECTOR.challenge}`)).status).toBe(401);
 
     // An account the decision platform holds (here: from a profile access decision) is known too.
     expect((await t.rest('GET', path(t.siteId, 'acct-42', VECTOR.challenge))).status).toBe(401);

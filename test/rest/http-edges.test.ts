@@ -117,6 +117,17 @@ describe('unknown paths, wrong methods and oversized bodies', () => {
     }
   });
 
+  it("answers the processor webhook's wrong method and unknown paths under it in the platform's shape (document 2 is the platform's)", async () => {
+    const path = '/webhooks/processor/site_test/acc-1?bt_challenge=a1b2c3d4e5f60718293a';
+    const wrong = await t.rest('POST', path);
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('GET');
+    expect(wrong.body).toEqual({ status: 'error', message: expect.stringMatching(/^POST is not allowed/u) });
+    const unknown = await t.rest('GET', '/webhooks/processor/site_test/acc-1/');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ status: 'error', message: expect.any(String) });
+  });
+
   it('answers a body larger than MAX_BODY_BYTES with 413 and stores nothing', async () => {
     t = await testGateway({ env: { MAX_BODY_BYTES: '2048' } });
     const big = JSON.stringify({ ...VALID_ORDER, padding: 'x'.repeat(4096) });
