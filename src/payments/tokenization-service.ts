@@ -12,6 +12,7 @@ import type { VaultCrypto } from './vault-crypto.ts';
 import { hashToken, randomToken } from '../kernel/tokens.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import { createNetworkTokens, type NetworkTokens } from './network-token-service.ts';
+import { createCvcRetention, type CvcRetention } from './cvc-retention-service.ts';
 // Other suites read the provisioning delay from here (test/notifications/triggers.test.ts).
 export { NETWORK_TOKEN_DELAY_MS } from './network-token-service.ts';
 import type { Site } from '../sites/site-service.ts';
@@ -24,7 +25,7 @@ export interface Tokenized {
   cardInfo: CardInfo;
 }
 
-export interface TokenizationService extends NetworkTokens {
+export interface TokenizationService extends NetworkTokens, CvcRetention {
   tokenize(site: Site, body: unknown): Promise<Tokenized>;
   detokenize(site: Site, body: unknown): Promise<Record<string, unknown>>;
   updateCard(site: Site, body: unknown): Promise<CardData>;
@@ -117,6 +118,7 @@ export function createTokenizationService(deps: ServiceDeps & { crypto: VaultCry
 
   return {
     ...network,
+    ...createCvcRetention(deps),
     tokenize: (site, body) => store({ siteId: site.siteId, orderNumber: null }, parseTokenize(body)),
 
     vaultCard: (trx, card, cvc) => store({ siteId: null, orderNumber: null }, { card, cvc, aliases: [], extra: null, customerId: null }, trx),

@@ -68,6 +68,28 @@ const eraseCvcQuery = compiledOnce((db: Db, v: { tokenHash: string }) =>
 );
 
 /**
+ * Erases the CVCs of up to `limit` tokens made at or before `until` that still hold one; how many it erased. At, too:
+ * the job is armed for the oldest one's end exactly, and a strict bound there found nothing and re-armed at once.
+ */
+export async function eraseCvcsMadeUntil(db: Db, until: number, limit: number): Promise<number> {
+  const kept = await db.selectFrom('vault_tokens').select('token_hash').where('cvc_sealed', 'is not', null).where('created_at', '<=', until).limit(limit).execute();
+  if (kept.length === 0) return 0;
+  const erased = await db
+    .updateTable('vault_tokens')
+    .set({ cvc_sealed: null })
+    .where('token_hash', 'in', kept.map((row) => row.token_hash))
+    .where('cvc_sealed', 'is not', null)
+    .executeTakeFirst();
+  return Number(erased.numUpdatedRows);
+}
+
+/** When the oldest token still holding a CVC was made; null when none holds one. */
+export async function oldestKeptCvc(db: Db): Promise<number | null> {
+  const row = await db.selectFrom('vault_tokens').select((e) => e.fn.min('created_at').as('at')).where('cvc_sealed', 'is not', null).executeTakeFirst();
+  return row?.at == null ? null : Number(row.at);
+}
+
+/**
  * The tokens of a card, by its fingerprint under each vault key (more than one while a rotation is under way).
  * `lock` (PostgreSQL, inside a transaction): `for update`, so a concurrent change of the same tokens waits and then
  * reads what this one committed; SQLite's one connection already serializes transactions.

@@ -7,6 +7,8 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/kernel/logger.ts';
+import { CVC_KEPT_MS } from '../../src/payments/cvc-retention-service.ts';
+import { eventually } from '../support/receiver.ts';
 import { testGateway, type TestGateway } from '../support/gateway.ts';
 import { secretsInDatabaseFiles } from '../support/database-files.ts';
 import { tempDir } from '../support/temp-dir.ts';
@@ -52,6 +54,27 @@ describe('card data at rest and in logs', () => {
     // Not even an attempt the logger had to scrub, and no CVC.
     expect(log).not.toContain('[redacted-number]');
     expect(showsCvc(log, CVC)).toBe(false);
+  });
+
+  it("erases the CVC of a token whose payment never comes once its time ends: a cancelled order's pay-page card, a card tokenized and never charged", async () => {
+    const t = await testGateway();
+    const db = t.gateway.database.db;
+    const keptCvcs = async () => (await db.selectFrom('vault_tokens').select('token_hash').where('cvc_sealed', 'is not', null).execute()).length;
+    const { orderNumber, payToken } = await t.createOrder();
+    expect((await t.rest('POST', `/api/orders/${orderNumber}/card-token`, { t: payToken, ...card(CARDS.ok), cvc: CVC })).status).toBe(200);
+    const staff = await t.gql('mutation ($n: ID!) { cancelOrder(orderNumber: $n, reason: "changed mind") { status } }', { n: orderNumber }, { token: 'test-admin-token' });
+    expect(staff.errors).toBeUndefined();
+    await siteCalls(t).token(CARDS.ok, { cvc: CVC });
+    expect(await keptCvcs()).toBe(2);
+    // Still kept a moment before their time ends (a checkout may be slow), then erased by the CVC job.
+    await t.clock.advance(CVC_KEPT_MS - 60_000);
+    const young = await siteCalls(t).token(CARDS.mastercard, { cvc: CVC });
+    expect(await keptCvcs()).toBe(3);
+    await t.clock.advance(61_000);
+    await eventually(async () => ((await keptCvcs()) === 1 ? true : null));
+    // The token made later keeps its CVC for its own time, and still pays with it.
+    expect((await siteCalls(t).pay(paymentBody(CARDS.ok, { paymentMethod: { type: 'card', token: young } }))).status).toBe(201);
+    expect(await keptCvcs()).toBe(0);
   });
 
   it('generates the vault key once into the data directory with mode 0600 and reuses it after a restart', async () => {

@@ -17,6 +17,7 @@ import * as sealedNetworkTokens from './0011-sealed-network-tokens.ts';
 import * as clearNetworkTokensIndex from './0012-clear-network-tokens-index.ts';
 import * as orderPayingSince from './0013-order-paying-since.ts';
 import * as olderEndpointSecret from './0014-older-endpoint-secret.ts';
+import * as keptCvcIndex from './0015-kept-cvc-index.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-orders': orders,
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0012-clear-network-tokens-index': clearNetworkTokensIndex,
   '0013-order-paying-since': orderPayingSince,
   '0014-older-endpoint-secret': olderEndpointSecret,
+  '0015-kept-cvc-index': keptCvcIndex,
 };
 
 export const migrationProvider: MigrationProvider = {
