@@ -52,7 +52,9 @@ export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: 
       const { version: _version, ...fields } = viewOptions(set, publicUrl);
       const body: Body = { ok: true, ...fields };
       const summary = `sizes: ${fields.sizes.join(', ')}\nfonts: ${fields.fonts.join(', ')}\nthreads: ${fields.threads.join(', ')}\ncharLimit: ${fields.charLimit}`;
-      return { ...answer(body), content: [{ type: 'text', text: summary }] };
+      // Then the JSON, as every other tool's text ends (tool-results.ts): a host that hands the model only `content`
+      // left it the names alone, without the threads' colours and the choices' descriptions it is to offer.
+      return { ...answer(body), content: [{ type: 'text', text: `${summary}\n\nJSON: ${JSON.stringify(body)}` }] };
     }),
   );
 

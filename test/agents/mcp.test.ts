@@ -49,6 +49,8 @@ describe('the MCP door', () => {
     expect(options.isError).toBeUndefined();
     expect(options.structuredContent.ok).toBe(true);
     expect(options.structuredContent.sizes).toContain(VALID_ORDER.size);
+    // A host that hands the model only the text gives it everything the structured answer holds.
+    expect(JSON.parse(/^JSON: (.*)$/mu.exec(textOf(options))![1]!)).toEqual(options.structuredContent);
 
     const created = await agent.call('create_order', { ...VALID_ORDER });
     expect(created.isError).toBeUndefined();
