@@ -1,8 +1,11 @@
 /**
  * The route table: method + exact path → handler. Greppable against the spec documents; every path here is one
- * a document lists (or CONTRACT adds). Unknown paths answer a JSON 404, a known path with the wrong method 405.
+ * a document lists (or CONTRACT adds). Unknown paths answer a JSON 404 (a browser's broken pay link, a page:
+ * notFound), a known path with the wrong method 405.
  */
 import { withRequestId, type Logger } from '../src/kernel/logger.ts';
+import { pageHeaders } from '../src/pages/page-headers.ts';
+import { renderPayLinkNotValidPage } from '../src/pages/pay-page.ts';
 import type { Services } from '../src/services.ts';
 import { toRestResponse } from './errors.ts';
 import type { HttpRequest, HttpResponse } from './http.ts';
@@ -139,7 +142,23 @@ function safeDecode(segment: string): string {
   }
 }
 
-/** 404 in the path family's own error shape (docs/edge.md#bounds). */
+/**
+ * 404 in the path family's own error shape (docs/edge.md#bounds). Except for a browser asking for a page under /pay/
+ * that is none (a pay link a chat app took with the punctuation after it: `/pay/1001)`, `/pay/1001/`): the pay page's
+ * sentence for a link that is not valid, still 404. A client asking for JSON gets the JSON 404 as before.
+ */
 export function notFound(request: HttpRequest): HttpResponse {
+  if (isBrokenPayLink(request)) return payLinkNotValid();
   return notFoundResponse(request.method, request.path);
+}
+
+function isBrokenPayLink(request: HttpRequest): boolean {
+  return (request.method === 'GET' || request.method === 'HEAD') && request.path.startsWith('/pay/') && (request.headers.accept ?? '').includes('text/html');
+}
+
+/** Static (nothing from the address in it), with the pay page's headers: never framed, no referrer, not cached. */
+function payLinkNotValid(): HttpResponse {
+  const response: HttpResponse = { status: 404, headers: { 'content-type': 'text/html; charset=utf-8' }, body: renderPayLinkNotValidPage() };
+  Object.assign(response.headers, pageHeaders({ private: true, noReferrer: true }, "'self'"), { 'cache-control': 'no-store' });
+  return response;
 }

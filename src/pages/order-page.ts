@@ -55,6 +55,9 @@ const CONFIRM = `
 
 const ORDER = `
 <section id="order" hidden tabindex="-1" aria-labelledby="order-title">
+<p id="order-device" class="note">This order is saved on this device.
+<button type="button" class="link" id="new-order">Order another sleeve</button> ·
+<button type="button" class="link" id="forget-orders">Forget it on this device</button></p>
 <div class="card">
 <h2 id="order-title">Order <span id="order-number"></span></h2>
 <ol class="steps" id="steps" aria-label="Order progress"></ol>
@@ -80,7 +83,6 @@ const ORDER = `
 <img class="sleeve-preview" id="order-image" alt="" width="480" height="340">
 <dl class="facts"><dt>Size</dt><dd id="order-size"></dd><dt>Font</dt><dd id="order-font"></dd><dt>Thread</dt><dd id="order-thread"></dd>
 <dt>Stitch text</dt><dd id="order-text"></dd><dt>Letter by letter</dt><dd class="spelled" id="order-spelled"></dd></dl>
-<div class="actions"><button type="button" class="secondary" id="new-order" hidden>Order another sleeve</button></div>
 </div>
 </section>`;
 

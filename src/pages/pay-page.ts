@@ -49,3 +49,22 @@ export function renderPayPage(orderNumber: string): string {
 <script src="/assets/graphql-ws.js"></script>
 <script type="module" src="${APP_ASSETS}/pay.js"></script></body></html>`;
 }
+
+/**
+ * What a browser gets for an address under /pay/ that is no pay page (404): a link a chat app took with the
+ * punctuation after it (`/pay/1001)`, `/pay/1001/`, `/pay/1001.?t=…`). The pay page's own sentence for a link that
+ * is not valid, instead of the JSON 404 an API client gets. Static: nothing from the address is in it, and no script.
+ */
+export function renderPayLinkNotValidPage(): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Payment link not valid</title>${FAVICON_LINK}<link rel="stylesheet" href="${APP_ASSETS}/pay.css"></head>
+<body>
+<header class="bar"><div class="bar-inner"><a class="brand" href="/">Sleeve</a><span class="bar-note">Payment</span></div></header>
+<main>
+<h1>Sleeve payment</h1>
+<section class="card"><p id="status" class="bad" role="alert">This payment link is not valid. Check the link you were given.</p>
+<p class="note">A link cut short, or with a character added at its end, is not valid. On the device you ordered on,
+<a href="/">the ordering page</a> shows your order and its way to pay.</p></section>
+</main></body></html>`;
+}

@@ -2,7 +2,8 @@
  * The ordering page (issue 8): the form, the confirmation that spells the stitch text back, and the order view.
  * Options are followed live (sleeveOptionsChanged), so a choice withdrawn during the event disappears. A returning
  * visitor on the same device sees their order again: {orderNumber, payToken, emailTag} stay in localStorage (the payToken
- * is the visitor's own secret for their own order), with up to five earlier orders of this device.
+ * is the visitor's own secret for their own order), with up to five earlier orders of this device. What is typed on
+ * the form stays in sessionStorage (this tab) until the order is made, for a reload.
  */
 import { $, h, showConnection } from './dom.js';
 import { connect } from './graphql.js';
@@ -35,6 +36,19 @@ function formBeforeReload() {
     return null;
   }
 }
+
+/**
+ * What is typed on the form (choices, stitch text, name, email), kept at every change across any reload of the form
+ * or the confirmation (a phone reloads a tab it discarded while its user checked their mail; pull to refresh):
+ * sessionStorage, this tab only; never a payToken. Gone once the order is made, so Back from the order and a reload
+ * show the order again, as documented.
+ */
+const TYPED_KEY = 'sleeve.typed';
+const typed = {
+  keep: () => { try { sessionStorage.setItem(TYPED_KEY, JSON.stringify(form.values())); } catch { /* not kept */ } },
+  read: () => { try { return JSON.parse(sessionStorage.getItem(TYPED_KEY)); } catch { return null; } },
+  drop: () => { try { sessionStorage.removeItem(TYPED_KEY); } catch { /* nothing kept */ } },
+};
 
 const readJson = (key) => { try { return JSON.parse(localStorage.getItem(key)); } catch { return null; } };
 const stored = {
@@ -114,11 +128,19 @@ const form = createOrderForm({
   },
 });
 
+// Every change the user makes to the form is kept for a reload (radios fire `change`, fields `input`).
+for (const type of ['input', 'change']) $('#order-form').addEventListener(type, typed.keep);
+
 const status = createOrderStatus({
   api,
   onFinished() {
     stored.clear();
     enterStep('form', { replace: true });
+    $('#stitchText').focus();
+  },
+  // A step of its own, as Back from the order: the order stays saved and listed on the form, and Back shows it again.
+  onAnother() {
+    enterStep('form');
     $('#stitchText').focus();
   },
 });
@@ -141,13 +163,24 @@ function showSavedOrders(shown) {
     linkButton(saved.length === 1 ? 'Forget it on this device' : 'Forget them on this device', forgetSavedOrders));
 }
 
-/** Forgets every saved order of this device; the form says so where focus was (the button is gone). */
+/**
+ * Forgets every saved order of this device; the form says so where focus was (the button is gone). From the order
+ * view the device is being handed on (a kiosk's next attendee): the order is no longer followed, and the form, which
+ * holds what the last attendee typed, is emptied.
+ */
 function forgetSavedOrders() {
   stored.forget();
+  if (!$('#order').hidden) {
+    status.stop();
+    form.clear();
+    typed.drop();
+    enterStep('form', { replace: true });
+  }
   showSavedOrders(true);
   $('#forgotten').textContent = 'Forgotten on this device. The orders themselves are not changed.';
   $('#stitchText').focus();
 }
+$('#forget-orders').addEventListener('click', forgetSavedOrders);
 
 /** A saved order shown again (read afresh); `note`, `step` as for showOrder. One no longer found is forgotten. */
 async function openSaved(mine, note = '', step = {}) {
@@ -159,14 +192,15 @@ async function openSaved(mine, note = '', step = {}) {
 }
 
 /**
- * `note`: a sentence above the order, e.g. that it is the one already held for this email (none: hidden).
+ * `note`: a sentence above the order, e.g. that it is the one already held for this email (none: hidden); a string,
+ * or { note, whileHeld } for one true only while the order waits for payment (order-status.js).
  * `replace`: the order takes the current step's place (the confirmation's, the page's first), as enterStep's.
  */
 function showOrder(mine, order, note = '', { replace = true } = {}) {
   stored.write(mine);
-  status.show(mine, order);
-  $('#order-note').textContent = note;
-  $('#order-note').hidden = !note;
+  status.show(mine, order, typeof note === 'string' ? { note } : note);
+  const saved = stored.all().length;
+  $('#forget-orders').textContent = saved > 1 ? `Forget the ${saved} orders saved on this device` : 'Forget it on this device';
   enterStep('order', { replace });
 }
 
@@ -180,15 +214,25 @@ async function createOrder() {
     // A duplicate still held comes back with its payToken: that is this visitor's order, show it. (`existing`:
     // ApiError's `order` would clash with Order's `order` field in one selection.)
     const order = result.code === 'DUPLICATE' && result.existing?.payToken ? result.existing : result.code ? null : result;
-    // Document 1 hands a held duplicate's token back; the page says so rather than show it as if it were new.
-    const note = result.code === 'DUPLICATE' ? 'An order with this email was already waiting for payment: this is that order. Nothing new was ordered.' : '';
-    // A tag of the email is kept with the order, not the email: a duplicate of a paid order names no order.
+    // Document 1 hands a held duplicate's token back; the page says so rather than show it as if it were new. It may
+    // be the attendee's own first try, made though its answer was lost (the retry after "cannot be reached").
+    const note = result.code === 'DUPLICATE'
+      ? { note: 'An order with this email (perhaps your first try, which went through) was already waiting for payment: this is that order. Nothing new was ordered.', whileHeld: true }
+      : '';
+    // A duplicate of a paid order names no order: the email's order may be one this device saved, shown then.
+    const mine = !order && result.code === 'DUPLICATE' && stored.all().find((o) => o.emailTag === emailTag(draft.email));
+    // The order made (or found), what was typed is no longer kept for a reload.
+    if (order || mine) typed.drop();
+    // A tag of the email is kept with the order, not the email.
     if (order) return showOrder({ orderNumber: order.orderNumber, payToken: order.payToken, emailTag: emailTag(draft.email) }, order, note);
-    // The email's order is one this device saved (paid, so nothing comes with the duplicate): show it.
-    const mine = result.code === 'DUPLICATE' && stored.all().find((o) => o.emailTag === emailTag(draft.email));
     if (mine) return await openSaved(mine, `This email already has order ${mine.orderNumber}, saved on this device: this is that order. Nothing new was ordered.`);
     if (result.field && result.field !== 'email') {
       enterStep('form', { replace: true });
+      // Refused against options this page has not seen (staff withdrew a choice while the live update stalled): read
+      // them again, so the tiles no longer offer it and the page says what to choose again, as when it is live.
+      const { sleeveOptions } = await api.request('OrderPageOptions').catch(() => ({}));
+      if (sleeveOptions) form.setOptions(sleeveOptions);
+      if (form.values()[result.field] === null && $('#withdrawn').textContent) return $('#withdrawn').focus();
       return form.showServerError(result.field, result.error);
     }
     $('#confirm-error').textContent = result.error;
@@ -228,6 +272,15 @@ async function start() {
   if (kept) {
     // An order was being made when the page reloaded: its form, not an earlier order saved on this device.
     form.restore(kept);
+    return enterStep('form', { replace: true });
+  }
+  // A reload of the form or the confirmation (the tab's entry says which): what was typed, on the step it was on. The
+  // confirmation is checked again first (a choice withdrawn meanwhile is chosen again on the form).
+  const step = history.state?.step;
+  const typedBefore = (step === 'form' || step === 'confirm') && typed.read();
+  if (typedBefore) {
+    form.restore(typedBefore);
+    if (step === 'confirm' && form.review()) return;
     return enterStep('form', { replace: true });
   }
   const mine = stored.read();

@@ -128,23 +128,34 @@ export function createOrderForm({ onReview }) {
     input[field].addEventListener('blur', () => { if (input[field].value !== '') touched.add(field); check(field); });
   }
   $('#order-form').addEventListener('change', updatePreview);
-  $('#order-form').addEventListener('submit', (event) => {
-    event.preventDefault();
+  /**
+   * Checks the form and, when nothing is missing or refused, goes on to the confirmation (onReview); else focus goes
+   * to the first field at fault. Answers whether it went on. "Review my order", and a reload on the confirmation.
+   */
+  function review() {
     const missing = KINDS.filter((k) => !selected(k.key)).map((k) => k.key);
     $('#choice-error').textContent = missingChoicesSentence(missing);
     const invalid = Object.keys(input).filter((field) => check(field, true));
-    if (missing.length) return document.querySelector(`input[name="${missing[0]}"]`).focus();
-    if (invalid.length) return input[invalid[0]].focus();
+    const atFault = missing.length ? document.querySelector(`input[name="${missing[0]}"]`) ?? $('#choice-error') : input[invalid[0]];
+    if (atFault) {
+      atFault.focus();
+      return false;
+    }
     onReview({
       size: selected('size'), font: selected('font'), thread: selected('thread'),
       stitchText: input.stitchText.value, name: input.name.value.trim(), email: input.email.value.trim(),
     });
+    return true;
+  }
+  $('#order-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    review();
   });
 
   /** The preview of `values` (the confirmation's picture): the same drawing as the live one and as /preview.svg. */
   const previewSvg = (values) => previewFor(options, values);
 
-  /** What the form holds now, checked or not: kept across a reload for new operations (order-app.js). */
+  /** What the form holds now, checked or not: kept across a reload (order-app.js). */
   const values = () => ({
     size: selected('size'), font: selected('font'), thread: selected('thread'),
     stitchText: input.stitchText.value, name: input.name.value, email: input.email.value,
@@ -162,5 +173,15 @@ export function createOrderForm({ onReview }) {
     updatePreview();
   }
 
-  return { setOptions, showServerError, previewSvg, values, restore };
+  /** Empties the form, its sentences too: the orders saved on a shared device were forgotten, for the next attendee. */
+  function clear() {
+    $('#order-form').reset();
+    touched.clear();
+    for (const id of ['#choice-error', '#stitch-error', '#name-error', '#email-error']) $(id).textContent = '';
+    for (const field of Object.keys(input)) input[field].setAttribute('aria-invalid', 'false');
+    check('stitchText');
+    updatePreview();
+  }
+
+  return { setOptions, showServerError, previewSvg, values, restore, review, clear };
 }

@@ -27,9 +27,17 @@ function payAddress(payUrl, payToken) {
   return url.href;
 }
 
-export function createOrderStatus({ api, onFinished }) {
+/**
+ * `onFinished`: "Order another sleeve" on a collected or cancelled order (nothing left to follow or pay);
+ * `onAnother`: the same on any other order, which stays saved on this device.
+ */
+export function createOrderStatus({ api, onFinished, onAnother }) {
   let mine = null;
   let stops = [];
+  let status = null;
+  /** A sentence above the order (order-note); `noteWhileHeld`: true of it only while the order waits for payment. */
+  let note = '';
+  let noteWhileHeld = false;
   /** Reads of the order in a row at 0:00 that did not end the hold here (still held, or no answer): each waits longer. */
   let rereads = 0;
   // At 0:00 the order is read again (orderUpdates brings the cancellation too, but not while the socket is down): a
@@ -67,8 +75,13 @@ export function createOrderStatus({ api, onFinished }) {
   }
 
   function render(order) {
+    status = order.status;
     $('#order-number').textContent = order.orderNumber;
     const held = order.status === 'AWAITING_PAYMENT';
+    // "Already waiting for payment" is untrue once it is paid or cancelled: it goes.
+    const noted = note !== '' && (held || !noteWhileHeld);
+    $('#order-note').textContent = noted ? note : '';
+    $('#order-note').hidden = !noted;
     $('#order-message').textContent = held ? heldSentence(order) : order.message;
     const at = STEPS.findIndex(([s]) => s === order.status);
     $('#steps').hidden = at < 0;
@@ -97,7 +110,6 @@ export function createOrderStatus({ api, onFinished }) {
       $('#order-image').alt = previewLabel({ ...order.order, text: order.order.stitchText });
     }
     $('#order-spelled').textContent = spell(order.order.stitchText);
-    $('#new-order').hidden = !FINAL.includes(order.status);
     if (!held) countdown.stop();
     if (FINAL.includes(order.status)) stopFollowing();
   }
@@ -136,18 +148,34 @@ export function createOrderStatus({ api, onFinished }) {
   }
 
   $('#pay-demo').addEventListener('click', payWithDemoCard);
-  $('#new-order').addEventListener('click', () => { stopFollowing(); onFinished(); });
+  // Any order, not only a finished one: a device (a kiosk, a borrowed phone) showing a saved order still held or paid
+  // had no way to the form.
+  $('#new-order').addEventListener('click', () => {
+    if (!FINAL.includes(status)) return onAnother();
+    stopFollowing();
+    onFinished();
+  });
 
   return {
-    /** Shows `order` (already read) and follows it; `stored` is the visitor's {orderNumber, payToken}. */
-    show(stored, order) {
+    /**
+     * Shows `order` (already read) and follows it; `stored` is the visitor's {orderNumber, payToken}. `note`, a
+     * sentence above it (none: hidden); `whileHeld`, shown only while the order waits for payment.
+     */
+    show(stored, order, { note: sentence = '', whileHeld = false } = {}) {
       stopFollowing();
       mine = stored;
+      note = sentence;
+      noteWhileHeld = whileHeld;
       countdown.stop();
       rereads = 0;
       $('#pay-result').textContent = '';
       render(order);
       if (!FINAL.includes(order.status)) follow();
+    },
+    /** Stops following the order shown (it was forgotten on this device). */
+    stop() {
+      stopFollowing();
+      countdown.stop();
     },
   };
 }
