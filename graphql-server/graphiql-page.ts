@@ -64,6 +64,8 @@ function headersFor(html: string): Record<string, string> {
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
+    // It runs whatever is typed into it, or prefilled by its address: no other site may overlay it for a click on Run.
+    "frame-ancestors 'none'",
   ];
-  return { 'content-security-policy': directives.join('; '), 'x-content-type-options': 'nosniff', 'referrer-policy': 'same-origin' };
+  return { 'content-security-policy': directives.join('; '), 'x-content-type-options': 'nosniff', 'referrer-policy': 'same-origin', 'x-frame-options': 'DENY' };
 }

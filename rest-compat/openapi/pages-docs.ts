@@ -23,6 +23,12 @@ const file = (operationId: string, summary: string, mediaType: string, extra: Ro
 
 const notFound = orderingErrors([404], { 404: 'not_found: no such file.' });
 
+/** A 404 that a browser gets as a page (text/html) and an API client as JSON. */
+function withPageFor404(responses: RouteDoc['responses']): RouteDoc['responses'] {
+  const json = responses['404']!;
+  return { ...responses, '404': { ...json, content: { ...json.content, 'text/html': { schema: { type: 'string' } } } } };
+}
+
 export const PAGES_DOCS: RouteDocs = {
   'GET /': page('orderPage', 'The ordering page for attendees'),
   'GET /staff': page('staffConsole', 'The staff console', 'It talks only GraphQL, with the staff bearer token.'),
@@ -30,7 +36,7 @@ export const PAGES_DOCS: RouteDocs = {
   'GET /pay/:orderNumber': {
     ...page('payPage', 'The hosted pay page at payUrl', 'Its address carries the payToken as `t`.'),
     pathSchemas: { orderNumber: { schema: { type: 'string' }, description: 'The order number; anything but digits answers 404.' } },
-    responses: { '200': textAnswer('The page.', 'text/html'), ...orderingErrors([404], { 404: 'not_found: not an order number.' }) },
+    responses: { '200': textAnswer('The page.', 'text/html'), ...withPageFor404(orderingErrors([404], { 404: 'not_found: not an order number. A browser (Accept with text/html) gets the page saying the payment link is not valid, still 404.' })) },
   },
   'GET /assets/graphql-ws.js': file('graphqlWsClient', "graphql-ws's browser build, loaded by the pages", 'text/javascript'),
   'GET /assets/app/:file': {

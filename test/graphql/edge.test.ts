@@ -137,6 +137,10 @@ describe('GraphiQL (docs/edge.md#page-headers)', () => {
     expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/u);
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(html).toContain('<script>');
+    // Never framed: it runs whatever is typed into it (or prefilled in its address), so no other site may overlay it
+    // and have a visitor click Run (security review).
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
   });
 
   it('keeps paying once over a plain JSON mutation (no refusal of application/json)', async () => {
