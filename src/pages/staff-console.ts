@@ -23,6 +23,7 @@ const QUEUE = `
 <form id="find-form" role="search" class="inline-form"><label for="find">Order number</label>
 <input id="find" inputmode="numeric" autocomplete="off"><button type="submit" class="secondary">Find</button></form></div>
 <p id="queue-error" class="error" role="alert"></p>
+<p id="queue-moved" class="notice" role="status"></p>
 <div class="columns" id="columns"></div>
 <details class="card" id="done"><summary>Collected and cancelled (<span id="done-count">0</span>)</summary><ul class="orders" id="done-list"></ul></details>
 </section>`;

@@ -59,7 +59,12 @@ async function open(token) {
     throw error;
   }
   sessionStorage.setItem(TOKEN_KEY, token);
-  const dialogs = createDialogs({ api, onChanged: (order) => queue.upsert(order, true), returnFocus: (n, action) => queue.returnFocus(n, action) });
+  const dialogs = createDialogs({
+    api,
+    onChanged: (order) => queue.upsert(order, true),
+    returnFocus: (n, action) => queue.returnFocus(n, action),
+    ownChange: (n, request) => queue.ownChange(n, request),
+  });
   queue = createQueue({ api, dialogs });
   $('#sign-in').hidden = true;
   for (const id of ['#console', '#nav', '#sign-out']) $(id).hidden = false;

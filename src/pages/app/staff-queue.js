@@ -1,9 +1,11 @@
 /**
  * The live queue: every order not yet collected or cancelled, one column per status, kept current by the staff
  * `orderEvents` subscription (an event replaces the order it names when its version is newer). One click moves an
- * order forward; the pickup check and cancel open a dialog (staff-dialogs.js).
+ * order forward; the pickup check and cancel open a dialog (staff-dialogs.js). A pointer's click on a card that another
+ * change had just moved to where it was pressed does nothing (staff-aim.js): steps go forward only.
  */
 import { $, drawSoon, h, statusLabel } from './dom.js';
+import { createAimGuard } from './staff-aim.js';
 
 /** The columns, in order: operations/StaffQueue.graphql reads these statuses. */
 const COLUMNS = ['AWAITING_PAYMENT', 'RECEIVED', 'IN_PROGRESS', 'READY'];
@@ -11,16 +13,26 @@ const DONE = ['COLLECTED', 'CANCELLED'];
 /** The one-click step forward from each status (docs/ordering.md#moving-an-order-forward: received → in progress → ready). */
 const FORWARD = { RECEIVED: ['IN_PROGRESS', 'Start stitching'], IN_PROGRESS: ['READY', 'Mark ready'] };
 
+/**
+ * How long a card whose button was refused a click is marked (`.order.moved`), so staff see the queue changed there,
+ * and the note saying so (#queue-moved, over the page: a line above the queue would move every card again) is shown.
+ */
+const MARK_MS = 6_000;
+
 /** Every card has the same buttons: a screen reader's list of buttons needs the order number in each name. */
 const which = (order) => h('span', { class: 'sr-only' }, ` #${order.orderNumber}`);
 
 export function createQueue({ api, dialogs }) {
   const orders = new Map();
+  /** Cards whose button was just refused a click (order number → the timer that unmarks it): drawn with `.moved`. */
+  const marked = new Map();
+  /** Where the pointer was aimed (staff-aim.js): a click on a card that had just moved there does nothing. */
+  const aim = createAimGuard();
 
   function card(order) {
     const forward = FORWARD[order.status];
     const { size, font, thread, stitchText } = order.order;
-    return h('li', { class: 'order', id: `order-${order.orderNumber}`, tabindex: -1, dataset: { orderNumber: order.orderNumber, status: order.status } },
+    return h('li', { class: marked.has(order.orderNumber) ? 'order moved' : 'order', id: `order-${order.orderNumber}`, tabindex: -1, dataset: { orderNumber: order.orderNumber, status: order.status } },
       h('div', { class: 'top' }, h('span', { class: 'number' }, order.orderNumber), h('span', { class: 'meta' }, statusLabel(order.status))),
       // dir=auto: a name in a right-to-left script is laid out as itself inside the English card.
       h('div', { class: 'who', dir: 'auto' }, order.name),
@@ -30,9 +42,9 @@ export function createQueue({ api, dialogs }) {
       order.cancelReason ? h('div', { class: 'meta' }, `Cancelled: ${order.cancelReason}`) : null,
       order.collectedBy ? h('div', { class: 'meta' }, `Collected by ${order.collectedBy}`) : null,
       DONE.includes(order.status) ? null : h('div', { class: 'actions' },
-        forward ? h('button', { type: 'button', dataset: { action: 'advance' }, onclick: () => advance(order, forward[0]) }, forward[1], which(order)) : null,
-        order.status === 'READY' ? h('button', { type: 'button', dataset: { action: 'pickup' }, onclick: () => dialogs.pickup(order) }, 'Hand over…', which(order)) : null,
-        h('button', { type: 'button', class: 'secondary', dataset: { action: 'cancel' }, onclick: () => dialogs.cancel(order) }, 'Cancel…', which(order))));
+        forward ? h('button', { type: 'button', dataset: { action: 'advance' }, onclick: aimed(order, 'advance', () => advance(order, forward[0])) }, forward[1], which(order)) : null,
+        order.status === 'READY' ? h('button', { type: 'button', dataset: { action: 'pickup' }, onclick: aimed(order, 'pickup', () => dialogs.pickup(order)) }, 'Hand over…', which(order)) : null,
+        h('button', { type: 'button', class: 'secondary', dataset: { action: 'cancel' }, onclick: aimed(order, 'cancel', () => dialogs.cancel(order)) }, 'Cancel…', which(order))));
   }
 
   function render() {
@@ -55,14 +67,44 @@ export function createQueue({ api, dialogs }) {
   }
 
   /**
+   * The click handler of `order`'s `action` button: runs `act` unless the press that clicked was stray. A click by
+   * Enter or Space (detail 0) is the keyboard's, and acts at once.
+   */
+  function aimed(order, action, act) {
+    return (event) => {
+      if (aim.refuses(order, action, event)) return refuse(order);
+      $('#queue-moved').textContent = '';
+      act();
+    };
+  }
+
+  /** Says why a click did nothing, and marks the card that had just moved under the pointer for a moment. */
+  let noteTimer = null;
+  function refuse(order) {
+    const n = order.orderNumber;
+    $('#queue-moved').textContent = `Order ${n} had just moved under the pointer, so that click did nothing. Check the order, then click again.`;
+    clearTimeout(noteTimer);
+    noteTimer = setTimeout(() => { $('#queue-moved').textContent = ''; }, MARK_MS);
+    clearTimeout(marked.get(n));
+    marked.set(n, setTimeout(() => {
+      marked.delete(n);
+      document.getElementById(`order-${n}`)?.classList.remove('moved');
+    }, MARK_MS));
+    document.getElementById(`order-${n}`)?.classList.add('moved');
+  }
+
+  /**
    * Puts focus back on order `n`'s `action` button (advance, pickup, cancel) after its card was drawn anew, on the
    * card when that button is gone (the order moved on), or on the queue's title when the card is not shown.
    */
   function returnFocus(n, action) {
     const card = document.getElementById(`order-${n}`);
     const button = action ? card?.querySelector(`button[data-action="${action}"]`) : null;
-    if (button) button.focus();
-    else (card?.checkVisibility() ? card : $('#queue-title')).focus();
+    // After a tap or a click, focus follows without scrolling: on a phone the page scrolled down to the order's new
+    // column, and a second tap landed on whatever that brought under the finger. The keyboard's focus is kept in view.
+    const options = { preventScroll: aim.pointing() };
+    if (button) button.focus(options);
+    else (card?.checkVisibility() ? card : $('#queue-title')).focus(options);
   }
 
   /** Orders whose step forward is on its way: a double tap sent it twice, and the second came back as an error. */
@@ -73,7 +115,7 @@ export function createQueue({ api, dialogs }) {
     advancing.add(order.orderNumber);
     $('#queue-error').textContent = '';
     try {
-      const data = await api.request('AdvanceOrder', { n: order.orderNumber, s: status });
+      const data = await ownChange(order.orderNumber, () => api.request('AdvanceOrder', { n: order.orderNumber, s: status }));
       upsert(data.advanceOrder, true);
     } catch (error) {
       $('#queue-error').textContent = error.message;
@@ -91,7 +133,8 @@ export function createQueue({ api, dialogs }) {
 
   /**
    * What other desks and the hold change, said to a screen reader (a polite live region): gathered for a second, so
-   * a burst is one sentence, not a queue of them. The queue's columns changed silently before.
+   * a burst is one sentence, not a queue of them. The queue's columns changed silently before. This desk's own
+   * changes are not said (see ownChange).
    */
   let heard = [];
   let sayTimer = null;
@@ -104,6 +147,32 @@ export function createQueue({ api, dialogs }) {
       heard = [];
       sayTimer = null;
     }, 1_000);
+  }
+
+  /**
+   * This desk's changes on their way, by order number. orderEvents often brings the copy of a change before the
+   * mutation's answer, and it was said as another desk's ("Orders 1040 in progress, 1040 ready, …" to a keyboard user
+   * moving orders on): what it says of such an order waits for the answer, and only what is newer than the answer, or
+   * everything when the change was refused (another desk got there first), is said.
+   */
+  const own = new Map();
+
+  /** Runs `request` (a mutation whose answer's one field is the order `n`) as this desk's own change of order `n`. */
+  async function ownChange(n, request) {
+    const entry = own.get(n) ?? { requests: 0, held: [], answered: -Infinity };
+    own.set(n, entry);
+    entry.requests += 1;
+    try {
+      const data = await request();
+      entry.answered = Math.max(entry.answered, Object.values(data ?? {})[0]?.version ?? -Infinity);
+      return data;
+    } finally {
+      entry.requests -= 1;
+      if (entry.requests === 0) {
+        own.delete(n);
+        for (const order of entry.held) if (order.version > entry.answered) announce(order);
+      }
+    }
   }
 
   function upsert(order, now = false) {
@@ -146,13 +215,18 @@ export function createQueue({ api, dialogs }) {
       api.follow('StaffOrderEvents', {}, {
         next: ({ orderEvents: order }) => {
           const known = orders.get(order.orderNumber);
-          if (!known || (known.version < order.version && known.status !== order.status)) announce(order);
+          if (!known || (known.version < order.version && known.status !== order.status)) {
+            const waiting = own.get(order.orderNumber);
+            if (waiting) waiting.held.push(order);
+            else announce(order);
+          }
           upsert(order);
         },
       });
       await load();
     },
     upsert,
+    ownChange,
     focusOrder,
     returnFocus,
     /**
