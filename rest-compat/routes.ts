@@ -159,6 +159,7 @@ function isBrokenPayLink(request: HttpRequest): boolean {
 /** Static (nothing from the address in it), with the pay page's headers: never framed, no referrer, not cached. */
 function payLinkNotValid(): HttpResponse {
   const response: HttpResponse = { status: 404, headers: { 'content-type': 'text/html; charset=utf-8' }, body: renderPayLinkNotValidPage() };
+  // It shows no preview image, so its images may come from this server alone ('self', not PUBLIC_URL's origin).
   Object.assign(response.headers, pageHeaders({ private: true, noReferrer: true }, "'self'"), { 'cache-control': 'no-store' });
   return response;
 }

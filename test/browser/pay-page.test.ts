@@ -2,9 +2,8 @@
  * The hosted pay page at payUrl in a real browser against a real server process: the order summary (with the
  * stitch text spelled letter by letter), the live countdown, and paying with the demo card.
  */
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { CHROMIUM_NOTE, client, DESKTOP, hasChromium, launchBrowser, openPage, PHONE, screenshot } from '../support/browser.ts';
+import { CHROMIUM_NOTE, client, DESKTOP, hasChromium, launchBrowser, openPage, pauseClockSoon, PHONE, screenshot } from '../support/browser.ts';
 import { ADMIN_TOKEN, startServer } from './ordering-support.ts';
 
 const ADA = { email: 'ada@example.com', name: 'Ada Lovelace', size: '13-inch', font: 'Block', thread: 'Gold', stitchText: 'ADA' };
@@ -25,22 +24,6 @@ async function serverWithOrder(extraEnv: Record<string, string> = {}) {
   };
 }
 
-/**
- * Stops the page's installed clock a quarter of a second ahead of where it is. The clock runs in real time until then,
- * so a stall of the shared cores between reading it and pausing it can carry it past that point ("Cannot fast-forward
- * to the past", seen once in a full suite run): read it again and retry.
- */
-async function pauseWithinASecond(page: Page): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    const at = (await page.evaluate(() => Date.now())) + 250;
-    try {
-      await page.clock.pauseAt(at);
-      return;
-    } catch (error) {
-      if (attempt === 5 || !String(error).includes('to the past')) throw error;
-    }
-  }
-}
 
 describe.skipIf(!hasChromium)(`the pay page in headless Chromium ${CHROMIUM_NOTE}`, () => {
   it('shows the order and a countdown, and pays with the demo card', { timeout: 60_000 }, async () => {
@@ -101,7 +84,7 @@ describe.skipIf(!hasChromium)(`the pay page in headless Chromium ${CHROMIUM_NOTE
     await expect.poll(() => countdown.textContent(), { timeout: 5_000 }).toMatch(/^4:5\d$/u);
     // Stop the page's clock somewhere inside a second; one late timer (a busy or backgrounded tab: jump 1.3 s, due
     // timers fire once, late); then step a second at a time. Each step must take exactly one second off.
-    await pauseWithinASecond(page);
+    await pauseClockSoon(page);
     await page.clock.fastForward(1_300);
     const seconds = async () => {
       const [m, s] = (await countdown.textContent())!.split(':').map(Number);

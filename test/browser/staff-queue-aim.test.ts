@@ -16,7 +16,7 @@
  */
 import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { CHROMIUM_NOTE, client, hasChromium, launchBrowser, openPage } from '../support/browser.ts';
+import { CHROMIUM_NOTE, client, hasChromium, launchBrowser, openPage, pauseClockSoon } from '../support/browser.ts';
 import { ADMIN_TOKEN, DESKTOP, PHONE, startServer } from './ordering-support.ts';
 
 type Api = ReturnType<typeof client>;
@@ -65,21 +65,6 @@ async function middleOf(page: Page, name: string): Promise<Point> {
 const buttonAt = (page: Page, point: Point) =>
   page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('button')?.textContent ?? null, point);
 
-/**
- * Stops the page's installed clock a quarter of a second ahead of where it is (pay-page.test.ts: a stall of the shared
- * cores between reading it and pausing it can carry it past that point; read it again and retry).
- */
-async function pauseClock(page: Page): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    const at = (await page.evaluate(() => Date.now())) + 250;
-    try {
-      await page.clock.pauseAt(at);
-      return;
-    } catch (error) {
-      if (attempt === 5 || !String(error).includes('to the past')) throw error;
-    }
-  }
-}
 
 /** Waits until `read` gives `expected`, running the paused page clock 20 ms at a time (the queue draws at a frame). */
 async function untilDrawn(page: Page, read: () => Promise<unknown>, expected: unknown): Promise<void> {
@@ -124,7 +109,7 @@ describe.skipIf(!hasChromium)(`the staff console's queue under a pointer while c
     // Desk 1 points at "Mark ready" of 1002; another desk makes 1001, the card above it, ready; desk 1 clicks.
     const aimed = await middleOf(page, 'Mark ready #1002');
     await page.mouse.move(aimed.x, aimed.y);
-    await pauseClock(page);
+    await pauseClockSoon(page);
     await otherDesk(api, '1001', 'READY');
     await untilDrawn(page, () => status(page, '1001'), 'READY');
     expect(await buttonAt(page, aimed)).toBe('Mark ready #1003');
@@ -197,7 +182,7 @@ describe.skipIf(!hasChromium)(`the staff console's queue under a pointer while c
     // The pointer on Cancel of 1002; another desk starts 1001, the card above it; the click opens no dialog.
     const aimed = await middleOf(page, 'Cancel… #1002');
     await page.mouse.move(aimed.x, aimed.y);
-    await pauseClock(page);
+    await pauseClockSoon(page);
     await otherDesk(api, '1001', 'IN_PROGRESS');
     await untilDrawn(page, () => status(page, '1001'), 'IN_PROGRESS');
     expect(await buttonAt(page, aimed)).toBe('Cancel… #1003');
@@ -212,7 +197,7 @@ describe.skipIf(!hasChromium)(`the staff console's queue under a pointer while c
     // The first click starts 1001, whose card leaves; the second lands where 1002 now is.
     const first = await middleOf(page, 'Start stitching #1001');
     await page.mouse.move(first.x, first.y);
-    await pauseClock(page);
+    await pauseClockSoon(page);
     await click(page);
     await expect.poll(() => status(page, '1001'), { timeout: 5_000 }).toBe('IN_PROGRESS');
     expect(await buttonAt(page, first)).toBe('Start stitching #1002');
@@ -230,7 +215,7 @@ describe.skipIf(!hasChromium)(`the staff console's queue under a pointer while c
     const tapped = await middleOf(page, 'Start stitching #1001');
     const scrolled = () => page.evaluate(() => scrollY);
     const top = await scrolled();
-    await pauseClock(page);
+    await pauseClockSoon(page);
     await page.touchscreen.tap(tapped.x, tapped.y);
     await expect.poll(() => status(page, '1001'), { timeout: 5_000 }).toBe('IN_PROGRESS');
     expect(await scrolled()).toBe(top);

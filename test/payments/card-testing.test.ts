@@ -46,4 +46,14 @@ describe('charges of one order in a window', () => {
     const paid = await t.rest('POST', `/api/orders/${orderNumber}/pay`, { t: payToken, method: 'card', token: token.body.token });
     expect(paid.status, JSON.stringify(paid.body)).toBe(200);
   });
+
+  it('are not counted with RATE_LIMITS=off, as no other limit is', async () => {
+    const t = await paymentsGateway({ env: { RATE_LIMIT_SUBJECT_WRITE: '1', RATE_LIMITS: 'off' } });
+    const { orderNumber, payToken } = await t.createOrder();
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const token = await t.rest('POST', `/api/orders/${orderNumber}/card-token`, { t: payToken, ...card(CARDS.declined), cvc: '123' });
+      const paid = await t.rest('POST', `/api/orders/${orderNumber}/pay`, { t: payToken, method: 'card', token: token.body.token });
+      expect(paid.status).toBe(402);
+    }
+  });
 });
