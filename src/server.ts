@@ -24,7 +24,7 @@ import type { BackgroundDeps, Disposable } from './jobs/background.ts';
 import { startEvidenceReminders } from './disputes/evidence-reminder-job.ts';
 import { startHoldExpiry } from './orders/hold-expiry-job.ts';
 import { startThreeDsCompletion } from './risk/three-ds-job.ts';
-import { startCvcErasure, startNetworkTokenProvisioning } from './payments/vault-upkeep-job.ts';
+import { startVaultUpkeep } from './payments/vault-upkeep-job.ts';
 import { startPaymentReconciliation } from './payments/reconciliation-job.ts';
 import { createHoldTicker } from './orders/hold-ticker.ts';
 import { createRateLimiter } from './kernel/rate-limiter.ts';
@@ -130,8 +130,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     await startDispatcher({ ...jobDeps, metrics }),
     await startThreeDsCompletion(jobDeps),
     await startEvidenceReminders(jobDeps),
-    await startNetworkTokenProvisioning(jobDeps),
-    await startCvcErasure(jobDeps),
+    await startVaultUpkeep(jobDeps),
     await startPaymentReconciliation(jobDeps),
   ];
   // docs/edge.md#client-address: computed once where a request enters, then used by every limit of both doors.

@@ -60,13 +60,14 @@ export function createOrderCharges(deps: ServiceDeps & { flow: PaymentFlow; refu
    * order's pay lock, only what holders of a valid token started, so no stranger can spend an owner's charges.
    * RATE_LIMITS=off turns it off with every other limit.
    */
-  async function refuseCardTesting(trx: Db, number: number, now: number): Promise<void> {
+  function refuseCardTesting(ofOrder: readonly payments.PaymentRow[], now: number): void {
     const { enabled, subjectWrite, windowMs } = deps.config.rateLimits;
     if (!enabled) return;
-    const started = await payments.orderChargesSince(trx, number, now - windowMs);
+    // Newest first: the window's charges are a prefix of the order's payments.
+    const started = ofOrder.map((p) => Number(p.created_at)).filter((at) => at > now - windowMs);
     if (started.length < subjectWrite) return;
     // The window slides: a charge is free again once enough of those in it have left.
-    const freeAt = started[started.length - subjectWrite]! + windowMs;
+    const freeAt = started[subjectWrite - 1]! + windowMs;
     const retryAfter = Math.max(1, Math.ceil((freeAt - now) / 1000));
     throw new DomainError('rate_limited', 'Too many payments were tried for this order. Wait a moment, then try again.', { retryAfter });
   }
@@ -76,7 +77,9 @@ export function createOrderCharges(deps: ServiceDeps & { flow: PaymentFlow; refu
     // SQLite's one connection runs transactions one at a time already; PostgreSQL's take turns per order here.
     if (deps.database.caps.multipleConnections) await payments.lockOrderPays(trx, number);
     const now = clock.now();
-    const open = await payments.orderPayments(trx, number, ['pending', 'unknown', 'succeeded']);
+    // Every payment of the order, read once: those still open, and those the card-testing count weighs.
+    const ofOrder = await payments.orderPayments(trx, number);
+    const open = ofOrder.filter((p) => p.status === 'pending' || p.status === 'unknown' || p.status === 'succeeded');
     if (open.some((p) => p.status === 'succeeded' && p.refunded_at === null)) return null;
     const pending = open.filter((p) => p.status === 'pending' || p.status === 'unknown');
     const stuck = pending.find((p) => p.status === 'unknown' || now - Number(p.updated_at) > STALE_PENDING_MS);
@@ -86,7 +89,7 @@ export function createOrderCharges(deps: ServiceDeps & { flow: PaymentFlow; refu
     const claimed = stuck && (await payments.claimPayment(trx, stuck, now));
     if (claimed) return claimed;
     if (pending.length > 0) throw beingProcessed();
-    await refuseCardTesting(trx, number, now);
+    refuseCardTesting(ofOrder, now);
     const tokenHash = hashToken(token);
     const row = await vault.findToken(trx, tokenHash);
     if (!row || row.kind !== method || row.order_number === null || Number(row.order_number) !== number) {

@@ -71,26 +71,10 @@ export async function lockOrderPays(db: Db, orderNumber: number): Promise<void> 
   await sql`select pg_advisory_xact_lock(${ORDER_PAY_LOCK}, ${orderNumber})`.execute(db);
 }
 
-export async function orderPayments(db: Db, orderNumber: number, statuses: readonly PaymentRow['status'][]): Promise<PaymentRow[]> {
-  return db
-    .selectFrom('payments')
-    .selectAll()
-    .where('order_number', '=', orderNumber)
-    .where('status', 'in', statuses)
-    .orderBy('created_at', 'desc')
-    .execute();
-}
-
-/** When each payment of an order started since `since` (epoch ms), oldest first. */
-export async function orderChargesSince(db: Db, orderNumber: number, since: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom('payments')
-    .select('created_at')
-    .where('order_number', '=', orderNumber)
-    .where('created_at', '>', since)
-    .orderBy('created_at')
-    .execute();
-  return rows.map((row) => Number(row.created_at));
+/** An order's payments, newest first: those of the given statuses, or every one. */
+export async function orderPayments(db: Db, orderNumber: number, statuses?: readonly PaymentRow['status'][]): Promise<PaymentRow[]> {
+  const query = db.selectFrom('payments').selectAll().where('order_number', '=', orderNumber);
+  return (statuses ? query.where('status', 'in', statuses) : query).orderBy('created_at', 'desc').execute();
 }
 
 /** Marks a charged payment refunded once; false when it already was (or never charged). */

@@ -16,7 +16,7 @@ import { startDueJob } from '../jobs/due-sweeper.ts';
 /** How often rows queued by other instances are looked for. */
 const TOKENS_POLL_MS = 30_000;
 
-export const startNetworkTokenProvisioning: BackgroundJob = ({ services, clock, logger }) => {
+const startNetworkTokenProvisioning: BackgroundJob = ({ services, clock, logger }) => {
   const tokens = services.payments.tokens;
   return startDueJob({
     clock,
@@ -41,10 +41,10 @@ const CVC_POLL_MS = 60_000;
 
 /**
  * Erases the CVCs of tokens whose payment never came (cvc-retention-service.ts), when each one's time ends: armed
- * for the oldest kept one, and every CVC_POLL_MS for those other instances made. An erasure is a conditional update, so two
- * instances erasing at once do no harm.
+ * for the oldest kept one, and every CVC_POLL_MS for those other instances made. An erasure is a conditional update,
+ * so two instances erasing at once do no harm.
  */
-export const startCvcErasure: BackgroundJob = ({ services, clock, logger }) => {
+const startCvcErasure: BackgroundJob = ({ services, clock, logger }) => {
   const tokens = services.payments.tokens;
   return startDueJob({
     clock,
@@ -57,4 +57,10 @@ export const startCvcErasure: BackgroundJob = ({ services, clock, logger }) => {
       return more ? clock.now() : tokens.nextCvcExpiry();
     },
   });
+};
+
+/** Both vault jobs, started together and stopped together. */
+export const startVaultUpkeep: BackgroundJob = async (deps) => {
+  const jobs = [await startNetworkTokenProvisioning(deps), await startCvcErasure(deps)];
+  return { dispose: async () => void (await Promise.all(jobs.map((job) => job.dispose()))) };
 };
