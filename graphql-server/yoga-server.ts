@@ -27,6 +27,7 @@ import { withRequestErrorStatus } from './request-errors.ts';
 import { useCsrfPrevention } from './use-csrf-prevention.ts';
 import { useCoercionErrors } from './coercion-errors.ts';
 import { useRequestParsing } from './use-request-parsing.ts';
+import { useTextLiterals } from './text-literals.ts';
 import { MAX_OPERATION_COST, useOperationCost } from './operation-cost.ts';
 import { useEdgeHeaders } from './use-edge-headers.ts';
 import { useJsonDepthLimit } from './use-json-depth.ts';
@@ -120,6 +121,7 @@ export function createYogaServer(deps: YogaServerDeps): GraphQLYoga {
       // A fragment is no level of nesting: spread or inline, it costs what its fields would cost written out
       // (operation-cost.ts says why this is not Armor's cost plugin).
       useOperationCost(MAX_OPERATION_COST),
+      useTextLiterals,
       // @envelop/graphql-jit caches compiled queries by document alone, not by operation name: a document with
       // two operations would run the first one compiled whatever name is asked for. Such documents (GraphiQL
       // tabs, mostly) and subscriptions (whose root-field arguments jit drops) run on graphql-js instead.
