@@ -47,6 +47,25 @@ describe('charges of one order in a window', () => {
     expect(paid.status, JSON.stringify(paid.body)).toBe(200);
   });
 
+  it('are counted alike when GraphQL payOrder charges them: RATE_LIMITED, retryable, past the limit', async () => {
+    const t = await paymentsGateway({ env: { RATE_LIMIT_SUBJECT_WRITE: String(LIMIT) } });
+    const { orderNumber, payToken: first } = await t.createOrder();
+    const pay = 'mutation ($n: ID!, $i: PayInput!) { payOrder(orderNumber: $n, input: $i) { __typename ... on ApiError { code retryable } } }';
+    const answers: unknown[] = [];
+    for (let round = 0; round < 3; round++) {
+      const payToken = round === 0 ? first : ((await t.rest('POST', '/api/orders', VALID_ORDER)).body.payToken as string);
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const token = await t.rest('POST', `/api/orders/${orderNumber}/card-token`, { t: payToken, ...card(CARDS.declined), cvc: '123' });
+        const paid = await t.gql(pay, { n: String(orderNumber), i: { t: payToken, method: 'CARD', token: token.body.token } });
+        answers.push(paid.data?.payOrder ?? paid.errors?.[0]?.extensions);
+      }
+    }
+    const declined = { __typename: 'ApiError', code: 'DECLINED', retryable: false };
+    expect(answers.slice(0, LIMIT)).toEqual(Array(LIMIT).fill(declined));
+    expect(answers.slice(LIMIT)).toEqual(Array(2).fill(expect.objectContaining({ code: 'RATE_LIMITED', retryable: true })));
+    expect(await sandboxCharges(t)).toHaveLength(LIMIT);
+  });
+
   it('are not counted with RATE_LIMITS=off, as no other limit is', async () => {
     const t = await paymentsGateway({ env: { RATE_LIMIT_SUBJECT_WRITE: '1', RATE_LIMITS: 'off' } });
     const { orderNumber, payToken } = await t.createOrder();
