@@ -144,6 +144,10 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
     return () => {
       for (const row of rows) track(endpoint, send(row, endpoint, messages.get(row.message_id) ?? null));
       if (nextDue !== null) timer.arm(Math.max(nextDue, now));
+      // All the room it had, maybe more due: asked again, it waits for the site's next free slot if the share is what
+      // ran out (delivery-slots.ts). Unasked, nothing would name it when a sibling frees one, and with the clock
+      // still (no poll) its deliveries stayed put while the site's share had room again.
+      else if (rows.length === room) slots.room(endpoint);
     };
   }
 
@@ -154,7 +158,8 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
    * nor while a sibling waits for one of the site's slots (delivery-slots.ts: they take turns).
    */
   async function claimNext(trx: Db, endpoint: EndpointRow, room: number): Promise<(() => void) | null> {
-    if (stopped || inFlight.size > MAX_IN_FLIGHT - PER_ENDPOINT || slots.siteWaits(endpoint.site_id)) return null;
+    // A failing endpoint is refilled by refill() instead, which gives it only its own slots (delivery-slots.ts).
+    if (stopped || endpoint.failing_since != null || inFlight.size > MAX_IN_FLIGHT - PER_ENDPOINT || slots.siteWaits(endpoint.site_id)) return null;
     return claimIn(trx, endpoint, room, clock.now());
   }
 

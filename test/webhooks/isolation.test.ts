@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { queueNotification } from '../../src/notifications/outbox-service.ts';
-import { PER_ENDPOINT, PER_SITE } from '../../src/notifications/delivery-slots.ts';
+import { OWN_SLOTS, PER_ENDPOINT, PER_SITE } from '../../src/notifications/delivery-slots.ts';
+import { DELIVERY_TIMEOUT_MS } from '../../src/notifications/webhook-client.ts';
 import type { TestGateway } from '../support/gateway.ts';
 import { eventually } from '../support/receiver.ts';
 import { platformHeaders, profileAccess } from '../platform/support.ts';
@@ -39,7 +40,44 @@ describe('merchant webhooks: isolation', () => {
     hanging.receiver.release();
   });
 
-  it(`a site whose endpoints all hang holds at most its share of the instance (${PER_SITE}), and its endpoints take turns`, async () => {
+  it('endpoints of a site that hang together, enough to fill its share, never hold up a healthy sibling of theirs', async () => {
+    const t = await webhookGateway();
+    const site = await merchantSite(t);
+    const hanging: Array<Awaited<ReturnType<typeof endpointAt>>> = [];
+    // One more than fill the share at PER_ENDPOINT each, as in the test below.
+    const count = PER_SITE / PER_ENDPOINT + 1;
+    for (let i = 0; i < count; i++) hanging.push(await endpointAt(t, site));
+    for (const at of hanging) at.receiver.hang(true);
+    for (let i = 0; i < PER_ENDPOINT; i++) await notify(t, site);
+    const received = () => hanging.reduce((n, at) => n + at.receiver.requests.length, 0);
+    await eventually(() => received() >= PER_SITE);
+    // The clock stands still: their timeouts never fire, so nothing they hold is freed. Before, the sibling's
+    // notifications waited for those timeouts (a merchant review: four hanging endpoints, 8 to 20 s).
+    const sibling = await endpointAt(t, site);
+    for (let i = 0; i < 3; i++) await notify(t, site);
+    await eventually(() => sibling.receiver.distinct().length === 3);
+    for (const at of hanging) at.receiver.release();
+  });
+
+  it('an endpoint in a failure run holds only its own slots until an attempt succeeds, then all of its share again', async () => {
+    const t = await webhookGateway({ NOTIFY_RETRY_SCHEDULE: '0,1s,1s,1s,1s,1s' });
+    const site = await merchantSite(t);
+    const endpoint = await endpointAt(t, site);
+    endpoint.receiver.hang(true);
+    for (let i = 0; i < PER_ENDPOINT + 4; i++) await notify(t, site);
+    await endpoint.receiver.waitFor(PER_ENDPOINT);
+    await t.clock.advance(DELIVERY_TIMEOUT_MS); // every attempt in flight times out: its failure run begins
+    await endpoint.receiver.waitFor(PER_ENDPOINT + OWN_SLOTS);
+    await t.clock.advance(1_000); // the retries are due too
+    await notify(t, site);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(endpoint.receiver.requests.length).toBe(PER_ENDPOINT + OWN_SLOTS);
+    endpoint.receiver.hang(false);
+    endpoint.receiver.release();
+    await eventually(() => endpoint.receiver.distinct().length === PER_ENDPOINT + 5);
+  });
+
+  it(`a site whose endpoints all hang holds at most its share of the instance (${PER_SITE}) beyond their own slots, and its endpoints take turns`, async () => {
     const t = await webhookGateway();
     const [slowSite, site] = [await merchantSite(t), await merchantSite(t)];
     // More hanging endpoints than the site's share holds at PER_ENDPOINT each; every notification goes to each.
@@ -49,18 +87,19 @@ describe('merchant webhooks: isolation', () => {
     for (const at of hanging) at.receiver.hang(true);
     for (let i = 0; i < PER_ENDPOINT; i++) await notify(t, slowSite);
     const received = () => hanging.reduce((n, at) => n + at.receiver.requests.length, 0);
-    await eventually(() => received() === PER_SITE);
+    const held = PER_SITE + count * OWN_SLOTS;
+    await eventually(() => received() === held);
     const healthy = await endpointAt(t, site);
     for (let i = 0; i < 5; i++) await notify(t, site);
     await eventually(() => healthy.receiver.distinct().length === 5);
-    expect(received()).toBe(PER_SITE);
+    expect(received()).toBe(held);
     // Slots one endpoint frees go on at once to the site's endpoints still owed deliveries, not to that one alone
     // (it has fewer left than it frees): the site is back at its share, and never over it.
     const first = hanging[0]!;
     const released = first.receiver.requests.length;
     first.receiver.release();
-    await eventually(() => received() === Math.min(PER_SITE + released, count * PER_ENDPOINT));
-    expect(received() - released).toBeLessThanOrEqual(PER_SITE);
+    await eventually(() => received() === Math.min(held + released, count * PER_ENDPOINT));
+    expect(received() - released).toBeLessThanOrEqual(held);
     for (const at of hanging) at.receiver.release();
   });
 
