@@ -203,7 +203,8 @@ const DAY_MS = 24 * HOUR_MS;
 
 /** "5 days", "3 hours", "95 minutes": a failure run's length, in the largest unit that leaves at least 2. */
 function spanOf(ms: number): string {
-  const [unit, size] = ms >= 2 * DAY_MS ? ['day', DAY_MS] : ms >= 2 * HOUR_MS ? ['hour', HOUR_MS] : ['minute', MINUTE_MS];
+  // Seconds under two minutes: a short ENDPOINT_DISABLE_AFTER said "0 minutes".
+  const [unit, size] = ms >= 2 * DAY_MS ? ['day', DAY_MS] : ms >= 2 * HOUR_MS ? ['hour', HOUR_MS] : ms >= 2 * MINUTE_MS ? ['minute', MINUTE_MS] : ['second', 1_000];
   const count = Math.floor(ms / size);
   return `${count} ${unit}${count === 1 ? '' : 's'}`;
 }

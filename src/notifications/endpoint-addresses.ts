@@ -42,6 +42,8 @@ const NOT_PUBLIC: ReadonlyArray<readonly [string, ReturnType<typeof ipaddr.parse
   ['local-use NAT64', '64:ff9b:1::/48'],
   ['documentation', '3fff::/20'],
   ['segment routing', '5f00::/16'],
+  // Deprecated (RFC 3879), so no longer in the registry, but still routed inside some networks.
+  ['site-local', 'fec0::/10'],
 ].map(([name, cidr]) => [name!, ipaddr.parseCIDR(cidr!)] as const);
 
 function specialRange(parsed: ipaddr.IPv4 | ipaddr.IPv6): string {

@@ -110,6 +110,7 @@ function checkUrl(raw: string, hostRefusal: (url: URL) => string | null): URL | 
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must start with http:// or https://.';
   if (url.username || url.password) return 'must not carry credentials.';
+  if (url.port === '0') return 'must not name port 0: nothing listens there.';
   if (url.search || url.hash) return 'must not have a query or a fragment: each notification is POSTed to url + its path.';
   if (url.href.length > URL_MAX) return `must be at most ${URL_MAX} characters.`;
   const refusal = hostRefusal(url);
@@ -119,6 +120,9 @@ function checkUrl(raw: string, hostRefusal: (url: URL) => string | null): URL | 
 /** `{since}` of a recovery: an ISO 8601 date-time, not in the future. */
 export function parseRecoverInput(body: unknown, now: number): number {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) wrongShape([{ field: 'body', message: 'must be a JSON object.' }]);
+  // As the endpoint body: a field it does not take (`until`) is named, not silently ignored.
+  const unknown = Object.keys(body as object).filter((key) => key !== 'since');
+  if (unknown.length > 0) wrongShape(unknown.map((key) => ({ field: key.slice(0, 60), message: 'is not a field of a recover (since).' })));
   const since = (body as Record<string, unknown>).since;
   if (typeof since !== 'string') wrongShape([{ field: 'since', message: `${problemOf(since, 'an ISO 8601 date-time string')}.` }]);
   const at = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/u.test(since as string) && isCalendarDay((since as string).slice(0, 10)) ? Date.parse(since as string) : NaN;

@@ -131,12 +131,14 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
       const now = clock.now();
       // `enabled: true` is the merchant saying the receiver is fixed, whether or not the endpoint was disabled: a
       // throttle from a Retry-After (up to a day) and a failure run end too. A new url is a new receiver: the old
-      // one's Retry-After and failures do not hold back what is kept for it.
+      // one's Retry-After, failures and failure run do not hold back what is kept for it.
       const enabling = fields.enabled === true;
       // A new url on an endpoint that stays enabled: its kept deliveries go to the new receiver now.
       const movedWhileEnabled = fields.url !== undefined && fields.url !== current.url && fields.enabled !== false && Number(current.enabled) === 1;
       await updateEndpoint(db, id, siteId, {
         ...(fields.url !== undefined ? { url: fields.url, throttled_until: null } : {}),
+        // The run of failures was the old receiver's too: carried over, the new one's first failure disabled it.
+        ...(fields.url !== undefined && fields.url !== current.url ? { failing_since: null } : {}),
         ...(fields.description !== undefined ? { description: fields.description } : {}),
         ...(fields.eventTypes !== undefined ? { event_types: JSON.stringify(fields.eventTypes) } : {}),
         ...(fields.enabled === false && Number(current.enabled) === 1 ? { enabled: 0, disabled_reason: DISABLED_BY_SITE.set } : {}),

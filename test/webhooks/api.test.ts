@@ -73,6 +73,8 @@ describe('merchant webhooks: the endpoint API', () => {
       [{ url: 'https://user:pw@x.example' }, 422, 'url'],
       [{ url: 'https://x.example', eventTypes: ['token-updated', 'order.paid'] }, 422, 'eventTypes'],
       [{ url: 'https://x.example', description: 'x'.repeat(501) }, 422, 'description'],
+      // Port 0 is no port anything listens on (a merchant review: it was stored).
+      [{ url: 'https://x.example:0/hooks' }, 422, 'url'],
     ];
     for (const [body, status, field] of cases) {
       const res = await hooks(t, site, 'POST', '', body);

@@ -70,6 +70,53 @@ describe('merchant webhooks: what the merchant controls', () => {
     expect(at.receiver.requests).toHaveLength(1);
   });
 
+  it("a new url ends the old receiver's failure run too, as docs/merchant-webhooks.md says", async () => {
+    const t = await webhookGateway({ ENDPOINT_DISABLE_AFTER: '20s', NOTIFY_RETRY_SCHEDULE: '0,30s' });
+    const site = await merchantSite(t);
+    const at = await endpointAt(t, site);
+    at.receiver.failNext(1);
+    await notify(t, site);
+    await at.receiver.waitFor(1);
+    await recorded(t, site, at);
+    expect((await hooks(t, site, 'GET', `/${at.id}`)).body.failingSince).not.toBeNull();
+    await t.clock.advance(25_000);
+    // Before, the run went on at the new receiver: its first failure disabled the endpoint, with no retry.
+    const moved = await startReceiver();
+    const patched = await hooks(t, site, 'PATCH', `/${at.id}`, { url: moved.url });
+    expect(patched.body).toMatchObject({ enabled: true, failingSince: null });
+    // The kept delivery goes there now, and a test: both fail, a new run begins, and nothing is disabled.
+    moved.failNext(2);
+    expect((await hooks(t, site, 'POST', `/${at.id}/test`)).status).toBe(202);
+    await moved.waitFor(2);
+    await turnUntil(t, async () => (await hooks(t, site, 'GET', `/${at.id}`)).body.failingSince !== null);
+    expect((await hooks(t, site, 'GET', `/${at.id}`)).body).toMatchObject({ enabled: true, disabledReason: null });
+  });
+
+  it('an endpoint failing for less than two minutes is said to have failed for seconds, not "0 minutes"', async () => {
+    const t = await webhookGateway({ ENDPOINT_DISABLE_AFTER: '20s', NOTIFY_RETRY_SCHEDULE: '0,30s' });
+    const site = await merchantSite(t);
+    const at = await endpointAt(t, site);
+    at.receiver.failNext(2);
+    await notify(t, site);
+    await at.receiver.waitFor(1);
+    await recorded(t, site, at);
+    await t.clock.advance(30_000);
+    await at.receiver.waitFor(2);
+    await turnUntil(t, async () => (await hooks(t, site, 'GET', `/${at.id}`)).body.enabled === false);
+    expect((await hooks(t, site, 'GET', `/${at.id}`)).body.disabledReason).toBe('Every attempt failed for 30 seconds.');
+  });
+
+  it('recover refuses a field it does not take (400 naming it), as the endpoint body does, and sends nothing', async () => {
+    const t = await webhookGateway();
+    const site = await merchantSite(t);
+    const at = await endpointAt(t, site);
+    const since = new Date(t.clock.now() - 3_600_000).toISOString();
+    const refused = await hooks(t, site, 'POST', `/${at.id}/recover`, { since, until: since });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ status: 'error', message: expect.stringContaining('until: is not a field') });
+    expect((await hooks(t, site, 'POST', `/${at.id}/recover`, { since })).status).toBe(202);
+  });
+
   it('a redelivery or a recover on a disabled endpoint is refused (422) as a test is, and changes nothing', async () => {
     const t = await webhookGateway();
     const site = await merchantSite(t);

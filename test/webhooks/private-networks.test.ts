@@ -37,6 +37,8 @@ const REFUSED_URLS = [
   'http://[2001:2::1]',
   'http://[64:ff9b:1::a]',
   'http://[3fff::1]',
+  // Site-local, deprecated (RFC 3879) but still routed inside some networks (a merchant review).
+  'http://[fec0::1]/x',
 ];
 
 /** A receiver on every interface of this machine: reachable at whatever address its name resolves to. */
