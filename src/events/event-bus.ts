@@ -9,6 +9,7 @@ import { createPubSub, type PubSub } from '@graphql-yoga/subscription';
 import { Redis } from 'ioredis';
 import { closeRedis, watchRedisLink, type RedisLink } from '../kernel/redis-connection.ts';
 import type { Topics } from './topics.ts';
+import { resumptions, subscriptions } from './redis-subscriptions.ts';
 
 /** The topics whose events have no routing key: the ones a listener for the process's life follows whole. */
 export type WholeTopic = { [K in keyof Topics]: Topics[K] extends [unknown] ? K : never }[keyof Topics];
@@ -54,8 +55,6 @@ export interface EventBus extends PubSub<Topics> {
  */
 export const RESUME_CLOCK_MARGIN_MS = 30_000;
 
-/** The longest a stream waits for Redis to acknowledge its SUBSCRIBE (see acknowledgements()). */
-const SUBSCRIBE_WAIT_MS = 5_000;
 
 /** How events reach this process: at once in memory; on Redis, once subscribed, and again after a break. */
 type Arrival = Pick<EventBus, 'subscribed' | 'onResume'>;
@@ -89,7 +88,7 @@ export function createEventBus({ redisUrl, channelPrefix = '', onListenerError =
   // more (test/scale/redis-break.test.ts; ioredis 6 fixes it). No CLIENT SETINFO: it let SUBSCRIBEs asked before
   // the first connect overtake the check's INFO, which then fails in subscribe mode (redis/ioredis#2037).
   const subscribeClient = quiet(new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3, disableClientInfo: true }));
-  const subscribed = acknowledgements(subscribeClient);
+  const { subscribed, owed } = subscriptions(subscribeClient);
   const redisTarget = createRedisEventTarget<never>({ publishClient, subscribeClient });
   const state = { closed: false };
   const target = guarded(redisTarget, channelPrefix, state);
@@ -103,6 +102,7 @@ export function createEventBus({ redisUrl, channelPrefix = '', onListenerError =
       if (subscribeClient.status !== 'ready') throw new Error(`redis events subscriber ${subscribeClient.status}`);
       // Ready only once the process's own topics (the caches', the dispatchers') are listened to.
       await subscribed();
+      if (owed() > 0) throw new Error(`redis events subscriber owes ${owed()} SUBSCRIBE${owed() === 1 ? '' : 's'} (sent again when Redis is back)`);
       await publishClient.ping().catch(() => {
         throw new Error(`redis ${publishClient.status}`);
       });
@@ -153,69 +153,6 @@ function guarded(target: Target, prefix: string, state: { closed: boolean }): Ta
     dispatchEvent: (event: { type: string; detail?: unknown }) =>
       !state.closed && target.dispatchEvent(new CustomEvent(prefix + event.type, { detail: event.detail }) as never),
   } as Target;
-}
-
-/**
- * What `subscribed()` waits for: every SUBSCRIBE sent so far, answered or failed. redis-event-target sends one for a
- * channel's first listener and none for the next, whose wait is then the first one's. A failed one (the connection
- * lost) settles too: ioredis subscribes again on reconnecting, and a stream must not hang for it.
- */
-function acknowledgements(client: Redis): () => Promise<void> {
-  let all: Promise<unknown> = Promise.resolve();
-  const subscribe = client.subscribe.bind(client) as (...args: unknown[]) => Promise<unknown>;
-  (client as unknown as Record<string, unknown>).subscribe = (...args: unknown[]) => {
-    const result = subscribe(...args);
-    all = Promise.allSettled([all, result]);
-    return result;
-  };
-  return async () => {
-    // A SUBSCRIBE that ioredis never settles must not hold every new stream for ever: past the bound the stream
-    // starts as it did before this wait, and /ready (whose check waits here too) says 503 meanwhile.
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([all, new Promise((resolve) => (timer = setTimeout(resolve, SUBSCRIBE_WAIT_MS).unref()))]);
-    clearTimeout(timer);
-  };
-}
-
-/**
- * What `onResume` follows: the subscriber's `ready` after a `close`. ioredis emits `ready` just before it sends the
- * resubscription (autoResubscribe), so the handlers run a turn later, once that is acknowledged too.
- */
-function resumptions(
-  client: Redis,
-  subscribed: () => Promise<void>,
-  state: { closed: boolean },
-  onError: (error: unknown, topic: string) => void,
-): { onResume: EventBus['onResume']; resume: (awayMs: number) => void } {
-  const handlers = new Set<(awayMs: number) => void>();
-  let broken = false;
-  let brokenAt = 0;
-  function resume(awayMs: number): void {
-    if (state.closed) return;
-    for (const handler of [...handlers]) {
-      try {
-        handler(awayMs);
-      } catch (error) {
-        onError(error, 'resume');
-      }
-    }
-  }
-  client.on('close', () => {
-    if (!broken) brokenAt = Date.now();
-    broken = true;
-  });
-  client.on('ready', () => {
-    if (!broken) return;
-    broken = false;
-    setImmediate(() => void subscribed().then(() => resume(Date.now() - brokenAt)));
-  });
-  return {
-    onResume: (handler) => {
-      handlers.add(handler);
-      return () => void handlers.delete(handler);
-    },
-    resume,
-  };
 }
 
 /** The bus's own channel (beside the topics, under the same prefix): "publishes were lost", with how long ago. */

@@ -1,0 +1,109 @@
+/**
+ * The subscribing side of the event bus on Redis (src/events/event-bus.ts): which SUBSCRIBEs a stream waits for,
+ * which are owed and sent again after a break, and when the subscriber has come back.
+ */
+import type { Redis } from 'ioredis';
+
+/** The longest a stream waits for Redis to acknowledge its SUBSCRIBE (see subscriptions()). */
+const SUBSCRIBE_WAIT_MS = 5_000;
+/** How soon a SUBSCRIBE refused with the connection up (not lost with it) is sent again. */
+const RESUBSCRIBE_RETRY_MS = 1_000;
+
+/**
+ * What `subscribed()` waits for: every SUBSCRIBE sent so far, answered or failed (a stream must not hang on a
+ * break). redis-event-target sends one for a channel's first listener and none for the next, whose wait is then the
+ * first one's, and takes the channel as listened to from then on; but ioredis resubscribes after a break only to
+ * channels whose SUBSCRIBE was answered. So one that failed (sent while Redis was away, or at a start before Redis
+ * was up) is owed here and sent again at the connection's next `ready`, or shortly when it failed with the
+ * connection up; until then `owed()` counts it and the instance is not ready. Before, such a channel was never
+ * listened to: a stream opened during a break, and every later one of that order, heard nothing more, and an
+ * instance started before Redis never heard its caches' topics (test/scale/redis-subscribe-during-break.test.ts).
+ */
+export function subscriptions(client: Redis): { subscribed: () => Promise<void>; owed: () => number } {
+  let all: Promise<unknown> = Promise.resolve();
+  /** The channels listened to now, as the event target asked for them. */
+  const wanted = new Set<string>();
+  const owed = new Set<string>();
+  const subscribe = client.subscribe.bind(client) as (...channels: string[]) => Promise<unknown>;
+  const unsubscribe = client.unsubscribe.bind(client) as (...channels: string[]) => Promise<unknown>;
+  function send(channels: string[]): Promise<unknown> {
+    const result = subscribe(...channels);
+    result.then(
+      () => channels.forEach((channel) => owed.delete(channel)),
+      () => {
+        for (const channel of channels) if (wanted.has(channel)) owed.add(channel);
+        if (client.status === 'ready') setTimeout(resend, RESUBSCRIBE_RETRY_MS).unref();
+      },
+    );
+    all = Promise.allSettled([all, result]);
+    return result;
+  }
+  function resend(): void {
+    if (owed.size > 0 && client.status === 'ready') void send([...owed]);
+  }
+  const patched = client as unknown as Record<string, unknown>;
+  patched.subscribe = (...channels: string[]) => {
+    for (const channel of channels) wanted.add(channel);
+    return send(channels);
+  };
+  patched.unsubscribe = (...channels: string[]) => {
+    for (const channel of channels) {
+      wanted.delete(channel);
+      owed.delete(channel);
+    }
+    return unsubscribe(...channels);
+  };
+  // Before resumptions' own `ready` listener: what it waits for (subscribed()) includes these.
+  client.on('ready', resend);
+  return {
+    async subscribed() {
+      // A SUBSCRIBE that ioredis never settles must not hold every new stream for ever: past the bound the stream
+      // starts as it did before this wait, and /ready (whose check waits here too) says 503 meanwhile.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([all, new Promise((resolve) => (timer = setTimeout(resolve, SUBSCRIBE_WAIT_MS).unref()))]);
+      clearTimeout(timer);
+    },
+    owed: () => owed.size,
+  };
+}
+
+/**
+ * What `onResume` follows: the subscriber's `ready` after a `close`. ioredis emits `ready` just before it sends the
+ * resubscription (autoResubscribe), so the handlers run a turn later, once that is acknowledged too.
+ */
+export function resumptions(
+  client: Redis,
+  subscribed: () => Promise<void>,
+  state: { closed: boolean },
+  onError: (error: unknown, topic: string) => void,
+): { onResume: (handler: (awayMs: number) => void) => () => void; resume: (awayMs: number) => void } {
+  const handlers = new Set<(awayMs: number) => void>();
+  let broken = false;
+  let brokenAt = 0;
+  function resume(awayMs: number): void {
+    if (state.closed) return;
+    for (const handler of [...handlers]) {
+      try {
+        handler(awayMs);
+      } catch (error) {
+        onError(error, 'resume');
+      }
+    }
+  }
+  client.on('close', () => {
+    if (!broken) brokenAt = Date.now();
+    broken = true;
+  });
+  client.on('ready', () => {
+    if (!broken) return;
+    broken = false;
+    setImmediate(() => void subscribed().then(() => resume(Date.now() - brokenAt)));
+  });
+  return {
+    onResume: (handler) => {
+      handlers.add(handler);
+      return () => void handlers.delete(handler);
+    },
+    resume,
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * A SUBSCRIBE sent while Redis is away fails, and ioredis resubscribes on reconnecting only to the channels whose
+ * SUBSCRIBE was answered; yoga's Redis event target sends one SUBSCRIBE per channel, for its first listener, and
+ * takes the channel as listened to from then on. So a stream opened during a break never heard an event again, nor
+ * did any later stream of the same order on that instance; and an instance started while Redis was away never
+ * subscribed to its own topics (the options cache's, the staff streams'), while /ready said 200 (an operator's
+ * review under faults: an attendee's pay page stayed on "awaiting payment" after paying; an instance accepted a
+ * thread staff had withdrawn). Now a failed SUBSCRIBE is sent again once Redis is back (src/events/event-bus.ts), and
+ * the instance is not ready while one is owed.
+ */
+import { describe, expect, it } from 'vitest';
+import { VALID_ORDER } from '../support/gateway.ts';
+import { postJson, readiness, staffQuery, startInstances } from '../support/instances.ts';
+import { faultyLink } from '../support/faulty-link.ts';
+import { followOrder, followOrderEvents, until } from '../support/order-streams.ts';
+
+const DATABASE = process.env.TEST_DATABASE_URL;
+const REDIS = process.env.TEST_REDIS_URL;
+const ADMIN = 'subscribe-break-admin';
+
+describe.skipIf(!DATABASE || !REDIS)(
+  `subscribing while Redis is away${!DATABASE || !REDIS ? ' (skipped: set TEST_DATABASE_URL and TEST_REDIS_URL)' : ''}`,
+  () => {
+    it('a stream opened during a break, and one of the same order opened after it, hear what changes once Redis is back', async () => {
+      const link = await faultyLink(REDIS!);
+      const { processes } = await startInstances('subbreak', { REDIS_URL: link.url, ADMIN_TOKEN: ADMIN });
+      const [a, b] = [processes[0]!, processes[1]!];
+      const created = await postJson(b.url, '/api/orders', VALID_ORDER);
+      const vars = { n: created.body.orderNumber as string, t: created.body.payToken as string };
+      link.cut();
+      await until(async () => (await readiness(a.url)) === 503, 10_000);
+      const during = await followOrder(a.url, vars);
+      link.restore();
+      await until(async () => (await readiness(a.url)) === 200 && (await readiness(b.url)) === 200, 15_000);
+      const after = await followOrder(a.url, vars);
+      expect((await postJson(b.url, `/api/orders/${vars.n}/pay`, { t: vars.t, method: 'vendor_card' })).body.status).toBe('received');
+      await until(() => [during, after].every((seen) => seen.update.includes('RECEIVED') && seen.tick.includes('RECEIVED')), 10_000);
+      expect([during.update.at(-1), after.update.at(-1)]).toEqual(['RECEIVED', 'RECEIVED']);
+      expect([during.tick.at(-1), after.tick.at(-1)]).toEqual(['RECEIVED', 'RECEIVED']);
+    });
+
+    it('an instance started while Redis is away subscribes to its own topics once it is back, and is not ready before', async () => {
+      const link = await faultyLink(REDIS!);
+      link.cut();
+      const { processes } = await startInstances('subbreakstart', { REDIS_URL: link.url, ADMIN_TOKEN: ADMIN });
+      const [a, b] = [processes[0]!, processes[1]!];
+      expect(await readiness(a.url)).toBe(503);
+      link.restore();
+      await until(async () => (await readiness(a.url)) === 200 && (await readiness(b.url)) === 200, 15_000);
+      expect(await readiness(a.url)).toBe(200);
+      const console = followOrderEvents(a.url, ADMIN);
+      const limit = async () => ((await (await fetch(`${a.url}/api/sleeve-options`)).json()) as { charLimit: number }).charLimit;
+      const before = await limit();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await staffQuery(b.url, ADMIN, 'mutation ($input: SleeveOptionsInput!) { updateSleeveOptions(input: $input) { charLimit } }', {
+        input: { sizes: [{ value: '13-inch' }], fonts: [{ value: 'Block' }], threads: [{ value: 'gold' }], charLimit: before - 1 },
+      });
+      const created = await postJson(b.url, '/api/orders', { ...VALID_ORDER, size: '13-inch', font: 'Block', thread: 'gold', stitchText: 'ADA' });
+      expect(created.status).toBe(201);
+      // A's options cache heard B's change (it kept the old set for good before), and its staff stream B's order.
+      await until(async () => (await limit()) === before - 1 && console.some((line) => line.startsWith(`${created.body.orderNumber} `)), 10_000);
+      expect(await limit()).toBe(before - 1);
+      expect(console).toContain(`${created.body.orderNumber} AWAITING_PAYMENT`);
+    });
+  },
+);
