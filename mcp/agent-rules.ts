@@ -20,7 +20,7 @@ export const agentRules = (holdSeconds: number): string => [
 export const instructions = (holdSeconds: number): string => [
   'Order one custom embroidered laptop sleeve at the event. Flow: get_sleeve_options, create_order, pay_order, get_order.',
   'Each order is also a resource sleeve://orders/{orderNumber}?t={payToken}: subscribe to it to hear of every status change (e.g. when the sleeve is ready).',
-  'get_event_info answers the agenda, speakers, venue, food and swag.',
+  'get_event_info answers the agenda, speakers, venue, food and swag, and where and when sleeves are picked up.',
   agentRules(holdSeconds),
 ].join('\n\n');
 
@@ -35,11 +35,12 @@ export const DESCRIPTIONS = {
   ].join(' '),
   pay_order: [
     'Pay an order. Ask the user how to pay and offer both ways: the demo card (method vendor_card, nothing charged) or their own card or wallet on the `payUrl` page ($1.00, refunded). Never choose for the user.',
-    'When your client supports elicitation the server asks the user itself. Otherwise the first call answers the choices and their confirmation codes: ask the user, then call again with the chosen method and its `confirmation`.',
+    'Omit `method` on the first call unless the user already said how they want to pay.',
+    'When your client supports elicitation the server asks the user itself. Otherwise the first call answers the choices (the demo card with its confirmation code, the pay page with its `payUrl`): ask the user, then call again with vendor_card and its `confirmation`, or open `payUrl` for them.',
     'Relay `message`, follow `nextAction`. If `alreadyPaid` is true, never pay again.',
   ].join(' '),
   get_order: 'The order and its status now (awaiting payment, received, in progress, ready, collected, cancelled). Relay `message`, follow `nextAction`.',
-  get_event_info: 'The event information as plain text: agenda, speakers, venue, food and swag.',
+  get_event_info: 'The event information as plain text: agenda, speakers, venue, food and swag, and where and when sleeves are picked up.',
   list_orders: 'Staff only (Authorization: Bearer ADMIN_TOKEN): orders by number, oldest first, optionally only some statuses.',
   advance_order: 'Staff only: move a paid order forward (received → in progress → ready; never back).',
   collect_order: "Staff only: hand over a ready order; the collector's first and last name must match the order's.",
@@ -101,3 +102,21 @@ export const orderCode = (input: OrderInput): string =>
   confirmationCode(['order', input.email, input.name, input.size, input.font, input.thread, input.stitchText]);
 
 export const payCode = (orderNumber: string, method: string): string => confirmationCode(['pay', orderNumber, method]);
+
+/**
+ * A parenthesis of the shared next step that names the payToken in each door's terms (src/orders/order-texts.ts):
+ * "the field t of the REST pay body and of GraphQL payOrder's input; the argument payToken of MCP pay_order".
+ */
+const EVERY_DOORS_PAY_TOKEN = / \([^()]*\bREST\b[^()]*\)/u;
+
+/**
+ * An answer's `nextAction` in an MCP agent's terms: the payToken is pay_order's argument (the shared text named
+ * REST's field and GraphQL's input too, nothing an MCP agent can use), and for a ready order, where and when it is
+ * picked up is in get_event_info (the shared text says only "the pickup station"). REST's body is unchanged.
+ */
+export function inMcpTerms<T extends Record<string, unknown>>(body: T): T {
+  if (typeof body.nextAction !== 'string') return body;
+  let nextAction = body.nextAction.replace(EVERY_DOORS_PAY_TOKEN, " (pay_order's payToken argument)");
+  if (body.status === 'ready') nextAction += ' Call get_event_info for where the pickup station is and its hours, and tell the user.';
+  return nextAction === body.nextAction ? body : { ...body, nextAction };
+}

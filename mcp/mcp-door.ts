@@ -5,8 +5,8 @@
  *
  * - every request gets a fresh McpServer and a stateless SDK transport; what a session is — its client's declared
  *   capabilities, its subscriptions — lives in the shared store (mcp/session-store.ts), so any instance continues it;
- * - a client's answer to a tool's question is relayed over the event bus to the instance whose call asked it
- *   (mcp/relay.ts);
+ * - a client's answer to a tool's question is relayed over the event bus to the instance whose call asked it, and
+ *   its cancellation of a call to the instance running that call (mcp/relay.ts);
  * - resource updates follow the event bus and go out on whichever instance holds the session's stream
  *   (mcp/resource-updates.ts).
  */
@@ -14,28 +14,27 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { InitializeRequestSchema, JSONRPCRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { EventBus } from '../src/events/event-bus.ts';
 import { PayloadTooLargeError, rawHeader, readBody } from '../src/http/node-request.ts';
-import { forbiddenCharacterAt, forbiddenCharacterMessage, mayHoldForbiddenCharacter, type ForbiddenText } from '../src/kernel/unicode-text.ts';
+import { forbiddenCharacterAt, mayHoldForbiddenCharacter } from '../src/kernel/unicode-text.ts';
 import type { Config } from '../src/kernel/config.ts';
 import { CorsPolicy } from '../src/kernel/cors.ts';
 import { enforceRateLimit } from '../src/kernel/rate-limiter.ts';
 import { randomToken } from '../src/kernel/tokens.ts';
 import { loadVaultKey } from '../src/kernel/vault-key.ts';
 import { createVaultCrypto } from '../src/payments/vault-crypto.ts';
-import { errorBody, retryAfterOf } from '../rest-compat/errors.ts';
 import { DomainError } from '../src/kernel/errors.ts';
 import { instructions } from './agent-rules.ts';
 import { registerOrderResources } from './order-resources.ts';
 import { registerOrderingTools } from './ordering-tools.ts';
-import { listenForReplies, relayReply, RelayedTransport, replyRoute, sessionKey } from './relay.ts';
+import { listenForClients, relayFromClient, RelayedTransport, sessionKey } from './relay.ts';
 import { ResourceUpdates } from './resource-updates.ts';
 import { createSessionStore, type SessionRecord } from './session-store.ts';
-import { toolCallProblem } from './call-params.ts';
+import { paramsProblem } from './call-params.ts';
+import { initializeRefusal, protocolVersionOf, refuseForbiddenText, refuseWith, rpcError, rpcResult } from './early-answers.ts';
 import { McpOriginGuard } from './origin-guard.ts';
 import { isStaff, registerStaffTools, staffToolRefusal } from './staff-tools.ts';
-import { answer } from './tool-results.ts';
 import type { CallScope, ToolDeps } from './tool-deps.ts';
 
 export interface McpDoorDeps extends ToolDeps {
@@ -59,54 +58,9 @@ function formElicitation(capabilities: unknown): boolean {
   return elicitation.form !== undefined || elicitation.url === undefined;
 }
 
-/** A JSON-RPC error answered before any server runs (the SDK's own shape for these). */
-function rpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}, data?: unknown, id: unknown = null): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message, ...(data ? { data } : {}) }, id: typeof id === 'string' || typeof id === 'number' ? id : null }));
-}
-
-/** A JSON-RPC result answered before any server runs, as JSON (a client of Streamable HTTP accepts both kinds). */
-function rpcResult(res: ServerResponse, id: unknown, result: unknown): void {
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', id, result }));
-}
-
-/**
- * Why an `initialize` cannot open a session, in the SDK's own terms, or null: a client that does not accept both
- * answer types (406, as the SDK's transport says), or params that are not an initialize request's (JSON-RPC's
- * invalid params, where the SDK answered -32603, internal error), or one sent in a batch or not as JSON-RPC 2.0.
- * Each used to leave a working session behind.
- */
-function initializeRefusal(message: unknown, accept: string | undefined, messages: number): { status: number; code: number; message: string } | null {
-  if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) {
-    return { status: 406, code: -32000, message: 'Not Acceptable: Client must accept both application/json and text/event-stream' };
-  }
-  // A batch holding it, or a message that is not JSON-RPC 2.0: JSON-RPC's invalid request (the SDK said so for the
-  // first, a parse error for the second, and made the session anyway).
-  if (messages > 1) return { status: 400, code: -32600, message: 'Invalid Request: Only one initialization request is allowed, on its own' };
-  if (!JSONRPCRequestSchema.safeParse(message).success) return { status: 400, code: -32600, message: 'Invalid Request: not a JSON-RPC 2.0 request' };
-  const parsed = InitializeRequestSchema.safeParse(message);
-  if (parsed.success) return null;
-  const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'message'}: ${issue.message}`).join('; ');
-  return { status: 400, code: -32602, message: `Invalid params: ${problems}` };
-}
-
-/**
- * A message holding a character no field takes (src/kernel/unicode-text.ts): a tool call gets a tool result with
- * isError, as every other bad argument does (an agent reads it and corrects itself); anything else JSON-RPC's
- * invalid params. Nothing runs, no session is made.
- */
-function refuseForbiddenText(res: ServerResponse, body: unknown, { at, character }: ForbiddenText): void {
-  const call = body as { method?: unknown; id?: unknown } | null;
-  if (call?.method === 'tools/call' && (typeof call.id === 'string' || typeof call.id === 'number')) {
-    const field = at.replace(/^params\.arguments\./u, '');
-    const result = answer(errorBody(new DomainError('bad_request', forbiddenCharacterMessage(field, character), { field })));
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ jsonrpc: '2.0', id: call.id, result }));
-    return;
-  }
-  rpcError(res, 400, -32602, `Invalid params: ${forbiddenCharacterMessage(at, character)}`);
-}
+/** A JSON-RPC request (a method and an id), as opposed to a notification or an answer. */
+const isRequest = (message: unknown): message is { id: RequestId } =>
+  typeof (message as { method?: unknown } | null)?.method === 'string' && 'id' in (message as object);
 
 /** Resolves once the answer is fully written or its connection gone: an SSE answer outlives handleRequest. */
 function answered(res: ServerResponse): Promise<void> {
@@ -133,9 +87,14 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
   // One for the process: the SDK would otherwise build an Ajv instance for every request's server.
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
   const updates = new ResourceUpdates(bus, store, (sealed) => vault.open(sealed), logger);
-  const replies = listenForReplies(bus, instance, (reply) => {
-    const call = calls.get(reply.callId);
-    if (call && call.sessionKey === reply.sessionKey) call.transport.deliver(reply.message as never);
+  const relayed = listenForClients(bus, instance, {
+    reply(reply) {
+      const call = calls.get(reply.callId);
+      if (call && call.sessionKey === reply.sessionKey) call.transport.deliver(reply.message as never);
+    },
+    cancel(cancel) {
+      for (const call of calls.values()) if (call.sessionKey === cancel.sessionKey) call.transport.cancel(cancel);
+    },
   });
 
   function buildServer(scope: CallScope): McpServer {
@@ -160,16 +119,27 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
     return record ? { id, record } : null;
   }
 
-  /** Serves one request with a fresh server for `scope`, keeping the call reachable for answers until it is done. */
+  /**
+   * Serves one request with a fresh server for `scope`, keeping the call reachable for answers and cancellations until
+   * it is done.
+   */
   async function serve(req: IncomingMessage, res: ServerResponse, scope: CallScope, body: unknown, json: boolean): Promise<void> {
     const callId = (nextCall++).toString(36);
     const inner = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: json });
-    const transport = new RelayedTransport(inner, `${instance}.${callId}`, scope.sessionId);
+    const requests = (Array.isArray(body) ? body : [body]).filter(isRequest).map((request) => request.id);
+    // A cancelled request is never answered: its SSE stream is closed; a JSON answer, which the SDK then never writes,
+    // is 202 with nothing (in a batch, the others' answers are lost with it: batches are gone since 2025-06-18).
+    const endUnanswered = (cancelled: RequestId): void => {
+      if (!json) inner.closeSSEStream(cancelled);
+      else if (!res.headersSent) res.writeHead(202).end();
+    };
+    const transport = new RelayedTransport(inner, `${instance}.${callId}`, scope.sessionId, requests, endUnanswered);
     const server = buildServer(scope);
     calls.set(callId, { sessionKey: sessionKey(scope.sessionId), transport });
     try {
       await server.connect(transport);
-      await inner.handleRequest(req, res, body);
+      // A cancelled call's JSON answer never settles handleRequest: the call is over once `res` is.
+      await Promise.race([inner.handleRequest(req, res, body), answered(res)]);
       await answered(res);
     } finally {
       calls.delete(callId);
@@ -193,37 +163,41 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
     const broken = mayHoldForbiddenCharacter(raw) ? forbiddenCharacterAt(body) : null;
     if (broken !== null) return refuseForbiddenText(res, body, broken);
     const messages: unknown[] = Array.isArray(body) ? body : [body];
-    const initialize = messages.find((m) => (m as { method?: unknown } | null)?.method === 'initialize') as { params?: { capabilities?: unknown } } | undefined;
+    const initialize = messages.find((m) => (m as { method?: unknown } | null)?.method === 'initialize') as { id?: unknown; params?: { capabilities?: unknown; protocolVersion?: unknown } } | undefined;
     const staff = isStaff(rawHeader(req, 'authorization'), config.adminToken);
+    const protocolVersion = protocolVersionOf(rawHeader(req, 'mcp-protocol-version'), initialize);
     if (initialize) {
       // Refused before a session exists: the SDK would refuse it too, but after the session was made and its id sent.
       const refusal = initializeRefusal(initialize, rawHeader(req, 'accept'), messages.length);
-      if (refusal) return rpcError(res, refusal.status, refusal.code, refusal.message, {}, undefined, (initialize as { id?: unknown }).id);
-      // A session is a record in the shared store: counted like a read of the options, per client address.
-      await enforceRateLimit(deps.limiter, 'options', clientAddress);
+      if (refusal) return rpcError(res, refusal.status, refusal.code, refusal.message, {}, undefined, initialize.id);
+      // A session is a record in the shared store: counted like a read of the options, per client address
+      // (docs/agents.md#sessions).
+      try {
+        await enforceRateLimit(deps.limiter, 'options', clientAddress);
+      } catch (error) {
+        if (error instanceof DomainError) return refuseWith(res, error, initialize.id);
+        throw error;
+      }
       const id = randomToken();
       const record: SessionRecord = { canElicit: formElicitation(initialize.params?.capabilities), createdAt: Date.now() };
       // Stored before the answer goes out: the client's next request may reach another instance at once.
       await store.create(id, record);
       res.setHeader('mcp-session-id', id);
-      return serve(req, res, { clientAddress, sessionId: id, canElicit: record.canElicit, staff }, body, !record.canElicit);
+      return serve(req, res, { clientAddress, sessionId: id, canElicit: record.canElicit, staff, protocolVersion }, body, !record.canElicit);
     }
     const session = await sessionOf(req, res);
     if (!session) return;
-    const malformed = messages.length === 1 ? toolCallProblem(body) : null;
+    const malformed = messages.length === 1 ? paramsProblem(body) : null;
     if (malformed) return rpcError(res, 200, -32602, `Invalid params: ${malformed}`, {}, undefined, (body as { id?: unknown }).id);
     const refusedStaffTool = !staff && messages.length === 1 ? staffToolRefusal(body) : null;
     if (refusedStaffTool) return rpcResult(res, (body as { id?: unknown }).id, refusedStaffTool);
-    // Answers to a tool's questions go to the call that asked them, on whichever instance it runs.
-    for (const message of messages) {
-      const route = replyRoute(message);
-      if (route) relayReply(bus, session.id, route);
-    }
-    if (!messages.some((m) => typeof (m as { method?: unknown } | null)?.method === 'string' && 'id' in (m as object))) {
+    // Answers to a tool's questions and cancellations go to the call concerned, on whichever instance it runs.
+    for (const message of messages) relayFromClient(bus, session.id, message);
+    if (!messages.some(isRequest)) {
       res.writeHead(202).end(); // only notifications and answers: nothing to run here
       return;
     }
-    return serve(req, res, { clientAddress, sessionId: session.id, canElicit: session.record.canElicit, staff }, body, !session.record.canElicit);
+    return serve(req, res, { clientAddress, sessionId: session.id, canElicit: session.record.canElicit, staff, protocolVersion }, body, !session.record.canElicit);
   }
 
   /** GET: the session's standalone stream, held here until the client leaves; updates are written to it. */
@@ -274,15 +248,12 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
         return rpcError(res, 405, -32000, 'Method not allowed.', { allow: 'GET, POST, DELETE, OPTIONS' });
       } catch (error) {
         if (!(error instanceof DomainError) || res.headersSent) throw error;
-        // A refusal before any server ran (the initialize's rate limit): document 1's Error body as the error's data.
-        const seconds = retryAfterOf(error);
-        const retry: Record<string, string> = seconds === undefined ? {} : { 'retry-after': String(seconds) };
-        rpcError(res, error.status, -32000, error.message, retry, errorBody(error));
+        refuseWith(res, error);
       }
     },
     endStreams: () => updates.end(),
     async dispose() {
-      replies.stop();
+      relayed.stop();
       await updates.dispose();
       await store.dispose();
     },

@@ -1,6 +1,7 @@
 /**
  * Each order as a resource (docs/agents.md#order-resources): the template `sleeve://orders/{orderNumber}?t={payToken}`,
- * read as the status lookup answers it (same rate limit, same token check, same body), and `resources/subscribe`,
+ * read as the status lookup answers it (same rate limit, same token check, same body, its `nextAction` in an MCP
+ * agent's terms as every tool's), and `resources/subscribe`,
  * kept in the shared session store so that whichever instance holds the client's stream sends its
  * `notifications/resources/updated` (mcp/resource-updates.ts).
  */
@@ -11,6 +12,7 @@ import { enforceRateLimit, orderSubject } from '../src/kernel/rate-limiter.ts';
 import { sha256Hex } from '../src/kernel/tokens.ts';
 import { errorBody } from '../rest-compat/errors.ts';
 import { orderBody } from '../rest-compat/ordering.ts';
+import { inMcpTerms } from './agent-rules.ts';
 import { MAX_SUBSCRIPTIONS, type SessionStore } from './session-store.ts';
 import type { CallScope, ToolDeps } from './tool-deps.ts';
 
@@ -50,7 +52,7 @@ export function registerOrderResources(server: McpServer, deps: ToolDeps, scope:
     async (uri) => {
       try {
         const { token, order } = await orderOf(uri.href);
-        const body = orderBody(services.orders.view(order, { presentedToken: token }));
+        const body = inMcpTerms(orderBody(services.orders.view(order, { presentedToken: token })));
         return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(body) }] };
       } catch (error) {
         if (!(error instanceof DomainError)) logger.error('unexpected error reading an MCP resource', { error });

@@ -24,14 +24,25 @@ const ASK_TIMEOUT_MS = 5 * 60_000;
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 
-/** A form question put to the user through the agent's client; no answer in time counts as cancelled. */
+/**
+ * A form question put to the user through the agent's client; no answer in time counts as cancelled. So does the
+ * client cancelling the tool call (extra.signal): the question is withdrawn, and an answer after it is not heard.
+ */
 async function ask(extra: Extra, message: string, properties: Record<string, unknown>): Promise<ElicitResult> {
   const requestedSchema = { type: 'object', properties, required: Object.keys(properties) };
   try {
-    return await extra.sendRequest({ method: 'elicitation/create', params: { message, requestedSchema } } as ServerRequest, ElicitResultSchema, { timeout: ASK_TIMEOUT_MS });
+    return await extra.sendRequest({ method: 'elicitation/create', params: { message, requestedSchema } } as ServerRequest, ElicitResultSchema, { timeout: ASK_TIMEOUT_MS, signal: extra.signal });
   } catch {
     return { action: 'cancel' };
   }
+}
+
+/**
+ * Checked right before anything permanent: a call the client cancelled (MCP 2025-11-25, cancellation) does not act,
+ * whatever it was told meanwhile. The SDK sends no answer to it, so this one is never seen.
+ */
+function stillWanted(extra: Extra): void {
+  if (extra.signal.aborted) throw new DomainError('bad_request', 'The call was cancelled: nothing was done.');
 }
 
 function stringArg(args: RawArgs, name: string): string {
@@ -65,6 +76,9 @@ export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: 
       const preview = !scope.canElicit && raw.confirmation == null;
       await (preview ? limit('options') : limit('create', emailSubject(raw.email)));
       const input = parseOrderInput(raw);
+      // Except for an email that has an order: its duplicate answer issues a fresh payToken, which is the write a
+      // create counts (per email), not a read anyone may repeat thousands of times a minute.
+      if (preview && (await services.orders.holdsEmail(input.email))) await limit('create', emailSubject(raw.email));
       await services.orders.checkCreate(input); // never ask the user to confirm what would be refused
       const code = orderCode(input);
       if (scope.canElicit) {
@@ -88,8 +102,9 @@ export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: 
           nextAction: `${raw.confirmation == null ? '' : STALE_CODE}Nothing is ordered yet. Ask the user to confirm every detail above, reading the stitch text back letter by letter. Only once they confirm, call create_order again with exactly the same arguments and confirmation "${code}".`,
         });
       }
+      stillWanted(extra);
       const { order, payToken } = await services.orders.create(input);
-      return answer(orderBody(services.orders.view(order, { payToken })), orderLink(order.orderNumber, payToken));
+      return answer(orderBody(services.orders.view(order, { payToken })), orderLink(order.orderNumber, payToken, scope.protocolVersion));
     }),
   );
 
@@ -102,14 +117,16 @@ export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: 
       // Own card or wallet without the pay page's token: the user pays on the page, which makes the token and takes
       // the payment itself, so an agent never holds one (this was a 400 "needs the token", before the user was asked).
       const onPage = (raw.method === 'card' || raw.method === 'wallet') && (raw.token ?? '') === '';
-      // On the page, `input` is never paid with as it stands: the user is asked, or the page is answered, first.
-      let input: PayInput = onPage ? { t, method: 'vendor_card' } : parsePayInput({ t, method: raw.method, token: raw.token });
-      if (scope.canElicit || onPage || raw.confirmation !== payCode(orderNumber, input.method)) {
+      // No method (or null, as some clients send one left out): the first call, which offers both ways; never a payment.
+      const undecided = raw.method == null;
+      // On the page or undecided, `input` is never paid with as it stands: the user is asked, or answered, first.
+      let input: PayInput = onPage || undecided ? { t, method: 'vendor_card' } : parsePayInput({ t, method: raw.method, token: raw.token });
+      if (scope.canElicit || onPage || undecided || raw.confirmation !== payCode(orderNumber, input.method)) {
         const order = await services.orders.lookup(orderNumber, t);
         const view = services.orders.view(order, { presentedToken: t });
         // Only an order awaiting payment is asked about; paying any other answers alreadyPaid or its error, and
-        // charges nothing. The pay page is not offered for one: its status is the answer.
-        if (order.status !== 'awaiting payment' && onPage) return answer(orderBody(view));
+        // charges nothing. The pay page and the choices are not offered for one: its status is the answer.
+        if (order.status !== 'awaiting payment' && (onPage || undecided)) return answer(orderBody(view));
         if (order.status === 'awaiting payment') {
           const holdUntilText = view.hold?.holdUntilText;
           if (!scope.canElicit) return answer(onPage ? payPage(orderBody(view)) : payChoices(orderNumber, orderBody(view), holdUntilText, raw.confirmation != null));
@@ -131,6 +148,7 @@ export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: 
           }
         }
       }
+      stillWanted(extra);
       const paid = await services.orders.pay(orderNumber, input);
       return answer(payResultBody(services.orders.viewPayment(paid)));
     }),
@@ -143,7 +161,7 @@ export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: 
       const orderNumber = stringArg(raw, 'orderNumber');
       const t = stringArg(raw, 'payToken');
       const order = await services.orders.lookup(orderNumber, t);
-      return answer(orderBody(services.orders.view(order, { presentedToken: t })), orderLink(orderNumber, t));
+      return answer(orderBody(services.orders.view(order, { presentedToken: t })), orderLink(orderNumber, t, scope.protocolVersion));
     }),
   );
 

@@ -4,24 +4,43 @@
  * request, which a load balancer may send to another. So every question's id names where it was asked —
  * `<instance>.<call>.<n>` — and the instance that receives the answer publishes it on the event bus under that
  * instance's name; the asking instance hands it to the waiting call. Same instance or not, the path is the same.
+ *
+ * A client's `notifications/cancelled` names only its own request id, not where the call serving it runs: it goes to
+ * every instance, and the one running that request of that session delivers it into the call's transport, where the
+ * SDK aborts the handler's signal (MCP 2025-11-25, cancellation: the receiver SHOULD stop processing it).
  */
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { EventBus } from '../src/events/event-bus.ts';
+import type { Topics } from '../src/events/topics.ts';
 import { sha256Hex } from '../src/kernel/tokens.ts';
 
-/** Wraps the SDK's transport of one call: its outgoing requests get routable ids, answers come back by `deliver`. */
+/**
+ * Wraps the SDK's transport of one call: its outgoing requests get routable ids, answers come back by `deliver`, the
+ * client's cancellations by `cancel`.
+ */
 export class RelayedTransport implements Transport {
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
+  /** The client's requests this call serves that are neither answered nor cancelled. */
+  private readonly open: Set<RequestId>;
+  private cancelled: RequestId | undefined;
 
   constructor(
     private readonly inner: Transport,
     /** `<instance>.<call>`: the prefix of every id this call sends. */
     readonly route: string,
     readonly sessionId: string,
-  ) {}
+    requests: readonly RequestId[],
+    /**
+     * Ends the HTTP answer once every request is answered or cancelled and one was cancelled: the SDK sends nothing
+     * for a cancelled request, so it would never end it itself.
+     */
+    private readonly endUnanswered: (cancelled: RequestId) => void,
+  ) {
+    this.open = new Set(requests);
+  }
 
   async start(): Promise<void> {
     this.inner.onmessage = (message, extra) => this.onmessage?.(message, extra);
@@ -30,9 +49,18 @@ export class RelayedTransport implements Transport {
     await this.inner.start();
   }
 
-  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    const outgoing = 'method' in message && 'id' in message ? { ...message, id: `${this.route}.${message.id}` } : withPlainError(message);
-    return this.inner.send(outgoing, options);
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    await this.inner.send(this.routed(message), options);
+    if (!('method' in message) && 'id' in message && message.id !== undefined) this.settle(message.id);
+  }
+
+  /** Ids of this call's questions as the client knows them, in the questions and in their withdrawals. */
+  private routed(message: JSONRPCMessage): JSONRPCMessage {
+    if ('method' in message && 'id' in message) return { ...message, id: `${this.route}.${message.id}` };
+    if ('method' in message && message.method === 'notifications/cancelled' && message.params) {
+      return { ...message, params: { ...message.params, requestId: `${this.route}.${String(message.params.requestId)}` } };
+    }
+    return withPlainError(message);
   }
 
   close(): Promise<void> {
@@ -42,6 +70,23 @@ export class RelayedTransport implements Transport {
   /** A client's answer to one of this call's questions, its id back to the number the SDK gave it. */
   deliver(message: JSONRPCMessage): void {
     this.onmessage?.(message);
+  }
+
+  /**
+   * The client cancelled `requestId`: if this call still serves it, the SDK aborts its handler's signal (which
+   * withdraws the question it waits on) and will send it no answer. Nothing otherwise: answered already, or not here.
+   */
+  cancel({ requestId, reason }: RelayedCancel): void {
+    if (!this.open.has(requestId)) return;
+    this.cancelled = requestId;
+    this.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, ...(reason === undefined ? {} : { reason }) } });
+    // After what the SDK writes on the way (the withdrawal of the question), before the HTTP answer ends.
+    setImmediate(() => this.settle(requestId));
+  }
+
+  private settle(requestId: RequestId): void {
+    if (!this.open.delete(requestId) || this.open.size > 0 || this.cancelled === undefined) return;
+    this.endUnanswered(this.cancelled);
   }
 }
 
@@ -69,7 +114,7 @@ export const sessionKey = (sessionId: string): string => sha256Hex(sessionId);
  * A JSON-RPC answer (result or error, no method) to a question asked under `<instance>.<call>.<n>`: where it goes.
  * Anything else (another id, a request, a notification): null.
  */
-export function replyRoute(message: unknown): { instance: string; callId: string; message: Record<string, unknown> } | null {
+function replyRoute(message: unknown): { instance: string; callId: string; message: Record<string, unknown> } | null {
   if (typeof message !== 'object' || message === null || 'method' in message) return null;
   const id = (message as { id?: unknown }).id;
   if (typeof id !== 'string' || !('result' in message || 'error' in message)) return null;
@@ -78,18 +123,42 @@ export function replyRoute(message: unknown): { instance: string; callId: string
   return { instance: match[1]!, callId: match[2]!, message: { ...(message as Record<string, unknown>), id: Number(match[3]) } };
 }
 
-/** Publishes an answer for the instance that asked. */
-export function relayReply(bus: EventBus, sessionId: string, route: NonNullable<ReturnType<typeof replyRoute>>): void {
-  bus.publish('mcpReply', route.instance, { sessionKey: sessionKey(sessionId), callId: route.callId, message: route.message });
+/** What goes over the bus for a client's `notifications/cancelled`: its session (hashed) and the request it names. */
+export type RelayedCancel = Topics['mcpCancel'][0];
+
+/** A `notifications/cancelled` naming a request (a string or number id): what to relay of it; anything else null. */
+function cancelOf(message: unknown): { requestId: RequestId; reason?: string } | null {
+  const { method, params } = (message ?? {}) as { method?: unknown; params?: { requestId?: unknown; reason?: unknown } };
+  if (method !== 'notifications/cancelled' || typeof params !== 'object' || params === null) return null;
+  const { requestId, reason } = params;
+  if (typeof requestId !== 'string' && typeof requestId !== 'number') return null;
+  return { requestId, ...(typeof reason === 'string' ? { reason: reason.slice(0, 200) } : {}) };
 }
 
-/** Listens for answers to this instance's questions until `stop`. */
-export function listenForReplies(bus: EventBus, instance: string, onReply: (reply: RelayedReply) => void): { stop(): void } {
+/**
+ * Relays what a client POSTs for calls running anywhere: an answer to the instance that asked the question, a
+ * cancellation to every instance. Anything else is left to the request's own server.
+ */
+export function relayFromClient(bus: EventBus, sessionId: string, message: unknown): void {
+  const route = replyRoute(message);
+  if (route) return bus.publish('mcpReply', route.instance, { sessionKey: sessionKey(sessionId), callId: route.callId, message: route.message });
+  const cancel = cancelOf(message);
+  if (cancel) bus.publish('mcpCancel', { sessionKey: sessionKey(sessionId), ...cancel });
+}
+
+/** Listens for answers to this instance's questions and for every cancellation, until `stop`. */
+export function listenForClients(bus: EventBus, instance: string, on: { reply(reply: RelayedReply): void; cancel(cancel: RelayedCancel): void }): { stop(): void } {
   const replies = bus.subscribe('mcpReply', instance);
   // Asked at once: the bus subscribes (on Redis, SUBSCRIBE is sent) on the first next(), before any question goes out.
   const iterator = replies[Symbol.asyncIterator]();
   void (async () => {
-    for (let next = await iterator.next(); !next.done; next = await iterator.next()) onReply(next.value);
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) on.reply(next.value);
   })().catch(() => undefined);
-  return { stop: () => void iterator.return?.() };
+  const unlisten = bus.listen('mcpCancel', on.cancel);
+  return {
+    stop: () => {
+      void iterator.return?.();
+      unlisten();
+    },
+  };
 }

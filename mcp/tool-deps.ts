@@ -23,4 +23,6 @@ export interface CallScope {
   canElicit: boolean;
   /** Authorization: Bearer ADMIN_TOKEN on this request (compared in constant time). */
   staff: boolean;
+  /** The MCP revision this request speaks (mcp/early-answers.ts protocolVersionOf): content newer ones added is left out. */
+  protocolVersion: string;
 }

@@ -3,12 +3,14 @@
  * text its `message` and `nextAction` (or `error`) then the same JSON, so an agent that reads only text still knows
  * what to say and do, and has every value it is told to use.
  * A failure is `isError: true` with document 1's Error body, built by the REST door's own mapping (same code, same
- * `retryable`). A tool never throws: the SDK would turn a thrown error into bare text.
+ * `retryable`). A tool never throws: the SDK would turn a thrown error into bare text. Every answer's `nextAction`
+ * is put in an MCP agent's terms first (agent-rules.ts inMcpTerms).
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { DomainError } from '../src/kernel/errors.ts';
 import type { Logger } from '../src/kernel/logger.ts';
 import { errorBody, retryAfterOf } from '../rest-compat/errors.ts';
+import { inMcpTerms } from './agent-rules.ts';
 
 export type Body = Record<string, unknown>;
 
@@ -33,7 +35,8 @@ function textOf(body: Body): string {
   return lines.join('\n');
 }
 
-export function answer(body: Body, extra: CallToolResult['content'] = []): CallToolResult {
+export function answer(shared: Body, extra: CallToolResult['content'] = []): CallToolResult {
+  const body = inMcpTerms(shared);
   return {
     content: [{ type: 'text', text: textOf(body) }, ...extra],
     structuredContent: body,
@@ -52,7 +55,7 @@ export function failure(error: unknown, logger: Logger, tool: string): CallToolR
  * REST says when to try again in a `Retry-After` header; a tool result has no headers, so the seconds go in the
  * body (`retryAfter`) and the text: "wait a moment" alone left an agent to hammer the server or give up.
  */
-function withRetryAfter(body: Body, error: DomainError): Body {
+export function withRetryAfter(body: Body, error: DomainError): Body {
   const seconds = retryAfterOf(error);
   return seconds === undefined ? body : { ...body, retryAfter: seconds };
 }
@@ -71,7 +74,12 @@ export function orderUri(orderNumber: string, payToken: string): string {
   return `sleeve://orders/${orderNumber}?t=${encodeURIComponent(payToken)}`;
 }
 
-export function orderLink(orderNumber: string, payToken: string): CallToolResult['content'] {
+/** resource_link content arrived in MCP 2025-06-18: a client of an older revision fails to parse it (an SDK 1.10 did). */
+const RESOURCE_LINKS_SINCE = '2025-06-18';
+
+/** The order's resource link, for a client whose revision has the content type (`protocolVersion`, a date). */
+export function orderLink(orderNumber: string, payToken: string, protocolVersion: string): CallToolResult['content'] {
+  if (protocolVersion < RESOURCE_LINKS_SINCE) return [];
   return [
     {
       type: 'resource_link',

@@ -47,7 +47,10 @@ export const PAY_INPUT = z.object({
   payToken,
   method: z
     .enum(PAY_METHODS)
-    .describe('How the USER chose to pay: vendor_card (the demo card, nothing charged, no token) or card / wallet (only with the token the payUrl page creates). Never choose for the user.'),
+    .optional()
+    .describe(
+      'How the USER chose to pay: vendor_card (the demo card, nothing charged, no token) or card / wallet (only with the token the payUrl page creates). Never choose for the user: omit it on the first call unless the user already said how they want to pay, and the answer offers both ways.',
+    ),
   token: z.string().min(1).optional().describe('Only for card and wallet: the token the payUrl page created.'),
   confirmation,
 });

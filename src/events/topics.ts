@@ -28,6 +28,11 @@ export type Topics = {
    */
   mcpReply: [instance: string, { sessionKey: string; callId: string; message: Record<string, unknown> }];
   /**
+   * A client's `notifications/cancelled` of one of its requests, for every instance: the one running the call that
+   * serves that request of that session (hashed) stops it (docs/agents.md#sessions). Plain JSON; the core reads none.
+   */
+  mcpCancel: [{ sessionKey: string; requestId: string | number; reason?: string }];
+  /**
    * One graphql-sse stream in its single connection mode (graphql-server/single-connection-mode.ts), keyed by a hash
    * of its token: an operation's events, run on whichever instance its POST reached, for the instance holding the
    * stream (`event`: ready SSE text; `end`: that instance is shutting down, so the stream ends and its client comes

@@ -91,3 +91,60 @@ export function textOf(result: CallToolResult): string {
   const first = result.content[0];
   return first && first.type === 'text' ? first.text : '';
 }
+
+/** What every raw POST to /mcp carries. */
+export const RAW_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+export interface RawSession {
+  id: string;
+  /** POSTs one message in the session (with its protocol version header unless opened without). */
+  post(message: unknown): Promise<Response>;
+  /** POSTs a request and answers its JSON-RPC answer, whether sent as JSON or as the SSE stream's data. */
+  rpc(message: unknown): Promise<any>;
+  /** tools/call's result. */
+  call(name: string, args?: Record<string, unknown>): Promise<any>;
+}
+
+/**
+ * A session opened by a raw initialize at `protocolVersion`, as a client other than the SDK's would; `header: false`
+ * sends no `mcp-protocol-version` after it (the spec then says to assume 2025-03-26).
+ */
+export async function rawSession(url: string, options: { protocolVersion?: string; capabilities?: Record<string, unknown>; header?: boolean } = {}): Promise<RawSession> {
+  const protocolVersion = options.protocolVersion ?? '2025-06-18';
+  const init = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion, capabilities: options.capabilities ?? {}, clientInfo: { name: 'raw', version: '1' } } };
+  const opened = await fetch(url, { method: 'POST', headers: RAW_HEADERS, body: JSON.stringify(init) });
+  await opened.text();
+  const id = opened.headers.get('mcp-session-id')!;
+  const headers = { ...RAW_HEADERS, 'mcp-session-id': id, ...(options.header === false ? {} : { 'mcp-protocol-version': protocolVersion }) };
+  const post = (message: unknown) => fetch(url, { method: 'POST', headers, body: JSON.stringify(message) });
+  let nextId = 1;
+  const rpc = async (message: unknown) => {
+    const text = await (await post(message)).text();
+    return JSON.parse(text.startsWith('{') ? text : /^data: (.*)$/mu.exec(text)![1]!);
+  };
+  return {
+    id,
+    post,
+    rpc,
+    call: async (name, args = {}) => (await rpc({ jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: args } })).result,
+  };
+}
+
+/** Reads SSE `data:` messages from a response, one at a time; rejects with "stream ended" once it ends. */
+export function sseMessages(response: Response): () => Promise<any> {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffered = '';
+  return async () => {
+    for (;;) {
+      const match = /data: (.*)\n\n/u.exec(buffered);
+      if (match) {
+        buffered = buffered.slice(match.index + match[0].length);
+        return JSON.parse(match[1]!);
+      }
+      const { value, done } = await reader.read();
+      if (done) throw new Error('stream ended');
+      buffered += decoder.decode(value, { stream: true });
+    }
+  };
+}

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { VALID_ORDER } from '../support/gateway.ts';
 import { liveServer } from '../support/live-server.ts';
+import { sseMessages } from './mcp-support.ts';
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
 
@@ -16,25 +17,6 @@ async function initialize(url: string, capabilities: Record<string, unknown>): P
   return response.headers.get('mcp-session-id')!;
 }
 
-/** Reads SSE `data:` messages from a response, one at a time. */
-function messages(response: Response): () => Promise<any> {
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffered = '';
-  return async () => {
-    for (;;) {
-      const match = /data: (.*)\n\n/u.exec(buffered);
-      if (match) {
-        buffered = buffered.slice(match.index + match[0].length);
-        return JSON.parse(match[1]!);
-      }
-      const { value, done } = await reader.read();
-      if (done) throw new Error('stream ended');
-      buffered += decoder.decode(value, { stream: true });
-    }
-  };
-}
-
 describe("a tool's question and its answer", () => {
   it('is answered only from the session that was asked', async () => {
     const live = await liveServer();
@@ -43,7 +25,7 @@ describe("a tool's question and its answer", () => {
     const other = await initialize(url, {});
     const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'create_order', arguments: { ...VALID_ORDER } } };
     const stream = await fetch(url, { method: 'POST', headers: { ...HEADERS, 'mcp-session-id': asker }, body: JSON.stringify(call) });
-    const next = messages(stream);
+    const next = sseMessages(stream);
     const question = await next();
     expect(question.method).toBe('elicitation/create');
     expect(question.id).toMatch(/^[A-Za-z0-9_-]+\.[a-z0-9]+\.[0-9]+$/u);

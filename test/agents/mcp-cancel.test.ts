@@ -1,0 +1,129 @@
+/**
+ * A tool call the client cancels (`notifications/cancelled`, docs/agents.md#confirmation-by-elicitation) acts no
+ * further: the question it waits on is withdrawn, and a yes given after the cancel creates or pays nothing. Through
+ * the SDK's own Client, whose AbortSignal on callTool sends the notification in a POST of its own, and through raw
+ * HTTP, posting the answer after the cancel anyway as a client that ignores the withdrawal would. And behind two
+ * instances (with TEST_DATABASE_URL and TEST_REDIS_URL), the cancel reaching the one that does not run the call.
+ */
+import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { VALID_ORDER } from '../support/gateway.ts';
+import { liveServer } from '../support/live-server.ts';
+import { postJson, startInstances } from '../support/instances.ts';
+import { eventually } from '../support/receiver.ts';
+import { acceptAll, mcpClient, rawSession, sseMessages, type McpTestClient } from './mcp-support.ts';
+
+/** Replaces the client's answerer: the question waits until the test answers it; tells whether the server withdrew it. */
+function holdQuestion(agent: McpTestClient) {
+  let answer!: (result: ElicitResult) => void;
+  let signal: AbortSignal | undefined;
+  let wasAsked!: () => void;
+  const asked = new Promise<void>((resolve) => (wasAsked = resolve));
+  agent.client.setRequestHandler(ElicitRequestSchema, (_request, extra) => {
+    signal = extra.signal;
+    wasAsked();
+    return new Promise<ElicitResult>((resolve) => (answer = resolve));
+  });
+  return { asked, answer: (result: ElicitResult) => answer(result), withdrawn: () => signal?.aborted === true };
+}
+
+const status = async (base: string, orderNumber: string, payToken: string) => ((await (await fetch(`${base}/api/orders/${orderNumber}?t=${payToken}`)).json()) as { status: string }).status;
+
+/**
+ * Calls `tool` (pay_order on an order made for it), cancels the call while its question waits, then answers yes:
+ * the question was withdrawn, and no order was made (REST then creates one for the email) or paid.
+ */
+async function cancelWhileAsked(base: string, agent: McpTestClient, tool: string, yes: ElicitResult['content']) {
+  const held = tool === 'pay_order' ? ((await postJson(base, '/api/orders', VALID_ORDER)).body as { orderNumber: string; payToken: string }) : undefined;
+  const question = holdQuestion(agent);
+  const stop = new AbortController();
+  const args = held ? { orderNumber: held.orderNumber, payToken: held.payToken, method: 'vendor_card' } : { ...VALID_ORDER };
+  const call = agent.client.callTool({ name: tool, arguments: args }, undefined, { signal: stop.signal });
+  await question.asked;
+  stop.abort('the user pressed stop');
+  await expect(call).rejects.toThrow(/the user pressed stop/u);
+  await eventually(() => question.withdrawn(), 1_000).catch(() => undefined);
+  question.answer({ action: 'accept', content: yes });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  if (held) expect(await status(base, held.orderNumber, held.payToken)).toBe('awaiting payment');
+  else expect((await postJson(base, '/api/orders', VALID_ORDER)).body).toMatchObject({ ok: true, duplicate: false });
+  expect(question.withdrawn()).toBe(true);
+}
+
+describe('a tool call the client cancels', () => {
+  it.each([
+    ['create_order', { confirm: true }],
+    ['pay_order', { choice: 'demo card' }],
+  ])('%s: withdraws its question and acts on no late yes', async (tool, yes) => {
+    const live = await liveServer();
+    await cancelWhileAsked(live.server.url, await mcpClient(live.server.url, { elicit: acceptAll }), tool, yes);
+  });
+
+  it('pays nothing on an answer posted after the cancel, and ends the call without an answer', async () => {
+    const live = await liveServer();
+    const { orderNumber, payToken } = await live.createOrder();
+    const session = await rawSession(`${live.server.url}/mcp`, { capabilities: { elicitation: { form: {} } } });
+    const stream = await session.post({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'pay_order', arguments: { orderNumber, payToken, method: 'vendor_card' } } });
+    const next = sseMessages(stream);
+    const question = await next();
+    expect(question.method).toBe('elicitation/create');
+    expect((await session.post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7, reason: 'stop' } })).status).toBe(202);
+    expect((await session.post({ jsonrpc: '2.0', id: question.id, result: { action: 'accept', content: { choice: 'demo card' } } })).status).toBe(202);
+    // The server withdraws its question; the cancelled call gets no answer (the spec: none is sent), its stream ends.
+    expect(await next()).toMatchObject({ method: 'notifications/cancelled', params: { requestId: question.id } });
+    await expect(next()).rejects.toThrow('stream ended');
+    expect(await status(live.server.url, orderNumber, payToken)).toBe('awaiting payment');
+  });
+
+  it('creates nothing when a call without elicitation is cancelled before it acts, and answers its POST 202', async () => {
+    const live = await liveServer();
+    const session = await rawSession(`${live.server.url}/mcp`); // no elicitation: answers are JSON
+    const { confirmation } = (await session.call('create_order', { ...VALID_ORDER })).structuredContent;
+    // The order rules' check is held until the cancel is in: the call is then between its checks and the create.
+    const orders = live.gateway.services.orders;
+    const check = orders.checkCreate.bind(orders);
+    let release!: () => void;
+    let checking!: () => void;
+    const checked = new Promise<void>((resolve) => (checking = resolve));
+    const held = new Promise<void>((resolve) => (release = resolve));
+    orders.checkCreate = async (input) => (checking(), await held, check(input));
+    const call = session.post({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'create_order', arguments: { ...VALID_ORDER, confirmation } } });
+    await checked;
+    await session.post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9 } });
+    release();
+    const answered = await call;
+    expect([answered.status, await answered.text()]).toEqual([202, '']);
+    expect(await orders.holdsEmail(VALID_ORDER.email)).toBe(false);
+  });
+
+  it("cancels only the session's own call: another session naming the same request id changes nothing", async () => {
+    const live = await liveServer();
+    const url = `${live.server.url}/mcp`;
+    const asker = await rawSession(url, { capabilities: { elicitation: { form: {} } } });
+    const other = await rawSession(url);
+    const stream = await asker.post({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'create_order', arguments: { ...VALID_ORDER } } });
+    const next = sseMessages(stream);
+    const question = await next();
+    await other.post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7 } });
+    await asker.post({ jsonrpc: '2.0', id: question.id, result: { action: 'accept', content: { confirm: true } } });
+    expect((await next()).result.structuredContent).toMatchObject({ ok: true, status: 'awaiting payment' });
+  });
+});
+
+const DATABASE = process.env.TEST_DATABASE_URL;
+const REDIS = process.env.TEST_REDIS_URL;
+
+describe.skipIf(!DATABASE || !REDIS)(
+  `a tool call cancelled on another instance${!DATABASE || !REDIS ? ' (skipped: set TEST_DATABASE_URL and TEST_REDIS_URL)' : ''}`,
+  () => {
+    it.each([
+      ['create_order', { confirm: true }],
+      ['pay_order', { choice: 'demo card' }],
+    ])('%s: runs on A, the cancel and the answer reach B: the question is withdrawn and nothing is done', async (tool, yes) => {
+      const [a, b] = (await startInstances('mcp_cancel')).processes.map((process) => process.url) as [string, string];
+      // initialize and the call to A; everything else (the cancel, the answer) to B.
+      const route = (method: string, body: unknown) => (method === 'POST' && ['initialize', 'tools/call'].includes((body as { method?: string })?.method ?? '') ? a : b);
+      await cancelWhileAsked(a, await mcpClient(a, { elicit: acceptAll, route }), tool, yes);
+    });
+  },
+);

@@ -1,0 +1,29 @@
+/**
+ * create_order's first call without elicitation (the preview) counts as a read of the options: it changes nothing.
+ * Except for an email that already has an order: the duplicate it answers carries a fresh payToken for that order,
+ * so such a preview counts as the create REST counts (group `create`, per email: docs/agents.md), or anyone knowing
+ * an email could mint tokens at the cost of a read.
+ */
+import { describe, expect, it } from 'vitest';
+import { VALID_ORDER } from '../support/gateway.ts';
+import { liveServer } from '../support/live-server.ts';
+import { mcpClient } from './mcp-support.ts';
+
+describe("create_order's preview", () => {
+  it('of an email that has an order counts against the per-email create limit', async () => {
+    const live = await liveServer({ env: { RATE_LIMIT_SUBJECT_WRITE: '3' } });
+    await live.createOrder(); // the email's first create
+    const agent = await mcpClient(live.server.url);
+    const codes: string[] = [];
+    for (let i = 0; i < 4; i++) codes.push((await agent.call('create_order', { ...VALID_ORDER })).structuredContent.code);
+    expect(codes).toEqual(['duplicate', 'duplicate', 'rate_limited', 'rate_limited']);
+  });
+
+  it('of an email without an order stays a read: previews never use up its creates', async () => {
+    const live = await liveServer({ env: { RATE_LIMIT_SUBJECT_WRITE: '1' } });
+    const agent = await mcpClient(live.server.url);
+    for (let i = 0; i < 3; i++) expect((await agent.call('create_order', { ...VALID_ORDER })).structuredContent.confirmationRequired).toBe(true);
+    const code = (await agent.call('create_order', { ...VALID_ORDER })).structuredContent.confirmation;
+    expect((await agent.call('create_order', { ...VALID_ORDER, confirmation: code })).structuredContent).toMatchObject({ ok: true });
+  });
+});
