@@ -18,7 +18,8 @@ const FORM = `
  aria-describedby="stitch-help stitch-count stitch-error" required>
 <p id="stitch-help" class="hint"></p>
 <p id="stitch-count" class="counter"></p>
-<p id="stitch-error" class="error" aria-live="polite"></p>
+<p id="stitch-error" class="error"></p>
+<p id="stitch-said" class="sr-only" aria-live="polite"></p>
 <img class="sleeve-preview phone-only" id="preview-image-inline" alt="" width="480" height="340"></div>
 <div class="field"><label for="name">First and last name</label>
 <input id="name" name="name" autocomplete="name" aria-describedby="name-help name-error" required>

@@ -32,12 +32,16 @@ export function renderPayPage(orderNumber: string): string {
 <form id="card-form" novalidate autocomplete="on">
 <label for="card-number">Card number</label>
 <input id="card-number" name="cardnumber" inputmode="numeric" autocomplete="cc-number" placeholder="1234 5678 9012 3456" maxlength="23" required>
+<p id="card-number-error" class="error"></p>
 <div class="row"><div><label for="card-expiry">Expiry (MM/YY)</label>
-<input id="card-expiry" name="exp-date" inputmode="numeric" autocomplete="cc-exp" placeholder="MM/YY" maxlength="7" required></div>
+<input id="card-expiry" name="exp-date" inputmode="numeric" autocomplete="cc-exp" placeholder="MM/YY" maxlength="7" required>
+<p id="card-expiry-error" class="error"></p></div>
 <div><label for="card-cvc">Security code</label>
-<input id="card-cvc" name="cvc" inputmode="numeric" autocomplete="cc-csc" placeholder="123" maxlength="4" required></div></div>
+<input id="card-cvc" name="cvc" inputmode="numeric" autocomplete="cc-csc" placeholder="123" maxlength="4" required>
+<p id="card-cvc-error" class="error"></p></div></div>
 <label for="card-name">Name on card</label>
 <input id="card-name" name="ccname" autocomplete="cc-name" maxlength="100" required>
+<p id="card-name-error" class="error"></p>
 <button id="card-pay" type="submit">Pay $1.00</button>
 </form>
 <p class="or">or</p>

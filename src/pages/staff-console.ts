@@ -20,8 +20,10 @@ const SIGN_IN = `
 const QUEUE = `
 <section id="queue" aria-labelledby="queue-title">
 <div class="section-head"><h1 id="queue-title" tabindex="-1">Orders</h1>
-<form id="find-form" role="search" class="inline-form"><label for="find">Order number</label>
-<input id="find" inputmode="numeric" autocomplete="off"><button type="submit" class="secondary">Find</button></form></div>
+<div class="head-tools"><form id="find-form" role="search" class="inline-form"><label for="find">Order number</label>
+<input id="find" inputmode="numeric" autocomplete="off"><button type="submit" class="secondary">Find</button></form>
+<label class="check" title="Say other desks' and the hold's changes to the queue with a screen reader">
+<input type="checkbox" id="announce-changes" checked> Announce changes</label></div></div>
 <p id="queue-error" class="error" role="alert"></p>
 <p id="queue-moved" class="notice" role="status"></p>
 <div class="columns" id="columns"></div>
@@ -70,7 +72,8 @@ const DIALOGS = `
 <p class="hint">Ask the collector for their first and last name and type what they say.</p>
 <div class="field"><label for="collector">Collector’s first and last name</label>
 <input id="collector" autocomplete="off" aria-describedby="collector-match pickup-error"></div>
-<p id="collector-match" class="match" role="status" aria-live="polite"></p>
+<p id="collector-match" class="match"></p>
+<p id="collector-said" class="sr-only" aria-live="polite"></p>
 <p id="pickup-error" class="error" role="alert"></p>
 <div class="actions"><button type="submit">Mark collected</button>
 <button type="button" class="secondary" data-close>Close</button></div>

@@ -3,6 +3,8 @@
  * outside review of the portal): a disabled endpoint offered Redeliver and Recover, and a refusal read raw API text
  * twice ("…(PATCH {"enabled": true}). enabled: the endpoint is disabled.") in a status line, unannounced; the
  * Add-endpoint dialog printed the private-address refusal twice; a site-disabled endpoint read "Disabled: Disabled".
+ * An accessibility review (F5): a refusal of Save pressed by keyboard dropped focus to the page's body, outside the
+ * modal dialog, and the URL field was never marked invalid nor described by the error.
  */
 import { describe, expect, it } from 'vitest';
 import { CHROMIUM_NOTE, hasChromium, launchBrowser, openPage } from '../support/browser.ts';
@@ -27,6 +29,17 @@ async function disabledEndpointOpen() {
   await page.getByRole('link', { name: 'Receiver A' }).click();
   await page.getByRole('button', { name: /^Redeliver/u }).waitFor({ timeout: 5_000 });
   return { page, pageErrors };
+}
+
+/** A merchant signed in to the portal, its Add-endpoint dialog open. */
+async function addEndpointDialog() {
+  const { base, merchant } = await startWithMerchant();
+  const browser = await launchBrowser();
+  const opened = await openPage(browser, { viewport: LAPTOP, colorScheme: 'light' });
+  await opened.page.goto(`${base}/portal`);
+  await signIn(opened.page, merchant.id, merchant.apiKey);
+  await opened.page.getByRole('button', { name: 'Add endpoint' }).click();
+  return opened;
 }
 
 describe.skipIf(!hasChromium)(`the merchant portal's refusals in headless Chromium ${CHROMIUM_NOTE}`, () => {
@@ -66,18 +79,41 @@ describe.skipIf(!hasChromium)(`the merchant portal's refusals in headless Chromi
   });
 
   it('refuses a private address once in the Add-endpoint dialog, by the field\'s label', { timeout: 60_000 }, async () => {
-    const { base, merchant } = await startWithMerchant();
-    const browser = await launchBrowser();
-    const { page, pageErrors } = await openPage(browser, { viewport: LAPTOP, colorScheme: 'light' });
-    await page.goto(`${base}/portal`);
-    await signIn(page, merchant.id, merchant.apiKey);
-    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const { page, pageErrors } = await addEndpointDialog();
     await page.getByLabel('URL').fill('http://10.1.2.3/hook');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.locator('#endpoint-error').textContent(), { timeout: 5_000 }).toMatch(/10\.1\.2\.3/u);
     const said = (await page.locator('#endpoint-error').textContent())!;
     expect(said.split('10.1.2.3'), said).toHaveLength(2);
     expect(said).toMatch(/^URL must be on the public internet: /u);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('keeps focus in the Add-endpoint dialog on the URL refused, marked and described by the refusal', { timeout: 60_000 }, async () => {
+    const { page, pageErrors } = await addEndpointDialog();
+    const url = page.getByLabel('URL');
+    const focused = () => page.evaluate(() => ({ id: document.activeElement?.id, inDialog: !!document.activeElement?.closest('dialog[open]') }));
+    const marks = () => url.evaluate((field) => [field.getAttribute('aria-invalid'), field.getAttribute('aria-describedby')]);
+    expect(await marks()).toEqual([null, 'endpoint-url-help']);
+
+    // Save pressed by keyboard, refused by the server (Save is disabled while it asks).
+    await url.fill('http://10.1.2.3/hook');
+    await page.getByRole('button', { name: 'Save' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('#endpoint-error').textContent(), { timeout: 5_000 }).toMatch(/^URL must be on the public internet: /u);
+    await expect.poll(focused, { timeout: 2_000 }).toEqual({ id: 'endpoint-url', inDialog: true });
+    expect(await marks()).toEqual(['true', 'endpoint-url-help endpoint-error']);
+    // Changed: no longer at fault until Save says otherwise.
+    await url.fill('http://10.1.2.4/hook');
+    expect(await marks()).toEqual([null, 'endpoint-url-help']);
+
+    // Refused on the page (no address at all): the same.
+    await url.fill('');
+    await page.getByRole('button', { name: 'Save' }).focus();
+    await page.keyboard.press('Enter');
+    expect(await page.locator('#endpoint-error').textContent()).toMatch(/^Give the full address of your receiver/u);
+    expect(await focused()).toEqual({ id: 'endpoint-url', inDialog: true });
+    expect(await marks()).toEqual(['true', 'endpoint-url-help endpoint-error']);
     expect(pageErrors).toEqual([]);
   });
 });

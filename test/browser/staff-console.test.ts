@@ -76,7 +76,7 @@ describe.skipIf(!hasChromium)(`the staff console in headless Chromium ${CHROMIUM
     await card(page, '1001').waitFor({ state: 'visible', timeout: 5_000 });
     expect(await page.evaluate(() => [sessionStorage.getItem('sleeve.staffToken'), localStorage.length])).toEqual([ADMIN_TOKEN, 0]);
     expect(await columnOf(page, '1001')).toBe('RECEIVED');
-    expect(await card(page, '1001').locator('.stitch').textContent()).toBe('ADA & CO');
+    expect(await card(page, '1001').locator('.stitch').textContent()).toBe('Stitch text: ADA & CO');
     await expect.poll(() => page.locator('#conn').textContent(), { timeout: 5_000 }).toBe('Live');
 
     // A new order appears in the queue live (orderEvents), without a reload.

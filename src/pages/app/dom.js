@@ -41,6 +41,68 @@ export function minutesAndSeconds(seconds) {
 }
 
 /**
+ * 99 → "1 minute 39 seconds": the time left as a screen reader should say it. "1:39" is read as a time of day
+ * ("one thirty-nine") by some of them.
+ */
+export function spokenDuration(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  const [minutes, rest] = [Math.floor(s / 60), s % 60];
+  const unit = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  if (minutes === 0) return unit(rest, 'second');
+  return rest === 0 ? unit(minutes, 'minute') : `${unit(minutes, 'minute')} ${unit(rest, 'second')}`;
+}
+
+/**
+ * Sets `element`'s text only when it differs: a live region given the text it already holds gets a new text node,
+ * which Chrome reports as an addition and some screen readers (NVDA) say again (the order's status was said twice on
+ * load: once when read, once when the subscription's first event repeated it).
+ */
+export function writeText(element, text) {
+  if (element.textContent !== text) element.textContent = text;
+}
+
+/**
+ * A live region that speaks about what is being typed only once the typing pauses (`pauseMs` without a change) or
+ * `flush()` (the field lost focus), and only when what it would say changed: written at every keystroke it spoke a
+ * new sentence per character ("That is 21 characters…", "…22…"), and a mismatch while a name was half typed.
+ * `update(text)`: what to say about the field now ('' for nothing).
+ */
+export function createPausedAnnouncer(region, pauseMs = 700) {
+  let timer = 0;
+  let pending = '';
+  // writeText: a pause that would say what was said last says nothing.
+  const flush = () => {
+    clearTimeout(timer);
+    if (pending) writeText(region, pending);
+    pending = '';
+  };
+  const clear = () => {
+    clearTimeout(timer);
+    pending = '';
+    writeText(region, '');
+  };
+  return {
+    update(text) {
+      clearTimeout(timer);
+      // Nothing to say (fixed, emptied): silent at once, so the next problem is said again after its own pause.
+      if (!text) return clear();
+      pending = text;
+      timer = setTimeout(flush, pauseMs);
+    },
+    flush,
+    clear,
+  };
+}
+
+/** How an attendee's pages name an order's status in the tab's title, in the words of the ordering page's steps. */
+const STATUS_WORDS = {
+  AWAITING_PAYMENT: 'awaiting payment', RECEIVED: 'paid', IN_PROGRESS: 'being stitched', READY: 'ready for pickup',
+  COLLECTED: 'collected', CANCELLED: 'cancelled',
+};
+/** "Order 1003 — awaiting payment": the tab's title while an order is shown (the title is what a tab list reads). */
+export const orderTitle = (orderNumber, status) => `Order ${orderNumber} — ${STATUS_WORDS[status] ?? statusLabel(status).toLowerCase()}`;
+
+/**
  * What a hold's countdown says aloud, now and then, not every second: a screen reader reading each tick would drown
  * everything else. Each whole minute, then 30 and 10 seconds; null for every other second.
  */
@@ -53,7 +115,7 @@ export function holdAnnouncement(seconds) {
 /** The header's connection note (#conn), for connect()'s onState. */
 export function showConnection(state, reason) {
   // `reason`: why it is not live when that is not a lost socket (graphql.js: the live connection could not start).
-  $('#conn').textContent = state === 'live' ? 'Live' : reason ?? 'Reconnecting…';
+  writeText($('#conn'), state === 'live' ? 'Live' : reason ?? 'Reconnecting…');
   $('#conn').classList.toggle('down', state !== 'live');
 }
 

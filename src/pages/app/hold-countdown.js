@@ -9,9 +9,9 @@
  * milliseconds: never at once and over and over while the server still says 0 seconds left.
  *
  * The timer itself is silent (role=timer); the time left is said in `announce` when the countdown appears, then now
- * and then (holdAnnouncement).
+ * and then (holdAnnouncement), in words ("1 minute 39 seconds"), while the timer shows m:ss.
  */
-import { holdAnnouncement, minutesAndSeconds } from './dom.js';
+import { holdAnnouncement, minutesAndSeconds, spokenDuration, writeText } from './dom.js';
 
 /**
  * A held order in the pages' own words. The order's `message` is written for whoever shows an order anywhere (an
@@ -34,7 +34,7 @@ export function createHoldCountdown({ display, announce, readAgain, readAgainAft
     const left = Math.floor(ms / 1000);
     const first = !display.textContent;
     display.textContent = minutesAndSeconds(left);
-    const said = first ? `${minutesAndSeconds(left)} left to pay.` : holdAnnouncement(left);
+    const said = first ? `${spokenDuration(left)} left to pay.` : holdAnnouncement(left);
     if (said) announce.textContent = said;
     timer = left > 0 ? setTimeout(tick, (ms % 1000) + 10) : setTimeout(readAgain, readAgainAfter());
   }
@@ -45,11 +45,16 @@ export function createHoldCountdown({ display, announce, readAgain, readAgainAft
       deadline = Date.now() + secondsLeft * 1000 + 500;
       tick();
     },
-    /** The hold ended or another order is shown: no timer left, nothing displayed (the next start is announced). */
+    /**
+     * The hold ended or another order is shown: no timer left, nothing displayed (the next start is announced), and
+     * nothing left to read either: the pay page's announcement is not inside a hidden box, and a paid or cancelled
+     * page still read "1:38 left to pay." to a screen reader going through it.
+     */
     stop() {
       clearTimeout(timer);
       deadline = 0;
       display.textContent = '';
+      writeText(announce, '');
     },
     /** 0:00 shown again now, and the server asked again later (a read at 0:00 that got no answer). */
     tick,

@@ -112,6 +112,9 @@ function showStep(step) {
   $('#order').hidden = step !== 'order';
   $('#lead').hidden = step === 'order';
   $('#title').textContent = step === 'order' ? 'Your sleeve order' : 'Order an embroidered laptop sleeve';
+  // The tab's title follows the step, the order's its status (order-status.js): it is what a tab list reads.
+  if (step === 'order') status.showTitle();
+  else document.title = step === 'confirm' ? 'Check your sleeve — Order a sleeve' : 'Order a sleeve';
   if (step !== 'form') $(`#${step}`).focus();
 }
 

@@ -5,7 +5,7 @@
  * email rules). The rules are those of rules.js, the server's own kept equal by test; the drawings are
  * sleeve-drawing.js, the server's own for /preview.svg.
  */
-import { $, h } from './dom.js';
+import { $, createPausedAnnouncer, h } from './dom.js';
 import { emailProblem, nameProblem, refusedCharacters, spell, STITCH_TEXT_CHARACTERS, stitchTextProblem } from './rules.js';
 import { choiceTileSvg, previewLabel, sleevePreviewSvg, svgDataUrl } from './sleeve-drawing.js';
 
@@ -53,10 +53,38 @@ function stitchMessage(text, charLimit) {
   return `That is ${text.length} characters; the limit is ${charLimit}.`;
 }
 
+/**
+ * The same, as said to a screen reader after typing pauses: over the limit without the count, which the counter
+ * carries, so typing on past the limit is not a new sentence per character.
+ */
+const spokenStitchMessage = (message, charLimit) => (message?.startsWith('That is ') ? `Longer than the limit of ${charLimit} characters.` : message ?? '');
+
+/**
+ * The choice groups the choice sentence names: their radios invalid and described by it until chosen, so a user
+ * who comes back to a group later hears why (the sentence was said once, on submit).
+ */
+function markChoices() {
+  const said = $('#choice-error').textContent !== '';
+  for (const kind of KINDS) {
+    const atFault = said && !selected(kind.key);
+    for (const radio of document.querySelectorAll(`input[name="${kind.key}"]`)) {
+      if (atFault) {
+        radio.setAttribute('aria-invalid', 'true');
+        radio.setAttribute('aria-describedby', 'choice-error');
+      } else {
+        radio.removeAttribute('aria-invalid');
+        radio.removeAttribute('aria-describedby');
+      }
+    }
+  }
+}
+
 export function createOrderForm({ onReview }) {
   let options = null;
   const input = { stitchText: $('#stitchText'), name: $('#name'), email: $('#email') };
   const touched = new Set();
+  /** #stitch-error shows the problem at once; this live region says it once typing pauses (dom.js). */
+  const stitchSaid = createPausedAnnouncer($('#stitch-said'));
 
   const problems = {
     stitchText: () => stitchMessage(input.stitchText.value, options.charLimit),
@@ -93,6 +121,7 @@ export function createOrderForm({ onReview }) {
     $('#preview-spelled').textContent = spell(input.stitchText.value);
     // The sentence asking for the choices still missing follows each choice made, and goes once all are.
     if ($('#choice-error').textContent) $('#choice-error').textContent = missingChoicesSentence(KINDS.filter((k) => !selected(k.key)).map((k) => k.key));
+    markChoices();
   }
 
   /** Shows a new set of options; answers whether a value the user had chosen was withdrawn. */
@@ -124,8 +153,16 @@ export function createOrderForm({ onReview }) {
   }
 
   for (const field of Object.keys(input)) {
-    input[field].addEventListener('input', () => { check(field); updatePreview(); });
-    input[field].addEventListener('blur', () => { if (input[field].value !== '') touched.add(field); check(field); });
+    input[field].addEventListener('input', () => {
+      const problem = check(field);
+      if (field === 'stitchText') stitchSaid.update(spokenStitchMessage(problem, options.charLimit));
+      updatePreview();
+    });
+    input[field].addEventListener('blur', () => {
+      if (input[field].value !== '') touched.add(field);
+      check(field);
+      if (field === 'stitchText') stitchSaid.flush();
+    });
   }
   $('#order-form').addEventListener('change', updatePreview);
   /**
@@ -135,6 +172,7 @@ export function createOrderForm({ onReview }) {
   function review() {
     const missing = KINDS.filter((k) => !selected(k.key)).map((k) => k.key);
     $('#choice-error').textContent = missingChoicesSentence(missing);
+    markChoices();
     const invalid = Object.keys(input).filter((field) => check(field, true));
     const atFault = missing.length ? document.querySelector(`input[name="${missing[0]}"]`) ?? $('#choice-error') : input[invalid[0]];
     if (atFault) {
@@ -178,6 +216,7 @@ export function createOrderForm({ onReview }) {
     $('#order-form').reset();
     touched.clear();
     for (const id of ['#choice-error', '#stitch-error', '#name-error', '#email-error']) $(id).textContent = '';
+    stitchSaid.clear();
     for (const field of Object.keys(input)) input[field].setAttribute('aria-invalid', 'false');
     check('stitchText');
     updatePreview();

@@ -6,7 +6,7 @@
  * The countdown runs from a local deadline (hold-countdown.js, as the pay page's does), and the server's ticks only
  * correct it.
  */
-import { $, h, retryDelay, sameOriginImage } from './dom.js';
+import { $, h, orderTitle, retryDelay, sameOriginImage, writeText } from './dom.js';
 import { createHoldCountdown, heldSentence } from './hold-countdown.js';
 import { spell } from './rules.js';
 import { previewLabel } from './sleeve-drawing.js';
@@ -40,6 +40,8 @@ export function createOrderStatus({ api, onFinished, onAnother }) {
   let noteWhileHeld = false;
   /** Reads of the order in a row at 0:00 that did not end the hold here (still held, or no answer): each waits longer. */
   let rereads = 0;
+  /** The tab's title for the order shown ("Order 1003 — awaiting payment"), set while the order is the step shown. */
+  let title = '';
   // At 0:00 the order is read again (orderUpdates brings the cancellation too, but not while the socket is down): a
   // second later, then after 2, 4… s up to 30 s while the server still holds it or does not answer.
   const countdown = createHoldCountdown({
@@ -80,9 +82,12 @@ export function createOrderStatus({ api, onFinished, onAnother }) {
     const held = order.status === 'AWAITING_PAYMENT';
     // "Already waiting for payment" is untrue once it is paid or cancelled: it goes.
     const noted = note !== '' && (held || !noteWhileHeld);
-    $('#order-note').textContent = noted ? note : '';
+    // Both are live regions: the same text written again (the subscription's first event repeats the read) is not.
+    writeText($('#order-note'), noted ? note : '');
     $('#order-note').hidden = !noted;
-    $('#order-message').textContent = held ? heldSentence(order) : order.message;
+    writeText($('#order-message'), held ? heldSentence(order) : order.message);
+    title = orderTitle(order.orderNumber, order.status);
+    if (!$('#order').hidden) document.title = title;
     const at = STEPS.findIndex(([s]) => s === order.status);
     $('#steps').hidden = at < 0;
     $('#steps').replaceChildren(...STEPS.map(([, label], i) =>
@@ -171,6 +176,10 @@ export function createOrderStatus({ api, onFinished, onAnother }) {
       $('#pay-result').textContent = '';
       render(order);
       if (!FINAL.includes(order.status)) follow();
+    },
+    /** Puts the order's title on the tab (the order step is shown again). */
+    showTitle() {
+      document.title = title;
     },
     /** Stops following the order shown (it was forgotten on this device). */
     stop() {

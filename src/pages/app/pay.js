@@ -13,7 +13,8 @@
 import { connect, isOutdated, operation, reloadForNewOperations } from './graphql.js';
 import { spell } from './rules.js';
 import { previewLabel } from './sleeve-drawing.js';
-import { retryDelay, sameOriginImage } from './dom.js';
+import { orderTitle, retryDelay, sameOriginImage, writeText } from './dom.js';
+import { CARD_FIELDS, CARD_INPUTS, cardProblems, inWords, markCardField, problemsSentence, readCard } from './pay-card.js';
 import { createHoldCountdown, heldSentence, payBefore } from './hold-countdown.js';
 
 const orderNumber = document.body.dataset.orderNumber;
@@ -58,7 +59,10 @@ function show(order) {
     $('preview').hidden = false;
   }
   const held = order.status === 'AWAITING_PAYMENT';
-  $('status').textContent = held ? heldSentence(order) : order.message;
+  // A live region: the same sentence again (the subscription's first event repeats the read) is not written again.
+  writeText($('status'), held ? heldSentence(order) : order.message);
+  // The tab's title says what became of the order; held, it is the page's own ("Pay for sleeve order 1003").
+  document.title = held ? `Pay for sleeve order ${order.orderNumber}` : orderTitle(order.orderNumber, order.status);
   $('status').className = ''; // a failed read before may have marked it
   // The pay form goes away under the user (paid elsewhere, the hold ran out): focus goes to what says why, not the body.
   if (!held && !$('pay').hidden && $('pay').contains(document.activeElement)) $('status').focus();
@@ -96,7 +100,11 @@ async function load() {
     return false;
   }
   rereads = 0;
-  if (!answer.data.order) { $('status').textContent = 'This payment link is not valid. Check the link you were given.'; $('status').className = 'bad'; return false; }
+  if (!answer.data.order) {
+    $('status').textContent = 'This payment link is not valid. Check the link you were given.'; $('status').className = 'bad';
+    document.title = 'Payment link not valid'; // as the page for a link that is no pay page at all (pay-page.ts)
+    return false;
+  }
   shown = true;
   show(answer.data.order);
   if (unconfirmed) {
@@ -169,43 +177,7 @@ async function pay(method, payWith) {
 // A token kept after a 502 or a payment that got no answer, so that pressing Pay again retries the same attempt.
 // Editing the card drops it.
 let cardToken = null;
-const CARD_INPUTS = { cardNumber: 'card-number', expirationMonth: 'card-expiry', expirationYear: 'card-expiry', cardHolderName: 'card-name', cvc: 'card-cvc' };
-const CARD_FIELDS = [...new Set(Object.values(CARD_INPUTS))];
-for (const id of CARD_FIELDS) $(id).addEventListener('input', () => { cardToken = null; markCardField(id, false); });
-
-/** Marks a card field at fault (or no longer): invalid, and described by the line that says why. */
-function markCardField(id, invalid) {
-  if (invalid) { $(id).setAttribute('aria-invalid', 'true'); $(id).setAttribute('aria-describedby', 'result'); }
-  else { $(id).removeAttribute('aria-invalid'); $(id).removeAttribute('aria-describedby'); }
-}
-
-/** The vault's field names, as the form's labels say them, for a message that names one. */
-const FIELD_WORDS = { cardNumber: 'card number', expirationMonth: 'expiry month', expirationYear: 'expiry year', cardHolderName: 'name on the card', cvc: 'security code' };
-const inWords = (message) => {
-  const said = message.replace(/\b(cardNumber|expirationMonth|expirationYear|cardHolderName|cvc)\b/g, (name) => FIELD_WORDS[name]);
-  return said.charAt(0).toUpperCase() + said.slice(1);
-};
-
-/** What the form can tell before sending anything: each field at fault, with what to do about it. */
-function cardProblems(card) {
-  const problems = [];
-  if (!/^\d{10,19}$/.test(card.cardNumber)) problems.push(['card-number', 'Enter the card number, 10 to 19 digits.']);
-  if (!(card.expirationMonth >= 1 && card.expirationMonth <= 12)) problems.push(['card-expiry', 'Enter the expiry as MM/YY.']);
-  if (!/^\d{3,4}$/.test(card.cvc)) problems.push(['card-cvc', 'Enter the security code, 3 or 4 digits.']);
-  if (!card.cardHolderName) problems.push(['card-name', 'Enter the name on the card.']);
-  return problems;
-}
-
-function readCard() {
-  const exp = $('card-expiry').value.replace(/\s/g, '').match(/^(\d{1,2})\/?(\d{2}|\d{4})$/);
-  return {
-    cardNumber: $('card-number').value.replace(/[\s-]/g, ''),
-    expirationMonth: exp ? Number(exp[1]) : 0,
-    expirationYear: exp ? (exp[2].length === 2 ? 2000 + Number(exp[2]) : Number(exp[2])) : 0,
-    cardHolderName: $('card-name').value.trim(),
-    cvc: $('card-cvc').value.trim(),
-  };
-}
+for (const id of CARD_FIELDS) $(id).addEventListener('input', () => { cardToken = null; markCardField(id, ''); });
 
 /**
  * One press of a way to pay: `progress` shown while `run` runs. Whatever fails in it (no answer, an answer that is
@@ -232,17 +204,18 @@ $('card-form').addEventListener('submit', (event) => {
     if (!cardToken) {
       const card = readCard();
       const problems = cardProblems(card);
-      for (const id of CARD_FIELDS) markCardField(id, problems.some(([at]) => at === id));
+      for (const id of CARD_FIELDS) markCardField(id, problems.find(([at]) => at === id)?.[1]);
       if (problems.length > 0) {
-        result(problems.map(([, text]) => text).join(' '), false);
+        result(problemsSentence(problems), false);
         $(problems[0][0]).focus();
         return;
       }
       const res = await post('/api/orders/' + orderNumber + '/card-token', { t: token, ...card });
       if (res.status !== 200) {
         const input = $(CARD_INPUTS[res.body.field] ?? 'card-number');
-        if (res.body.field) { markCardField(input.id, true); input.focus(); }
-        result(MESSAGES[res.body.code] ?? (res.body.field ? 'Check the card details: ' : '') + inWords(res.body.error ?? 'The card was not accepted.'), false);
+        const said = inWords(res.body.error ?? 'The card was not accepted.');
+        if (res.body.field) { markCardField(input.id, said); input.focus(); }
+        result(MESSAGES[res.body.code] ?? (res.body.field ? 'Check the card details: ' : '') + said, false);
         // No field to fix: the order itself changed (paid elsewhere, cancelled): show it as it is now.
         if (!res.body.field) await load();
         return;

@@ -4,7 +4,7 @@
  * reads the endpoints and the shown endpoint's deliveries every two seconds while the tab is visible, so a
  * delivery's attempts appear as they happen.
  */
-import { $ } from './dom.js';
+import { $, writeText } from './dom.js';
 import { createPortalApi } from './portal-api.js';
 import { createDeliveries } from './portal-deliveries.js';
 import { createEndpoints } from './portal-endpoints.js';
@@ -15,8 +15,9 @@ const ENDED_KEY = 'sleeve.portalEnded';
 const KEY_REFUSED = 'Your API key was refused: it may have been replaced. Sign in with the current key.';
 const POLL_MS = 2000;
 
+/** The header's status line, written only when it changes: "Up to date" written at every poll was said every 2 s. */
 function showConnection(ok) {
-  $('#conn').textContent = ok ? 'Up to date' : 'Reconnecting…';
+  writeText($('#conn'), ok ? 'Up to date' : 'Reconnecting…');
   $('#conn').classList.toggle('down', !ok);
 }
 

@@ -87,6 +87,30 @@ export function createEndpoints({ api, deliveries }) {
     }
   }
 
+  /**
+   * A refusal of what the dialog holds: `message` under it, and the field at fault (the description when the refusal
+   * names only that, else the URL) marked, described by it and focused. Save, disabled while asking, had lost focus to
+   * the page's body, outside the modal dialog. `invalid` false: a failure that is no fault of the fields (no answer).
+   */
+  function refuseEndpoint(message, { errors = [], invalid = true } = {}) {
+    $('#endpoint-error').textContent = message;
+    const description = errors.length > 0 && errors.every((e) => e.field === 'description');
+    const field = $(description ? '#endpoint-description' : '#endpoint-url');
+    if (invalid) {
+      field.setAttribute('aria-invalid', 'true');
+      field.setAttribute('aria-describedby', description ? 'endpoint-error' : 'endpoint-url-help endpoint-error');
+    }
+    field.focus();
+  }
+
+  /** The dialog's fields no longer at fault: a fresh dialog, or the field changed. */
+  function unmark(field) {
+    field.removeAttribute('aria-invalid');
+    if (field.id === 'endpoint-url') field.setAttribute('aria-describedby', 'endpoint-url-help');
+    else field.removeAttribute('aria-describedby');
+  }
+  for (const id of ['#endpoint-url', '#endpoint-description']) $(id).addEventListener('input', () => unmark($(id)));
+
   function openEditor(endpoint) {
     editing = endpoint;
     $('#endpoint-dialog-title').textContent = endpoint ? 'Edit endpoint' : 'Add endpoint';
@@ -95,6 +119,7 @@ export function createEndpoints({ api, deliveries }) {
     for (const box of document.querySelectorAll('input[name=eventTypes]')) box.checked = !!endpoint?.eventTypes?.includes(box.value);
     $('#endpoint-enabled').checked = endpoint ? endpoint.enabled : true;
     $('#endpoint-error').textContent = '';
+    for (const id of ['#endpoint-url', '#endpoint-description']) unmark($(id));
     $('#endpoint-dialog').showModal();
     $('#endpoint-url').focus();
   }
@@ -102,10 +127,7 @@ export function createEndpoints({ api, deliveries }) {
   $('#endpoint-form').addEventListener('submit', async (event) => {
     event.preventDefault();
     const url = $('#endpoint-url').value.trim();
-    if (!/^https?:\/\/\S+$/iu.test(url)) {
-      $('#endpoint-error').textContent = 'Give the full address of your receiver, starting with https:// (or http://).';
-      return $('#endpoint-url').focus();
-    }
+    if (!/^https?:\/\/\S+$/iu.test(url)) return refuseEndpoint('Give the full address of your receiver, starting with https:// (or http://).');
     const fields = {
       url,
       description: $('#endpoint-description').value.trim(),
@@ -124,7 +146,7 @@ export function createEndpoints({ api, deliveries }) {
       if (saved.secret) showSecret(saved.secret);
       else $('#endpoint-title').focus();
     } catch (error) {
-      $('#endpoint-error').textContent = error.message;
+      refuseEndpoint(error.message, { errors: error.errors, invalid: error.status >= 400 });
     } finally {
       button.disabled = false;
     }

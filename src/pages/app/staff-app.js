@@ -85,7 +85,12 @@ $('#sign-in-form').addEventListener('submit', async (event) => {
   const token = $('#token').value.trim();
   $('#token-error').textContent = '';
   $('#token').removeAttribute('aria-invalid');
-  if (!token) return $('#token').focus();
+  // Said and marked, as the portal's sign-in does: an empty press did nothing a screen reader could tell.
+  if (!token) {
+    $('#token-error').textContent = 'Enter the admin token.';
+    $('#token').setAttribute('aria-invalid', 'true');
+    return $('#token').focus();
+  }
   try {
     await open(token);
   } catch (error) {
@@ -94,6 +99,8 @@ $('#sign-in-form').addEventListener('submit', async (event) => {
     $('#token').focus();
   }
 });
+
+$('#token').addEventListener('input', () => { if ($('#token').value.trim()) $('#token').removeAttribute('aria-invalid'); });
 
 $('#find-form').addEventListener('submit', (event) => {
   event.preventDefault();

@@ -4,7 +4,7 @@
  * with a reason. Native <dialog>: focus moves in, Escape closes, focus returns to the button that opened it, or,
  * when the live queue drew that button anew while the dialog was open, to its successor (staff-queue.js returnFocus).
  */
-import { $ } from './dom.js';
+import { $, createPausedAnnouncer } from './dom.js';
 import { collectorMatches } from './rules.js';
 
 /** `ownChange(n, request)`: runs a change of order n as this desk's own (staff-queue.js: not said as another desk's). */
@@ -47,22 +47,31 @@ export function createDialogs({ api, onChanged, returnFocus, ownChange = (n, req
 
   for (const id of ['#collector', '#cancel-reason']) $(id).addEventListener('input', () => $(id).removeAttribute('aria-invalid'));
 
+  /**
+   * Match or mismatch is shown at once, and said (#collector-said) only once typing pauses or the field is left:
+   * said at every keystroke, a mismatch was spoken seven times while a name was typed (dom.js).
+   */
+  const matchSaid = createPausedAnnouncer($('#collector-said'));
   $('#collector').addEventListener('input', () => {
     const typed = $('#collector').value;
     const match = $('#collector-match');
     if (typed.trim() === '') {
       match.textContent = '';
       match.className = 'match';
-      return;
+      return matchSaid.clear();
     }
     const ok = collectorMatches(current.name, typed);
     match.textContent = ok ? '✓ Match: first and last name agree with the order.' : '✗ Mismatch: this is not the name on the order.';
     match.className = `match ${ok ? 'yes' : 'no'}`;
+    matchSaid.update(ok ? 'Match: first and last name agree with the order.' : 'Mismatch: this is not the name on the order.');
   });
+  $('#collector').addEventListener('blur', () => matchSaid.flush());
 
   $('#pickup-form').addEventListener('submit', (event) => {
     event.preventDefault();
     $('#pickup-error').textContent = '';
+    // What the server answers is said now (collected, or the refusal): not a match said after it.
+    matchSaid.clear();
     submit($('#pickup-dialog'), $('#pickup-error'), 'CollectOrder', { n: current.orderNumber, c: $('#collector').value }, $('#collector'));
   });
 
@@ -95,6 +104,7 @@ export function createDialogs({ api, onChanged, returnFocus, ownChange = (n, req
       $('#pickup-number').textContent = order.orderNumber;
       $('#collector-match').textContent = '';
       $('#collector-match').className = 'match';
+      matchSaid.clear();
       open($('#pickup-dialog'), order, $('#collector'));
     },
     cancel(order) {

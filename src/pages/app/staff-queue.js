@@ -19,6 +19,9 @@ const FORWARD = { RECEIVED: ['IN_PROGRESS', 'Start stitching'], IN_PROGRESS: ['R
  */
 const MARK_MS = 6_000;
 
+/** Whether this browser says the queue's changes (#announce-changes), kept across sign-ins: 'off' or 'on'. */
+const ANNOUNCE_KEY = 'sleeve.staffAnnounce';
+
 /** Every card has the same buttons: a screen reader's list of buttons needs the order number in each name. */
 const which = (order) => h('span', { class: 'sr-only' }, ` #${order.orderNumber}`);
 
@@ -37,7 +40,9 @@ export function createQueue({ api, dialogs }) {
       // dir=auto: a name in a right-to-left script is laid out as itself inside the English card.
       h('div', { class: 'who', dir: 'auto' }, order.name),
       h('div', { class: 'what' }, `${size} · ${font} · ${thread}`),
-      h('div', { class: 'stitch', 'aria-label': `Stitch text: ${stitchText}` }, stitchText),
+      // Words in the text, not aria-label: a label on a div without a role is not read (Chromium read the card's stitch
+      // text unlabelled; other screen readers drop such labels altogether).
+      h('div', { class: 'stitch' }, h('span', { class: 'sr-only' }, 'Stitch text: '), stitchText),
       order.status === 'AWAITING_PAYMENT' && order.holdUntilText ? h('div', { class: 'meta' }, `Held until ${order.holdUntilText}`) : null,
       order.cancelReason ? h('div', { class: 'meta' }, `Cancelled: ${order.cancelReason}`) : null,
       order.collectedBy ? h('div', { class: 'meta' }, `Collected by ${order.collectedBy}`) : null,
@@ -55,7 +60,8 @@ export function createQueue({ api, dialogs }) {
       const list = byNumber.filter((o) => o.status === status);
       const titleId = `column-${status}`;
       return h('section', { class: 'column', 'aria-labelledby': titleId, dataset: { status } },
-        h('h2', { id: titleId }, statusLabel(status), h('span', { class: 'meta', 'aria-label': `${list.length} orders` }, String(list.length))),
+        // The count's word hidden, not an aria-label on the span (see card): the heading reads "Received 2 orders".
+        h('h2', { id: titleId }, statusLabel(status), h('span', { class: 'meta' }, String(list.length)), h('span', { class: 'sr-only' }, list.length === 1 ? ' order' : ' orders')),
         list.length ? h('ul', { class: 'orders' }, list.map(card)) : h('p', { class: 'empty' }, 'None'));
     }));
     const done = byNumber.filter((o) => DONE.includes(o.status)).reverse();
@@ -139,6 +145,7 @@ export function createQueue({ api, dialogs }) {
   let heard = [];
   let sayTimer = null;
   function announce(order) {
+    if (!announcing.checked) return;
     heard.push(`${order.orderNumber} ${statusLabel(order.status).toLowerCase()}`);
     sayTimer ??= setTimeout(() => {
       const [first, ...rest] = heard;
@@ -156,6 +163,21 @@ export function createQueue({ api, dialogs }) {
    * everything when the change was refused (another desk got there first), is said.
    */
   const own = new Map();
+
+  /**
+   * "Announce changes", on unless this browser turned it off: at event volume the announcements are near-continuous
+   * speech, and a staff member with a screen reader working the queue by hand may want them off.
+   */
+  const announcing = $('#announce-changes');
+  announcing.checked = localStorage.getItem(ANNOUNCE_KEY) !== 'off';
+  announcing.addEventListener('change', () => {
+    localStorage.setItem(ANNOUNCE_KEY, announcing.checked ? 'on' : 'off');
+    if (announcing.checked) return;
+    // Off: what was gathered is not said a second later either.
+    clearTimeout(sayTimer);
+    sayTimer = null;
+    heard = [];
+  });
 
   /** Runs `request` (a mutation whose answer's one field is the order `n`) as this desk's own change of order `n`. */
   async function ownChange(n, request) {
