@@ -127,6 +127,26 @@ describe.skipIf(SKIPPED)(`deploy/nginx/sleeve-gateway.conf in front of two insta
     stream.close();
   });
 
+  it("carries an MCP call's question to the agent at once, and the call's answer once the user has answered", { timeout: 60_000 }, async () => {
+    const { client } = await behindNginx();
+    const mcp = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: { elicitation: {} }, clientInfo: { name: 'nginx-test', version: '1' } } };
+    const opened = await client.request('/mcp', { method: 'POST', headers: mcp, body: JSON.stringify(initialize) });
+    expect(opened.status).toBe(200);
+    const session = { ...mcp, 'mcp-session-id': String(opened.headers['mcp-session-id']) };
+    await client.request('/mcp', { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+    const call = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'create_order', arguments: { ...VALID_ORDER } } };
+    const stream = await client.streamed('/mcp', { method: 'POST', headers: session, body: JSON.stringify(call) });
+    expect(stream.headers['content-type']).toContain('text/event-stream');
+    // The question must come while the call waits for the user, not when the call ends.
+    await stream.waitFor(/"method":"elicitation\/create"/u);
+    // The user's answer, posted as a request of its own (nginx may send it to the other instance), ends the call.
+    const id = /"id":"([^"]+)"/u.exec(await stream.waitFor(/"id":"/u))![1];
+    const answered = await client.request('/mcp', { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', id, result: { action: 'accept', content: { confirm: true } } }) });
+    expect(answered.status).toBe(202);
+    await stream.waitFor(/orderNumber/u, 5_000);
+  });
+
   it("counts each client address nginx saw, never nginx's own or one a client wrote", { timeout: 60_000 }, async () => {
     // Three reads of the options per address and window, counted for both instances together (Redis).
     const { client } = await behindNginx({ RATE_LIMIT_READ: '3' });

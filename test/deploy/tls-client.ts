@@ -24,11 +24,12 @@ export interface Answer {
   json(): any;
 }
 
-function open(ca: string, url: string, { method = 'GET', headers = {}, body, from }: Sent): Promise<IncomingMessage> {
+/** `silentMs`: how long the connection may carry nothing before it is given up (0: as long as the server keeps it). */
+function open(ca: string, url: string, { method = 'GET', headers = {}, body, from }: Sent, silentMs = 10_000): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     // agent: false, a connection per request: nothing is left open after the test, and `from` is always honoured.
     const req = httpsRequest(url, { method, headers, ca, agent: false, ...(from ? { localAddress: from } : {}) }, resolve);
-    req.setTimeout(10_000, () => req.destroy(new Error(`${method} ${url}: no answer within 10 s`)));
+    if (silentMs > 0) req.setTimeout(silentMs, () => req.destroy(new Error(`${method} ${url}: nothing for ${silentMs / 1000} s`)));
     req.once('error', reject);
     req.end(body);
   });
@@ -96,6 +97,27 @@ export function tlsClient(ca: string, origin: string) {
               wake = () => (clearTimeout(timer), resolve());
             });
           }
+        },
+      };
+    },
+
+    /** Any request whose answer is read as it arrives (an MCP call's event stream): waits for text matching a pattern. */
+    async streamed(path: string, sent: Sent = {}) {
+      // Silent for as long as the server and nginx keep it: what a proxy's idle timeout does is what is tested.
+      const response = await open(ca, origin + path, sent, 0);
+      afterThisTest(async () => void response.destroy());
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      return {
+        status: response.statusCode!,
+        headers: response.headers,
+        /** Resolves once what arrived matches `pattern`; rejects after `ms`, saying what had arrived. */
+        async waitFor(pattern: RegExp, ms = 3_000): Promise<string> {
+          for (const deadline = Date.now() + ms; !pattern.test(text); await new Promise((resolve) => setTimeout(resolve, 10))) {
+            if (Date.now() > deadline) throw new Error(`nothing matching ${pattern} within ${ms} ms; received: ${JSON.stringify(text)}`);
+          }
+          return text;
         },
       };
     },
