@@ -9,6 +9,13 @@ import { ConfigError, loadConfig, type Config } from './kernel/config.ts';
 import { GUESSABLE_BELOW } from './kernel/credential-strength.ts';
 import { createLogger } from './kernel/logger.ts';
 
+/**
+ * How long closing the gateway (jobs, Redis, the database) may take once the server has closed (requests in flight
+ * get 2 s): webhook attempts in flight get 3 s to be answered and recorded (webhook-client.ts), and 1 s is left to
+ * close. Usually it takes milliseconds (docs/running.md#shutdown).
+ */
+const DISPOSE_WITHIN_MS = 4_000;
+
 async function main(): Promise<void> {
   let loaded;
   try {
@@ -44,7 +51,11 @@ async function main(): Promise<void> {
     gateway.drain();
     if (config.drainSeconds > 0) await new Promise((resolve) => setTimeout(resolve, config.drainSeconds * 1_000));
     await server.close();
-    await gateway.dispose();
+    // Bounded: a database that answers nothing (frozen, a network dropping packets) held the exit until the query
+    // timeout, 10 s, or for ever with none (an operator's review). What was not committed is rolled back by
+    // PostgreSQL when the connection goes, and the leases and due times of what was under way bring it back.
+    const closed = await Promise.race([gateway.dispose().then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), DISPOSE_WITHIN_MS).unref())]);
+    if (!closed) logger.warn('stopping without waiting for the database or Redis, which did not answer', { waitedMs: DISPOSE_WITHIN_MS });
     await tracing?.shutdown().catch(() => undefined); // a collector that is down must not hold the exit
     logger.info('stopped');
     process.exit(0);
