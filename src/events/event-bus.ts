@@ -7,7 +7,7 @@ import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { MemoryEventTarget } from './memory-event-target.ts';
 import { createPubSub, type PubSub } from '@graphql-yoga/subscription';
 import { Redis } from 'ioredis';
-import { closeRedis, watchRedisLink, type RedisLink } from '../kernel/redis-connection.ts';
+import { closeRedis, pingForReadiness, watchRedisLink, type RedisLink } from '../kernel/redis-connection.ts';
 import type { Topics } from './topics.ts';
 import { resumptions, subscriptions } from './redis-subscriptions.ts';
 
@@ -103,9 +103,7 @@ export function createEventBus({ redisUrl, channelPrefix = '', onListenerError =
       // Ready only once the process's own topics (the caches', the dispatchers') are listened to.
       await subscribed();
       if (owed() > 0) throw new Error(`redis events subscriber owes ${owed()} SUBSCRIBE${owed() === 1 ? '' : 's'} (sent again when Redis is back)`);
-      await publishClient.ping().catch(() => {
-        throw new Error(`redis ${publishClient.status}`);
-      });
+      await pingForReadiness(publishClient);
     },
     async dispose() {
       state.closed = true;

@@ -18,7 +18,7 @@
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { limitedAddress } from './client-address.ts';
-import { closeRedis, REDIS_COMMAND_TIMEOUT_MS } from './redis-connection.ts';
+import { closeRedis, pingForReadiness, REDIS_COMMAND_TIMEOUT_MS } from './redis-connection.ts';
 import type { Clock } from './clock.ts';
 import type { RateLimitConfig } from './config.ts';
 import { emailKey } from './email.ts';
@@ -154,7 +154,7 @@ export function createRateLimiter(config: RateLimitConfig, clock: Clock, options
     },
     async check() {
       // While Redis is down each instance counts alone (in memory): a client gets N× its limit.
-      await redis.ping().catch(() => Promise.reject(new Error(`redis ${redis.status}`)));
+      await pingForReadiness(redis);
     },
     async dispose() {
       await closeRedis(redis);

@@ -25,6 +25,16 @@ export async function closeRedis(...clients: Redis[]): Promise<void> {
 }
 
 /**
+ * A readiness check's PING of `client`: rejects with what an operator reads in `/ready`. A connection ioredis calls
+ * ready whose PING gets no answer is Redis silent (frozen, a partition); "redis ready" was said for it.
+ */
+export async function pingForReadiness(client: Redis): Promise<void> {
+  await client.ping().catch(() => {
+    throw new Error(client.status === 'ready' ? 'redis did not answer PING (connected, silent)' : `redis ${client.status}`);
+  });
+}
+
+/**
  * Whether Redis is reachable now, as a process's connections to it see it: up while every one of them is ready.
  * ioredis retries a lost connection every few hundred milliseconds, each try a `close` and an `error`; what an
  * operator needs is the two moments that matter, lost and back, so listeners hear changes of state only

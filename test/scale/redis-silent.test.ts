@@ -46,6 +46,11 @@ describe.skipIf(!REDIS)(`a gateway whose Redis goes away${REDIS ? '' : ' (skippe
     await expectServed(server, 'before');
     link.freeze();
     await expectServed(server, 'frozen');
+    // Not ready, saying why in words that do not contradict it (it said "redis ready" while Redis answered nothing).
+    const ready = await send(server, '/ready');
+    const { checks } = (await ready.json()) as { checks: { redis: string } };
+    expect([ready.status, checks.redis]).toEqual([503, expect.not.stringMatching(/\bready\b/u)]);
+    expect(checks.redis).toMatch(/did not answer|no answer/u);
     server.child.kill('SIGTERM');
     const exit = await Promise.race([server.exited, new Promise((resolve) => setTimeout(() => resolve('still running'), 10_000))]);
     expect(exit).toBe(0);
