@@ -4,7 +4,10 @@
  * same numbers: sum them across instances no more than once (or take one instance's).
  *
  * A scrape that cannot read the database answers these gauges without a series (the age: NaN), never a stale
- * number; the process metrics and the counters still come, and `/ready` says what is wrong.
+ * number, and `sleeve_database_up` 0; the process metrics and the counters still come, and `/ready` says what is
+ * wrong. A read gets DATABASE_READ_WITHIN_MS: with PostgreSQL frozen it waited for the query timeout (10 s), which is
+ * Prometheus's whole scrape timeout, so the scrape failed and every series of the outage was lost (an operator's
+ * review under faults).
  */
 import { Gauge, type Registry } from 'prom-client';
 import type { Db } from '../db/database.ts';
@@ -13,18 +16,43 @@ import { outboxBacklog } from '../notifications/outbox-repository.ts';
 import { ORDER_STATUSES } from '../orders/order.ts';
 import { countOrdersByStatus } from '../orders/order-repository.ts';
 
+/** How long a scrape waits for each database read; a scrape is usually given 10 s in all. */
+const DATABASE_READ_WITHIN_MS = 2_000;
+
+/** `read`'s value, or null when it fails or takes longer than DATABASE_READ_WITHIN_MS. */
+async function bounded<T>(read: Promise<T>): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), DATABASE_READ_WITHIN_MS).unref()));
+  try {
+    return await Promise.race([read.catch(() => null), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** `awaiting payment` → `awaiting_payment`: label values a PromQL matcher writes without quoting spaces. */
 const statusLabel = (status: string) => status.replace(/ /gu, '_');
 
 export function registerDatabaseGauges(registry: Registry, db: Db, clock: Clock): void {
   const registers = [registry];
+  // One read of the orders serves a scrape's two gauges of them, as the backlog's below.
+  let orders: Promise<Awaited<ReturnType<typeof countOrdersByStatus>> | null> | null = null;
+  const readOrders = () => (orders ??= bounded(countOrdersByStatus(db)).finally(() => setImmediate(() => (orders = null))));
+  new Gauge({
+    name: 'sleeve_database_up',
+    help: 'Whether this scrape read the database (1) or it failed or did not answer within 2 s (0).',
+    registers,
+    async collect() {
+      this.set((await readOrders()) === null ? 0 : 1);
+    },
+  });
   new Gauge({
     name: 'sleeve_orders',
     help: 'Orders in the database by status (awaiting_payment, received, in_progress, ready, collected, cancelled).',
     labelNames: ['status'],
     registers,
     async collect() {
-      const counts = await countOrdersByStatus(db).catch(() => null);
+      const counts = await readOrders();
       this.reset();
       if (!counts) return;
       // Every status, zero included: a series that vanishes reads as "no data", not as none left.
@@ -34,10 +62,10 @@ export function registerDatabaseGauges(registry: Registry, db: Db, clock: Clock)
   });
 
   // One read serves the three outbox gauges of a scrape: the first collector to run starts it, the others share it.
-  let backlog: ReturnType<typeof outboxBacklog> | null = null;
+  let backlog: Promise<Awaited<ReturnType<typeof outboxBacklog>> | null> | null = null;
   const readBacklog = () => {
-    backlog ??= outboxBacklog(db).finally(() => setImmediate(() => (backlog = null)));
-    return backlog.catch(() => null);
+    backlog ??= bounded(outboxBacklog(db)).finally(() => setImmediate(() => (backlog = null)));
+    return backlog;
   };
   new Gauge({
     name: 'sleeve_outbox_notifications',

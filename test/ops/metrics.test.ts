@@ -23,6 +23,8 @@ const CONTRACT_FAMILIES: Record<string, string> = {
   sleeve_graphql_operations_total: 'counter',
   sleeve_graphql_subscriptions_open: 'gauge',
   sleeve_orders: 'gauge',
+  // Not in the contract: whether the scrape read the database (docs/operations.md#metrics).
+  sleeve_database_up: 'gauge',
   sleeve_outbox_notifications: 'gauge',
   sleeve_outbox_oldest_pending_age_seconds: 'gauge',
   sleeve_notification_delivery_attempt_duration_seconds: 'histogram',
@@ -110,6 +112,7 @@ describe('/metrics', () => {
     expect(value(f, 'sleeve_rate_limit_refusals_total', 'sleeve_rate_limit_refusals_total', { group: 'lookup' })).toBe(1);
     expect(value(f, 'sleeve_orders', 'sleeve_orders', { status: 'awaiting_payment' })).toBe(3); // two here, one for the claim
     expect(value(f, 'sleeve_orders', 'sleeve_orders', { status: 'collected' })).toBe(0);
+    expect(value(f, 'sleeve_database_up', 'sleeve_database_up', {})).toBe(1);
     expect(value(f, 'sleeve_outbox_notifications', 'sleeve_outbox_notifications', { state: 'failed' })).toBe(0);
 
     // Never a raw path, order number, token or email in a label: routes are the route table's templates.

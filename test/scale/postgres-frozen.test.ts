@@ -1,4 +1,8 @@
 /**
+ * A scrape of /metrics while PostgreSQL answers nothing: answered within Prometheus's scrape timeout, saying the
+ * database is down (`sleeve_database_up 0`) and leaving out the gauges read from it; it waited for the query timeout
+ * (10 s), the whole scrape timeout, so every series of the outage was lost.
+ *
  * SIGTERM while PostgreSQL answers nothing (a frozen server, a network dropping packets): the process exits 0
  * within the bound docs/running.md#shutdown gives (2 s for requests in flight, 4 s to close), not after the query
  * timeout (10 s), which held a draining instance 9 to 11 s in an operator's review under faults, and for ever with
@@ -14,6 +18,23 @@ import { startProcess } from '../support/process.ts';
 const DATABASE = process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL;
 
 describe.skipIf(!DATABASE)(`SIGTERM with PostgreSQL frozen${DATABASE ? '' : ' (skipped: set TEST_DATABASE_URL and TEST_REDIS_URL)'}`, () => {
+  it('answers a scrape of /metrics within its timeout, with sleeve_database_up 0 and the counters', async () => {
+    const shared = sharedInstancesEnv('pgfrozenscrape');
+    afterThisTest(shared.cleanup);
+    const link = await faultyLink(shared.env.DATABASE_URL!);
+    const server = await startProcess({ ...shared.env, DATABASE_URL: link.url, LOG_LEVEL: 'warn' });
+    const scrape = async () => (await fetch(`${server.url}/metrics`, { signal: AbortSignal.timeout(8_000) })).text();
+    expect(await scrape()).toMatch(/^sleeve_database_up 1$/mu);
+    link.freeze();
+    const started = Date.now();
+    const text = await scrape();
+    // Not a speed figure: Prometheus's default scrape timeout (10 s), past which it keeps nothing of the scrape.
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(text).toMatch(/^sleeve_database_up 0$/mu);
+    expect(text).not.toMatch(/^sleeve_orders\{/mu);
+    expect(text).toMatch(/^sleeve_http_request_duration_seconds_count\{/mu);
+  });
+
   it('exits 0 within its bound, though a query waits on the database', async () => {
     const shared = sharedInstancesEnv('pgfrozenstop');
     afterThisTest(shared.cleanup);
