@@ -99,7 +99,10 @@ export function createEventBus({ redisUrl, channelPrefix = '', onListenerError =
     bus: Object.assign(withListen(target, onListenerError, { subscribed, onResume }), { redisLink }),
     async check() {
       // A subscriber that is down misses events silently; its status says so (truthfully with the ready check on).
-      if (subscribeClient.status !== 'ready') throw new Error(`redis events subscriber ${subscribeClient.status}`);
+      if (subscribeClient.status !== 'ready') {
+        const failure = redisLink.failure === undefined ? '' : ` (${redisLink.failure})`;
+        throw new Error(`redis events subscriber ${subscribeClient.status}${failure}`);
+      }
       // Ready only once the process's own topics (the caches', the dispatchers') are listened to.
       await subscribed();
       if (owed() > 0) throw new Error(`redis events subscriber owes ${owed()} SUBSCRIBE${owed() === 1 ? '' : 's'} (sent again when Redis is back)`);

@@ -43,6 +43,11 @@ export async function pingForReadiness(client: Redis): Promise<void> {
  */
 export interface RedisLink {
   readonly up: boolean;
+  /**
+   * Why the last connection failed, in words that hold no secret: Redis's error code (`WRONGPASS`, `NOAUTH`) or the
+   * socket's (`ECONNREFUSED`); undefined while none has. A wrong password looked like any outage before.
+   */
+  readonly failure: string | undefined;
   /** Calls `listener` each time the link goes down (after having been up) or comes back; returns the unsubscribe. */
   onChange(listener: (up: boolean) => void): () => void;
   /** Stops listening: closing the connections on purpose (shutdown) is no loss. */
@@ -59,10 +64,16 @@ export function watchRedisLink(...clients: Redis[]): RedisLink {
     up = now;
     for (const listener of [...listeners]) listener(up);
   };
+  let failure: string | undefined;
+  const failed = (error: unknown) => void (failure = failureOf(error) ?? failure);
   for (const client of clients) for (const event of ['ready', 'close', 'end'] as const) client.on(event, recheck);
+  for (const client of clients) client.on('error', failed);
   return {
     get up() {
       return up;
+    },
+    get failure() {
+      return failure;
     },
     onChange(listener) {
       listeners.add(listener);
@@ -72,6 +83,19 @@ export function watchRedisLink(...clients: Redis[]): RedisLink {
       stopped = true;
       listeners.clear();
       for (const client of clients) for (const event of ['ready', 'close', 'end'] as const) client.off(event, recheck);
+      for (const client of clients) client.off('error', failed);
     },
   };
+}
+
+/**
+ * A connection error's code: a socket's (`ECONNREFUSED`), or the first word of Redis's reply when it is one of
+ * Redis's upper-case codes (`WRONGPASS invalid username-password pair…`). Never the message itself, which may hold
+ * a host; undefined for anything else.
+ */
+function failureOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && /^[A-Z_]{3,32}$/u.test(code)) return code;
+  const word = error instanceof Error ? /^([A-Z]{3,32})\b/u.exec(error.message)?.[1] : undefined;
+  return word;
 }

@@ -33,7 +33,8 @@ export function reportRedisLink(logger: Logger, { metrics }: { metrics: boolean 
       const lost = () => {
         lostAt = Date.now();
         // No URL: it may hold a password.
-        logger.warn('redis connection lost; events between instances are lost and limits counted per instance until it is back');
+        // `failure`: a code, never the message (a host, a user): WRONGPASS says at once it is no outage.
+        logger.warn('redis connection lost; events between instances are lost and limits counted per instance until it is back', { failure: link.failure });
       };
       // Not yet connected at start: a loss only if it stays so (the connections may still be finishing their handshake).
       const unreached = link.up ? undefined : setTimeout(() => !link.up && lostAt === null && lost(), START_GRACE_MS).unref();

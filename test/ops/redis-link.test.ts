@@ -16,8 +16,8 @@ import { parsePrometheusText } from './prometheus-text.ts';
 const REDIS_SERVER = '/usr/bin/redis-server';
 
 /** A throwaway redis-server on `port`, answering PING; stopped after the test. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+async function startRedis(port: number, ...options: string[]): Promise<ChildProcess> {
+  const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...options], { stdio: ['ignore', 'pipe', 'pipe'] });
   afterThisTest(async () => void (child.exitCode === null && child.signalCode === null && child.kill('SIGKILL')));
   let output = '';
   child.stdout!.on('data', (data: Buffer) => (output += data.toString()));
@@ -65,5 +65,18 @@ describe.skipIf(!existsSync(REDIS_SERVER))('Redis lost and back', () => {
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
     expect(lines(/^redis connection lost/u)).toHaveLength(1);
+  });
+
+  it('says why when Redis refuses the password: its code in the warn line and in /ready, never the password', async () => {
+    const port = await freePort();
+    await startRedis(port, '--requirepass', 'the-right-one');
+    const server = await startProcess({ DATABASE_URL: ':memory:', REDIS_URL: `redis://:a-wrong-one@127.0.0.1:${port}`, LOG_LEVEL: 'info' });
+    const lost = () => server.output().split('\n').filter((line) => line.includes('redis connection lost'));
+    await eventually(() => lost().length > 0, 10_000);
+    expect(JSON.parse(lost()[0]!)).toMatchObject({ level: 'warn', failure: 'WRONGPASS' });
+    const ready = await fetch(`${server.url}/ready`);
+    expect(ready.status).toBe(503);
+    expect(JSON.stringify(await ready.json())).toContain('WRONGPASS');
+    expect(server.output()).not.toContain('a-wrong-one');
   });
 });
