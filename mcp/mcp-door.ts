@@ -134,7 +134,7 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
       else if (!res.headersSent) res.writeHead(202).end();
     };
     const transport = new RelayedTransport(inner, `${instance}.${callId}`, scope.sessionId, requests, endUnanswered);
-    const server = buildServer(scope);
+    const server = buildServer({ ...scope, acting: (requestId) => transport.acting(requestId) });
     calls.set(callId, { sessionKey: sessionKey(scope.sessionId), transport });
     try {
       await server.connect(transport);

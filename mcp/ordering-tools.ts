@@ -41,8 +41,10 @@ async function ask(extra: Extra, message: string, properties: Record<string, unk
  * Checked right before anything permanent: a call the client cancelled (MCP 2025-11-25, cancellation) does not act,
  * whatever it was told meanwhile. The SDK sends no answer to it, so this one is never seen.
  */
-function stillWanted(extra: Extra): void {
+function stillWanted(extra: Extra, scope: CallScope): void {
   if (extra.signal.aborted) throw new DomainError('bad_request', 'The call was cancelled: nothing was done.');
+  // From here the call acts: a cancel arriving during it no longer ends the call unanswered (relay.ts).
+  scope.acting?.(extra.requestId);
 }
 
 function stringArg(args: RawArgs, name: string): string {
@@ -102,7 +104,7 @@ export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: 
           nextAction: `${raw.confirmation == null ? '' : STALE_CODE}Nothing is ordered yet. Ask the user to confirm every detail above, reading the stitch text back letter by letter. Only once they confirm, call create_order again with exactly the same arguments and confirmation "${code}".`,
         });
       }
-      stillWanted(extra);
+      stillWanted(extra, scope);
       const { order, payToken } = await services.orders.create(input);
       return answer(orderBody(services.orders.view(order, { payToken })), orderLink(order.orderNumber, payToken, scope.protocolVersion));
     }),
@@ -148,7 +150,7 @@ export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: 
           }
         }
       }
-      stillWanted(extra);
+      stillWanted(extra, scope);
       const paid = await services.orders.pay(orderNumber, input);
       return answer(payResultBody(services.orders.viewPayment(paid)));
     }),

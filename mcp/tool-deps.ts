@@ -25,4 +25,9 @@ export interface CallScope {
   staff: boolean;
   /** The MCP revision this request speaks (mcp/early-answers.ts protocolVersionOf): content newer ones added is left out. */
   protocolVersion: string;
+  /**
+   * A tool is about to act for `requestId` (create, pay): a cancel from now on is not honoured, so the answer of
+   * what was done reaches the client (relay.ts RelayedTransport.acting). Set by the door for each call.
+   */
+  acting?: (requestId: string | number) => void;
 }

@@ -62,7 +62,10 @@ const IN_MEMORY: Arrival = { subscribed: async () => {}, onResume: () => () => {
 
 export interface EventBusHandle {
   bus: EventBus;
-  /** Resolves when both Redis connections are up (always, in memory): docs/operations.md#readiness. */
+  /**
+   * Resolves when both Redis connections are up, each answers PING and no SUBSCRIBE is owed (always, in memory):
+   * docs/operations.md#readiness.
+   */
   check(): Promise<void>;
   /** Closes the Redis connections, if any. */
   dispose(): Promise<void>;
@@ -88,7 +91,7 @@ export function createEventBus({ redisUrl, channelPrefix = '', onListenerError =
   // more (test/scale/redis-break.test.ts; ioredis 6 fixes it). No CLIENT SETINFO: it let SUBSCRIBEs asked before
   // the first connect overtake the check's INFO, which then fails in subscribe mode (redis/ioredis#2037).
   const subscribeClient = quiet(new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3, disableClientInfo: true }));
-  const { subscribed, owed } = subscriptions(subscribeClient);
+  const { subscribed, owed, stop: stopResubscribing } = subscriptions(subscribeClient);
   const redisTarget = createRedisEventTarget<never>({ publishClient, subscribeClient });
   const state = { closed: false };
   const target = guarded(redisTarget, channelPrefix, state);
@@ -110,6 +113,7 @@ export function createEventBus({ redisUrl, channelPrefix = '', onListenerError =
     },
     async dispose() {
       state.closed = true;
+      stopResubscribing();
       redisLink.stop();
       await closeRedis(publishClient, subscribeClient);
     },

@@ -6,8 +6,9 @@ import type { Redis } from 'ioredis';
 
 /** The longest a stream waits for Redis to acknowledge its SUBSCRIBE (see subscriptions()). */
 const SUBSCRIBE_WAIT_MS = 5_000;
-/** How soon a SUBSCRIBE refused with the connection up (not lost with it) is sent again. */
+/** How soon a SUBSCRIBE refused with the connection up (not lost with it) is sent again, doubling up to the most. */
 const RESUBSCRIBE_RETRY_MS = 1_000;
+const RESUBSCRIBE_RETRY_MAX_MS = 30_000;
 
 /**
  * What `subscribed()` waits for: every SUBSCRIBE sent so far, answered or failed (a stream must not hang on a
@@ -19,20 +20,31 @@ const RESUBSCRIBE_RETRY_MS = 1_000;
  * listened to: a stream opened during a break, and every later one of that order, heard nothing more, and an
  * instance started before Redis never heard its caches' topics (test/scale/redis-subscribe-during-break.test.ts).
  */
-export function subscriptions(client: Redis): { subscribed: () => Promise<void>; owed: () => number } {
+export function subscriptions(client: Redis): { subscribed: () => Promise<void>; owed: () => number; stop: () => void } {
   let all: Promise<unknown> = Promise.resolve();
   /** The channels listened to now, as the event target asked for them. */
   const wanted = new Set<string>();
   const owed = new Set<string>();
+  /** One retry of what is owed at a time, sooner after a success (a refusal by Redis itself: an ACL, OOM). */
+  let retry: NodeJS.Timeout | undefined;
+  let retryMs = RESUBSCRIBE_RETRY_MS;
   const subscribe = client.subscribe.bind(client) as (...channels: string[]) => Promise<unknown>;
   const unsubscribe = client.unsubscribe.bind(client) as (...channels: string[]) => Promise<unknown>;
   function send(channels: string[]): Promise<unknown> {
     const result = subscribe(...channels);
     result.then(
-      () => channels.forEach((channel) => owed.delete(channel)),
+      () => {
+        retryMs = RESUBSCRIBE_RETRY_MS;
+        for (const channel of channels) owed.delete(channel);
+        // Unsubscribed while this was on its way: the channel is nobody's now.
+        const unwanted = channels.filter((channel) => !wanted.has(channel));
+        if (unwanted.length > 0) void unsubscribe(...unwanted);
+      },
       () => {
         for (const channel of channels) if (wanted.has(channel)) owed.add(channel);
-        if (client.status === 'ready') setTimeout(resend, RESUBSCRIBE_RETRY_MS).unref();
+        if (client.status !== 'ready' || retry !== undefined) return;
+        retry = setTimeout(() => ((retry = undefined), resend()), retryMs).unref();
+        retryMs = Math.min(retryMs * 2, RESUBSCRIBE_RETRY_MAX_MS);
       },
     );
     all = Promise.allSettled([all, result]);
@@ -64,6 +76,7 @@ export function subscriptions(client: Redis): { subscribed: () => Promise<void>;
       clearTimeout(timer);
     },
     owed: () => owed.size,
+    stop: () => clearTimeout(retry),
   };
 }
 

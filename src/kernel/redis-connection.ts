@@ -58,13 +58,15 @@ export function watchRedisLink(...clients: Redis[]): RedisLink {
   const listeners = new Set<(up: boolean) => void>();
   let up = false;
   let stopped = false;
+  let failure: string | undefined;
   const recheck = () => {
     const now = clients.every((client) => client.status === 'ready');
+    // A cause is of the outage it came in: one from a start before Redis was up does not explain a later one.
+    if (now) failure = undefined;
     if (stopped || now === up) return;
     up = now;
     for (const listener of [...listeners]) listener(up);
   };
-  let failure: string | undefined;
   const failed = (error: unknown) => void (failure = failureOf(error) ?? failure);
   for (const client of clients) for (const event of ['ready', 'close', 'end'] as const) client.on(event, recheck);
   for (const client of clients) client.on('error', failed);

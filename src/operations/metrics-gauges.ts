@@ -19,15 +19,25 @@ import { countOrdersByStatus } from '../orders/order-repository.ts';
 /** How long a scrape waits for each database read; a scrape is usually given 10 s in all. */
 const DATABASE_READ_WITHIN_MS = 2_000;
 
-/** `read`'s value, or null when it fails or takes longer than DATABASE_READ_WITHIN_MS. */
-async function bounded<T>(read: Promise<T>): Promise<T | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), DATABASE_READ_WITHIN_MS).unref()));
-  try {
-    return await Promise.race([read.catch(() => null), late]);
-  } finally {
-    clearTimeout(timer);
-  }
+/**
+ * A read the gauges of a scrape share: its value, or null when it fails or takes longer than DATABASE_READ_WITHIN_MS.
+ * One read at a time: a scrape while the last read still waits on a silent database waits on that one too, rather
+ * than leave another query holding a pool connection until the query timeout.
+ */
+function sharedRead<T>(read: () => Promise<T>): () => Promise<T | null> {
+  let pending: Promise<T | null> | null = null;
+  return async () => {
+    pending ??= read()
+      .catch(() => null)
+      .finally(() => setImmediate(() => (pending = null)));
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), DATABASE_READ_WITHIN_MS).unref()));
+    try {
+      return await Promise.race([pending, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
 }
 
 /** `awaiting payment` → `awaiting_payment`: label values a PromQL matcher writes without quoting spaces. */
@@ -36,11 +46,10 @@ const statusLabel = (status: string) => status.replace(/ /gu, '_');
 export function registerDatabaseGauges(registry: Registry, db: Db, clock: Clock): void {
   const registers = [registry];
   // One read of the orders serves a scrape's two gauges of them, as the backlog's below.
-  let orders: Promise<Awaited<ReturnType<typeof countOrdersByStatus>> | null> | null = null;
-  const readOrders = () => (orders ??= bounded(countOrdersByStatus(db)).finally(() => setImmediate(() => (orders = null))));
+  const readOrders = sharedRead(() => countOrdersByStatus(db));
   new Gauge({
     name: 'sleeve_database_up',
-    help: 'Whether this scrape read the database (1) or it failed or did not answer within 2 s (0).',
+    help: `Whether this scrape read the database (1) or it failed or did not answer within ${DATABASE_READ_WITHIN_MS / 1000} s (0).`,
     registers,
     async collect() {
       this.set((await readOrders()) === null ? 0 : 1);
@@ -62,11 +71,7 @@ export function registerDatabaseGauges(registry: Registry, db: Db, clock: Clock)
   });
 
   // One read serves the three outbox gauges of a scrape: the first collector to run starts it, the others share it.
-  let backlog: Promise<Awaited<ReturnType<typeof outboxBacklog>> | null> | null = null;
-  const readBacklog = () => {
-    backlog ??= bounded(outboxBacklog(db)).finally(() => setImmediate(() => (backlog = null)));
-    return backlog;
-  };
+  const readBacklog = sharedRead(() => outboxBacklog(db));
   new Gauge({
     name: 'sleeve_outbox_notifications',
     help: 'Outbox notifications waiting to be delivered (pending) and given up on (failed).',

@@ -96,6 +96,28 @@ describe('a tool call the client cancels', () => {
     expect(await orders.holdsEmail(VALID_ORDER.email)).toBe(false);
   });
 
+  it('answers a call cancelled while it creates the order: the order is made, and the agent is told it', async () => {
+    const live = await liveServer();
+    const session = await rawSession(`${live.server.url}/mcp`);
+    const { confirmation } = (await session.call('create_order', { ...VALID_ORDER })).structuredContent;
+    // The create is held until the cancel is in: the call has begun to act, which it can no longer undo.
+    const orders = live.gateway.services.orders;
+    const create = orders.create.bind(orders);
+    let release!: () => void;
+    let creating!: () => void;
+    const started = new Promise<void>((resolve) => (creating = resolve));
+    const held = new Promise<void>((resolve) => (release = resolve));
+    orders.create = async (input) => (creating(), await held, create(input));
+    const call = session.post({ jsonrpc: '2.0', id: 11, method: 'tools/call', params: { name: 'create_order', arguments: { ...VALID_ORDER, confirmation } } });
+    await started;
+    await session.post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 11 } });
+    release();
+    const answered = await call;
+    // Before, the POST was answered 202 with nothing: the order existed and the agent never had its payToken.
+    expect(answered.status).toBe(200);
+    expect(((await answered.json()) as any).result.structuredContent).toMatchObject({ ok: true, status: 'awaiting payment', payToken: expect.any(String) });
+  });
+
   it("cancels only the session's own call: another session naming the same request id changes nothing", async () => {
     const live = await liveServer();
     const url = `${live.server.url}/mcp`;

@@ -138,6 +138,22 @@ export function createQueue({ api, dialogs }) {
   const renderSoon = drawSoon(render);
 
   /**
+   * "Announce changes", on unless this browser turned it off: at event volume the announcements are near-continuous
+   * speech, and a staff member with a screen reader working the queue by hand may want them off.
+   */
+  const announcing = $('#announce-changes');
+  // Storage a browser refuses (blocked, private mode) throws: the setting then lasts as long as the page.
+  announcing.checked = stored(() => localStorage.getItem(ANNOUNCE_KEY)) !== 'off';
+  announcing.addEventListener('change', () => {
+    stored(() => localStorage.setItem(ANNOUNCE_KEY, announcing.checked ? 'on' : 'off'));
+    if (announcing.checked) return;
+    // Off: what was gathered is not said a second later either.
+    clearTimeout(sayTimer);
+    sayTimer = null;
+    heard = [];
+  });
+
+  /**
    * What other desks and the hold change, said to a screen reader (a polite live region): gathered for a second, so
    * a burst is one sentence, not a queue of them. The queue's columns changed silently before. This desk's own
    * changes are not said (see ownChange).
@@ -163,21 +179,6 @@ export function createQueue({ api, dialogs }) {
    * everything when the change was refused (another desk got there first), is said.
    */
   const own = new Map();
-
-  /**
-   * "Announce changes", on unless this browser turned it off: at event volume the announcements are near-continuous
-   * speech, and a staff member with a screen reader working the queue by hand may want them off.
-   */
-  const announcing = $('#announce-changes');
-  announcing.checked = localStorage.getItem(ANNOUNCE_KEY) !== 'off';
-  announcing.addEventListener('change', () => {
-    localStorage.setItem(ANNOUNCE_KEY, announcing.checked ? 'on' : 'off');
-    if (announcing.checked) return;
-    // Off: what was gathered is not said a second later either.
-    clearTimeout(sayTimer);
-    sayTimer = null;
-    heard = [];
-  });
 
   /** Runs `request` (a mutation whose answer's one field is the order `n`) as this desk's own change of order `n`. */
   async function ownChange(n, request) {
@@ -260,4 +261,13 @@ export function createQueue({ api, dialogs }) {
       await load();
     },
   };
+}
+
+/** What `use` of localStorage gives, or null where the browser refuses storage. */
+function stored(use) {
+  try {
+    return use();
+  } catch {
+    return null;
+  }
 }
