@@ -12,13 +12,15 @@ import type { AppDatabase, Db } from '../db/database.ts';
 import { timeOrderedId } from '../kernel/tokens.ts';
 import { nextState } from './attempt-service.ts';
 import { findLeasedDelivery, insertDeliveryAttempts, updateLeasedDelivery, type DeliveryAttemptRow, type DeliveryRow, type DeliveryState } from './delivery-repository.ts';
-import { disableEndpoint, recordHealth, type EndpointRow } from './endpoint-repository.ts';
+import { disableEndpoint, findEndpoint, recordHealth, type EndpointRow } from './endpoint-repository.ts';
 import { ok, type DeliveryResult } from './webhook-client.ts';
 import { transaction } from '../db/transaction.ts';
 
 export interface DeliveryRecordRequest {
   row: DeliveryRow;
   owner: string;
+  /** The endpoint's url the attempt went to: its health is that receiver's (the url may have changed meanwhile). */
+  url: string;
   result: DeliveryResult;
   startedAt: number;
   now: number;
@@ -173,7 +175,11 @@ async function leasedState(trx: Db, lock: boolean, request: DeliveryRecordReques
  * run a success of the same batch ended disables nothing: the endpoint answered). The notice goes with the attempt
  * that decided it. The endpoint row as it is now (undefined: deleted).
  */
-async function afterAttempts(trx: Db, endpointId: string, members: Array<{ request: DeliveryRecordRequest; recorded: RecordedDelivery }>): Promise<EndpointRow | undefined> {
+async function afterAttempts(trx: Db, endpointId: string, batch: Array<{ request: DeliveryRecordRequest; recorded: RecordedDelivery }>): Promise<EndpointRow | undefined> {
+  // Attempts at a url the endpoint has left since (a merchant moved it while they were in flight) tell nothing of
+  // the receiver it has now: a late failure or 410 from the old one started a run or disabled the new one.
+  const url = batch[batch.length - 1]!.request.url;
+  const members = batch.filter((member) => member.request.url === url);
   let since: number | null = null;
   let afterSuccess = false;
   let throttledUntil: number | null = null;
@@ -182,8 +188,8 @@ async function afterAttempts(trx: Db, endpointId: string, members: Array<{ reque
     else since ??= request.now;
     throttledUntil = recorded.throttledUntil ?? throttledUntil;
   }
-  const endpoint = await recordHealth(trx, endpointId, { failing: since === null ? null : { since, afterSuccess }, throttledUntil });
-  if (!endpoint) return undefined;
+  const endpoint = await recordHealth(trx, endpointId, url, { failing: since === null ? null : { since, afterSuccess }, throttledUntil });
+  if (!endpoint) return findEndpoint(trx, endpointId, null); // moved (or deleted): its health left as it is
   const gone = members.find((member) => member.request.result.statusCode === 410);
   const last = members[members.length - 1]!;
   if (gone) {

@@ -214,6 +214,7 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
       const recorded = await record({
         row,
         owner,
+        url: endpoint.url,
         result,
         startedAt: sentAt,
         now: clock.now(),

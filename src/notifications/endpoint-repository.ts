@@ -109,12 +109,14 @@ export interface HealthOutcome {
 }
 
 /** A batch that ended in a success, unthrottled (nearly every batch): compiled once (db/compiled-once.ts). */
-const answeredQuery = compiledOnce((db: Db, v: { id: string }) => db.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', v.id).returningAll());
+const answeredQuery = compiledOnce((db: Db, v: { id: string; url: string }) =>
+  db.updateTable('webhook_endpoints').set({ failing_since: null }).where('id', '=', v.id).where('url', '=', v.url).returningAll(),
+);
 
 /** Writes a batch's health outcome (once per endpoint per batch, not per attempt); the row as it is now. */
-export async function recordHealth(db: Db, id: string, outcome: HealthOutcome): Promise<EndpointRow | undefined> {
+export async function recordHealth(db: Db, id: string, url: string, outcome: HealthOutcome): Promise<EndpointRow | undefined> {
   const { failing, throttledUntil } = outcome;
-  if (failing === null && throttledUntil === null) return (await answeredQuery(db, { id })).rows[0];
+  if (failing === null && throttledUntil === null) return (await answeredQuery(db, { id, url })).rows[0];
   return db
     .updateTable('webhook_endpoints')
     .set((eb) => ({
@@ -122,6 +124,7 @@ export async function recordHealth(db: Db, id: string, outcome: HealthOutcome): 
       ...(throttledUntil !== null ? { throttled_until: throttledUntil } : {}),
     }))
     .where('id', '=', id)
+    .where('url', '=', url)
     .returningAll()
     .executeTakeFirst();
 }

@@ -35,8 +35,8 @@ export interface Receiver {
   failNext(count: number, answer?: Answer): void;
   /** While on, requests are recorded but never answered (a merchant that hangs). */
   hang(on: boolean): void;
-  /** Answers every request held while hanging with 200 (those whose sender died just fail). */
-  release(): void;
+  /** Answers every request held while hanging with `answer`, 200 by default (those whose sender died just fail). */
+  release(answer?: Answer): void;
   /** The first request of each `webhook-id`, in order of arrival (a retry or redelivery repeats an id). */
   distinct(): ReceivedRequest[];
   /** Resolves once `count` requests have arrived. */
@@ -100,8 +100,8 @@ export async function startReceiver(): Promise<Receiver> {
     hang(on) {
       hanging = on;
     },
-    release() {
-      for (const res of held.splice(0)) if (!res.destroyed) res.writeHead(200).end();
+    release(answer = { status: 200 }) {
+      for (const res of held.splice(0)) if (!res.destroyed) res.writeHead(answer.status, answer.headers ?? {}).end(answer.body ?? '');
     },
     distinct() {
       const seen = new Set<unknown>();

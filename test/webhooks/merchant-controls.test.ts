@@ -92,6 +92,23 @@ describe('merchant webhooks: what the merchant controls', () => {
     expect((await hooks(t, site, 'GET', `/${at.id}`)).body).toMatchObject({ enabled: true, disabledReason: null });
   });
 
+  it("an attempt still in flight to the old url when it changed tells nothing of the new receiver: its 410 disables nothing", async () => {
+    const t = await webhookGateway();
+    const site = await merchantSite(t);
+    const at = await endpointAt(t, site);
+    at.receiver.hang(true);
+    await notify(t, site);
+    await at.receiver.waitFor(1);
+    const moved = await startReceiver();
+    expect((await hooks(t, site, 'PATCH', `/${at.id}`, { url: moved.url })).status).toBe(200);
+    // The old receiver answers only now, and says it is gone; before, that disabled the endpoint at its new url.
+    at.receiver.release({ status: 410 });
+    await recorded(t, site, at);
+    expect((await hooks(t, site, 'GET', `/${at.id}`)).body).toMatchObject({ url: moved.url, enabled: true, failingSince: null, disabledReason: null });
+    expect((await hooks(t, site, 'POST', `/${at.id}/test`)).status).toBe(202);
+    await turnUntil(t, () => moved.requests.some((r) => r.path === '/webhook-test'));
+  });
+
   it('an endpoint failing for less than two minutes is said to have failed for seconds, not "0 minutes"', async () => {
     const t = await webhookGateway({ ENDPOINT_DISABLE_AFTER: '20s', NOTIFY_RETRY_SCHEDULE: '0,30s' });
     const site = await merchantSite(t);
