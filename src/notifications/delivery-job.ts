@@ -144,10 +144,9 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
     return () => {
       for (const row of rows) track(endpoint, send(row, endpoint, messages.get(row.message_id) ?? null));
       if (nextDue !== null) timer.arm(Math.max(nextDue, now));
-      // All the room it had, maybe more due: asked again, it waits for the site's next free slot if the share is what
-      // ran out (delivery-slots.ts). Unasked, nothing would name it when a sibling frees one, and with the clock
-      // still (no poll) its deliveries stayed put while the site's share had room again.
-      else if (rows.length === room) slots.room(endpoint);
+      // All the room it had, maybe more due. Unmarked, nothing named it when a sibling freed a slot, and its
+      // deliveries waited for the minute's poll while the site's share had room again.
+      else if (rows.length === room) slots.waitIfShareIsFull(endpoint);
     };
   }
 

@@ -65,6 +65,14 @@ export class DeliverySlots {
     return site === undefined ? Infinity : this.room({ id: endpointId, site_id: site, failing_since: null });
   }
 
+  /**
+   * After a claim that took all the room the endpoint had, with maybe more due: it waits for the site's next free
+   * slot if the site's share is what ran out (room() marks it), so that it is named when a sibling frees one.
+   */
+  waitIfShareIsFull(endpoint: SlotHolder): void {
+    this.room(endpoint);
+  }
+
   /** Whether another endpoint of the site waits for one of its slots (its siblings then hand none to themselves). */
   siteWaits(siteId: string): boolean {
     return (this.waiting.get(siteId)?.size ?? 0) > 0;

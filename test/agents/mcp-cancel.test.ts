@@ -27,6 +27,28 @@ function holdQuestion(agent: McpTestClient) {
   return { asked, answer: (result: ElicitResult) => answer(result), withdrawn: () => signal?.aborted === true };
 }
 
+/**
+ * A confirmed create_order from a client without elicitation, cancelled while the order service's `step` runs (held
+ * until the cancel is in): the POST's answer, and the service.
+ */
+async function cancelDuring(step: 'checkCreate' | 'create') {
+  const live = await liveServer();
+  const session = await rawSession(`${live.server.url}/mcp`); // no elicitation: answers are JSON
+  const { confirmation } = (await session.call('create_order', { ...VALID_ORDER })).structuredContent;
+  const orders = live.gateway.services.orders;
+  const original = orders[step].bind(orders) as (input: never) => Promise<never>;
+  let release!: () => void;
+  let running!: () => void;
+  const started = new Promise<void>((resolve) => (running = resolve));
+  const held = new Promise<void>((resolve) => (release = resolve));
+  (orders as unknown as Record<string, unknown>)[step] = async (input: never) => (running(), await held, original(input));
+  const call = session.post({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'create_order', arguments: { ...VALID_ORDER, confirmation } } });
+  await started;
+  await session.post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9 } });
+  release();
+  return { answered: await call, orders };
+}
+
 const status = async (base: string, orderNumber: string, payToken: string) => ((await (await fetch(`${base}/api/orders/${orderNumber}?t=${payToken}`)).json()) as { status: string }).status;
 
 /**
@@ -76,43 +98,15 @@ describe('a tool call the client cancels', () => {
   });
 
   it('creates nothing when a call without elicitation is cancelled before it acts, and answers its POST 202', async () => {
-    const live = await liveServer();
-    const session = await rawSession(`${live.server.url}/mcp`); // no elicitation: answers are JSON
-    const { confirmation } = (await session.call('create_order', { ...VALID_ORDER })).structuredContent;
-    // The order rules' check is held until the cancel is in: the call is then between its checks and the create.
-    const orders = live.gateway.services.orders;
-    const check = orders.checkCreate.bind(orders);
-    let release!: () => void;
-    let checking!: () => void;
-    const checked = new Promise<void>((resolve) => (checking = resolve));
-    const held = new Promise<void>((resolve) => (release = resolve));
-    orders.checkCreate = async (input) => (checking(), await held, check(input));
-    const call = session.post({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'create_order', arguments: { ...VALID_ORDER, confirmation } } });
-    await checked;
-    await session.post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9 } });
-    release();
-    const answered = await call;
+    // Cancelled while the order rules' check runs: the call is then between its checks and the create.
+    const { answered, orders } = await cancelDuring('checkCreate');
     expect([answered.status, await answered.text()]).toEqual([202, '']);
     expect(await orders.holdsEmail(VALID_ORDER.email)).toBe(false);
   });
 
   it('answers a call cancelled while it creates the order: the order is made, and the agent is told it', async () => {
-    const live = await liveServer();
-    const session = await rawSession(`${live.server.url}/mcp`);
-    const { confirmation } = (await session.call('create_order', { ...VALID_ORDER })).structuredContent;
-    // The create is held until the cancel is in: the call has begun to act, which it can no longer undo.
-    const orders = live.gateway.services.orders;
-    const create = orders.create.bind(orders);
-    let release!: () => void;
-    let creating!: () => void;
-    const started = new Promise<void>((resolve) => (creating = resolve));
-    const held = new Promise<void>((resolve) => (release = resolve));
-    orders.create = async (input) => (creating(), await held, create(input));
-    const call = session.post({ jsonrpc: '2.0', id: 11, method: 'tools/call', params: { name: 'create_order', arguments: { ...VALID_ORDER, confirmation } } });
-    await started;
-    await session.post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 11 } });
-    release();
-    const answered = await call;
+    // Cancelled while the create runs: the call has begun to act, which it can no longer undo.
+    const { answered } = await cancelDuring('create');
     // Before, the POST was answered 202 with nothing: the order existed and the agent never had its payToken.
     expect(answered.status).toBe(200);
     expect(((await answered.json()) as any).result.structuredContent).toMatchObject({ ok: true, status: 'awaiting payment', payToken: expect.any(String) });

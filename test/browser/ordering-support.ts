@@ -113,3 +113,10 @@ export async function lookAt(page: Page, name: string): Promise<void> {
   }
   if (before) await page.setViewportSize(before);
 }
+
+/** Signs `page` in on the staff console of `base` with the suites' admin token. */
+export async function signInToStaff(page: Page, base: string): Promise<void> {
+  await page.goto(`${base}/staff`);
+  await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}

@@ -7,7 +7,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { CHROMIUM_NOTE, hasChromium, launchBrowser, openPage } from '../support/browser.ts';
-import { ADMIN_TOKEN, DESKTOP, startServer } from './ordering-support.ts';
+import { DESKTOP, startServer, signInToStaff } from './ordering-support.ts';
 
 const ORDER = { size: '13-inch', font: 'Block', thread: 'Gold', stitchText: 'HI' };
 /** What has focus, in words a screen reader would say first: a button's name, or an element's id. */
@@ -25,9 +25,7 @@ describe.skipIf(!hasChromium)(`the staff console keeps the keyboard's place in a
     }
     const browser = await launchBrowser();
     const { page, pageErrors } = await openPage(browser, { viewport: DESKTOP });
-    await page.goto(`${base}/staff`);
-    await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInToStaff(page, base);
     await page.locator('#order-1002').waitFor({ state: 'visible', timeout: 5_000 });
     await expect.poll(() => page.locator('#conn').textContent(), { timeout: 5_000 }).toBe('Live');
 

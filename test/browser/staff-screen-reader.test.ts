@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CHROMIUM_NOTE, hasChromium, launchBrowser, openPage } from '../support/browser.ts';
-import { ADMIN_TOKEN, DESKTOP, startServer } from './ordering-support.ts';
+import { ADMIN_TOKEN, DESKTOP, startServer, signInToStaff } from './ordering-support.ts';
 
 const ORDER = { email: 'ada@example.com', name: 'Ada Lovelace', size: '14-inch', font: 'Block', thread: 'Silver', stitchText: 'ADA 1815' };
 
@@ -34,9 +34,7 @@ describe.skipIf(!hasChromium)(`the staff console for screen readers ${CHROMIUM_N
     await api.pay(created.orderNumber, created.payToken);
     const browser = await launchBrowser();
     const { page, pageErrors } = await openPage(browser, { viewport: DESKTOP });
-    await page.goto(`${base}/staff`);
-    await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signInToStaff(page, base);
     const card = page.locator('#order-1001');
     await card.waitFor({ timeout: 5_000 });
     expect(await card.ariaSnapshot()).toContain('Stitch text: ADA 1815');

@@ -21,6 +21,21 @@ async function notify(t: TestGateway, site: Site): Promise<void> {
   expect(res.status, JSON.stringify(res.body)).toBe(200);
 }
 
+/**
+ * An endpoint disabled after 20 s of failure, retried once 30 s after its first attempt, whose receiver fails the
+ * next `failures` requests; one notification's first attempt has failed and is recorded.
+ */
+async function failedOnce(failures: number) {
+  const t = await webhookGateway({ ENDPOINT_DISABLE_AFTER: '20s', NOTIFY_RETRY_SCHEDULE: '0,30s' });
+  const site = await merchantSite(t);
+  const at = await endpointAt(t, site);
+  at.receiver.failNext(failures);
+  await notify(t, site);
+  await at.receiver.waitFor(1);
+  await recorded(t, site, at);
+  return { t, site, at };
+}
+
 /** An endpoint its receiver throttled for a day (429 with a Retry-After far off), its one delivery kept PENDING. */
 async function throttledEndpoint(t: TestGateway, site: Site) {
   const at = await endpointAt(t, site);
@@ -71,13 +86,7 @@ describe('merchant webhooks: what the merchant controls', () => {
   });
 
   it("a new url ends the old receiver's failure run too, as docs/merchant-webhooks.md says", async () => {
-    const t = await webhookGateway({ ENDPOINT_DISABLE_AFTER: '20s', NOTIFY_RETRY_SCHEDULE: '0,30s' });
-    const site = await merchantSite(t);
-    const at = await endpointAt(t, site);
-    at.receiver.failNext(1);
-    await notify(t, site);
-    await at.receiver.waitFor(1);
-    await recorded(t, site, at);
+    const { t, site, at } = await failedOnce(1);
     expect((await hooks(t, site, 'GET', `/${at.id}`)).body.failingSince).not.toBeNull();
     await t.clock.advance(25_000);
     // Before, the run went on at the new receiver: its first failure disabled the endpoint, with no retry.
@@ -110,13 +119,7 @@ describe('merchant webhooks: what the merchant controls', () => {
   });
 
   it('an endpoint failing for less than two minutes is said to have failed for seconds, not "0 minutes"', async () => {
-    const t = await webhookGateway({ ENDPOINT_DISABLE_AFTER: '20s', NOTIFY_RETRY_SCHEDULE: '0,30s' });
-    const site = await merchantSite(t);
-    const at = await endpointAt(t, site);
-    at.receiver.failNext(2);
-    await notify(t, site);
-    await at.receiver.waitFor(1);
-    await recorded(t, site, at);
+    const { t, site, at } = await failedOnce(2);
     await t.clock.advance(30_000);
     await at.receiver.waitFor(2);
     await turnUntil(t, async () => (await hooks(t, site, 'GET', `/${at.id}`)).body.enabled === false);
