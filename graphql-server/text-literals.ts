@@ -9,7 +9,7 @@
  */
 import { GraphQLError, Kind, type ASTNode, type ASTVisitor, type ValidationContext } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { forbiddenCharacterMessage } from '../src/kernel/unicode-text.ts';
+import { forbiddenCharacterIn, forbiddenCharacterMessage } from '../src/kernel/unicode-text.ts';
 
 /** `createOrder(input.name)`: the field whose argument holds the literal, and the path inside that argument. */
 function placeOf(ancestors: readonly (ASTNode | readonly ASTNode[])[]): string {
@@ -31,9 +31,11 @@ function placeOf(ancestors: readonly (ASTNode | readonly ASTNode[])[]): string {
 export function textLiteralRule(context: ValidationContext): ASTVisitor {
   return {
     StringValue(node, _key, parent, _path, ancestors) {
-      if (!node.value.includes('\u0000')) return;
+      // The kernel's test, as every door's: only U+0000 reaches here (the lexer refuses a lone surrogate's escape).
+      const character = forbiddenCharacterIn(node.value);
+      if (character === null) return;
       // graphql-js's ancestors stop above the parent: an argument's or an input field's own node.
-      const message = forbiddenCharacterMessage(placeOf(parent === undefined ? ancestors : [...ancestors, parent]), 'NUL');
+      const message = forbiddenCharacterMessage(placeOf(parent === undefined ? ancestors : [...ancestors, parent]), character);
       // Marked as the operation cost rule marks its refusal: 400 under graphql-response+json (request-errors.ts).
       context.reportError(new GraphQLError(message, { nodes: node, extensions: { code: 'BAD_USER_INPUT', http: { status: 400, spec: true } } }));
     },

@@ -29,9 +29,15 @@ export const mayHoldForbiddenCharacter = (json: string): boolean => FORBIDDEN_ES
 /** Deeper than this the walk stops: the doors refuse JSON nested past 64 levels on their own (docs/edge.md#bounds). */
 const MAX_WALK_DEPTH = 100;
 
-const found = (text: string, at: string): ForbiddenText | null => {
+/** Which forbidden character `text` holds first, or null. */
+export function forbiddenCharacterIn(text: string): ForbiddenCharacter | null {
   const match = FORBIDDEN_CHARACTER.exec(text);
-  return match ? { at, character: match[0] === '\u0000' ? 'NUL' : 'lone surrogate' } : null;
+  return match ? (match[0] === '\u0000' ? 'NUL' : 'lone surrogate') : null;
+}
+
+const found = (text: string, at: string): ForbiddenText | null => {
+  const character = forbiddenCharacterIn(text);
+  return character ? { at, character } : null;
 };
 
 /** The first string or key holding a forbidden character; null when none does. */

@@ -120,3 +120,11 @@ export async function signInToStaff(page: Page, base: string): Promise<void> {
   await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
+
+/** Fills the pay page's card form: `number`, and an expiry (12/30 unless given), CVC 123 and Ada Lovelace's name. */
+export async function fillCard(page: Page, number: string, expiry = '12/30'): Promise<void> {
+  await page.getByLabel('Card number').fill(number);
+  await page.getByLabel('Expiry (MM/YY)').fill(expiry);
+  await page.getByLabel('Security code').fill('123');
+  await page.getByLabel('Name on card').fill('Ada Lovelace');
+}

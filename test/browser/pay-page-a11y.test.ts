@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { CHROMIUM_NOTE, client, freePort, hasChromium, launchBrowser, openPage, PHONE } from '../support/browser.ts';
 import { startProcess } from '../support/process.ts';
 import { tempDir } from '../support/temp-dir.ts';
+import { fillCard } from './ordering-support.ts';
 
 const ADMIN_TOKEN = 'test-admin';
 const ORDER = { email: 'ada@example.com', name: 'Ada Lovelace', size: '13-inch', font: 'Block', thread: 'Gold', stitchText: 'GO 2' };
@@ -97,10 +98,7 @@ describe.skipIf(!hasChromium)(`the pay page for screen readers and keyboards ${C
 
   it('says a month out of 01–12 is not a month, rather than repeat the format', { timeout: 60_000 }, async () => {
     const { page, pageErrors } = await payPage();
-    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-    await page.getByLabel('Expiry (MM/YY)').fill('13/30');
-    await page.getByLabel('Security code').fill('123');
-    await page.getByLabel('Name on card').fill('Ada Lovelace');
+    await fillCard(page, '4242 4242 4242 4242', '13/30');
     await page.getByRole('button', { name: 'Pay $1.00' }).click();
     // What a screen reader reads with the field: its description.
     const described = () => page.locator('#card-expiry').evaluate((field) =>
@@ -144,10 +142,7 @@ describe.skipIf(!hasChromium)(`the pay page for screen readers and keyboards ${C
 
   it('keeps focus on the page after a declined card, never on its body', { timeout: 60_000 }, async () => {
     const { page, pageErrors } = await payPage();
-    await page.getByLabel('Card number').fill('4000 0000 0000 0002');
-    await page.getByLabel('Expiry (MM/YY)').fill('12/30');
-    await page.getByLabel('Security code').fill('123');
-    await page.getByLabel('Name on card').fill('Ada Lovelace');
+    await fillCard(page, '4000 0000 0000 0002');
     // A keyboard user on the Pay button, which is disabled while paying.
     await page.getByRole('button', { name: 'Pay $1.00' }).focus();
     await page.keyboard.press('Enter');

@@ -9,17 +9,10 @@ import type { Page } from 'playwright-core';
 import { CHROMIUM_NOTE, client, freePort, hasChromium, launchBrowser, openPage, PHONE } from '../support/browser.ts';
 import { startProcess } from '../support/process.ts';
 import { tempDir } from '../support/temp-dir.ts';
-import { lookAt } from './ordering-support.ts';
+import { fillCard, lookAt } from './ordering-support.ts';
 
 const ADMIN_TOKEN = 'test-admin';
 const order = (email: string, name: string) => ({ email, name, size: '13-inch', font: 'Block', thread: 'Gold', stitchText: 'GO 2' });
-
-async function fillCard(page: Page, number: string) {
-  await page.getByLabel('Card number').fill(number);
-  await page.getByLabel('Expiry (MM/YY)').fill('12/30');
-  await page.getByLabel('Security code').fill('123');
-  await page.getByLabel('Name on card').fill('Ada Lovelace');
-}
 
 describe.skipIf(!hasChromium)(`paying on the pay page by card and wallet ${CHROMIUM_NOTE}`, () => {
   it('pays with 4242 4242 4242 4242; a second order is declined, then paid with the wallet', { timeout: 90_000 }, async () => {

@@ -7,7 +7,7 @@
 import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { CHROMIUM_NOTE, hasChromium, launchBrowser, openPage, PHONE } from '../support/browser.ts';
-import { startServer } from './ordering-support.ts';
+import { startServer, fillCard } from './ordering-support.ts';
 
 const ADA = { email: 'ada@example.com', name: 'Ada Lovelace', size: '13-inch', font: 'Block', thread: 'Gold', stitchText: 'ADA' };
 const COULD_NOT_CONFIRM = /could not confirm the payment.*never be charged twice/su;
@@ -89,10 +89,7 @@ describe.skipIf(!hasChromium)(`the pay page when the network fails ${CHROMIUM_NO
     await page.goto(address);
     await page.locator('#pay').waitFor({ state: 'visible', timeout: 10_000 });
 
-    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-    await page.getByLabel('Expiry (MM/YY)').fill('12/30');
-    await page.getByLabel('Security code').fill('123');
-    await page.getByLabel('Name on card').fill('Ada Lovelace');
+    await fillCard(page, '4242 4242 4242 4242');
     await page.locator('#card-pay').click();
     // Said (the page may read the order again and replace it within moments), then read again: paid. The pay form
     // goes, and the status says so.

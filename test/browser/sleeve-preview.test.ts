@@ -8,7 +8,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { CHROMIUM_NOTE, hasChromium, launchBrowser, openPage } from '../support/browser.ts';
-import { fillOrder } from './ordering-support.ts';
+import { fillOrder, fillCard } from './ordering-support.ts';
 import { crossOriginServer, screenshotEverySize } from './screens.ts';
 
 const LAPTOP = { width: 1366, height: 768 };
@@ -130,10 +130,7 @@ describe.skipIf(!hasChromium)(`the embroidery preview in headless Chromium ${CHR
     await screenshotEverySize(pay.page, 'pay');
 
     // A declined card: said inside the pay card, beside the form.
-    await pay.page.getByLabel('Card number').fill('4000 0000 0000 0002');
-    await pay.page.getByLabel('Expiry (MM/YY)').fill('12/30');
-    await pay.page.getByLabel('Security code').fill('123');
-    await pay.page.getByLabel('Name on card').fill('Ada Lovelace');
+    await fillCard(pay.page, '4000 0000 0000 0002');
     await pay.page.getByRole('button', { name: 'Pay $1.00' }).click();
     await expect.poll(() => pay.page.locator('#result').textContent(), { timeout: 10_000 }).toContain('declined');
     expect(await pay.page.locator('#result').evaluate((e) => e.closest('.card')?.id ?? null)).toBe('pay');
