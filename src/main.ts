@@ -5,6 +5,7 @@
  * Only the configuration's modules are loaded before the configuration is read: the server's (GraphQL, the doors,
  * the drivers) take a second or two of a core to load, and a refused configuration is told without them.
  */
+import { within } from './kernel/bounded-wait.ts';
 import { ConfigError, loadConfig, type Config } from './kernel/config.ts';
 import { GUESSABLE_BELOW } from './kernel/credential-strength.ts';
 import { createLogger } from './kernel/logger.ts';
@@ -54,7 +55,7 @@ async function main(): Promise<void> {
     // Bounded: a database that answers nothing (frozen, a network dropping packets) held the exit until the query
     // timeout, 10 s, or for ever with none (an operator's review). What was not committed is rolled back by
     // PostgreSQL when the connection goes, and the leases and due times of what was under way bring it back.
-    const closed = await Promise.race([gateway.dispose().then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), DISPOSE_WITHIN_MS).unref())]);
+    const closed = await within(gateway.dispose().then(() => true), DISPOSE_WITHIN_MS, () => false);
     if (!closed) logger.warn('stopping without waiting for the database or Redis, which did not answer', { waitedMs: DISPOSE_WITHIN_MS });
     await tracing?.shutdown().catch(() => undefined); // a collector that is down must not hold the exit
     logger.info('stopped');

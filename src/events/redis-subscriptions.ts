@@ -3,6 +3,7 @@
  * which are owed and sent again after a break, and when the subscriber has come back.
  */
 import type { Redis } from 'ioredis';
+import { within } from '../kernel/bounded-wait.ts';
 
 /** The longest a stream waits for Redis to acknowledge its SUBSCRIBE (see subscriptions()). */
 const SUBSCRIBE_WAIT_MS = 5_000;
@@ -71,9 +72,7 @@ export function subscriptions(client: Redis): { subscribed: () => Promise<void>;
     async subscribed() {
       // A SUBSCRIBE that ioredis never settles must not hold every new stream for ever: past the bound the stream
       // starts as it did before this wait, and /ready (whose check waits here too) says 503 meanwhile.
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([all, new Promise((resolve) => (timer = setTimeout(resolve, SUBSCRIBE_WAIT_MS).unref()))]);
-      clearTimeout(timer);
+      await within(all, SUBSCRIBE_WAIT_MS, () => undefined);
     },
     owed: () => owed.size,
     stop: () => clearTimeout(retry),

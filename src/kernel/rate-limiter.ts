@@ -17,6 +17,7 @@
  */
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { within } from './bounded-wait.ts';
 import { limitedAddress } from './client-address.ts';
 import { closeRedis, pingForReadiness, REDIS_COMMAND_TIMEOUT_MS } from './redis-connection.ts';
 import type { Clock } from './clock.ts';
@@ -148,9 +149,7 @@ export function createRateLimiter(config: RateLimitConfig, clock: Clock, options
       return { allowed: false, retryAfter: Math.max(...results.map((r) => r.retryAfter)) };
     },
     async connected() {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([ready, new Promise<void>((resolve) => (timer = setTimeout(resolve, CONNECT_WAIT_MS)))]);
-      clearTimeout(timer);
+      await within(ready, CONNECT_WAIT_MS, () => undefined);
     },
     async check() {
       // While Redis is down each instance counts alone (in memory): a client gets N× its limit.

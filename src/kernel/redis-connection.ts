@@ -5,8 +5,8 @@
  * the kernel keeps the connection, minutes. So commands a request waits on are bounded, and closing is too: a
  * QUIT nobody answers held SIGTERM's exit for as long as the link stayed silent.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
+import { within } from './bounded-wait.ts';
 
 /** A command a request waits on (a rate-limit count, an MCP session) fails past this: Redis answers in a millisecond. */
 export const REDIS_COMMAND_TIMEOUT_MS = 500;
@@ -18,7 +18,7 @@ const QUIT_WAIT_MS = 1_000;
 export async function closeRedis(...clients: Redis[]): Promise<void> {
   await Promise.all(
     clients.map(async (client) => {
-      await Promise.race([client.quit().catch(() => undefined), sleep(QUIT_WAIT_MS, undefined, { ref: false })]);
+      await within(client.quit().catch(() => undefined), QUIT_WAIT_MS, () => undefined);
       client.disconnect();
     }),
   );

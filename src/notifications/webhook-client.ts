@@ -5,6 +5,7 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { within } from '../kernel/bounded-wait.ts';
 import type { Clock } from '../kernel/clock.ts';
 import { inSpan, SpanKind, SpanStatusCode } from '../operations/tracing.ts';
 
@@ -70,11 +71,7 @@ export class DeliveriesInFlight<T> {
 
   /** Waits up to SHUTDOWN_GRACE_MS for what is in flight, aborts the rest, and waits for them to be recorded. */
   async drain(): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_GRACE_MS).unref()));
-    await Promise.race([Promise.allSettled([...this.works]), grace]);
-    // Not left to fire: a test or an embedding process that disposes often would gather them.
-    clearTimeout(timer);
+    await within(Promise.allSettled([...this.works]), SHUTDOWN_GRACE_MS, () => undefined);
     this.shutdown.abort(new Shutdown('the dispatcher is stopping'));
     await Promise.allSettled([...this.works]);
   }

@@ -11,6 +11,7 @@
  */
 import { Gauge, type Registry } from 'prom-client';
 import type { Db } from '../db/database.ts';
+import { within } from '../kernel/bounded-wait.ts';
 import type { Clock } from '../kernel/clock.ts';
 import { outboxBacklog } from '../notifications/outbox-repository.ts';
 import { ORDER_STATUSES } from '../orders/order.ts';
@@ -30,13 +31,7 @@ function sharedRead<T>(read: () => Promise<T>): () => Promise<T | null> {
     pending ??= read()
       .catch(() => null)
       .finally(() => setImmediate(() => (pending = null)));
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), DATABASE_READ_WITHIN_MS).unref()));
-    try {
-      return await Promise.race([pending, late]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return within(pending, DATABASE_READ_WITHIN_MS, () => null);
   };
 }
 

@@ -5,6 +5,7 @@
  * Liveness (`/health`) checks nothing: a process that answers is alive, and restarting it would not cure a database
  * that is down.
  */
+import { within } from '../kernel/bounded-wait.ts';
 
 /** One dependency: resolves when it answers, throws an Error whose message says briefly why not (never a secret). */
 export interface DependencyCheck {
@@ -47,9 +48,7 @@ export class Readiness {
 }
 
 function withTimeout(pending: Promise<void>): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS / 1000} s`)), CHECK_TIMEOUT_MS);
+  return within(pending, CHECK_TIMEOUT_MS, () => {
+    throw new Error(`no answer within ${CHECK_TIMEOUT_MS / 1000} s`);
   });
-  return Promise.race([pending, late]).finally(() => clearTimeout(timer));
 }
