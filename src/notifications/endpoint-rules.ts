@@ -85,7 +85,8 @@ export function parseEndpointInput(body: unknown, partial: boolean, hostRefusal:
     else out.url = checked.href.replace(/\/+$/u, '');
   }
   if (typeof input.description === 'string') {
-    if (input.description.length > DESCRIPTION_MAX) values.push({ field: 'description', message: `must be at most ${DESCRIPTION_MAX} characters.` });
+    // Characters as a person counts them (code points): 500 emoji were refused as 1,000 UTF-16 units.
+    if ([...input.description].length > DESCRIPTION_MAX) values.push({ field: 'description', message: `must be at most ${DESCRIPTION_MAX} characters.` });
     else out.description = input.description;
   } else if (input.description === null || (!partial && input.description === undefined)) out.description = '';
   if (Array.isArray(input.eventTypes)) {

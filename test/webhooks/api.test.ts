@@ -30,6 +30,10 @@ describe('merchant webhooks: the endpoint API', () => {
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
     expect(patched.body).toMatchObject({ id, eventTypes: [], enabled: false, description: '', disabledReason: 'Disabled by the site.' });
     expect((await hooks(t, site, 'POST', `/${id}/test`)).status).toBe(422); // disabled: nothing to test against
+    // "At most 500 characters" counts characters as people do: 500 emoji (1,000 UTF-16 units) fit (a merchant review).
+    const emoji = '🧵'.repeat(500);
+    expect((await hooks(t, site, 'PATCH', `/${id}`, { description: emoji })).body.description).toBe(emoji);
+    expect((await hooks(t, site, 'PATCH', `/${id}`, { description: `${emoji}x` })).status).toBe(422);
 
     expect((await hooks(t, site, 'DELETE', `/${id}`)).status).toBe(204);
     expect((await hooks(t, site, 'GET', `/${id}`)).status).toBe(404);
