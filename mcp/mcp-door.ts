@@ -18,6 +18,7 @@ import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { EventBus } from '../src/events/event-bus.ts';
 import { PayloadTooLargeError, rawHeader, readBody } from '../src/http/node-request.ts';
 import { forbiddenCharacterAt, mayHoldForbiddenCharacter } from '../src/kernel/unicode-text.ts';
+import { JSON_TOO_DEEP_MESSAGE, jsonTextTooDeep } from '../src/kernel/json-depth.ts';
 import type { Config } from '../src/kernel/config.ts';
 import { CorsPolicy } from '../src/kernel/cors.ts';
 import { enforceRateLimit } from '../src/kernel/rate-limiter.ts';
@@ -155,6 +156,8 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
     let raw: string;
     try {
       raw = await readBody(req, config.maxBodyBytes);
+      // Before it is parsed, as REST's and GraphQL's bodies are (docs/edge.md#bounds): /mcp took 500,000 levels.
+      if (jsonTextTooDeep(raw)) return rpcError(res, 400, -32600, `Invalid Request: ${JSON_TOO_DEEP_MESSAGE}`);
       body = JSON.parse(raw);
     } catch (error) {
       if (error instanceof PayloadTooLargeError) return rpcError(res, 413, -32000, 'The request body is too large.');

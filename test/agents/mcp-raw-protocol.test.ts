@@ -56,4 +56,20 @@ describe('the MCP door on the wire', () => {
     const answer = await session.rpc({ jsonrpc: '2.0', id: 4, method, params });
     expect(answer).toMatchObject({ id: 4, error: { code: -32602, message: 'Invalid params: params.uri must be a resource URI (a string), such as sleeve://orders/{orderNumber}?t={payToken}.' } });
   });
+
+  it('refuses a body nested deeper than 64 levels with 400, as every other door does, before or within a session', async () => {
+    // A security review: /mcp took 500,000 levels (each such body held the event loop about four times a flat one's time).
+    const live = await liveServer();
+    const nested = (levels: number) => ({ ...initialize(1), params: { ...initialize(1).params, capabilities: { experimental: JSON.parse('{"a":'.repeat(levels) + '1' + '}'.repeat(levels)) } } });
+    const open = (body: unknown, headers: Record<string, string> = RAW_HEADERS) => fetch(`${live.server.url}/mcp`, { method: 'POST', headers, body: JSON.stringify(body) });
+    // The initialize nests 3 levels (the message, params, capabilities) around the experimental capabilities' value.
+    const fits = await open(nested(61));
+    expect([fits.status, (await fits.text()).length > 0]).toEqual([200, true]);
+    const deep = await open(nested(62));
+    expect([deep.status, deep.headers.get('mcp-session-id')]).toEqual([400, null]);
+    expect(await deep.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: The JSON body is nested deeper than 64 levels.' } });
+    const session = await rawSession(`${live.server.url}/mcp`);
+    const inSession = await session.post({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'get_sleeve_options', arguments: JSON.parse('{"a":'.repeat(70) + '1' + '}'.repeat(70)) } });
+    expect(inSession.status).toBe(400);
+  });
 });
