@@ -12,8 +12,11 @@
 import ipaddr from 'ipaddr.js';
 import { compileNetworks } from '../kernel/client-address.ts';
 
-/** Why a connection to `address` (an IP address) is refused, or null when it may be made. */
+/** The range of `address` (an IP address) for which a connection to it is refused (`loopback`), or null when it may be made. */
 export type AddressPolicy = (address: string) => string | null;
+
+/** Why an address the merchant gave is refused, after "must be on the public internet: ". */
+export const refusedAddress = (address: string, range: string): string => `${address} is in the ${range} range`;
 
 export function addressPolicy(allowedNetworks: string | null): AddressPolicy {
   const allowed = allowedNetworks === null ? null : compileNetworks(allowedNetworks);
@@ -53,13 +56,11 @@ function specialRange(parsed: ipaddr.IPv4 | ipaddr.IPv6): string {
 }
 
 function decide(address: string, allowed: ((address: string) => boolean) | null): string | null {
-  if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
+  if (!ipaddr.isValid(address)) return 'unparsable';
   const parsed = ipaddr.process(address);
   const range = specialRange(parsed);
-  if (range === 'unicast' || allowed?.(parsed.toString())) return null;
-  // Said to the merchant after "must be on the public internet: " (or "resolves to an address that is not allowed: "):
-  // the setting that would allow it is the operator's, named in docs/merchant-webhooks.md.
-  return `${address} is in the ${range} range`;
+  // The setting that would allow it is the operator's, named in docs/merchant-webhooks.md.
+  return range === 'unicast' || allowed?.(parsed.toString()) ? null : range;
 }
 
 /** A URL's host as net.connect takes it: an IPv6 address without its brackets. */
@@ -69,7 +70,10 @@ export const hostOf = (hostname: string) => (hostname.startsWith('[') ? hostname
 export function literalRefusal(url: URL, policy: AddressPolicy): string | null {
   const host = hostOf(url.hostname);
   // The URL parser has already written any IPv4 form (2130706433, 0x7f.1) as four decimal octets.
-  if (ipaddr.isValid(host)) return policy(host);
+  if (ipaddr.isValid(host)) {
+    const range = policy(host);
+    return range && refusedAddress(host, range);
+  }
   // Names that never leave this machine (RFC 6761, with or without the root's dot), refused as its loopback address is.
   const name = host.endsWith('.') ? host.slice(0, -1) : host;
   if (name === 'localhost' || name.endsWith('.localhost')) return policy('127.0.0.1') && `${host} is this machine`;

@@ -16,7 +16,7 @@ import { Agent as HttpAgent, type AgentOptions } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { isIP, Socket, type LookupFunction, type TcpNetConnectOpts } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { hostOf, type AddressPolicy } from './endpoint-addresses.ts';
+import { hostOf, refusedAddress, type AddressPolicy } from './endpoint-addresses.ts';
 
 /** dns.lookup, failing when any address the name has is refused. */
 function filteredLookup(policy: AddressPolicy): LookupFunction {
@@ -24,8 +24,10 @@ function filteredLookup(policy: AddressPolicy): LookupFunction {
     dnsLookup(hostname, options, (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => {
       if (error) return callback(error, address as string, family);
       for (const { address: each } of typeof address === 'string' ? [{ address }] : address) {
-        const refusal = policy(each);
-        if (refusal) return callback(Object.assign(new Error(`refused: ${hostname} resolves to an address that is not allowed: ${refusal}`), { code: 'EADDRREFUSED' }), address as string, family);
+        // The range, never the address: the site reads this error, and a name's address inside the venue or the
+        // cloud is the operator's to know, not any merchant's who registers that name (a security review).
+        const range = policy(each);
+        if (range) return callback(Object.assign(new Error(`refused: ${hostname} resolves to an address in the ${range} range, which is not allowed`), { code: 'EADDRREFUSED' }), address as string, family);
       }
       callback(null, address as string, family);
     });
@@ -50,8 +52,8 @@ export function endpointAgents(policy: AddressPolicy, options: AgentOptions = { 
     const connect = own.createConnection.bind(agent);
     own.createConnection = (connection, callback) => {
       const host = connection.host === undefined ? undefined : hostOf(connection.host);
-      const refusal = host !== undefined && isIP(host) !== 0 ? policy(host) : null;
-      if (refusal) return refusedSocket(Object.assign(new Error(`refused: ${refusal}`), { code: 'EADDRREFUSED' }), callback);
+      const range = host !== undefined && isIP(host) !== 0 ? policy(host) : null;
+      if (range) return refusedSocket(Object.assign(new Error(`refused: ${refusedAddress(host!, range)}`), { code: 'EADDRREFUSED' }), callback);
       return connect({ ...connection, lookup }, callback);
     };
     return agent;
