@@ -1,7 +1,7 @@
 /**
  * useRateLimit: GraphQL fields that do the work of a rate-limited REST path count against the same limits, with the
  * same subjects (docs/edge.md#rate-limits-at-a-venue). Over a limit the operation is not executed: one RATE_LIMITED
- * error, HTTP 429 and Retry-After, as on REST.
+ * error, HTTP 429 and Retry-After, as on REST (over Server-Sent Events, the stream's event: answeredAsEvents).
  *
  * The fields counted are the root fields the operation will actually execute, found as the executor finds them:
  * every alias of a field counts, fields inside inline fragments and named fragment spreads count, and a selection
@@ -27,6 +27,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { createGraphQLError } from 'graphql-yoga';
+import { mediaTypeOf } from '../src/kernel/media-type.ts';
 import { emailSubject, orderSubject, type RateGroup, type RateLimiter } from '../src/kernel/rate-limiter.ts';
 import type { GraphQLContext } from '../schema/context.ts';
 
@@ -132,9 +133,10 @@ function included(node: Parameters<typeof getDirectiveValues>[1], variables: Rec
 
 /**
  * Takes one request from each limit the operation's fields touch; over a limit, the result to answer instead of
- * executing (one RATE_LIMITED error, HTTP 429 and Retry-After, as on REST), else null.
+ * executing (one RATE_LIMITED error, HTTP 429 and Retry-After, as on REST), else null. `asEvent`: the result is
+ * answered as an event of a stream (below), whose response stays 200.
  */
-export async function rateLimitResult(limiter: RateLimiter, charges: readonly RateCharge[], client: string): Promise<ExecutionResult | null> {
+export async function rateLimitResult(limiter: RateLimiter, charges: readonly RateCharge[], client: string, asEvent = false): Promise<ExecutionResult | null> {
   for (const { group, subject } of charges) {
     const decision = await limiter.take(group, client, subject);
     if (decision.allowed) continue;
@@ -144,8 +146,8 @@ export async function rateLimitResult(limiter: RateLimiter, charges: readonly Ra
           extensions: {
             code: 'RATE_LIMITED',
             retryable: true,
-            retryAfter: decision.retryAfter, // seconds, for a client with no Retry-After header (a socket)
-            http: { status: 429, headers: { 'retry-after': String(decision.retryAfter) } },
+            retryAfter: decision.retryAfter, // seconds, for a client with no Retry-After header (a socket, a stream)
+            ...(asEvent ? {} : { http: { status: 429, headers: { 'retry-after': String(decision.retryAfter) } } }),
           },
         }),
       ],
@@ -154,13 +156,30 @@ export async function rateLimitResult(limiter: RateLimiter, charges: readonly Ra
   return null;
 }
 
+/** The media types yoga answers a result that is no stream with (its useResultProcessors' `regular`). */
+const REGULAR_TYPES = ['application/graphql-response+json', 'application/json'];
+const matching = (type: string, asked: string) => asked === '*/*' || asked === type || (asked.endsWith('/*') && type.startsWith(asked.slice(0, -1)));
+
+/**
+ * Whether yoga answers a result of this request as Server-Sent Events: the accept header takes text/event-stream
+ * and none of the regular types (yoga's rule: among the processors that match, the regular one is chosen last and
+ * wins). Such an answer's status must stay 200: graphql-sse's client reads a 429 as a failed connection, so the
+ * RATE_LIMITED error never reached the app; a client retrying failed connections (the README's) retried it in
+ * silence, without Retry-After (a frontend review). Its `next` event carries the error, then `complete`.
+ */
+export function answeredAsEvents(accept: string | null | undefined): boolean {
+  if (!accept) return false;
+  const asked = accept.split(',').map(mediaTypeOf);
+  return asked.some((type) => matching('text/event-stream', type)) && !asked.some((type) => REGULAR_TYPES.some((regular) => matching(regular, type)));
+}
+
 export function useRateLimit(limiter: RateLimiter): Plugin<GraphQLContext> {
   return {
     async onExecute({ args, setResultAndStopExecution }) {
-      const client = (args.contextValue as GraphQLContext).clientAddress;
+      const context = args.contextValue as GraphQLContext & { request?: Request };
       const charges = chargesOf(args.schema, args.document, args.operationName, args.variableValues as Record<string, unknown> | null | undefined);
       if (charges.length === 0) return;
-      const limited = await rateLimitResult(limiter, charges, client);
+      const limited = await rateLimitResult(limiter, charges, context.clientAddress, answeredAsEvents(context.request?.headers.get('accept')));
       if (limited) setResultAndStopExecution(limited);
     },
   };
