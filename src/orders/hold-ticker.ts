@@ -17,12 +17,14 @@ export type TickListener = (secondsLeft: number) => void;
 interface Watch {
   holdUntil: number;
   listener: TickListener;
+  /** The whole seconds left last heard (or, before the first tick, when the watch began). */
+  heard: number;
 }
 
 export interface HoldTicker {
   /**
-   * Calls `listener` with the whole seconds left each time that number changes, down to 0 once, after which the
-   * watch is let go by itself; returns the unwatch (safe to call after that too).
+   * Calls `listener` with the whole seconds left each time that number changes from what it was when the watch
+   * began, down to 0 once, after which the watch is let go by itself; returns the unwatch (safe to call after that too).
    */
   watch(holdUntil: number, listener: TickListener): () => void;
   /** Watches currently registered (for tests and metrics). */
@@ -75,6 +77,10 @@ export function createHoldTicker(clock: Clock): HoldTicker {
         // 0 is the last number: it cannot change again, so the watch is let go. Kept, it heard 0 again at every
         // boundary until the hold timer ended the order, and a countdown sent each as one more tick.
         if (secondsLeft === 0 && slot.delete(watch)) count--;
+        // A watch begun between its boundary and the start of the slot after it is reached within that slot's
+        // 10 ms, with the number it began with: a countdown opened just after createOrder sent 299 twice.
+        if (secondsLeft === watch.heard) continue;
+        watch.heard = secondsLeft;
         watch.listener(secondsLeft);
       }
     }
@@ -85,7 +91,7 @@ export function createHoldTicker(clock: Clock): HoldTicker {
   return {
     watch(holdUntil, listener) {
       if (count === 0) cursor = floorToSlot(clock.now());
-      const watch: Watch = { holdUntil, listener };
+      const watch: Watch = { holdUntil, listener, heard: Math.max(0, Math.floor((holdUntil - clock.now()) / 1000)) };
       // The first slot that starts strictly after the boundary, so the new whole number is already in effect.
       const slot = slots[(slotOf(holdUntil) + 1) % SLOTS]!;
       slot.add(watch);

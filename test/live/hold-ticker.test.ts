@@ -24,6 +24,19 @@ describe('hold ticker', () => {
     ticker.dispose();
   });
 
+  it('never repeats the number a watch began with, when it begins just after its boundary, before the next slot', async () => {
+    // A frontend review: holdCountdown opened within moments of createOrder sent 299 twice, at the same instant.
+    const clock = createManualClock(Date.UTC(2026, 10, 22, 15, 0, 0) + 5); // 5 ms into a 10 ms slot
+    const ticker = createHoldTicker(clock);
+    const holdUntil = clock.now() + 2_997; // a boundary 3 ms ago, in this slot: its slot to tick starts in 5 ms
+    const began = Math.floor((holdUntil - clock.now()) / 1000);
+    const heard: number[] = [];
+    ticker.watch(holdUntil, (secondsLeft) => heard.push(secondsLeft));
+    await clock.advance(4_000);
+    expect([began, ...heard]).toEqual([2, 1, 0]);
+    ticker.dispose();
+  });
+
   it('lets go only the watch whose hold is over: the others tick on', async () => {
     const clock = createManualClock();
     const ticker = createHoldTicker(clock);
