@@ -15,6 +15,7 @@ import { attachWebSocket, type WebSocketTransport } from '../graphql-server/ws-t
 import { schema } from '../schema/index.ts';
 import { systemClock, type Clock } from './kernel/clock.ts';
 import { loadConfig, type Config } from './kernel/config.ts';
+import { checkedSettings, type GatewayEnv } from './kernel/setting-names.ts';
 import { createDatabase, type AppDatabase } from './db/database.ts';
 import { createEventBus, type EventBus } from './events/event-bus.ts';
 import { createLogger, runInRequestScope, type Logger } from './kernel/logger.ts';
@@ -44,7 +45,7 @@ export interface GatewayOptions {
    * Configuration as environment variables (docs/running.md#configuration). Defaults to an in-memory database, silent logs and
    * generated secrets, so `createGateway()` alone gives a working app with no socket and no files.
    */
-  env?: Record<string, string | undefined>;
+  env?: GatewayEnv;
   /** A configuration already loaded (main.ts); wins over `env`. */
   config?: Config;
   /** With `config`: the names of its secrets that were generated because their variable was unset (LoadedConfig). */
@@ -80,7 +81,7 @@ export interface Gateway {
 }
 
 export async function createGateway(options: GatewayOptions = {}): Promise<Gateway> {
-  const loaded = options.config ? { config: options.config, generated: (options.generated ?? []).map((name) => ({ name })) } : loadConfig({ DATABASE_URL: ':memory:', LOG_LEVEL: 'silent', ...options.env });
+  const loaded = options.config ? { config: options.config, generated: (options.generated ?? []).map((name) => ({ name })) } : loadConfig({ DATABASE_URL: ':memory:', LOG_LEVEL: 'silent', ...checkedSettings(options.env) });
   const { config } = loaded;
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
