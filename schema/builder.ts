@@ -15,7 +15,7 @@ import { decodeGlobalId, encodeGlobalId } from './global-ids.ts';
 /** What a caller without the staff token gets from a staff field, and from `node` on a staff object. */
 export const staffOnlyError = () =>
   createGraphQLError('Staff only: send Authorization: Bearer <ADMIN_TOKEN>.', {
-    extensions: { code: 'UNAUTHORIZED' },
+    extensions: { code: 'UNAUTHORIZED', retryable: false },
   });
 
 /** An id this API never gave out: a clear VALIDATION_FAILED, never an unexpected error. */

@@ -65,6 +65,8 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
         expect(result.data).toEqual({ node: null });
         expect(codes(result.errors)).toEqual(['UNAUTHORIZED']);
         expect(result.errors![0]!.path).toEqual(['node']);
+        // Retrying the same request will not help, as the REST table says (NOT_FOUND and VALIDATION_FAILED said so; this did not).
+        expect(result.errors![0]!.extensions?.retryable).toBe(false);
       }
     });
   }
