@@ -163,7 +163,15 @@ const CATALOG_RACE_CODES = new Set(['3F000', '42P01']);
  * PostgreSQL it runs on `forMigrations`, a connection whose answers `query_timeout` does not bound.
  */
 async function migrate(db: Kysely<Database>, schema?: string, forMigrations?: () => Kysely<Database>): Promise<void> {
-  if ((await pendingMigrations(db, schema)) === 0) return;
+  const applied = await appliedMigrations(db, schema);
+  const known = Object.keys(await migrationProvider.getMigrations());
+  // A downgrade: this build's rules would run on tables it does not know (an upgrade review saw two older builds
+  // serve on a newer database, /ready 200). Going back is restoring a backup made before the upgrade.
+  const newer = [...applied].filter((name) => !known.includes(name)).sort();
+  if (newer.length > 0) {
+    throw new Error(`the database was migrated by a newer version of the gateway (${newer.join(', ')}): start that version, or restore a backup made before it (docs/running.md#upgrading)`);
+  }
+  if (known.every((name) => applied.has(name))) return;
   const inSchema = schema ? { migrationTableSchema: schema } : {};
   const migrating = forMigrations?.() ?? db;
   try {
@@ -203,15 +211,20 @@ async function check(db: Kysely<Database>, schema?: string): Promise<void> {
  * probe's limit, beside a few hundred schemas), and fail with 3F000 while another schema of the database was dropped.
  */
 async function pendingMigrations(db: Kysely<Database>, schema?: string): Promise<number> {
+  const applied = await appliedMigrations(db, schema);
+  return Object.keys(await migrationProvider.getMigrations()).filter((name) => !applied.has(name)).length;
+}
+
+/** The names the migration table lists (none yet: an empty set). */
+function appliedMigrations(db: Kysely<Database>, schema?: string): Promise<Set<string>> {
   const table = schema ? sql.table(`${schema}.${DEFAULT_MIGRATION_TABLE}`) : sql.table(DEFAULT_MIGRATION_TABLE);
-  const applied = await sql<{ name: string }>`select name from ${table}`.execute(db).then(
+  return sql<{ name: string }>`select name from ${table}`.execute(db).then(
     ({ rows }) => new Set(rows.map((row) => row.name)),
     (error: unknown) => {
       if (isMissingTable(error)) return new Set<string>();
       throw error;
     },
   );
-  return Object.keys(await migrationProvider.getMigrations()).filter((name) => !applied.has(name)).length;
 }
 
 function isMissingTable(error: unknown): boolean {
