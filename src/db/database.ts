@@ -163,15 +163,13 @@ const CATALOG_RACE_CODES = new Set(['3F000', '42P01']);
  * PostgreSQL it runs on `forMigrations`, a connection whose answers `query_timeout` does not bound.
  */
 async function migrate(db: Kysely<Database>, schema?: string, forMigrations?: () => Kysely<Database>): Promise<void> {
-  const applied = await appliedMigrations(db, schema);
-  const known = Object.keys(await migrationProvider.getMigrations());
+  const { pending, newer } = await migrationState(db, schema);
   // A downgrade: this build's rules would run on tables it does not know (an upgrade review saw two older builds
   // serve on a newer database, /ready 200). Going back is restoring a backup made before the upgrade.
-  const newer = [...applied].filter((name) => !known.includes(name)).sort();
   if (newer.length > 0) {
     throw new Error(`the database was migrated by a newer version of the gateway (${newer.join(', ')}): start that version, or restore a backup made before it (docs/running.md#upgrading)`);
   }
-  if (known.every((name) => applied.has(name))) return;
+  if (pending.length === 0) return;
   const inSchema = schema ? { migrationTableSchema: schema } : {};
   const migrating = forMigrations?.() ?? db;
   try {
@@ -195,36 +193,33 @@ async function migrate(db: Kysely<Database>, schema?: string, forMigrations?: ()
 async function check(db: Kysely<Database>, schema?: string): Promise<void> {
   let pending;
   try {
-    pending = await pendingMigrations(db, schema);
+    ({ pending } = await migrationState(db, schema));
   } catch (error) {
     // The driver's code (ECONNREFUSED, 57P01, SQLITE_…) says enough; its message may name hosts or paths.
     const code = error instanceof DatabaseUnavailable ? error.driverCode : (error as { code?: string }).code;
     throw new Error(`database unavailable (${code ?? 'no answer'})`);
   }
-  if (pending > 0) throw new Error(`${pending} migration${pending === 1 ? '' : 's'} not applied`);
+  if (pending.length > 0) throw new Error(`${pending.length} migration${pending.length === 1 ? '' : 's'} not applied`);
 }
 
 /**
- * How many migrations the migration table does not list, read from that table alone (none yet: all of them). Not
- * kysely's `getMigrations()`: it first lists every table and column of the whole database, schemas of other
- * deployments included. On a shared PostgreSQL that made each readiness probe cost a catalog scan (over 2 s, the
- * probe's limit, beside a few hundred schemas), and fail with 3F000 while another schema of the database was dropped.
+ * This build's migrations the migration table does not list (none yet: all of them), and those it lists that this
+ * build does not know (a newer version's), read from that table alone. Not kysely's `getMigrations()`: it first
+ * lists every table and column of the whole database, schemas of other deployments included. On a shared
+ * PostgreSQL that made each readiness probe cost a catalog scan (over 2 s, the probe's limit, beside a few hundred
+ * schemas), and fail with 3F000 while another schema of the database was dropped.
  */
-async function pendingMigrations(db: Kysely<Database>, schema?: string): Promise<number> {
-  const applied = await appliedMigrations(db, schema);
-  return Object.keys(await migrationProvider.getMigrations()).filter((name) => !applied.has(name)).length;
-}
-
-/** The names the migration table lists (none yet: an empty set). */
-function appliedMigrations(db: Kysely<Database>, schema?: string): Promise<Set<string>> {
+async function migrationState(db: Kysely<Database>, schema?: string): Promise<{ pending: string[]; newer: string[] }> {
   const table = schema ? sql.table(`${schema}.${DEFAULT_MIGRATION_TABLE}`) : sql.table(DEFAULT_MIGRATION_TABLE);
-  return sql<{ name: string }>`select name from ${table}`.execute(db).then(
+  const applied = await sql<{ name: string }>`select name from ${table}`.execute(db).then(
     ({ rows }) => new Set(rows.map((row) => row.name)),
     (error: unknown) => {
       if (isMissingTable(error)) return new Set<string>();
       throw error;
     },
   );
+  const known = Object.keys(await migrationProvider.getMigrations());
+  return { pending: known.filter((name) => !applied.has(name)), newer: [...applied].filter((name) => !known.includes(name)).sort() };
 }
 
 function isMissingTable(error: unknown): boolean {
