@@ -1,11 +1,12 @@
 /**
  * The agents' entry points on the REST door (docs/agents.md): `/openapi.json`, generated once from the route table
  * this door serves (openapi/document.ts); `/docs`, the reference page that renders it, with Redoc's standalone bundle
- * read from node_modules; and `/llms.txt`, the index for agents. None is rate limited or does work per request beyond
+ * (redocBundlePath); and `/llms.txt`, the index for agents. None is rate limited or does work per request beyond
  * sending bytes built once (the /docs page only adds its nonce).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { apiDocsHeaders, newNonce, renderApiDocsPage } from '../src/pages/api-docs-page.ts';
 import { buildOpenApiDocument, type RouteRef } from './openapi/document.ts';
 import { rawJson, text, type HttpResponse } from './http.ts';
@@ -17,13 +18,22 @@ let redocBundle: Buffer | undefined;
 /** Redoc's menu shows Redocly's logo from Redocly's CDN; this server's pages load nothing from another host. */
 const REDOCLY_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
 
+/** Where the build puts the bundle (scripts/build.mjs), beside this module in dist/. */
+const BUNDLED = new URL('./redoc.standalone.js', import.meta.url);
+
 /**
- * From this file's own node_modules chain: the same from the sources (tsx), from dist/, and from an installed package.
+ * The build's copy; from the sources (tsx), redoc's own. redoc is a development dependency only: as a dependency it
+ * brought React, styled-components, mobx and a hundred more packages into every frontend project installing the
+ * gateway for its tests (a frontend review), for one file.
+ */
+const redocBundlePath = (): string => (existsSync(BUNDLED) ? fileURLToPath(BUNDLED) : require.resolve('redoc/bundles/redoc.standalone.js'));
+
+/**
  * The one CDN address in the bundle is replaced, once, by the site's own icon (test/browser/api-docs.test.ts fails
  * on any request elsewhere, should a new Redoc add one).
  */
 function readRedocBundle(): Buffer {
-  redocBundle ??= Buffer.from(readFileSync(require.resolve('redoc/bundles/redoc.standalone.js'), 'utf8').replaceAll(REDOCLY_LOGO, '/favicon.ico'));
+  redocBundle ??= Buffer.from(readFileSync(redocBundlePath(), 'utf8').replaceAll(REDOCLY_LOGO, '/favicon.ico'));
   return redocBundle;
 }
 

@@ -11,3 +11,6 @@ execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inh
 for (const dir of ['src', 'graphql-server', 'rest-compat']) {
   cpSync(dir, `dist/${dir}`, { recursive: true, filter: (path) => !path.endsWith('.ts') });
 }
+// Redoc's standalone bundle, which /docs serves (rest-compat/agents.ts): redoc itself is a development dependency,
+// so an installed package does not bring React and the rest of Redoc's tree for this one file.
+cpSync(createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js'), 'dist/rest-compat/redoc.standalone.js');

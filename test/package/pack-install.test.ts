@@ -13,7 +13,7 @@
  * consumer's tests and plain `node` below load that binary.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
@@ -92,7 +92,8 @@ it('packs, installs into a fresh project, and the README example passes there un
   const { tarball, files, seconds: packSeconds } = await pack();
   timings.pack = packSeconds;
   // The build, its declarations, the pages' files it reads at run time, the schema for codegen; no sources or tests.
-  expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'schema/schema.graphql', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/main.js', 'dist/src/pages/app/order-app.js']));
+  // Redoc's bundle too, which /docs serves: redoc is a development dependency (it brought React and a hundred packages).
+  expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'schema/schema.graphql', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/main.js', 'dist/src/pages/app/order-app.js', 'dist/rest-compat/redoc.standalone.js']));
   expect(files.filter((path) => !path.startsWith('dist/') && !['package.json', 'README.md', 'schema/schema.graphql'].includes(path))).toEqual([]);
   expect(files.filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts'))).toEqual([]);
 
@@ -130,12 +131,14 @@ it('packs, installs into a fresh project, and the README example passes there un
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ sleeveOptions { sizes } }' }),
     }));
     const asset = await gateway.fetch(new Request('http://localhost/assets/app/order-app.js'));
-    console.log(JSON.stringify({ graphql: await graphql.json(), asset: asset.status }));
+    const docs = await gateway.fetch(new Request('http://localhost/docs/redoc.standalone.js'));
+    console.log(JSON.stringify({ graphql: await graphql.json(), asset: asset.status, docs: [docs.status, (await docs.text()).length > 100000] }));
     await gateway.dispose();
   })`;
   const plain = await run([process.execPath, '-e', script], consumer, 60_000);
   timings.node = plain.seconds;
-  expect(JSON.parse(plain.stdout)).toEqual({ graphql: { data: { sleeveOptions: { sizes: expect.arrayContaining(['13-inch']) } } }, asset: 200 });
+  expect(JSON.parse(plain.stdout)).toEqual({ graphql: { data: { sleeveOptions: { sizes: expect.arrayContaining(['13-inch']) } } }, asset: 200, docs: [200, true] });
+  expect(existsSync(join(consumer, 'node_modules/redoc')), 'redoc installed with the package').toBe(false);
 
   // CommonJS `require` (Node loads ES modules by require from 20.19): the same entry, its error class too; and the
   // two files a consumer's tooling reads, exported (codegen reads the schema; ERR_PACKAGE_PATH_NOT_EXPORTED before).
