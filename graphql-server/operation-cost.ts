@@ -1,7 +1,13 @@
 /**
  * The cost of one operation (docs/graphql.md#production, the 10,000 bound): GraphQL Armor's cost model — a scalar
- * costs 1, an object 2 plus what it selects, a list field's `first`/`last` multiplies its cost, `__schema` costs
- * nothing — with every fragment, named or inline, costing exactly its fields written out in its place.
+ * costs 1, an object 2 plus what it selects, a list field's `first`/`last` multiplies its cost — with every
+ * fragment, named or inline, costing exactly its fields written out in its place, and `__schema` a flat SCHEMA_COST.
+ *
+ * Armor prices `__schema` at nothing, and its depth limit skips it: one request of 20 aliases of `__schema`, each
+ * selecting types' fields' types four `ofType`s deep, answered 10.6 MB after 3 s of a core, RSS up 350 MB, every
+ * other request waiting (a security review). Its selection cannot say how large the answer is (the schema's lists
+ * take no `first`); one full introspection of this schema is about 0.5 MB, so `__schema` is priced as more than half
+ * the bound whatever it selects: GraphiQL's and codegen's one introspection passes, a second in the operation does not.
  *
  * Armor's default also multiplies what an object selects by 1.5 at each level. A Relay connection puts every row two
  * levels down (edges, node), so that factor alone priced a page at 2.25 times its fields: one page of 50 orders with
@@ -44,6 +50,8 @@ const OBJECT_COST = 2;
 const DEPTH_COST_FACTOR = 1;
 /** The arguments that multiply a list field's cost. */
 const SIZE_ARGUMENTS = new Set(['first', 'last']);
+/** One `__schema` (above): more than half of MAX_OPERATION_COST, so an operation holds at most one. */
+export const SCHEMA_COST = 6_000;
 
 export const QUERY_TOO_COSTLY = 'QUERY_TOO_COSTLY';
 /** The most an operation may cost (docs/graphql.md#production). */
@@ -93,7 +101,7 @@ function costOf(operation: OperationDefinitionNode, fragmentOf: (name: string) =
     return cost;
   };
   const fieldCost = (field: FieldNode): number => {
-    if (field.name.value === '__schema') return 0;
+    if (field.name.value === '__schema') return SCHEMA_COST;
     if (!field.selectionSet) return SCALAR_COST;
     return (OBJECT_COST + DEPTH_COST_FACTOR * selectionsCost(field.selectionSet)) * listMultiplier(field);
   };

@@ -3,6 +3,7 @@
  * through the real /graphql Fetch handler, and through the production node:http entry on a real port (its fast JSON
  * path included). Yoga, masking, query limits and rate limits on each.
  */
+import { getIntrospectionQuery } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { VALID_ORDER, type TestGateway } from '../support/gateway.ts';
 import { gatewayOver, TRANSPORTS } from '../support/graphql-transports.ts';
@@ -454,6 +455,19 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
       const twice = Array.from({ length: 40 }, (_, i) => `fragment T${i} on SleeveOptions { ${i < 39 ? `...T${i + 1} ...T${i + 1}` : 'charLimit'} }`);
       const doubling = await t.gql(`{ sleeveOptions { ...T0 } } ${twice.join(' ')}`);
       expect(doubling.errors?.[0]?.extensions?.code).toBe('QUERY_TOO_COSTLY');
+    });
+
+    it('admits one introspection of the whole schema in an operation, and refuses a second however it is written', async () => {
+      // A security review: Armor priced __schema at nothing and its depth limit skipped it, so 20 aliases of a deep
+      // __schema selection answered 10.6 MB after 3 s of a core, every other request waiting.
+      const t = await gatewayOver(transport);
+      const deep = 'types { name fields { name type { name ofType { name ofType { name ofType { name } } } } } }';
+      const one = await t.gql(getIntrospectionQuery());
+      expect([one.errors, (one.data as { __schema: { types: unknown[] } }).__schema.types.length > 20]).toEqual([undefined, true]);
+      const refused = [expect.objectContaining({ message: expect.stringMatching(/^Query cost limit of 10000 exceeded, found 1\d{4}/u), extensions: expect.objectContaining({ code: 'QUERY_TOO_COSTLY' }) })];
+      expect((await t.gql(`{ a: __schema { ${deep} } b: __schema { ${deep} } }`)).errors).toEqual(refused);
+      expect((await t.gql(`{ ...S ...S } fragment S on Query { __schema { ${deep} } }`)).errors).toEqual(refused);
+      expect((await t.gql(`{ ...S ... on Query { __schema { queryType { name } } } } fragment S on Query { __schema { ${deep} } }`)).errors).toEqual(refused);
     });
 
     it('refuses a document of more than 2000 tokens', async () => {
