@@ -42,8 +42,8 @@ import { contextFromHeaders, inSpan, SpanKind, SpanStatusCode, tracingOn } from 
 
 export interface GatewayOptions {
   /**
-   * Configuration as environment variables (docs/running.md#configuration). Defaults to an in-memory database, silent logs and
-   * generated secrets, so `createGateway()` alone gives a working app with no socket and no files.
+   * Settings as environment variables (docs/running.md#configuration; a misspelt name rejects): by default an
+   * in-memory database, silent logs and generated secrets, so `createGateway()` alone works with no socket or file.
    */
   env?: GatewayEnv;
   /** A configuration already loaded (main.ts); wins over `env`. */
@@ -296,5 +296,4 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     },
   };
 }
-
 export { startServer, type RunningServer, type ServedGateway } from './http-server.ts';
