@@ -13,7 +13,7 @@ import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/
 import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { EventBus } from '../src/events/event-bus.ts';
 import type { Topics } from '../src/events/topics.ts';
-import { sha256Hex } from '../src/kernel/tokens.ts';
+import { sessionKey } from './session-store.ts';
 
 /**
  * Wraps the SDK's transport of one call: its outgoing requests get routable ids, answers come back by `deliver`, the
@@ -115,8 +115,6 @@ export interface RelayedReply {
   callId: string;
   message: Record<string, unknown>;
 }
-
-export const sessionKey = (sessionId: string): string => sha256Hex(sessionId);
 
 /**
  * A JSON-RPC answer (result or error, no method) to a question asked under `<instance>.<call>.<n>`: where it goes.

@@ -10,11 +10,11 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { EventBus } from '../src/events/event-bus.ts';
 import type { Logger } from '../src/kernel/logger.ts';
-import type { SessionStore } from './session-store.ts';
+import { sessionKey, type SessionStore } from './session-store.ts';
 
 export class ResourceUpdates {
-  /** Session id → the transport of its standalone stream on this instance. */
-  private readonly streams = new Map<string, Transport>();
+  /** sessionKey → the session and the transport of its standalone stream on this instance. */
+  private readonly streams = new Map<string, { sessionId: string; transport: Transport }>();
   /** The notifications being sent, one change after another, so a session's updates keep the changes' order. */
   private sending: Promise<void> = Promise.resolve();
   private readonly unlisten: () => void;
@@ -34,7 +34,7 @@ export class ResourceUpdates {
     this.unresume = bus.onResume(() =>
       this.send(async () => {
         const orders = new Set<string>();
-        for (const sessionId of this.streams.keys()) for (const orderNumber of await this.store.followed(sessionId)) orders.add(orderNumber);
+        for (const { sessionId } of this.streams.values()) for (const orderNumber of await this.store.followed(sessionId)) orders.add(orderNumber);
         for (const orderNumber of orders) await this.notify(orderNumber);
       }),
     );
@@ -47,7 +47,7 @@ export class ResourceUpdates {
 
   private async notify(orderNumber: string): Promise<void> {
     for (const subscription of await this.store.subscribers(orderNumber)) {
-      const stream = this.streams.get(subscription.sessionId);
+      const stream = this.streams.get(subscription.sessionKey)?.transport;
       if (!stream) continue;
       const uri = this.open(subscription.sealedUri);
       await stream.send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } }).catch(() => undefined);
@@ -56,20 +56,22 @@ export class ResourceUpdates {
 
   /** The session's stream is here now; a previous one of the same session is closed (one per session). */
   attach(sessionId: string, transport: Transport): void {
-    const previous = this.streams.get(sessionId);
-    this.streams.set(sessionId, transport);
+    const key = sessionKey(sessionId);
+    const previous = this.streams.get(key)?.transport;
+    this.streams.set(key, { sessionId, transport });
     if (previous && previous !== transport) void previous.close();
   }
 
   detach(sessionId: string, transport: Transport): void {
-    if (this.streams.get(sessionId) === transport) this.streams.delete(sessionId);
+    const key = sessionKey(sessionId);
+    if (this.streams.get(key)?.transport === transport) this.streams.delete(key);
   }
 
   /** Ends every stream this instance holds (shutdown, or a session deleted). */
   end(sessionId?: string): void {
-    for (const [id, transport] of this.streams) {
+    for (const [key, { sessionId: id, transport }] of this.streams) {
       if (sessionId !== undefined && id !== sessionId) continue;
-      this.streams.delete(id);
+      this.streams.delete(key);
       void transport.close();
     }
   }

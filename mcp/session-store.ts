@@ -4,13 +4,16 @@
  * the rate limits use it — so any instance can continue any session; in memory otherwise (one instance).
  *
  * A subscription keeps the resource URI, which holds the order's payToken: it is kept sealed with VAULT_KEY (the
- * caller seals it), keyed by a hash of the URI. A session's keys expire a day after it was last used (ten minutes
+ * caller seals it), keyed by a hash of the URI. A session is named by a hash of its id (`sessionKey`), never the id:
+ * the id is the session's bearer credential, and with it someone reading Redis could hold the session's stream, to
+ * which the next update is sent with the URI opened (a security review found the ids in keys and fields). A session's keys expire a day after it was last used (ten minutes
  * after its initialize while it is not used again; the memory store also holds at most MAX_MEMORY_SESSIONS); an order's
  * list of followers a week after its last change or subscription (an order may wait days for its pickup, followed by
  * a session that stays in use; an entry left by an ended session is only read, never sent to).
  */
 import { Redis } from 'ioredis';
 import { closeRedis, REDIS_COMMAND_TIMEOUT_MS } from '../src/kernel/redis-connection.ts';
+import { sha256Hex } from '../src/kernel/tokens.ts';
 
 export interface SessionRecord {
   /** The client declared form elicitation. */
@@ -18,8 +21,12 @@ export interface SessionRecord {
   createdAt: number;
 }
 
+/** How a session is named in the store, and in what the instances tell each other (relay.ts): a hash of its id. */
+export const sessionKey = (sessionId: string): string => sha256Hex(sessionId);
+
 export interface Subscription {
-  sessionId: string;
+  /** The following session's sessionKey. */
+  sessionKey: string;
   uriKey: string;
   sealedUri: string;
 }
@@ -60,8 +67,8 @@ function redisStore(url: string, prefix: string): SessionStore {
   // Bounded: a silent Redis fails an MCP call rather than holding it (src/kernel/redis-connection.ts).
   const redis = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
   redis.on('error', () => {}); // ioredis reconnects; /ready reports Redis through the bus and the limiter
-  const session = (id: string) => `${prefix}s:${id}`;
-  const owned = (id: string) => `${prefix}ss:${id}`;
+  const session = (id: string) => `${prefix}s:${sessionKey(id)}`;
+  const owned = (id: string) => `${prefix}ss:${sessionKey(id)}`;
   const byOrder = (orderNumber: string) => `${prefix}o:${orderNumber}`;
   const ttl = SESSION_TTL_SECONDS;
   return {
@@ -77,7 +84,7 @@ function redisStore(url: string, prefix: string): SessionStore {
       const multi = redis.multi().del(session(id), owned(id));
       for (const member of members) {
         const [orderNumber, uriKey] = member.split(' ');
-        multi.hdel(byOrder(orderNumber!), `${id} ${uriKey}`);
+        multi.hdel(byOrder(orderNumber!), `${sessionKey(id)} ${uriKey}`);
       }
       await multi.exec();
     },
@@ -88,20 +95,20 @@ function redisStore(url: string, prefix: string): SessionStore {
         .multi()
         .sadd(owned(id), member)
         .expire(owned(id), ttl)
-        .hset(byOrder(orderNumber), `${id} ${uriKey}`, sealedUri)
+        .hset(byOrder(orderNumber), `${sessionKey(id)} ${uriKey}`, sealedUri)
         .expire(byOrder(orderNumber), FOLLOWERS_TTL_SECONDS)
         .exec();
       return true;
     },
     async unsubscribe(id, orderNumber, uriKey) {
-      await redis.multi().srem(owned(id), `${orderNumber} ${uriKey}`).hdel(byOrder(orderNumber), `${id} ${uriKey}`).exec();
+      await redis.multi().srem(owned(id), `${orderNumber} ${uriKey}`).hdel(byOrder(orderNumber), `${sessionKey(id)} ${uriKey}`).exec();
     },
     async subscribers(orderNumber) {
       const [[, found]] = (await redis.multi().hgetall(byOrder(orderNumber)).expire(byOrder(orderNumber), FOLLOWERS_TTL_SECONDS).exec()) as [[unknown, Record<string, string>]];
       const all = found ?? {};
       return Object.entries(all).map(([field, sealedUri]) => {
-        const [sessionId, uriKey] = field.split(' ');
-        return { sessionId: sessionId!, uriKey: uriKey!, sealedUri };
+        const [key, uriKey] = field.split(' ');
+        return { sessionKey: key!, uriKey: uriKey!, sealedUri };
       });
     },
     async followed(id) {
@@ -115,7 +122,8 @@ function redisStore(url: string, prefix: string): SessionStore {
 
 function memoryStore(): SessionStore {
   const sessions = new Map<string, { record: SessionRecord; until: number }>();
-  const byOrder = new Map<string, Map<string, Subscription>>();
+  /** Order → its followers, each with the session's id (to see it is still live). */
+  const byOrder = new Map<string, Map<string, { id: string; subscription: Subscription }>>();
   const owned = new Map<string, Set<string>>();
   const live = (id: string) => {
     const entry = sessions.get(id);
@@ -158,8 +166,8 @@ function memoryStore(): SessionStore {
       if (!members.has(member) && members.size >= MAX_SUBSCRIPTIONS) return false;
       members.add(member);
       owned.set(id, members);
-      const subs = byOrder.get(orderNumber) ?? new Map<string, Subscription>();
-      subs.set(`${id} ${uriKey}`, { sessionId: id, uriKey, sealedUri });
+      const subs = byOrder.get(orderNumber) ?? new Map<string, { id: string; subscription: Subscription }>();
+      subs.set(`${id} ${uriKey}`, { id, subscription: { sessionKey: sessionKey(id), uriKey, sealedUri } });
       byOrder.set(orderNumber, subs);
       return true;
     },
@@ -168,7 +176,7 @@ function memoryStore(): SessionStore {
       byOrder.get(orderNumber)?.delete(`${id} ${uriKey}`);
     },
     async subscribers(orderNumber) {
-      return [...(byOrder.get(orderNumber)?.values() ?? [])].filter((s) => live(s.sessionId));
+      return [...(byOrder.get(orderNumber)?.values() ?? [])].filter(({ id }) => live(id)).map(({ subscription }) => subscription);
     },
     async followed(id) {
       return ordersOf(owned.get(id) ?? []);

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createSessionStore, MAX_MEMORY_SESSIONS, SESSION_TTL_SECONDS, UNUSED_SESSION_TTL_SECONDS } from '../../mcp/session-store.ts';
+import { createSessionStore, MAX_MEMORY_SESSIONS, SESSION_TTL_SECONDS, sessionKey, UNUSED_SESSION_TTL_SECONDS } from '../../mcp/session-store.ts';
 import { afterThisTest } from '../support/gateway.ts';
 
 const RECORD = { canElicit: false, createdAt: 0 };
@@ -58,11 +58,35 @@ describe.skipIf(!process.env.TEST_REDIS_URL)('the Redis session store', () => {
       await store.dispose();
     });
     await store.create('one', RECORD);
-    const key = `${prefix}mcp:s:one`;
+    const key = `${prefix}mcp:s:${sessionKey('one')}`;
     const fresh = await redis.ttl(key);
     expect(fresh).toBeGreaterThan(0);
     expect(fresh).toBeLessThanOrEqual(UNUSED_SESSION_TTL_SECONDS);
     expect(await store.get('one')).toEqual(RECORD);
     expect(await redis.ttl(key)).toBeGreaterThan(UNUSED_SESSION_TTL_SECONDS);
+  });
+
+  it('names a session by a hash of its id, never the id, in every key and field, and still finds its followers', async () => {
+    // The id is the session's bearer credential: a security review found it in keys and in orders' follower lists.
+    const prefix = `test-${randomUUID()}:`;
+    const store = createSessionStore({ redisUrl: process.env.TEST_REDIS_URL!, prefix });
+    const redis = new Redis(process.env.TEST_REDIS_URL!);
+    afterThisTest(async () => {
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length > 0) await redis.del(...keys);
+      redis.disconnect();
+      await store.dispose();
+    });
+    const id = `session-${randomUUID()}`;
+    await store.create(id, RECORD);
+    expect(await store.subscribe(id, '1001', 'uri-hash', 'sealed-uri')).toBe(true);
+    expect(await store.subscribers('1001')).toEqual([{ sessionKey: sessionKey(id), uriKey: 'uri-hash', sealedUri: 'sealed-uri' }]);
+    expect(await store.followed(id)).toEqual(['1001']);
+    const keys = await redis.keys(`${prefix}*`);
+    const fields = (await Promise.all(keys.filter((k) => k.endsWith(':o:1001')).map((k) => redis.hkeys(k)))).flat();
+    expect([...keys, ...fields].filter((text) => text.includes(id))).toEqual([]);
+    expect(keys.length).toBeGreaterThanOrEqual(3);
+    await store.remove(id);
+    expect(await store.subscribers('1001')).toEqual([]);
   });
 });
