@@ -37,7 +37,7 @@ describe.skipIf(!DATABASE || !REDIS)(
       await until(() => [during, after].every((seen) => seen.update.includes('RECEIVED') && seen.tick.includes('RECEIVED')), 10_000);
       expect([during.update.at(-1), after.update.at(-1)]).toEqual(['RECEIVED', 'RECEIVED']);
       expect([during.tick.at(-1), after.tick.at(-1)]).toEqual(['RECEIVED', 'RECEIVED']);
-    });
+    }, 60_000); // its own bounded waits add up to 35 s: the default 30 s cut it short in a loaded CI run
 
     it('an instance started while Redis is away subscribes to its own topics once it is back, and is not ready before', async () => {
       const link = await faultyLink(REDIS!);
@@ -68,6 +68,6 @@ describe.skipIf(!DATABASE || !REDIS)(
       // Never before: A never listened to the staff topic.
       expect(console.length).toBeGreaterThan(0);
       expect(made).toEqual(expect.arrayContaining(console.map((line) => line.split(' ')[0])));
-    });
+    }, 60_000);
   },
 );
