@@ -6,10 +6,12 @@
  * A subscription keeps the resource URI, which holds the order's payToken: it is kept sealed with VAULT_KEY (the
  * caller seals it), keyed by a hash of the URI. A session is named by a hash of its id (`sessionKey`), never the id:
  * the id is the session's bearer credential, and with it someone reading Redis could hold the session's stream, to
- * which the next update is sent with the URI opened (a security review found the ids in keys and fields). A session's keys expire a day after it was last used (ten minutes
- * after its initialize while it is not used again; the memory store also holds at most MAX_MEMORY_SESSIONS); an order's
- * list of followers a week after its last change or subscription (an order may wait days for its pickup, followed by
- * a session that stays in use; an entry left by an ended session is only read, never sent to).
+ * which the next update is sent with the URI opened (a security review found the ids in keys and fields).
+ *
+ * A session's keys expire a day after it was last used (ten minutes after its initialize while it is not used
+ * again; the memory store also holds at most MAX_MEMORY_SESSIONS); an order's list of followers a week after its
+ * last change or subscription (an order may wait days for its pickup, followed by a session that stays in use; an
+ * entry left by an ended session is only read, never sent to).
  */
 import { Redis } from 'ioredis';
 import { closeRedis, REDIS_COMMAND_TIMEOUT_MS } from '../src/kernel/redis-connection.ts';
