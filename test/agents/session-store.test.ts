@@ -46,17 +46,23 @@ describe('the memory session store', () => {
   });
 });
 
+/** A Redis store under a prefix of its own, with a client to look at what it wrote; both gone after the test. */
+function redisStore() {
+  const prefix = `test-${randomUUID()}:`;
+  const store = createSessionStore({ redisUrl: process.env.TEST_REDIS_URL!, prefix });
+  const redis = new Redis(process.env.TEST_REDIS_URL!);
+  afterThisTest(async () => {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+    redis.disconnect();
+    await store.dispose();
+  });
+  return { prefix, store, redis };
+}
+
 describe.skipIf(!process.env.TEST_REDIS_URL)('the Redis session store', () => {
   it('gives a new session ten minutes, and a day from its first use', async () => {
-    const prefix = `test-${randomUUID()}:`;
-    const store = createSessionStore({ redisUrl: process.env.TEST_REDIS_URL!, prefix });
-    const redis = new Redis(process.env.TEST_REDIS_URL!);
-    afterThisTest(async () => {
-      const keys = await redis.keys(`${prefix}*`);
-      if (keys.length > 0) await redis.del(...keys);
-      redis.disconnect();
-      await store.dispose();
-    });
+    const { prefix, store, redis } = redisStore();
     await store.create('one', RECORD);
     const key = `${prefix}mcp:s:${sessionKey('one')}`;
     const fresh = await redis.ttl(key);
@@ -68,15 +74,7 @@ describe.skipIf(!process.env.TEST_REDIS_URL)('the Redis session store', () => {
 
   it('names a session by a hash of its id, never the id, in every key and field, and still finds its followers', async () => {
     // The id is the session's bearer credential: a security review found it in keys and in orders' follower lists.
-    const prefix = `test-${randomUUID()}:`;
-    const store = createSessionStore({ redisUrl: process.env.TEST_REDIS_URL!, prefix });
-    const redis = new Redis(process.env.TEST_REDIS_URL!);
-    afterThisTest(async () => {
-      const keys = await redis.keys(`${prefix}*`);
-      if (keys.length > 0) await redis.del(...keys);
-      redis.disconnect();
-      await store.dispose();
-    });
+    const { prefix, store, redis } = redisStore();
     const id = `session-${randomUUID()}`;
     await store.create(id, RECORD);
     expect(await store.subscribe(id, '1001', 'uri-hash', 'sealed-uri')).toBe(true);
