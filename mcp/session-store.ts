@@ -69,41 +69,46 @@ function redisStore(url: string, prefix: string): SessionStore {
   // Bounded: a silent Redis fails an MCP call rather than holding it (src/kernel/redis-connection.ts).
   const redis = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
   redis.on('error', () => {}); // ioredis reconnects; /ready reports Redis through the bus and the limiter
-  const session = (id: string) => `${prefix}s:${sessionKey(id)}`;
-  const owned = (id: string) => `${prefix}ss:${sessionKey(id)}`;
+  // From the session's key, hashed once per call.
+  const session = (key: string) => `${prefix}s:${key}`;
+  const owned = (key: string) => `${prefix}ss:${key}`;
   const byOrder = (orderNumber: string) => `${prefix}o:${orderNumber}`;
   const ttl = SESSION_TTL_SECONDS;
   return {
     async create(id, record) {
-      await redis.set(session(id), JSON.stringify(record), 'EX', UNUSED_SESSION_TTL_SECONDS);
+      await redis.set(session(sessionKey(id)), JSON.stringify(record), 'EX', UNUSED_SESSION_TTL_SECONDS);
     },
     async get(id) {
-      const [[, value]] = (await redis.multi().get(session(id)).expire(session(id), ttl).expire(owned(id), ttl).exec()) as [[unknown, string | null]];
+      const key = sessionKey(id);
+      const [[, value]] = (await redis.multi().get(session(key)).expire(session(key), ttl).expire(owned(key), ttl).exec()) as [[unknown, string | null]];
       return value ? (JSON.parse(value) as SessionRecord) : null;
     },
     async remove(id) {
-      const members = await redis.smembers(owned(id));
-      const multi = redis.multi().del(session(id), owned(id));
+      const key = sessionKey(id);
+      const members = await redis.smembers(owned(key));
+      const multi = redis.multi().del(session(key), owned(key));
       for (const member of members) {
         const [orderNumber, uriKey] = member.split(' ');
-        multi.hdel(byOrder(orderNumber!), `${sessionKey(id)} ${uriKey}`);
+        multi.hdel(byOrder(orderNumber!), `${key} ${uriKey}`);
       }
       await multi.exec();
     },
     async subscribe(id, orderNumber, uriKey, sealedUri) {
+      const key = sessionKey(id);
       const member = `${orderNumber} ${uriKey}`;
-      if (!(await redis.sismember(owned(id), member)) && (await redis.scard(owned(id))) >= MAX_SUBSCRIPTIONS) return false;
+      if (!(await redis.sismember(owned(key), member)) && (await redis.scard(owned(key))) >= MAX_SUBSCRIPTIONS) return false;
       await redis
         .multi()
-        .sadd(owned(id), member)
-        .expire(owned(id), ttl)
-        .hset(byOrder(orderNumber), `${sessionKey(id)} ${uriKey}`, sealedUri)
+        .sadd(owned(key), member)
+        .expire(owned(key), ttl)
+        .hset(byOrder(orderNumber), `${key} ${uriKey}`, sealedUri)
         .expire(byOrder(orderNumber), FOLLOWERS_TTL_SECONDS)
         .exec();
       return true;
     },
     async unsubscribe(id, orderNumber, uriKey) {
-      await redis.multi().srem(owned(id), `${orderNumber} ${uriKey}`).hdel(byOrder(orderNumber), `${sessionKey(id)} ${uriKey}`).exec();
+      const key = sessionKey(id);
+      await redis.multi().srem(owned(key), `${orderNumber} ${uriKey}`).hdel(byOrder(orderNumber), `${key} ${uriKey}`).exec();
     },
     async subscribers(orderNumber) {
       const [[, found]] = (await redis.multi().hgetall(byOrder(orderNumber)).expire(byOrder(orderNumber), FOLLOWERS_TTL_SECONDS).exec()) as [[unknown, Record<string, string>]];
@@ -114,7 +119,7 @@ function redisStore(url: string, prefix: string): SessionStore {
       });
     },
     async followed(id) {
-      return ordersOf(await redis.smembers(owned(id)));
+      return ordersOf(await redis.smembers(owned(sessionKey(id))));
     },
     async dispose() {
       await closeRedis(redis);

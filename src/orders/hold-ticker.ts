@@ -8,6 +8,7 @@
  * `holdUntil` and its own clock, so nothing about ticks crosses the bus.
  */
 import type { Clock, Timer } from '../kernel/clock.ts';
+import { secondsLeft } from './order.ts';
 
 const SLOT_MS = 10;
 const SLOTS = 1000 / SLOT_MS;
@@ -73,15 +74,15 @@ export function createHoldTicker(clock: Clock): HoldTicker {
     for (let at = cursor + SLOT_MS; at <= end; at += SLOT_MS) {
       const slot = slots[slotOf(at)]!;
       for (const watch of [...slot]) {
-        const secondsLeft = Math.max(0, Math.floor((watch.holdUntil - now) / 1000));
+        const left = secondsLeft(watch.holdUntil, now);
         // 0 is the last number: it cannot change again, so the watch is let go. Kept, it heard 0 again at every
         // boundary until the hold timer ended the order, and a countdown sent each as one more tick.
-        if (secondsLeft === 0 && slot.delete(watch)) count--;
+        if (left === 0 && slot.delete(watch)) count--;
         // A watch begun between its boundary and the start of the slot after it is reached within that slot's
         // 10 ms, with the number it began with: a countdown opened just after createOrder sent 299 twice.
-        if (secondsLeft === watch.heard) continue;
-        watch.heard = secondsLeft;
-        watch.listener(secondsLeft);
+        if (left === watch.heard) continue;
+        watch.heard = left;
+        watch.listener(left);
       }
     }
     cursor = floorToSlot(now);
@@ -91,7 +92,7 @@ export function createHoldTicker(clock: Clock): HoldTicker {
   return {
     watch(holdUntil, listener) {
       if (count === 0) cursor = floorToSlot(clock.now());
-      const watch: Watch = { holdUntil, listener, heard: Math.max(0, Math.floor((holdUntil - clock.now()) / 1000)) };
+      const watch: Watch = { holdUntil, listener, heard: secondsLeft(holdUntil, clock.now()) };
       // The first slot that starts strictly after the boundary, so the new whole number is already in effect.
       const slot = slots[(slotOf(holdUntil) + 1) % SLOTS]!;
       slot.add(watch);

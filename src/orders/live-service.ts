@@ -6,7 +6,7 @@
  */
 import { LatestStream } from '../events/latest-stream.ts';
 import { Repeater } from '@repeaterjs/repeater';
-import type { Order } from './order.ts';
+import { secondsLeft, type Order } from './order.ts';
 import type { SleeveOptionSet } from './sleeve-options.ts';
 import { findOrder, listOrders, rowToOrder } from './order-repository.ts';
 import type { HoldTicker } from './hold-ticker.ts';
@@ -142,7 +142,7 @@ export function createLiveService(
         return stream;
       }
       const holdUntil = new Date(order.holdUntil).toISOString();
-      stream.push(holdTick(order, Math.max(0, Math.floor((order.holdUntil - clock.now()) / 1000)), false, holdUntil), true);
+      stream.push(holdTick(order, secondsLeft(order.holdUntil, clock.now()), false, holdUntil), true);
       unwatch = ticker.watch(order.holdUntil, (secondsLeft) => stream.push(holdTick(order, secondsLeft, false, holdUntil)));
       const endWith = (read: Promise<Order | undefined>) => {
         read.then(
