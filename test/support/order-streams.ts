@@ -14,10 +14,19 @@ export interface OrderStreams {
   update: string[];
 }
 
-/** Resolves when `done` holds, or after `ms` (the caller's assertions then say what was missing). */
-export async function until(done: () => boolean | Promise<boolean>, ms: number): Promise<void> {
+/**
+ * Resolves when `done` holds. After `ms` it rejects naming `what` when given (a step the test cannot go on without);
+ * without one it resolves, and the caller's assertions then say what was missing.
+ */
+export async function until(done: () => boolean | Promise<boolean>, ms: number, what?: string): Promise<void> {
   const by = Date.now() + ms;
-  while (!(await done()) && Date.now() < by) await new Promise((resolve) => setTimeout(resolve, 20));
+  while (!(await done())) {
+    if (Date.now() >= by) {
+      if (what) throw new Error(`not within ${ms} ms: ${what}`);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 /** Subscribes to both streams of order `n` (payToken `t`) on `base`; resolves once each has shown the order. */
@@ -33,7 +42,7 @@ export async function followOrder(base: string, vars: { n: string; t: string }):
     { query: 'subscription ($n: ID!, $t: String!) { orderUpdates(orderNumber: $n, payToken: $t) { status } }', variables: vars },
     { next: ({ data }) => seen.update.push(data.orderUpdates.status), error: () => {}, complete: () => {} },
   );
-  await until(() => seen.tick.length > 0 && seen.update.length > 0, 10_000);
+  await until(() => seen.tick.length > 0 && seen.update.length > 0, 10_000, `both streams of order ${vars.n} on ${base} showing it`);
   return seen;
 }
 
