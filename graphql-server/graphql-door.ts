@@ -14,7 +14,7 @@ import type { Services } from '../src/services.ts';
 import { createEventBus, type EventBus } from '../src/events/event-bus.ts';
 import { NO_METRICS, type GatewayMetrics } from '../src/operations/metrics.ts';
 import { TRUSTED_OPERATIONS } from '../src/pages/trusted-operations.ts';
-import { AddressBudget, DEFAULT_ADDRESS_BOUNDS, type AddressBounds } from './address-budget.ts';
+import { AddressBudget, DEFAULT_ADDRESS_BOUNDS, type AddressBounds } from '../src/kernel/address-budget.ts';
 import { createContextFactory, viewerFromAuthorization } from './context-factory.ts';
 import { createDocumentCache } from './document-cache.ts';
 import { FastJsonPath } from './fast-path.ts';
@@ -43,7 +43,7 @@ export interface GraphQLDoor {
   /** For graphql-ws (ws-transport.ts): the same trusted documents and production policy as over HTTP. */
   readonly trusted: TrustedDocuments;
   readonly hardening: ProductionHardening;
-  /** MAX_CONNECTIONS_PER_ADDRESS (address-budget.ts): SSE streams take a place here, and so do graphql-ws sockets (ws-upgrade.ts). */
+  /** MAX_CONNECTIONS_PER_ADDRESS (address-budget.ts): SSE streams take a place here, and so do graphql-ws sockets (ws-upgrade.ts) and the MCP door's streams. */
   readonly connections: AddressBudget;
   /** MAX_STREAMS_PER_ADDRESS: every subscription takes a place here (use-stream-budget.ts). */
   readonly streams: AddressBudget;

@@ -14,7 +14,7 @@ import { isPromise } from 'graphql-yoga';
 import { PayloadTooLargeError, readBody } from '../src/http/node-request.ts';
 import { runInRequestScope } from '../src/kernel/logger.ts';
 import type { FastJsonPath } from './fast-path.ts';
-import { ADDRESS_RETRY_AFTER_SECONDS, tooManyConnections as tooManyConnectionsMessage, type AddressBudget } from './address-budget.ts';
+import { ADDRESS_RETRY_AFTER_SECONDS, tooManyConnections as tooManyConnectionsMessage, type AddressBudget } from '../src/kernel/address-budget.ts';
 import { RequestHeads, send, tooLarge, tooManyConnections, type Answer } from './http-messages.ts';
 import { GRAPHQL_PATH, type GraphQLYoga, type ServerContext } from './yoga-server.ts';
 

@@ -13,7 +13,7 @@ import type { Plugin } from '@envelop/core';
 import { GraphQLError } from 'graphql';
 import { isAsyncIterable } from 'graphql-yoga';
 import type { GraphQLContext } from '../schema/context.ts';
-import { tooManyStreams, type AddressBudget } from './address-budget.ts';
+import { tooManyStreams, type AddressBudget } from '../src/kernel/address-budget.ts';
 import { TOO_MANY_OPERATIONS_CODE } from './operation-bounds.ts';
 
 export function useStreamBudget(budget: AddressBudget): Plugin<GraphQLContext> {

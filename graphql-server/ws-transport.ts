@@ -20,7 +20,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocket, WebSocketServer } from 'ws';
 import { JSON_TOO_DEEP_MESSAGE, jsonValueTooDeep } from '../src/kernel/json-depth.ts';
 import { authorizationOf } from './context-factory.ts';
-import { tooManyStreams, type AddressBudget } from './address-budget.ts';
+import { tooManyStreams, type AddressBudget } from '../src/kernel/address-budget.ts';
 import { MAX_OPERATIONS_PER_CONNECTION, TOO_MANY_OPERATIONS_CODE, TOO_MANY_OPERATIONS_MESSAGE } from './operation-bounds.ts';
 import type { TrustedDocuments } from './trusted-documents.ts';
 import { parseFailed, withoutHttpExtensions } from './socket-errors.ts';

@@ -12,7 +12,7 @@ import type { Duplex } from 'node:stream';
 import type { WebSocketServer } from 'ws';
 import { CLIENT_CLOSED_REQUEST, rawHeader } from '../src/http/node-request.ts';
 import { requestIdOf, UNMATCHED_ROUTE, type RequestLog } from '../src/operations/request-log.ts';
-import { ADDRESS_RETRY_AFTER_SECONDS, tooManyConnections, type AddressBudget } from './address-budget.ts';
+import { ADDRESS_RETRY_AFTER_SECONDS, tooManyConnections, type AddressBudget } from '../src/kernel/address-budget.ts';
 import { GRAPHQL_PATH } from './yoga-server.ts';
 
 export interface UpgradeDoor {

@@ -43,7 +43,7 @@ import type { GatewayMetrics } from '../src/operations/metrics.ts';
 import { useTracing } from './use-tracing.ts';
 import { useCompiledSubscriptions } from './use-compiled-subscriptions.ts';
 import { useStreamBudget } from './use-stream-budget.ts';
-import type { AddressBudget } from './address-budget.ts';
+import type { AddressBudget } from '../src/kernel/address-budget.ts';
 import { tracingOn } from '../src/operations/tracing.ts';
 
 export const GRAPHQL_PATH = '/graphql';

@@ -20,6 +20,7 @@ import { PayloadTooLargeError, rawHeader, readBody } from '../src/http/node-requ
 import { forbiddenCharacterAt, mayHoldForbiddenCharacter } from '../src/kernel/unicode-text.ts';
 import { JSON_TOO_DEEP_MESSAGE, jsonTextTooDeep } from '../src/kernel/json-depth.ts';
 import type { Config } from '../src/kernel/config.ts';
+import { ADDRESS_RETRY_AFTER_SECONDS, tooManyConnections, type AddressBudget } from '../src/kernel/address-budget.ts';
 import { CorsPolicy } from '../src/kernel/cors.ts';
 import { enforceRateLimit } from '../src/kernel/rate-limiter.ts';
 import { randomToken } from '../src/kernel/tokens.ts';
@@ -41,6 +42,11 @@ import type { CallScope, ToolDeps } from './tool-deps.ts';
 export interface McpDoorDeps extends ToolDeps {
   bus: EventBus;
   config: Pick<Config, 'adminToken' | 'redisUrl' | 'redisPrefix' | 'maxBodyBytes' | 'corsOrigins' | 'vaultKey' | 'vaultPreviousKeys' | 'dataDir'>;
+  /**
+   * MAX_CONNECTIONS_PER_ADDRESS: a session's standalone stream holds a place of its client address's while it is
+   * open, in the budget the GraphQL door's sockets and SSE streams share (docs/edge.md#bounds).
+   */
+  connections?: AddressBudget;
 }
 
 export interface McpDoor {
@@ -203,10 +209,21 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
     return serve(req, res, { clientAddress, sessionId: session.id, canElicit: session.record.canElicit, staff, protocolVersion }, body, !session.record.canElicit);
   }
 
-  /** GET: the session's standalone stream, held here until the client leaves; updates are written to it. */
-  async function stream(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /**
+   * GET: the session's standalone stream, held here until the client leaves; updates are written to it. It holds a
+   * place of its address's while open: one stream a session, but sessions are cheap to open, and before, an address
+   * could hold as many streams as it opened sessions, round the bound the GraphQL door keeps.
+   */
+  async function stream(req: IncomingMessage, res: ServerResponse, clientAddress: string): Promise<void> {
     const session = await sessionOf(req, res);
     if (!session) return;
+    const { connections } = deps;
+    if (connections) {
+      if (!connections.take(clientAddress)) {
+        return refuseWith(res, new DomainError('rate_limited', tooManyConnections(connections.limit), { retryAfter: ADDRESS_RETRY_AFTER_SECONDS }));
+      }
+      res.once('close', () => connections.give(clientAddress));
+    }
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     await transport.start();
     updates.attach(session.id, transport);
@@ -241,7 +258,7 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
       }
       try {
         if (req.method === 'POST') return await post(req, res, clientAddress);
-        if (req.method === 'GET') return await stream(req, res);
+        if (req.method === 'GET') return await stream(req, res, clientAddress);
         if (req.method === 'DELETE') return await end(req, res);
         if (req.method === 'OPTIONS') {
           const preflight = cors.preflight(origin, ['GET', 'POST', 'DELETE'], rawHeader(req, 'access-control-request-headers'), MCP_HEADERS);

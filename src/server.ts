@@ -122,7 +122,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     addressBounds: { ...config.addressBounds, ipv6Prefix: config.rateLimits.ipv6Prefix },
   });
   // docs/agents.md#mcp-server: the MCP door, on the node server only (its streams need a socket), loaded on its first request.
-  const mcp = lazyMcpDoor({ services, limiter, logger, publicUrl: config.publicUrl, holdSeconds: config.holdSeconds, bus, config });
+  const mcp = lazyMcpDoor({ services, limiter, logger, publicUrl: config.publicUrl, holdSeconds: config.holdSeconds, bus, config, connections: graphql.connections });
   const socketCors = new CorsPolicy(config.corsOrigins);
   const jobDeps: BackgroundDeps = { services, database, config, clock, bus, logger };
   const background: Disposable[] = [

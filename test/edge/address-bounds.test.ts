@@ -6,11 +6,13 @@
  *  - the socket past the bound is refused with 429 and Retry-After before the handshake; one closed frees its place;
  *  - the subscription past the bound, on any of the address's sockets, is refused alone (TOO_MANY_OPERATIONS), the
  *    others go on receiving; one ended frees its place;
- *  - an SSE stream holds a place while it is open (429 past the bound);
+ *  - an SSE stream holds a place while it is open (429 past the bound), and so does an MCP session's standalone
+ *    stream (GET /mcp), refused in JSON-RPC's terms;
  *  - behind a trusted proxy each client address has its own bounds; without one, X-Forwarded-For changes nothing.
  */
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { rawSession } from '../agents/mcp-support.ts';
 import { readyOrdersUpTo } from '../browser/screens.ts';
 import { afterThisTest } from '../support/gateway.ts';
 import { liveServer, subscribe, type LiveServer } from '../support/live-server.ts';
@@ -42,6 +44,20 @@ async function sseStream(live: LiveServer): Promise<{ status: number; body: stri
   });
   const body = response.status === 200 ? '' : await response.text();
   return { status: response.status, body, close: () => abort.abort() };
+}
+
+/** A new MCP session's standalone stream (GET /mcp): its status, its body when refused, and how to end it. */
+async function mcpStream(live: LiveServer): Promise<{ status: number; retryAfter: string | null; body: string; close(): void }> {
+  const url = `${live.server.url}/mcp`;
+  const session = await rawSession(url);
+  const abort = new AbortController();
+  afterThisTest(async () => abort.abort());
+  const response = await fetch(url, {
+    headers: { accept: 'text/event-stream', 'mcp-session-id': session.id, 'mcp-protocol-version': '2025-06-18' },
+    signal: abort.signal,
+  });
+  const body = response.status === 200 ? '' : await response.text();
+  return { status: response.status, retryAfter: response.headers.get('retry-after'), body, close: () => abort.abort() };
 }
 
 describe('what one client address may hold open', () => {
@@ -99,6 +115,28 @@ describe('what one client address may hold open', () => {
     stream.close();
     await eventually(async () => {
       const attempt = await sseStream(live);
+      attempt.close();
+      return attempt.status === 200;
+    });
+  });
+
+  it('counts an MCP session\'s standalone stream in the same bound: past it, 429 in JSON-RPC\'s terms; its place back once it ends', async () => {
+    // Before, an address held as many GET /mcp streams as it opened sessions, round the bound the other streams keep.
+    const live = await liveServer({ env: BOUNDS });
+    const sockets = await Promise.all([socketOf(live), socketOf(live)]);
+    expect(sockets.every((s) => s.socket)).toBe(true);
+    const stream = await mcpStream(live);
+    expect(stream.status).toBe(200);
+    const refused = await mcpStream(live);
+    expect([refused.status, refused.retryAfter]).toEqual([429, '10']);
+    expect(JSON.parse(refused.body)).toMatchObject({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: expect.stringContaining('(at most 3 at once)'), data: { code: 'rate_limited', retryable: true, retryAfter: 10 } },
+    });
+    expect((await socketOf(live)).status).toBe(429);
+    stream.close();
+    await eventually(async () => {
+      const attempt = await mcpStream(live);
       attempt.close();
       return attempt.status === 200;
     });

@@ -1,6 +1,6 @@
 /**
  * How much one client address may hold open at once (docs/edge.md#bounds): connections (graphql-ws sockets, SSE
- * streams) and running subscriptions, across all of them. Rate limits count how often operations start, and the
+ * streams, MCP sessions' standalone streams) and running subscriptions, across all of them. Rate limits count how often operations start, and the
  * bound of 100 operations per connection (operation-bounds.ts) holds per connection only: an outside security review
  * opened 1,000 sockets × 100 `pickupBoard` subscriptions from one address, with no credential, and a plain
  * `GET /api/sleeve-options` waited 83 s (RSS 223 MB → 975 MB); 300 × 100 stalled the event loop for about 10 s.
@@ -11,10 +11,10 @@
  * (an IPv6 client by its prefix, client-address.ts). A count that reaches zero is forgotten, so the map holds only
  * the addresses that have something open.
  */
-import { limitedAddress } from '../src/kernel/client-address.ts';
+import { limitedAddress } from './client-address.ts';
 
 export interface AddressBounds {
-  /** MAX_CONNECTIONS_PER_ADDRESS: graphql-ws sockets and SSE streams open at once. */
+  /** MAX_CONNECTIONS_PER_ADDRESS: graphql-ws sockets, SSE streams and MCP standalone streams open at once. */
   connections: number;
   /** MAX_STREAMS_PER_ADDRESS: subscriptions running at once, over every transport. */
   streams: number;
