@@ -17,6 +17,7 @@ import type { ServiceDeps } from '../kernel/service-deps.ts';
 import type { OptionsService } from './options-service.ts';
 import type { OrderCharges } from '../payments/order-charge-service.ts';
 import { orderEvent } from './order-events.ts';
+import type { OrderRow } from './order-tables.ts';
 import { parseOrderNumber } from './order.ts';
 import { transaction } from '../db/transaction.ts';
 
@@ -113,8 +114,8 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
     return order;
   }
 
-  async function duplicateOf(key: string): Promise<DuplicateOrderError> {
-    const row = await orders.findOrderByEmailKey(db, key);
+  async function duplicateOf(key: string, justRead?: OrderRow): Promise<DuplicateOrderError> {
+    const row = justRead ?? (await orders.findOrderByEmailKey(db, key));
     if (!row) {
       // The other order was cancelled between our insert and this read: the email is free again.
       throw new DomainError('unavailable', 'The order could not be placed just now. Please try again.', { retryAfter: 1 });
@@ -280,7 +281,7 @@ export function createOrderService(deps: ServiceDeps & { options: OptionsService
       if (!row) return;
       // A hold that has ended frees the email: create ends it first (refuseDuplicate).
       if (row.status === 'awaiting payment' && cancelDueAt(Number(row.hold_until), row.paying_since == null ? null : Number(row.paying_since)) <= clock.now()) return;
-      throw await duplicateOf(key);
+      throw await duplicateOf(key, row);
     },
 
     async holdsEmail(email) {

@@ -2,11 +2,13 @@
  * create_order's first call without elicitation (the preview) counts as a read of the options: it changes nothing.
  * Except for an email that already has an order: the duplicate it answers carries a fresh payToken for that order,
  * so such a preview counts as the create REST counts (group `create`, per email: docs/agents.md), or anyone knowing
- * an email could mint tokens at the cost of a read.
+ * an email could mint tokens at the cost of a read. Such a preview reads the email's order twice (whether it has one,
+ * before the limit; then the duplicate's view), no longer three times.
  */
 import { describe, expect, it } from 'vitest';
 import { VALID_ORDER } from '../support/gateway.ts';
 import { liveServer } from '../support/live-server.ts';
+import { recordStatements } from '../support/statements.ts';
 import { mcpClient } from './mcp-support.ts';
 
 describe("create_order's preview", () => {
@@ -17,6 +19,20 @@ describe("create_order's preview", () => {
     const codes: string[] = [];
     for (let i = 0; i < 4; i++) codes.push((await agent.call('create_order', { ...VALID_ORDER })).structuredContent.code);
     expect(codes).toEqual(['duplicate', 'duplicate', 'rate_limited', 'rate_limited']);
+  });
+
+  it('of an email that has an order reads that order twice: once to count the create, once for the duplicate', async () => {
+    const live = await liveServer();
+    await live.createOrder();
+    const agent = await mcpClient(live.server.url);
+    const recorded = recordStatements();
+    try {
+      expect((await agent.call('create_order', { ...VALID_ORDER })).structuredContent.code).toBe('duplicate');
+    } finally {
+      recorded.stop();
+    }
+    const byEmail = recorded.statements.filter((statement) => /^select \* from "orders" where "email_key" = /u.test(statement.sql));
+    expect(byEmail).toHaveLength(2);
   });
 
   it('of an email without an order stays a read: previews never use up its creates', async () => {
