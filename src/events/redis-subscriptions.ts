@@ -5,19 +5,22 @@
 import type { Redis } from 'ioredis';
 import { within } from '../kernel/bounded-wait.ts';
 
-/** The longest a stream waits for Redis to acknowledge its SUBSCRIBE (see subscriptions()). */
+/**
+ * The longest a stream waits for Redis to acknowledge its SUBSCRIBE, and the longest a SUBSCRIBE goes unanswered
+ * before it is taken as lost and owed (see subscriptions()).
+ */
 const SUBSCRIBE_WAIT_MS = 5_000;
 /** How soon a SUBSCRIBE refused with the connection up (not lost with it) is sent again, doubling up to the most. */
 const RESUBSCRIBE_RETRY_MS = 1_000;
 const RESUBSCRIBE_RETRY_MAX_MS = 30_000;
 
 /**
- * What `subscribed()` waits for: every SUBSCRIBE sent so far, answered or failed (a stream must not hang on a
- * break). redis-event-target sends one for a channel's first listener and none for the next, whose wait is then the
- * first one's, and takes the channel as listened to from then on; but ioredis resubscribes after a break only to
- * channels whose SUBSCRIBE was answered. So one that failed (sent while Redis was away, or at a start before Redis
- * was up) is owed here and sent again at the connection's next `ready`, or shortly when it failed with the
- * connection up; until then `owed()` counts it and the instance is not ready. Before, such a channel was never
+ * What `subscribed()` waits for: every SUBSCRIBE sent so far, answered, failed or unanswered past SUBSCRIBE_WAIT_MS
+ * (a stream must not hang on a break). redis-event-target sends one for a channel's first listener and none for the
+ * next, whose wait is then the first one's, and takes the channel as listened to from then on; but ioredis
+ * resubscribes after a break only to channels whose SUBSCRIBE was answered. So one that failed (sent while Redis was
+ * away, or at a start before Redis was up) or went unanswered is owed here and sent again at the connection's next
+ * `ready`, or shortly when the connection is up; until then `owed()` counts it and the instance is not ready. Before, such a channel was never
  * listened to: a stream opened during a break, and every later one of that order, heard nothing more, and an
  * instance started before Redis never heard its caches' topics (test/scale/redis-subscribe-during-break.test.ts).
  */
@@ -32,14 +35,23 @@ export function subscriptions(client: Redis): { subscribed: () => Promise<void>;
   const subscribe = client.subscribe.bind(client) as (...channels: string[]) => Promise<unknown>;
   const unsubscribe = client.unsubscribe.bind(client) as (...channels: string[]) => Promise<unknown>;
   function send(channels: string[]): Promise<unknown> {
-    const result = subscribe(...channels);
+    const answer = subscribe(...channels);
+    answer.then(() => {
+      // Unsubscribed while this was on its way (or taken as lost, below, and answered late): nobody's channel now.
+      const unwanted = channels.filter((channel) => !wanted.has(channel));
+      if (unwanted.length > 0) void unsubscribe(...unwanted);
+    }, () => undefined);
+    // ioredis writes a SUBSCRIBE during a connection's handshake (Redis takes it while loading), and when that
+    // connection breaks before it is ready, the next one's handshake drops it unsettled: neither answered nor failed.
+    // The channel was then never listened to, and every later wait on `all` (each new stream's, each /ready's) ran
+    // to its bound: the instance said 503 for good. So one unanswered past the bound is taken as failed, and owed.
+    const result = within(answer, SUBSCRIBE_WAIT_MS, () => {
+      throw new Error(`SUBSCRIBE unanswered within ${SUBSCRIBE_WAIT_MS} ms`);
+    });
     result.then(
       () => {
         retryMs = RESUBSCRIBE_RETRY_MS;
         for (const channel of channels) owed.delete(channel);
-        // Unsubscribed while this was on its way: the channel is nobody's now.
-        const unwanted = channels.filter((channel) => !wanted.has(channel));
-        if (unwanted.length > 0) void unsubscribe(...unwanted);
       },
       () => {
         for (const channel of channels) if (wanted.has(channel)) owed.add(channel);
