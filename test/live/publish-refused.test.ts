@@ -5,12 +5,16 @@
  * announce the loss, and a refusal breaks nothing: the displays went on showing the state from before the change
  * until some later break. A refusal with the connection up is what Redis answers a user whom an ACL does not allow
  * PUBLISH (here), and to every command while a script runs past its time limit (BUSY).
+ * A PUBLISH ioredis drops unsettled is lost the same way: written during the handshake of a connection that breaks
+ * before it is ready (Redis takes PUBLISH while loading), it was neither answered nor failed, so never announced.
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEventBus, type EventBusHandle } from '../../src/events/event-bus.ts';
 import type { OrderChangedEvent } from '../../src/events/topics.ts';
+import { faultyLink } from '../support/faulty-link.ts';
+import { until } from '../support/order-streams.ts';
 
 const REDIS = process.env.TEST_REDIS_URL;
 const handles: EventBusHandle[] = [];
@@ -65,5 +69,25 @@ describe.skipIf(!REDIS)(`a PUBLISH refused with the connection up${REDIS ? '' : 
     // And the next event goes through as usual.
     a.bus.publish('orderChanged', changed('1002'));
     await expect.poll(() => onB).toEqual(['1002']);
+  });
+
+  it('makes every instance resume after a PUBLISH written during a handshake that broke, which ioredis settles neither way', async () => {
+    const link = await faultyLink(REDIS!);
+    const channelPrefix = `handshake-${randomUUID()}:`;
+    const a = createEventBus({ redisUrl: link.url, channelPrefix });
+    const b = createEventBus({ redisUrl: REDIS!, channelPrefix });
+    handles.push(a, b);
+    await Promise.all([ready(a), ready(b)]);
+    const resumes = { a: [] as number[], b: [] as number[] };
+    a.bus.onResume((awayMs) => resumes.a.push(awayMs));
+    b.bus.onResume((awayMs) => resumes.b.push(awayMs));
+
+    // A's publishing connection breaks and its next one waits in the handshake (its ready check's INFO unanswered);
+    // A's subscriber stays up, so no break of its own makes anything resume.
+    link.stall(/subscribe/iu);
+    await until(() => link.unanswered().some((sent) => /info/iu.test(sent)), 5_000, "A's publisher in its handshake");
+    a.bus.publish('orderChanged', changed('1001')); // written into that handshake
+    link.restore(); // the stalled connection ends; the next handshake reaches Redis, and drops the PUBLISH
+    await expect.poll(() => [resumes.a.length, resumes.b.length], { timeout: 15_000 }).toEqual([1, 1]);
   });
 });

@@ -21,14 +21,22 @@ export interface FaultyLink {
    * subscribing one).
    */
   cut(which?: RegExp): void;
-  /** Breaks every connection now; until `restore()`, a new one is accepted and never answered (a failover to nothing). */
-  stall(): void;
+  /**
+   * Breaks every connection now (but, with `keep`, those whose client has sent a chunk matching it); until
+   * `restore()`, a new one is accepted and never answered (a failover to nothing).
+   */
+  stall(keep?: RegExp): void;
+  /** What each connection accepted and never answered (stalled or frozen on arrival) has sent so far. */
+  unanswered(): string[];
   /**
    * From now on (or, with `after`, from the first chunk a client sends that matches it, which still reaches the
    * server) nothing passes either way on any connection, open or new, and a close on one side is not passed on.
    */
   freeze(after?: RegExp): void;
-  /** Lets new connections through again; frozen ones are ended at both sides (both gave up on them by then). */
+  /**
+   * Lets new connections through again; frozen ones are ended at both sides (both gave up on them by then), and so
+   * are the ones accepted and never answered.
+   */
   restore(): void;
 }
 
@@ -40,15 +48,25 @@ export async function faultyLink(target: string, { lagMs = 0 }: { lagMs?: number
   const sockets = new Set<Socket>();
   /** What each connection's client has sent, up to SENT_KEPT characters, for `cut(which)`. */
   const sent = new Map<Socket, string>();
+  /** The client's side of each connection passed on (the others in `sockets` are the upstream sides). */
+  const clients = new WeakSet<Socket>();
+  /** The connections accepted and never answered, with what each has sent. */
+  const hung = new Map<Socket, string>();
   let broken = false;
   let stalled = false;
   let frozen = false;
   let freezeAfter: RegExp | null = null;
   const server = createServer((client) => {
     if (broken) return void client.destroy();
-    if (stalled || frozen) return void sockets.add(client.on('error', () => {}).resume()); // read and dropped, never answered
+    if (stalled || frozen) {
+      // Read, kept for `unanswered()`, and never answered.
+      hung.set(client, '');
+      const keep = (chunk: Buffer) => void (hung.has(client) && hung.set(client, (hung.get(client)! + chunk.toString('latin1')).slice(0, SENT_KEPT)));
+      return void sockets.add(client.on('error', () => {}).on('data', keep));
+    }
     const server = connect(Number(upstream.port), upstream.hostname);
     sockets.add(client).add(server);
+    clients.add(client);
     // Timers of one delay fire in the order they were set: the bytes keep their order.
     const forward = (chunk: Buffer) => !frozen && server.writable && server.write(chunk);
     const fromClient = (chunk: Buffer) => {
@@ -83,16 +101,20 @@ export async function faultyLink(target: string, { lagMs = 0 }: { lagMs?: number
       broken = true;
       for (const socket of sockets) if (!which || which.test(sent.get(socket) ?? '')) socket.destroy();
     },
-    stall() {
+    stall(keep) {
       stalled = true;
-      for (const socket of sockets) socket.destroy();
+      // A server socket goes with its client's (a client that has sent nothing is not kept).
+      for (const socket of sockets) if (!keep || (clients.has(socket) && !keep.test(sent.get(socket) ?? ''))) socket.destroy();
     },
+    unanswered: () => [...hung.values()],
     freeze(after) {
       if (after) freezeAfter = after;
       else frozen = true;
     },
     restore() {
       if (frozen) for (const socket of sockets) socket.destroy();
+      for (const socket of hung.keys()) socket.destroy();
+      hung.clear();
       broken = false;
       stalled = false;
       frozen = false;
