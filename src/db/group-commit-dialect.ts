@@ -17,6 +17,12 @@ export function groupCommitDialect(sqlite: SQLite.Database): Dialect {
     // kysely makes the driver first, then the adapter: the adapter is what a query's `db` leads to (directDriverOf).
     createAdapter: () => {
       const adapter = base.createAdapter();
+      // SQLite runs schema changes in a transaction; kysely's adapter says it does not, so its migrator committed each
+      // statement of a migration on its own and recorded the migration after the last. Cut in between (a kill -9, a
+      // full disk), a migration was half applied and never recorded, and every later start failed on its first
+      // statement ("table counters already exists"): the database could not be started on again. Now the pending
+      // migrations and their records commit together, or not at all (test/db/interrupted-migration.test.ts).
+      Object.defineProperty(adapter, 'supportsTransactionalDdl', { value: true });
       if (driver) directDrivers.set(adapter, { driver, dialect });
       return adapter;
     },
