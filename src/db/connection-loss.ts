@@ -73,6 +73,23 @@ export class DatabaseBusy extends DatabaseUnavailable {
 }
 
 /**
+ * SQLite could not write its file: the disk is full (SQLITE_FULL) or the file system failed a read or write
+ * (SQLITE_IOERR and its extended codes). Nothing of the transaction is stored, and a request may succeed once space
+ * returns, with no restart: an outage (503, retryable), as a held lock is. A disaster-recovery review filled the disk
+ * under load: every write answered 500 `internal` and logged its stack, 12,189 lines in 20 s onto the same full disk.
+ */
+export class DatabaseCannotWrite extends DatabaseUnavailable {
+  constructor(cause: Error & { code?: unknown }) {
+    super(cause, 'The database cannot store anything right now. Please try again shortly.');
+  }
+
+  static is(error: unknown): error is Error & { code: string } {
+    const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+    return typeof code === 'string' && (code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR'));
+  }
+}
+
+/**
  * Another instance's migration changed the columns of a table a named statement reads, after this process prepared
  * it (pg-named-statements.ts): the statement has a new name by now, so a retry runs.
  */

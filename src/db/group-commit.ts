@@ -19,7 +19,7 @@
 import type SQLite from 'better-sqlite3';
 import { CompiledQuery, SelectQueryNode, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
 import { BatchDurability } from './batch-durability.ts';
-import { DatabaseBusy } from './connection-loss.ts';
+import { DatabaseBusy, DatabaseCannotWrite } from './connection-loss.ts';
 import { LockWaits } from './lock-wait.ts';
 import type { KeptStatements } from './sqlite-statements.ts';
 
@@ -223,7 +223,8 @@ export class GroupCommitDriver implements Driver {
     } catch (error) {
       // Another process holds the file's lock: an outage (503) once waited out, not a bug (500). Here, where every
       // statement passes, rather than in a wrapper around the driver: no promise more per statement on the hot path.
-      throw DatabaseBusy.is(error) ? new DatabaseBusy(error) : error;
+      if (DatabaseBusy.is(error)) throw new DatabaseBusy(error);
+      throw DatabaseCannotWrite.is(error) ? new DatabaseCannotWrite(error) : error;
     }
   }
 
