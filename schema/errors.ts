@@ -64,11 +64,22 @@ export function toGraphQLError(error: DomainError, at?: GraphQLError) {
 
 /**
  * yoga's maskError, extended: a DomainError anywhere becomes its GraphQL-style error; every other unexpected
- * error is masked as yoga does (its message never reaches the client).
+ * error is masked as yoga does (its message never reaches the client), under document 1's `INTERNAL`, retryable,
+ * as docs/graphql.md#every-extensionscode lists it: yoga's INTERNAL_SERVER_ERROR was in no list a client had, and
+ * said nothing of a retry (a disaster-recovery review, on a full disk and a corrupt database). yoga's `unexpected`
+ * stays: it logs the error, and answers 500 when nothing ran.
  */
 export function maskDomainErrors(error: unknown, message: string, isDev?: boolean): Error {
   const original = (error as { originalError?: unknown })?.originalError;
   if (original instanceof DomainError) return toGraphQLError(original, error as GraphQLError);
   if (error instanceof DomainError) return toGraphQLError(error);
-  return maskError(error, message, isDev);
+  const masked = maskError(error, message, isDev) as GraphQLError;
+  if (masked.extensions?.unexpected !== true) return masked;
+  return createGraphQLError(masked.message, {
+    nodes: masked.nodes,
+    source: masked.source,
+    positions: masked.positions,
+    path: masked.path,
+    extensions: { ...masked.extensions, code: graphqlCode('internal'), retryable: true },
+  });
 }

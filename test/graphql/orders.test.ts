@@ -373,10 +373,13 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
       const [error] = result.errors!;
       expect(error!.message).toBe('Unexpected error.');
       expect(error!.path).toEqual(['order']);
+      // docs/graphql.md#every-extensionscode: document 1's INTERNAL, retryable (yoga's INTERNAL_SERVER_ERROR said neither).
+      expect(error!.extensions).toEqual({ code: 'INTERNAL', retryable: true });
       expect(JSON.stringify(result)).not.toMatch(/sqlite|destroy|driver|database|kysely/iu);
 
       const create = await t.gql(CREATE, { input: { ...VALID_ORDER, email: 'grace@example.com', name: 'Grace Hopper' } });
       expect(create.errors?.[0]?.message).toBe('Unexpected error.');
+      expect(create.errors?.[0]?.extensions).toEqual({ code: 'INTERNAL', retryable: true });
       expect(JSON.stringify(create)).not.toMatch(/sqlite|destroy|driver|database|kysely/iu);
     });
   });
