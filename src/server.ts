@@ -95,7 +95,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const keepStoredKey = database.caps.multipleConnections && loaded.generated.some((g) => g.name === 'VENDOR_API_KEY');
   try {
     await services.sites.ensureBootstrap(config.vendorSiteId, config.vendorApiKey, { keepStoredKey });
-    await services.payments.checkVaultKey();
+    await Promise.all([services.payments.checkVaultKey(), services.webhooks.checkVaultKey()]);
   } catch (error) {
     await Promise.all([events.dispose(), database.destroy()]);
     throw error;

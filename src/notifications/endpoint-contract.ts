@@ -30,6 +30,8 @@ export interface WebhookService {
   remove(siteId: string, id: string): Promise<void>;
   /** A new secret, returned once; for 24 hours deliveries are signed with the new and the old one. */
   rotateSecret(siteId: string, id: string): Promise<RotatedSecret>;
+  /** At start: a ConfigError naming VAULT_KEY when no key of this start opens the stored endpoint secrets. */
+  checkVaultKey(): Promise<void>;
   /** The endpoint's deliveries, newest first, each with every attempt. */
   deliveries(siteId: string, id: string, query?: DeliveryQuery): Promise<Page<WebhookDelivery>>;
   /** One delivery of the site's endpoint due again now (same `webhook-id`), a new round of the schedule; a PENDING one is left as it is. */

@@ -187,3 +187,9 @@ export async function resealEndpointSecrets(db: Db, id: string, from: SealedSecr
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/** One endpoint's sealed secret, any (the start's key check), or null when no endpoint is stored. */
+export async function anySealedSecret(db: Db): Promise<string | null> {
+  const row = await db.selectFrom('webhook_endpoints').select('secret_sealed').limit(1).executeTakeFirst();
+  return row?.secret_sealed ?? null;
+}

@@ -264,6 +264,17 @@ describe('VAULT_KEY rotation', () => {
     expect(await started.exited).toBe(0);
   });
 
+  it('refuses to start with a VAULT_KEY that opens no endpoint secret, with no card data stored', async () => {
+    const url = sharedDatabase();
+    const before = await gatewayUnder(url, A);
+    await endpointAt(before, await merchantSite(before));
+    await before.gateway.dispose();
+    // Before, it said ready, and every delivery failed on the secret until the endpoint was disabled.
+    const refused = startupRefusal({ DATABASE_URL: url, VAULT_KEY: b64(B) });
+    expect(refused.status).toBe(2);
+    expect(refused.lines).toEqual([expect.stringMatching(new RegExp(`^sleeve-gateway: bad configuration: VAULT_KEY: the merchants' endpoint secrets .*${vaultKeyId(A)}`, 'u'))]);
+  });
+
   it('refuses a bad VAULT_PREVIOUS_KEYS at start with one line that names it and not the value', () => {
     const value = 'c2hvcnQ=';
     let caught: unknown;
