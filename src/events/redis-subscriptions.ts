@@ -20,9 +20,10 @@ const RESUBSCRIBE_RETRY_MAX_MS = 30_000;
  * next, whose wait is then the first one's, and takes the channel as listened to from then on; but ioredis
  * resubscribes after a break only to channels whose SUBSCRIBE was answered. So one that failed (sent while Redis was
  * away, or at a start before Redis was up) or went unanswered is owed here and sent again at the connection's next
- * `ready`, or shortly when the connection is up; until then `owed()` counts it and the instance is not ready. Before, such a channel was never
- * listened to: a stream opened during a break, and every later one of that order, heard nothing more, and an
- * instance started before Redis never heard its caches' topics (test/scale/redis-subscribe-during-break.test.ts).
+ * `ready`, or shortly when the connection is up; until then `owed()` counts it and the instance is not ready.
+ * Before, such a channel was never listened to: a stream opened during a break, and every later one of that order,
+ * heard nothing more, and an instance started before Redis never heard its caches' topics
+ * (test/scale/redis-subscribe-during-break.test.ts).
  */
 export function subscriptions(client: Redis): { subscribed: () => Promise<void>; owed: () => number; stop: () => void } {
   let all: Promise<unknown> = Promise.resolve();

@@ -30,6 +30,19 @@ async function ready(handle: EventBusHandle): Promise<void> {
 
 const changed = (orderNumber: string) => ({ orderNumber }) as OrderChangedEvent;
 
+/** Instance A's bus on `aUrl`, B's straight on Redis, both ready, and when each resumed and how far back. */
+async function twoInstances(aUrl: string) {
+  const channelPrefix = `lost-${randomUUID()}:`;
+  const a = createEventBus({ redisUrl: aUrl, channelPrefix });
+  const b = createEventBus({ redisUrl: REDIS!, channelPrefix });
+  handles.push(a, b);
+  await Promise.all([ready(a), ready(b)]);
+  const resumes = { a: [] as number[], b: [] as number[] };
+  a.bus.onResume((awayMs) => resumes.a.push(awayMs));
+  b.bus.onResume((awayMs) => resumes.b.push(awayMs));
+  return { a, b, resumes };
+}
+
 describe.skipIf(!REDIS)(`a PUBLISH refused with the connection up${REDIS ? '' : ' (skipped: set TEST_REDIS_URL)'}`, () => {
   it('makes every instance resume once Redis takes publishes again, reaching back to the refused one', async () => {
     // Instance A connects as a user of its own, whose right to PUBLISH is taken away and given back; B as usual.
@@ -41,14 +54,7 @@ describe.skipIf(!REDIS)(`a PUBLISH refused with the connection up${REDIS ? '' : 
     const asUser = new URL(REDIS!);
     asUser.username = user;
     asUser.password = 'any';
-    const channelPrefix = `refused-${randomUUID()}:`;
-    const a = createEventBus({ redisUrl: asUser.toString(), channelPrefix });
-    const b = createEventBus({ redisUrl: REDIS!, channelPrefix });
-    handles.push(a, b);
-    await Promise.all([ready(a), ready(b)]);
-    const resumes = { a: [] as number[], b: [] as number[] };
-    a.bus.onResume((awayMs) => resumes.a.push(awayMs));
-    b.bus.onResume((awayMs) => resumes.b.push(awayMs));
+    const { a, b, resumes } = await twoInstances(asUser.toString());
     const onB: string[] = [];
     b.bus.listen('orderChanged', (event) => onB.push(event.orderNumber));
     await b.bus.subscribed();
@@ -73,14 +79,7 @@ describe.skipIf(!REDIS)(`a PUBLISH refused with the connection up${REDIS ? '' : 
 
   it('makes every instance resume after a PUBLISH written during a handshake that broke, which ioredis settles neither way', async () => {
     const link = await faultyLink(REDIS!);
-    const channelPrefix = `handshake-${randomUUID()}:`;
-    const a = createEventBus({ redisUrl: link.url, channelPrefix });
-    const b = createEventBus({ redisUrl: REDIS!, channelPrefix });
-    handles.push(a, b);
-    await Promise.all([ready(a), ready(b)]);
-    const resumes = { a: [] as number[], b: [] as number[] };
-    a.bus.onResume((awayMs) => resumes.a.push(awayMs));
-    b.bus.onResume((awayMs) => resumes.b.push(awayMs));
+    const { a, resumes } = await twoInstances(link.url);
 
     // A's publishing connection breaks and its next one waits in the handshake (its ready check's INFO unanswered);
     // A's subscriber stays up, so no break of its own makes anything resume.
