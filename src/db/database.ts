@@ -45,6 +45,18 @@ function openSqlite(path: string, synchronous: SqliteSynchronous): SQLite.Databa
     closeSync(openSync(path, 'a', 0o600));
   }
   const sqlite = new SQLite(path);
+  try {
+    configure(sqlite, path, synchronous);
+  } catch (error) {
+    // Damaged where SQLite reads first (its schema): said as refuseDamagedFile says what quick_check finds.
+    const code = (error as { code?: unknown }).code;
+    if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') throw damagedFile((error as Error).message);
+    throw error;
+  }
+  return sqlite;
+}
+
+function configure(sqlite: SQLite.Database, path: string, synchronous: SqliteSynchronous): void {
   // exec, not pragma(): pragma() prepares a statement and drops it (see sqlite-statements.ts for why none may be).
   // Opening waits inside SQLite for another process's lock (a backup, a rotation): nothing else runs yet.
   sqlite.exec('PRAGMA busy_timeout = 5000');
@@ -55,7 +67,6 @@ function openSqlite(path: string, synchronous: SqliteSynchronous): SQLite.Databa
   sqlite.exec('PRAGMA foreign_keys = ON');
   // From here on a statement refused by a lock waits on timers instead, so the process goes on serving (lock-wait.ts).
   sqlite.exec('PRAGMA busy_timeout = 0');
-  return sqlite;
 }
 
 /**
@@ -140,11 +151,33 @@ export async function createDatabase(target: DatabaseTarget, { logger }: { logge
     db,
     dialect: 'sqlite',
     caps: { multipleConnections: false, skipLocked: false },
-    migrate: () => migrate(db),
+    migrate: async () => {
+      await refuseDamagedFile(db);
+      await migrate(db);
+    },
     check: () => check(db),
     destroy: () => db.destroy(),
   };
 }
+
+/**
+ * A damaged SQLite file stops start-up with one line. A restore that left the old `-wal` beside the backup made one
+ * (a disaster-recovery review): the gateway started, said ready, and answered every write 500. `quick_check` reads
+ * every page once (milliseconds for an event's file) and stops at the first problems.
+ */
+async function refuseDamagedFile(db: Kysely<Database>): Promise<void> {
+  let problems: string[];
+  try {
+    problems = (await sql<{ quick_check: string }>`pragma quick_check(3)`.execute(db)).rows.map((row) => row.quick_check);
+  } catch (error) {
+    problems = [error instanceof Error ? error.message : String(error)];
+  }
+  if (problems.length === 1 && problems[0] === 'ok') return;
+  // Its first row is "*** in database main ***" and a line a problem: one line for start-up's.
+  throw damagedFile(problems.join('\n').split('\n').filter((line) => line && !line.startsWith('***')).join('; '));
+}
+
+const damagedFile = (found: string) => new Error(`the SQLite file is damaged (${found}): restore a backup (docs/operations.md#backups)`);
 
 /**
  * Retries of kysely's migrator when another schema's table or schema was dropped while it listed the catalog: its
