@@ -211,5 +211,9 @@ describe.skipIf(SKIPPED)(`deploy/nginx/sleeve-gateway.conf in front of two insta
     const graphql = await client.post('/graphql', { query: '{ eventInfo }' });
     expect(graphql.status).toBe(503);
     expect(graphql.body.errors[0].extensions).toEqual({ code: 'UNAVAILABLE', retryable: true });
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'nginx-test', version: '1' } } };
+    const mcp = await client.request('/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(initialize) });
+    expect([mcp.status, mcp.headers['retry-after']]).toEqual([503, '1']);
+    expect(mcp.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, data: { code: 'unavailable', retryable: true, retryAfter: 1 } } });
   });
 });
