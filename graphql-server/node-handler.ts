@@ -74,12 +74,11 @@ export class GraphQLNodeHandler {
     if (heads.accept !== undefined && STREAMING.test(heads.accept)) {
       // A stream, open for minutes: it holds a place of its address's while it is (docs/edge.md#bounds).
       const address = serverContext.clientAddress;
-      if (!this.connections.take(address)) {
+      if (!this.connections.holdWhileOpen(address, res)) {
         req.resume();
         send(res, identified(tooManyConnections(tooManyConnectionsMessage(this.connections.limit), ADDRESS_RETRY_AFTER_SECONDS), serverContext.requestId));
         return Promise.resolve();
       }
-      res.once('close', () => this.connections.give(address));
     }
     const { requestId } = serverContext;
     if (requestId === undefined) return this.yogaHandle(req, res, serverContext);

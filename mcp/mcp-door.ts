@@ -218,11 +218,8 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
     const session = await sessionOf(req, res);
     if (!session) return;
     const { connections } = deps;
-    if (connections) {
-      if (!connections.take(clientAddress)) {
-        return refuseWith(res, new DomainError('rate_limited', tooManyConnections(connections.limit), { retryAfter: ADDRESS_RETRY_AFTER_SECONDS }));
-      }
-      res.once('close', () => connections.give(clientAddress));
+    if (connections && !connections.holdWhileOpen(clientAddress, res)) {
+      return refuseWith(res, new DomainError('rate_limited', tooManyConnections(connections.limit), { retryAfter: ADDRESS_RETRY_AFTER_SECONDS }));
     }
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     await transport.start();

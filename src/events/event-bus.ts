@@ -7,10 +7,9 @@ import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { MemoryEventTarget } from './memory-event-target.ts';
 import { createPubSub, type PubSub } from '@graphql-yoga/subscription';
 import { Redis } from 'ioredis';
-import { closeRedis, pingForReadiness, watchRedisLink, type RedisLink } from '../kernel/redis-connection.ts';
+import { answeredWithin, closeRedis, pingForReadiness, watchRedisLink, type RedisLink } from '../kernel/redis-connection.ts';
 import type { Topics } from './topics.ts';
 import { resumptions, subscriptions } from './redis-subscriptions.ts';
-import { within } from '../kernel/bounded-wait.ts';
 
 /** The topics whose events have no routing key: the ones a listener for the process's life follows whole. */
 export type WholeTopic = { [K in keyof Topics]: Topics[K] extends [unknown] ? K : never }[keyof Topics];
@@ -166,19 +165,17 @@ const PUBLISHES_LOST = 'bus:publishes-lost';
 
 /** How often a loss is announced again while Redis refuses publishes with the connection up. */
 const ANNOUNCE_RETRY_MS = 1_000;
-/** A PUBLISH unanswered this long is taken as lost (it waits in ioredis's queue through a short reconnection). */
-const PUBLISH_WAIT_MS = 5_000;
 
 /**
  * A PUBLISH that fails is lost for every instance, this one included, and no subscriber broke, so none resumed: every
  * display went on showing what it showed before the change. It fails when ioredis gives it up after three
- * reconnection tries, when it goes unanswered PUBLISH_WAIT_MS, and also with the connection up: a user whom an ACL
- * does not allow PUBLISH, a script running past its time limit (BUSY). So the loss is announced on a channel of the bus's own as soon as Redis takes a publish
- * again: when the publishing connection is back, and while it stayed up, by trying the announcement every
- * ANNOUNCE_RETRY_MS. Every instance then runs its resume handlers as after a break of its own subscriber, with
- * `awayMs` reaching back to the first lost publish, which is forgotten only once an announcement made after it went
- * through. When Redis itself restarted, the subscribers resume too: the handlers then run twice, which costs a second
- * read of what each shows and nothing else.
+ * reconnection tries, when it goes unanswered (answeredWithin), and also with the connection up: a user whom an ACL
+ * does not allow PUBLISH, a script running past its time limit (BUSY). So the loss is announced on a channel of the
+ * bus's own as soon as Redis takes a publish again: when the publishing connection is back, and while it stayed
+ * up, by trying the announcement every ANNOUNCE_RETRY_MS. Every instance then runs its resume handlers as after a
+ * break of its own subscriber, with `awayMs` reaching back to the first lost publish, which is forgotten only once
+ * an announcement made after it went through. When Redis itself restarted, the subscribers resume too: the handlers
+ * then run twice, which costs a second read of what each shows and nothing else.
  */
 function recoverLostPublishes(client: Redis, target: Target, resume: (awayMs: number) => void): void {
   /** When the first publish not yet announced as lost was sent, and the number of the last one lost. */
@@ -192,11 +189,8 @@ function recoverLostPublishes(client: Redis, target: Target, resume: (awayMs: nu
     const number = ++sent;
     // Its channel is the bus's prefix followed by PUBLISHES_LOST; no topic's name ends so.
     const announcement = String(args[0]).endsWith(PUBLISHES_LOST);
-    // Bounded: ioredis drops a PUBLISH written during a handshake that breaks settled neither way (as it does a
-    // SUBSCRIBE: redis-subscriptions.ts), and one never settled was never announced. A late answer costs a re-read.
-    const result = within(publish(...args), PUBLISH_WAIT_MS, () => {
-      throw new Error(`PUBLISH unanswered within ${PUBLISH_WAIT_MS} ms`);
-    });
+    // One ioredis dropped unanswered was never announced (answeredWithin); a late answer costs a re-read.
+    const result = answeredWithin(publish(...args), 'PUBLISH');
     result.then(
       // Each publish lost before this announcement was sent is announced: unless another was lost since, all is told.
       () => void (announcement && lastLost < number && (lostSince = null)),

@@ -4,18 +4,16 @@
  */
 import type { Redis } from 'ioredis';
 import { within } from '../kernel/bounded-wait.ts';
+import { answeredWithin, BUS_COMMAND_WAIT_MS } from '../kernel/redis-connection.ts';
 
-/**
- * The longest a stream waits for Redis to acknowledge its SUBSCRIBE, and the longest a SUBSCRIBE goes unanswered
- * before it is taken as lost and owed (see subscriptions()).
- */
-const SUBSCRIBE_WAIT_MS = 5_000;
+/** The longest a stream waits for Redis to acknowledge its SUBSCRIBE (see subscriptions()). */
+const SUBSCRIBE_WAIT_MS = BUS_COMMAND_WAIT_MS;
 /** How soon a SUBSCRIBE refused with the connection up (not lost with it) is sent again, doubling up to the most. */
 const RESUBSCRIBE_RETRY_MS = 1_000;
 const RESUBSCRIBE_RETRY_MAX_MS = 30_000;
 
 /**
- * What `subscribed()` waits for: every SUBSCRIBE sent so far, answered, failed or unanswered past SUBSCRIBE_WAIT_MS
+ * What `subscribed()` waits for: every SUBSCRIBE sent so far, answered, failed or unanswered past its bound
  * (a stream must not hang on a break). redis-event-target sends one for a channel's first listener and none for the
  * next, whose wait is then the first one's, and takes the channel as listened to from then on; but ioredis
  * resubscribes after a break only to channels whose SUBSCRIBE was answered. So one that failed (sent while Redis was
@@ -42,13 +40,9 @@ export function subscriptions(client: Redis): { subscribed: () => Promise<void>;
       const unwanted = channels.filter((channel) => !wanted.has(channel));
       if (unwanted.length > 0) void unsubscribe(...unwanted);
     }, () => undefined);
-    // ioredis writes a SUBSCRIBE during a connection's handshake (Redis takes it while loading), and when that
-    // connection breaks before it is ready, the next one's handshake drops it unsettled: neither answered nor failed.
-    // The channel was then never listened to, and every later wait on `all` (each new stream's, each /ready's) ran
-    // to its bound: the instance said 503 for good. So one unanswered past the bound is taken as failed, and owed.
-    const result = within(answer, SUBSCRIBE_WAIT_MS, () => {
-      throw new Error(`SUBSCRIBE unanswered within ${SUBSCRIBE_WAIT_MS} ms`);
-    });
+    // One ioredis dropped unanswered was never listened to, and every later wait on `all` (each new stream's, each
+    // /ready's) ran to its bound: the instance said 503 for good. Taken as failed, it is owed (answeredWithin).
+    const result = answeredWithin(answer, 'SUBSCRIBE');
     result.then(
       () => {
         retryMs = RESUBSCRIBE_RETRY_MS;

@@ -55,6 +55,16 @@ export class AddressBudget {
     else this.open.delete(key);
   }
 
+  /**
+   * Takes one place for `address` for as long as `open` is (its `close` gives it back); false (nothing taken) when
+   * the address holds `limit` already. A response, a socket: what each door holds open.
+   */
+  holdWhileOpen(address: string, open: { once(event: 'close', listener: () => void): unknown }): boolean {
+    if (!this.take(address)) return false;
+    open.once('close', () => this.give(address));
+    return true;
+  }
+
   /** Whether `address` holds `limit` already: a refusal decided before any work (ws-transport.ts). */
   full(address: string): boolean {
     return (this.open.get(limitedAddress(address, this.ipv6Prefix)) ?? 0) >= this.limit;

@@ -11,6 +11,25 @@ import { within } from './bounded-wait.ts';
 /** A command a request waits on (a rate-limit count, an MCP session) fails past this: Redis answers in a millisecond. */
 export const REDIS_COMMAND_TIMEOUT_MS = 500;
 
+/**
+ * How long the event bus's SUBSCRIBE and PUBLISH wait for an answer before they are taken as failed (and owed, or
+ * announced as lost). They wait through a short reconnection in ioredis's queue, so longer than a request's command.
+ */
+export const BUS_COMMAND_WAIT_MS = 5_000;
+
+/**
+ * `command`'s answer, or a rejection once it has gone BUS_COMMAND_WAIT_MS unanswered. ioredis 5 writes a command
+ * Redis takes while loading (SUBSCRIBE, PUBLISH) during a connection's handshake, and when that connection breaks
+ * before it is ready, the next one's handshake drops it settled neither way (`resetCommandQueue`): it waited for
+ * ever, and whatever followed its failure never ran (test/scale/redis-subscribe-during-break.test.ts,
+ * test/live/publish-refused.test.ts). A late answer to one taken as failed is harmless to both callers.
+ */
+export function answeredWithin<T>(command: Promise<T>, name: string): Promise<T> {
+  return within(command, BUS_COMMAND_WAIT_MS, () => {
+    throw new Error(`${name} unanswered within ${BUS_COMMAND_WAIT_MS} ms`);
+  });
+}
+
 /** How long closing waits for Redis to answer QUIT before it closes the socket itself. */
 const QUIT_WAIT_MS = 1_000;
 

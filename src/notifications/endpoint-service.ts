@@ -5,11 +5,10 @@
  * exactly like one that does not exist. Delivery itself is the dispatcher's (delivery-job.ts).
  */
 import { DomainError } from '../kernel/errors.ts';
-import { ConfigError } from '../kernel/config-values.ts';
-import { VaultKeyError } from '../payments/vault-crypto.ts';
+import { refuseUnopenable } from '../payments/vault-crypto.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import { randomId, timeOrderedId } from '../kernel/tokens.ts';
-import { openSecret, sealSecret } from './sealed-body.ts';
+import { openSecret, sealingKeyId, sealSecret } from './sealed-body.ts';
 import { useBootstrapSite } from './bootstrap-site.ts';
 import { attemptsOfDeliveries, countDeliveries, deliveriesChangedSince, findDelivery, insertDeliveries, listDeliveries, makeDue, pendingDueNow } from './delivery-repository.ts';
 import { anySealedSecret, countEndpoints, deleteEndpoint, endpointsDisabledSince, findEndpoint, insertEndpoint, listEndpoints, rotateEndpointSecret, updateEndpoint, type EndpointRow } from './endpoint-repository.ts';
@@ -187,14 +186,7 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
       // As the vault's card data is checked (payment-service.ts): a database holding endpoints and no card token
       // started under another key, said ready, failed every delivery on a secret it could not open until each endpoint
       // was disabled, and sealed new secrets under the wrong key beside the old (a disaster-recovery review).
-      const sealed = await anySealedSecret(db);
-      if (sealed === null) return;
-      try {
-        vault.open(sealed);
-      } catch (error) {
-        if (!(error instanceof VaultKeyError)) throw error;
-        throw new ConfigError('VAULT_KEY', `the merchants' endpoint secrets were ${error.message}: start with the key that sealed them, or list it in VAULT_PREVIOUS_KEYS (docs/operations.md#rotating-vault_key).`);
-      }
+      refuseUnopenable(await anySealedSecret(db), vault.open, "the merchants' endpoint secrets were", sealingKeyId());
     },
 
     async deliveries(siteId, id, query) {

@@ -136,3 +136,9 @@ export function openSecret(sealed: string): string {
   if (!crypto) throw new Error('no VAULT_KEY registered for the outbox (the notification service registers it)');
   return crypto.open(sealed);
 }
+
+/** The id of the key that seals now (a start's refusal names it). */
+export function sealingKeyId(): string {
+  if (!crypto) throw new Error('no VAULT_KEY registered for the outbox (the notification service registers it)');
+  return crypto.keyId;
+}

@@ -13,8 +13,7 @@ import * as vault from './vault-repository.ts';
 import { createSandboxProcessor } from './sandbox-processor.ts';
 import { tracedProcessor } from './traced-processor.ts';
 import { loadVaultKey } from '../kernel/vault-key.ts';
-import { createVaultCrypto, VaultKeyError } from './vault-crypto.ts';
-import { ConfigError } from '../kernel/config.ts';
+import { createVaultCrypto, refuseUnopenable } from './vault-crypto.ts';
 import { hashToken, timeOrderedId } from '../kernel/tokens.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import { checkIdempotencyKey, withIdempotency, type Claim, type StoredResponse } from './idempotency-service.ts';
@@ -181,14 +180,7 @@ export function createPaymentService(deps: ServiceDeps & { sites: SiteService })
     },
 
     async checkVaultKey() {
-      const sealed = await vault.anySealedToken(db);
-      if (sealed === null) return;
-      try {
-        crypto.open(sealed);
-      } catch (error) {
-        if (!(error instanceof VaultKeyError)) throw error;
-        throw new ConfigError('VAULT_KEY', `the vault's card data was ${error.message} (this start's key id ${crypto.keyId}): start with the key that sealed it, or list it in VAULT_PREVIOUS_KEYS (docs/operations.md#rotating-vault_key).`);
-      }
+      refuseUnopenable(await vault.anySealedToken(db), (sealed) => crypto.open(sealed), "the vault's card data was", crypto.keyId);
     },
 
     async refundCancelledOrder(order) {

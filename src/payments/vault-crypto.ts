@@ -13,6 +13,7 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync } from 'node:crypto';
 import { freshRandomBytes } from '../kernel/tokens.ts';
 import type { VaultKeys } from '../kernel/vault-key.ts';
+import { ConfigError } from '../kernel/config-values.ts';
 
 export interface VaultCrypto {
   /** The current key's id: what `seal` writes into each value. */
@@ -45,6 +46,21 @@ export class VaultKeyError extends Error {
         ? `sealed under vault key id ${keyId}, which is neither VAULT_KEY nor in VAULT_PREVIOUS_KEYS`
         : 'sealed before key ids, and neither VAULT_KEY nor any of VAULT_PREVIOUS_KEYS opens it',
     );
+  }
+}
+
+/**
+ * At start: `open(sealed)` must succeed under this start's keys, else a ConfigError naming VAULT_KEY that says what
+ * was sealed (`what`, "the vault's card data") and under which key id. A start that opens none of what is stored
+ * said ready and failed every request that needed it.
+ */
+export function refuseUnopenable(sealed: string | null, open: (sealed: string) => unknown, what: string, keyId: string): void {
+  if (sealed === null) return;
+  try {
+    open(sealed);
+  } catch (error) {
+    if (!(error instanceof VaultKeyError)) throw error;
+    throw new ConfigError('VAULT_KEY', `${what} ${error.message} (this start's key id ${keyId}): start with the key that sealed it, or list it in VAULT_PREVIOUS_KEYS (docs/operations.md#rotating-vault_key).`);
   }
 }
 
