@@ -19,7 +19,7 @@
  * the min–max spread and each run's value. Areas that measure in rounds of their own (throughput, SQLITE_SYNCHRONOUS,
  * write paths, the venue's limiter cost, metrics and logs, MCP) are given BENCH_ROUNDS; the others (orders, payments,
  * decisions, notifications, merchants' endpoints, PostgreSQL scale-out) are run BENCH_ROUNDS times over. The
- * fan-out runs BENCH_FANOUT_ROUNDS times (default 2: one run is about five minutes). The venue's two paced events
+ * fan-out runs BENCH_FANOUT_ROUNDS times (default 2: one run is about five minutes). The venue's three paced events
  * (its wrong 429s, a count, not a ratio) run once. A failing area is reported and the run goes on to the next; the
  * process then exits with 1.
  *

@@ -3,12 +3,14 @@
  * the fast JSON path, and WebSocket operations (through yoga's envelop). A missing or wrong token gives an anonymous
  * viewer, never a throw: staff fields then refuse with UNAUTHORIZED, and a socket is never closed for it.
  */
+import type { RateLimiter } from '../src/kernel/rate-limiter.ts';
 import { secretsEqual } from '../src/kernel/tokens.ts';
 import type { Services } from '../src/services.ts';
 import type { GraphQLContext, Viewer } from '../schema/context.ts';
 
 export interface ContextDeps {
   services: Services;
+  limiter: RateLimiter;
   adminToken: string;
   publicUrl: string;
   now: () => number;
@@ -26,7 +28,7 @@ export function viewerFromAuthorization(authorization: string | null | undefined
   return match && secretsEqual(match[1]!, adminToken) ? STAFF : ANONYMOUS;
 }
 
-export function createContextFactory({ services, adminToken, publicUrl, now }: ContextDeps): ContextFactory {
+export function createContextFactory({ services, limiter, adminToken, publicUrl, now }: ContextDeps): ContextFactory {
   return function createContext(authorization, clientAddress) {
     // A literal of one fixed shape, never a spread of another object: a spread-built context ended up with a
     // shape V8 handles a third slower (measured on the fast path).
@@ -34,6 +36,7 @@ export function createContextFactory({ services, adminToken, publicUrl, now }: C
       services,
       viewer: viewerFromAuthorization(authorization, adminToken),
       clientAddress,
+      limiter,
       publicUrl,
       now,
     };

@@ -9,6 +9,7 @@ import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mc
 import { ErrorCode, McpError, SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { DomainError } from '../src/kernel/errors.ts';
 import { enforceRateLimit, orderSubject } from '../src/kernel/rate-limiter.ts';
+import { openedOrCounted } from '../src/kernel/token-guesses.ts';
 import { sha256Hex } from '../src/kernel/tokens.ts';
 import { errorBody } from '../rest-compat/errors.ts';
 import { orderBody } from '../rest-compat/ordering.ts';
@@ -42,7 +43,7 @@ export function registerOrderResources(server: McpServer, deps: ToolDeps, scope:
     const token = typeof vars?.payToken === 'string' ? decodeURIComponent(vars.payToken) : '';
     if (!vars || !/^[0-9]+$/u.test(orderNumber)) throw new DomainError('bad_request', `An order resource looks like ${ORDER_TEMPLATE}.`);
     await enforceRateLimit(limiter, 'lookup', scope.clientAddress, orderSubject(orderNumber, token));
-    return { orderNumber, token, order: await services.orders.lookup(orderNumber, token) };
+    return { orderNumber, token, order: await openedOrCounted(limiter, 'lookup', scope.clientAddress, () => services.orders.lookup(orderNumber, token)) };
   }
 
   server.registerResource(

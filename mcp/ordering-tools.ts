@@ -9,6 +9,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import { ElicitResultSchema, type ElicitResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { DomainError } from '../src/kernel/errors.ts';
 import { emailSubject, enforceRateLimit, orderSubject, type RateGroup } from '../src/kernel/rate-limiter.ts';
+import { openedOrCounted } from '../src/kernel/token-guesses.ts';
 import { parseOrderInput, parsePayInput, type PayInput } from '../src/orders/order-input.ts';
 import { viewOptions } from '../src/orders/options-view.ts';
 import { orderBody, payResultBody } from '../rest-compat/ordering.ts';
@@ -114,45 +115,48 @@ export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: 
     guarded('pay_order', logger, async () => {
       const raw = args as RawArgs;
       await limit('pay', orderSubject(raw.orderNumber, raw.payToken));
-      const orderNumber = stringArg(raw, 'orderNumber');
-      const t = stringArg(raw, 'payToken');
-      // Own card or wallet without the pay page's token: the user pays on the page, which makes the token and takes
-      // the payment itself, so an agent never holds one (this was a 400 "needs the token", before the user was asked).
-      const onPage = (raw.method === 'card' || raw.method === 'wallet') && (raw.token ?? '') === '';
-      // No method (or null, as some clients send one left out): the first call, which offers both ways; never a payment.
-      const undecided = raw.method == null;
-      // On the page or undecided, `input` is never paid with as it stands: the user is asked, or answered, first.
-      let input: PayInput = onPage || undecided ? { t, method: 'vendor_card' } : parsePayInput({ t, method: raw.method, token: raw.token });
-      if (scope.canElicit || onPage || undecided || raw.confirmation !== payCode(orderNumber, input.method)) {
-        const order = await services.orders.lookup(orderNumber, t);
-        const view = services.orders.view(order, { presentedToken: t });
-        // Only an order awaiting payment is asked about; paying any other answers alreadyPaid or its error, and
-        // charges nothing. The pay page and the choices are not offered for one: its status is the answer.
-        if (order.status !== 'awaiting payment' && (onPage || undecided)) return answer(orderBody(view));
-        if (order.status === 'awaiting payment') {
-          const holdUntilText = view.hold?.holdUntilText;
-          if (!scope.canElicit) return answer(onPage ? payPage(orderBody(view)) : payChoices(orderNumber, orderBody(view), holdUntilText, raw.confirmation != null));
-          const reply = await ask(extra, payChoiceText(orderNumber, holdUntilText), {
-            choice: { type: 'string', title: 'How to pay', enum: [PAY_CHOICES.demoCard, PAY_CHOICES.payPage], enumNames: ['The demo card (nothing charged)', 'My own card or wallet on the pay page ($1.00, refunded)'] },
-          });
-          const choice = reply.action === 'accept' ? reply.content?.choice : undefined;
-          if (choice === PAY_CHOICES.demoCard) input = { t, method: 'vendor_card' };
-          else if (choice === PAY_CHOICES.payPage) {
-            // A token from the pay page means the user is paying there already; without one, the page is the way.
-            if (onPage || input.method === 'vendor_card' || !input.token) return answer(payPage(orderBody(view)));
-          } else {
-            return answer({
-              paid: false,
-              orderNumber,
-              message: 'Nothing was paid: no way to pay was chosen.',
-              nextAction: `Ask the user how they want to pay, offering both ways, then call pay_order again.${holdUntilText ? ` The order is held until ${holdUntilText}.` : ''}`,
+      // Every failure before the token opens the order counts against the address too (token-guesses.ts).
+      return openedOrCounted(limiter, 'pay', scope.clientAddress, async () => {
+        const orderNumber = stringArg(raw, 'orderNumber');
+        const t = stringArg(raw, 'payToken');
+        // Own card or wallet without the pay page's token: the user pays on the page, which makes the token and takes
+        // the payment itself, so an agent never holds one (this was a 400 "needs the token", before the user was asked).
+        const onPage = (raw.method === 'card' || raw.method === 'wallet') && (raw.token ?? '') === '';
+        // No method (or null, as some clients send one left out): the first call, which offers both ways; never a payment.
+        const undecided = raw.method == null;
+        // On the page or undecided, `input` is never paid with as it stands: the user is asked, or answered, first.
+        let input: PayInput = onPage || undecided ? { t, method: 'vendor_card' } : parsePayInput({ t, method: raw.method, token: raw.token });
+        if (scope.canElicit || onPage || undecided || raw.confirmation !== payCode(orderNumber, input.method)) {
+          const order = await services.orders.lookup(orderNumber, t);
+          const view = services.orders.view(order, { presentedToken: t });
+          // Only an order awaiting payment is asked about; paying any other answers alreadyPaid or its error, and
+          // charges nothing. The pay page and the choices are not offered for one: its status is the answer.
+          if (order.status !== 'awaiting payment' && (onPage || undecided)) return answer(orderBody(view));
+          if (order.status === 'awaiting payment') {
+            const holdUntilText = view.hold?.holdUntilText;
+            if (!scope.canElicit) return answer(onPage ? payPage(orderBody(view)) : payChoices(orderNumber, orderBody(view), holdUntilText, raw.confirmation != null));
+            const reply = await ask(extra, payChoiceText(orderNumber, holdUntilText), {
+              choice: { type: 'string', title: 'How to pay', enum: [PAY_CHOICES.demoCard, PAY_CHOICES.payPage], enumNames: ['The demo card (nothing charged)', 'My own card or wallet on the pay page ($1.00, refunded)'] },
             });
+            const choice = reply.action === 'accept' ? reply.content?.choice : undefined;
+            if (choice === PAY_CHOICES.demoCard) input = { t, method: 'vendor_card' };
+            else if (choice === PAY_CHOICES.payPage) {
+              // A token from the pay page means the user is paying there already; without one, the page is the way.
+              if (onPage || input.method === 'vendor_card' || !input.token) return answer(payPage(orderBody(view)));
+            } else {
+              return answer({
+                paid: false,
+                orderNumber,
+                message: 'Nothing was paid: no way to pay was chosen.',
+                nextAction: `Ask the user how they want to pay, offering both ways, then call pay_order again.${holdUntilText ? ` The order is held until ${holdUntilText}.` : ''}`,
+              });
+            }
           }
         }
-      }
-      stillWanted(extra, scope);
-      const paid = await services.orders.pay(orderNumber, input);
-      return answer(payResultBody(services.orders.viewPayment(paid)));
+        stillWanted(extra, scope);
+        const paid = await services.orders.pay(orderNumber, input);
+        return answer(payResultBody(services.orders.viewPayment(paid)));
+      });
     }),
   );
 
@@ -160,9 +164,10 @@ export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: 
     guarded('get_order', logger, async () => {
       const raw = args as RawArgs;
       await limit('lookup', orderSubject(raw.orderNumber, raw.payToken));
-      const orderNumber = stringArg(raw, 'orderNumber');
-      const t = stringArg(raw, 'payToken');
-      const order = await services.orders.lookup(orderNumber, t);
+      const { orderNumber, t, order } = await openedOrCounted(limiter, 'lookup', scope.clientAddress, async () => {
+        const [orderNumber, t] = [stringArg(raw, 'orderNumber'), stringArg(raw, 'payToken')];
+        return { orderNumber, t, order: await services.orders.lookup(orderNumber, t) };
+      });
       return answer(orderBody(services.orders.view(order, { presentedToken: t })), orderLink(orderNumber, t, scope.protocolVersion));
     }),
   );

@@ -8,6 +8,7 @@ import { viewOptions } from '../src/orders/options-view.ts';
 import type { OrderView, PayResultView } from '../src/orders/order-view.ts';
 import { emailSubject, enforceRateLimit, orderSubject, type RateGroup, type RateLimiter } from '../src/kernel/rate-limiter.ts';
 import type { Services } from '../src/services.ts';
+import { openedOrCounted } from '../src/kernel/token-guesses.ts';
 import { json, rawJson, readCountedJson, readJson, text, type HttpRequest, type HttpResponse } from './http.ts';
 
 export interface OrderingDeps {
@@ -44,15 +45,14 @@ export function createOrderingHandlers({ services, limiter, publicUrl }: Orderin
 
     async payOrder(request: HttpRequest, orderNumber: string): Promise<HttpResponse> {
       const body = await readCountedJson(request, (subject) => limit('pay', request, subject), (fields) => orderSubject(orderNumber, fields.t));
-      const input = parsePayInput(body);
-      const paid = await services.orders.pay(orderNumber, input);
+      const paid = await openedOrCounted(limiter, 'pay', request.clientAddress, async () => services.orders.pay(orderNumber, parsePayInput(body)));
       return json(200, payResultBody(services.orders.viewPayment(paid)));
     },
 
     async lookupOrder(request: HttpRequest, orderNumber: string): Promise<HttpResponse> {
       const token = request.query.get('t') ?? '';
       await limit('lookup', request, orderSubject(orderNumber, token));
-      const order = await services.orders.lookup(orderNumber, token);
+      const order = await openedOrCounted(limiter, 'lookup', request.clientAddress, () => services.orders.lookup(orderNumber, token));
       return json(200, orderBody(services.orders.view(order, { presentedToken: token })));
     },
 

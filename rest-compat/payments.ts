@@ -6,6 +6,7 @@
  */
 import { DomainError } from '../src/kernel/errors.ts';
 import { enforceRateLimit, orderSubject } from '../src/kernel/rate-limiter.ts';
+import { openedOrCounted } from '../src/kernel/token-guesses.ts';
 import type { Site } from '../src/sites/site-service.ts';
 import type { RestDeps } from './rest-deps.ts';
 import { json, readCountedJson, readJson, type HttpRequest, type HttpResponse } from './http.ts';
@@ -28,9 +29,12 @@ export function createPaymentsRoutes({ services, logger, limiter }: RestDeps): R
     // A pay step of the order, counted like paying it (docs/edge.md#rate-limits-at-a-venue), against the token given.
     const tokenOf = (fields: Record<string, unknown>) => fields.t ?? fields.payToken;
     const body = await readCountedJson(request, (subject) => enforceRateLimit(limiter, 'pay', request.clientAddress, subject), (fields) => orderSubject(orderNumber, tokenOf(fields)));
-    const t = typeof body === 'object' && body !== null ? tokenOf(body as Record<string, unknown>) : undefined;
-    if (typeof t !== 'string') throw new DomainError('bad_request', 't (the payToken) is required.', { field: 't' });
-    return { order: await orders.lookup(orderNumber, t), body };
+    const order = await openedOrCounted(limiter, 'pay', request.clientAddress, async () => {
+      const t = typeof body === 'object' && body !== null ? tokenOf(body as Record<string, unknown>) : undefined;
+      if (typeof t !== 'string') throw new DomainError('bad_request', 't (the payToken) is required.', { field: 't' });
+      return orders.lookup(orderNumber, t);
+    });
+    return { order, body };
   }
 
   const platform = (handler: Route['handler']) => inStyle('platform', logger, handler);

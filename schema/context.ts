@@ -1,4 +1,5 @@
 /** What every resolver receives. Built per request (HTTP) or per operation (WebSocket) by graphql-server/context-factory.ts. */
+import type { RateLimiter } from '../src/kernel/rate-limiter.ts';
 import type { Services } from '../src/services.ts';
 
 export interface Viewer {
@@ -11,6 +12,8 @@ export interface GraphQLContext {
   viewer: Viewer;
   /** The client address, for rate limits shared with the REST door. */
   clientAddress: string;
+  /** The same limiter: a lookup or pay whose payToken opens nothing counts against the address (token-guesses.ts). */
+  limiter: RateLimiter;
   /** PUBLIC_URL, the base of image and payment links. */
   publicUrl: string;
   /** The gateway's clock (epoch ms), for texts computed at send time. */

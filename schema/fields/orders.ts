@@ -3,6 +3,7 @@ import { DomainError } from '../../src/kernel/errors.ts';
 import { viewOptions, type OptionsView } from '../../src/orders/options-view.ts';
 import type { SleeveOptionSet } from '../../src/orders/sleeve-options.ts';
 import { parsePayInput } from '../../src/orders/order-input.ts';
+import { countUnopened, openedOrCounted } from '../../src/kernel/token-guesses.ts';
 import { builder } from '../builder.ts';
 import { SNAPSHOT } from '../context.ts';
 import type { Services } from '../../src/services.ts';
@@ -44,13 +45,14 @@ builder.queryField('order', (t) =>
     nullable: true,
     description: 'One order, for the holder of its payToken. Null for an unknown order or a wrong token.',
     args: { orderNumber: t.arg.id({ required: true }), payToken: t.arg.string({ required: true }) },
-    resolve: async (_root, { orderNumber, payToken }, { services }) => {
+    resolve: async (_root, { orderNumber, payToken }, { services, limiter, clientAddress }) => {
       try {
         const order = await services.orders.lookup(String(orderNumber), payToken);
         return services.orders.view(order, { presentedToken: payToken });
       } catch (error) {
-        if (error instanceof DomainError && error.code === 'not_found') return null;
-        throw error;
+        if (!(error instanceof DomainError) || error.code !== 'not_found') throw error;
+        await countUnopened(limiter, 'lookup', clientAddress); // over the address's budget: RATE_LIMITED, not null
+        return null;
       }
     },
   }),
@@ -75,10 +77,13 @@ builder.mutationField('payOrder', (t) =>
     description: 'Pays a held order. Idempotent: paying a paid order answers alreadyPaid and charges nothing.',
     errors: { types: [DomainError], directResult: true, union: { name: 'PayOrderResult' } },
     args: { orderNumber: t.arg.id({ required: true }), input: t.arg({ type: PayInputRef, required: true }) },
-    resolve: async (_root, { orderNumber, input }, { services }) => {
-      // The same PayInput rules as REST (token with vendor_card, none with card or wallet), from one place.
-      const pay = parsePayInput({ t: input.t, method: input.method, ...(input.token != null ? { token: input.token } : {}) });
-      return services.orders.viewPayment(await services.orders.pay(String(orderNumber), pay));
+    resolve: async (_root, { orderNumber, input }, { services, limiter, clientAddress }) => {
+      const paid = await openedOrCounted(limiter, 'pay', clientAddress, async () => {
+        // The same PayInput rules as REST (token with vendor_card, none with card or wallet), from one place.
+        const pay = parsePayInput({ t: input.t, method: input.method, ...(input.token != null ? { token: input.token } : {}) });
+        return services.orders.pay(String(orderNumber), pay);
+      });
+      return services.orders.viewPayment(paid);
     },
   }),
 );

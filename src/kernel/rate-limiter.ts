@@ -2,8 +2,9 @@
  * Rate limits that fit a venue (docs/edge.md#rate-limits-at-a-venue). Each request of a route group is counted
  * twice: per client address (the whole venue's NAT shares one, so these limits are generous) and per subject — the
  * email for creating, the order for paying and looking up — whose small limits stop one client hammering one email
- * or order within seconds. Both doors call `take` with the same group and subject, so a GraphQL field costs exactly
- * what the REST path doing the same work costs.
+ * or order within seconds. A lookup or pay naming its order and payToken counts against the address only if the
+ * token does not open the order (TokenGroup above). Every door calls `take` with the same group and subject, so a
+ * GraphQL field costs exactly what the REST path doing the same work costs.
  *
  * The window slides (docs/edge.md#rate-limits-at-a-venue: a fixed window lets 2× its limit through at an edge): the
  * sliding-window counter, the count of the current fixed window plus the previous window's count weighted by the
@@ -27,14 +28,27 @@ import { sha256Hex } from './tokens.ts';
 import { DomainError } from './errors.ts';
 import { WindowCounts } from './window-counts.ts';
 
-export type RateGroup = 'options' | 'lookup' | 'create' | 'pay' | 'challenge';
+export type RateGroup = 'options' | 'lookup' | 'create' | 'pay' | 'challenge' | UnopenedGroup;
+
+/**
+ * The groups whose subject holds a payToken, and the address budgets of their requests that the token did not open
+ * (docs/edge.md#wrong-tokens): such a request counts against the address only when it fails before proving it
+ * holds the order (token-guesses.ts), so a script trying tokens cannot spend the budget the venue's owners share.
+ */
+export type TokenGroup = 'lookup' | 'pay';
+export type UnopenedGroup = `unopened-${TokenGroup}`;
 
 const GROUP_CLASS: Record<Exclude<RateGroup, 'challenge'>, 'read' | 'write'> = {
   options: 'read',
   lookup: 'read',
   create: 'write',
   pay: 'write',
+  'unopened-lookup': 'read',
+  'unopened-pay': 'write',
 };
+
+/** Whether a request counts against its address up front: all do but a lookup or pay naming its order and token. */
+const addressCounted = (group: RateGroup, subject: string | undefined): boolean => subject === undefined || (group !== 'lookup' && group !== 'pay');
 
 export interface RateDecision {
   allowed: boolean;
@@ -90,7 +104,15 @@ function limitsByGroup(config: RateLimitConfig): Record<RateGroup, { client: num
   // processor asks once when a URL is set up, so each address gets a subject's write budget there, not a venue's,
   // which bounds anyone probing it for the emails of sleeve orders (docs/notifications.md#processor-verification-webhook).
   const challenge = { client: config.subjectWrite, subject: config.subjectWrite };
-  return { options: of(GROUP_CLASS.options), lookup: of(GROUP_CLASS.lookup), create: of(GROUP_CLASS.create), pay: of(GROUP_CLASS.pay), challenge };
+  return {
+    options: of(GROUP_CLASS.options),
+    lookup: of(GROUP_CLASS.lookup),
+    create: of(GROUP_CLASS.create),
+    pay: of(GROUP_CLASS.pay),
+    challenge,
+    'unopened-lookup': of(GROUP_CLASS['unopened-lookup']),
+    'unopened-pay': of(GROUP_CLASS['unopened-pay']),
+  };
 }
 
 const ALLOWED: RateDecision = { allowed: true, retryAfter: 0 };
@@ -139,7 +161,8 @@ export function createRateLimiter(config: RateLimitConfig, clock: Clock, options
   return {
     async take(group, client, subject) {
       const now = clock.now();
-      const counts = [count(clientKey(group, client, config), limits[group].client, now)];
+      const counts: Promise<SlideCount>[] = [];
+      if (addressCounted(group, subject)) counts.push(count(clientKey(group, client, config), limits[group].client, now));
       if (subject !== undefined) counts.push(count(subjectKey(group, subject), limits[group].subject, now));
       const results = await Promise.all(counts);
       if (results.every((r) => r.allowed)) return ALLOWED;
@@ -195,9 +218,13 @@ class LocalRateLimiter implements RateLimiter {
     const window = Math.floor(now / config.windowMs);
     const elapsed = now - window * config.windowMs;
     const limits = this.limits[group];
-    const byClient = clientKey(group, client, config);
-    const a = this.counts.add(byClient, window);
-    const first = slide(a.current, a.previous, limits.client, elapsed, config.windowMs);
+    let first: SlideCount | undefined;
+    let byClient = '';
+    if (addressCounted(group, subject)) {
+      byClient = clientKey(group, client, config);
+      const a = this.counts.add(byClient, window);
+      first = slide(a.current, a.previous, limits.client, elapsed, config.windowMs);
+    }
     let second: SlideCount | undefined;
     let bySubject = '';
     if (subject !== undefined) {
@@ -205,12 +232,12 @@ class LocalRateLimiter implements RateLimiter {
       const s = this.counts.add(bySubject, window);
       second = slide(s.current, s.previous, limits.subject, elapsed, config.windowMs);
     }
-    if (first.allowed && (second === undefined || second.allowed)) return ALLOWED;
+    if ((first === undefined || first.allowed) && (second === undefined || second.allowed)) return ALLOWED;
     // Refused: hand every count back, so only allowed requests use up a budget.
-    this.counts.remove(byClient, window);
+    if (first !== undefined) this.counts.remove(byClient, window);
     if (second !== undefined) this.counts.remove(bySubject, window);
     this.onRefusal?.(group);
-    return { allowed: false, retryAfter: Math.max(first.retryAfter, second?.retryAfter ?? 0) };
+    return { allowed: false, retryAfter: Math.max(first?.retryAfter ?? 0, second?.retryAfter ?? 0) };
   }
 
   async check(): Promise<void> {}

@@ -55,7 +55,7 @@ describe('the metrics table of docs/operations.md', () => {
     // The groups the counter counts, as its own help names them, are the table's.
     const help = families.get('sleeve_rate_limit_refusals_total')!.help;
     const counted = /\(([^)]*)\)/u.exec(help ?? '')![1]!.split(', ');
-    const listed = [...documented.get('sleeve_rate_limit_refusals_total')!.labels.matchAll(/`([a-z]+)`/gu)].map((m) => m[1]).filter((g) => g !== 'group');
+    const listed = [...documented.get('sleeve_rate_limit_refusals_total')!.labels.matchAll(/`([a-z-]+)`/gu)].map((m) => m[1]).filter((g) => g !== 'group');
     expect(listed.sort()).toEqual(counted.sort());
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);

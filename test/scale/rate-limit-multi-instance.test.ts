@@ -41,5 +41,18 @@ describe.skipIf(!DATABASE || !REDIS)(
       }
       expect(statuses).toEqual([200, 200, 200, 429, 429, 429]);
     });
+
+    it("counts wrong payTokens on both instances against one address budget, and never the owner's lookups", async () => {
+      const { processes } = await startInstances('ratelimit', { RATE_LIMIT_READ: '4' });
+      const [a, b] = [processes[0]!, processes[1]!];
+      const order = await postJson(a.url, '/api/orders', VALID_ORDER);
+      const { orderNumber, payToken } = order.body;
+      const lookup = async (on: typeof a, token: string) => (await fetch(`${on.url}/api/orders/${orderNumber}?t=${token}`)).status;
+      const guesses: number[] = [];
+      for (let i = 0; i < 6; i++) guesses.push(await lookup(i % 2 ? b : a, `guess-${i}`));
+      // docs/edge.md#wrong-tokens: four wrong tokens in all, whichever instance took them; then 429.
+      expect(guesses).toEqual([404, 404, 404, 404, 429, 429]);
+      expect([await lookup(a, payToken), await lookup(b, payToken)]).toEqual([200, 200]);
+    });
   },
 );

@@ -18,6 +18,7 @@ export function holdContext(live: object, extra: object = {}): GraphQLContext {
     services: { live } as never,
     viewer: { isStaff: false },
     clientAddress: '127.0.0.1',
+    limiter: {} as never, // holdCountdown takes no count
     publicUrl: 'http://localhost',
     now: () => HOLD_NOW,
     ...extra,
