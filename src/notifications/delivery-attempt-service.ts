@@ -179,7 +179,9 @@ async function afterAttempts(trx: Db, endpointId: string, batch: Array<{ request
   // Attempts at a url the endpoint has left since (a merchant moved it while they were in flight) tell nothing of
   // the receiver it has now: a late failure or 410 from the old one started a run or disabled the new one.
   const url = batch[batch.length - 1]!.request.url;
-  const members = batch.filter((member) => member.request.url === url);
+  // An attempt the gateway could not make (`unsent`: no key opened its secret or body) asked the receiver nothing.
+  const members = batch.filter((member) => member.request.url === url && !member.request.result.unsent);
+  if (members.length === 0) return findEndpoint(trx, endpointId, null);
   let since: number | null = null;
   let afterSuccess = false;
   let throttledUntil: number | null = null;

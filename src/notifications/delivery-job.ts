@@ -29,6 +29,9 @@ import { findEndpoint, nextThrottleEnd, sendableEndpoints, type EndpointRow } fr
 import { notificationBodies } from './outbox-repository.ts';
 import { DeliveriesInFlight, deliver, DELIVERY_TIMEOUT_MS, ok, type DeliveryResult } from './webhook-client.ts';
 
+/** An attempt the gateway could not make, as its site sees it. */
+const NOT_SENT = 'Not sent: the gateway could not open what it needs to sign and send this delivery. Its operator is told; it is retried on the schedule.';
+
 const LEASE_MS = DELIVERY_TIMEOUT_MS + 5_000;
 const POLL_MS = 60_000;
 
@@ -202,8 +205,13 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
           else sending.delete(endpoint.id);
         }
       } catch (error) {
-        // A body or secret no key of this instance opens: a failed attempt that the site and staff see.
-        result = { statusCode: null, excerpt: null, error: error instanceof Error ? error.message.slice(0, 200) : 'unopened', durationMs: 0, retryAfterMs: null, interrupted: false };
+        // A body or secret no key of this instance opens (an instance with another VAULT_KEY wrote it): a failed
+        // attempt the site and staff see, retried on the schedule, and the operator's to fix, not the merchant's:
+        // it never reached the endpoint, so it leaves the endpoint's health alone (it once disabled endpoints).
+        // The merchant is told that much; which key was missing is the operator's, in the log.
+        const why = error instanceof Error ? error.message.slice(0, 200) : 'unopened';
+        logger.error('webhook delivery could not be made', { id: row.id, endpointId: endpoint.id, error: why });
+        result = { statusCode: null, excerpt: null, error: NOT_SENT, durationMs: 0, retryAfterMs: null, interrupted: false, unsent: true };
       }
       if (result.interrupted) {
         await releaseDelivery(database.db, row.id, owner, clock.now());

@@ -32,6 +32,11 @@ export interface DeliveryResult {
   retryAfterMs: number | null;
   /** The dispatcher stopped it (shutdown): not an attempt the merchant should be blamed for. */
   interrupted: boolean;
+  /**
+   * Never sent: the gateway could not make the attempt (no key of this instance opens the endpoint's secret or the
+   * body). Recorded, retried on the schedule, but no failure of the endpoint's: its health is left alone.
+   */
+  unsent?: true;
 }
 
 export const ok = (result: DeliveryResult): boolean => result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;

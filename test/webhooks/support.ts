@@ -49,7 +49,7 @@ export const turnUntil = <T>(t: TestGateway, check: () => Promise<T> | T, ms = 5
 export async function deliveriesOf(t: TestGateway, site: Site, endpointId: string, status?: string) {
   const res = await hooks(t, site, 'GET', `/${endpointId}/deliveries${status ? `?status=${status}` : ''}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data as Array<{ id: string; webhookId: string; eventType: string; status: string; attempts: Array<{ statusCode: number | null }> }>;
+  return res.body.data as Array<{ id: string; webhookId: string; eventType: string; status: string; attempts: Array<{ statusCode: number | null; error: string | null }> }>;
 }
 
 /**
