@@ -7,10 +7,12 @@
  * Every ready order is shown, whatever their number (issue 18): the cards shrink until all fit, but never below a
  * floor readable across a room (6% of the screen's height on a big screen); past that the board pages through the rest by itself
  * ("Page 2 of 3", with the count of ready orders), one page every `pageSeconds` (8 s; `?pageSeconds=` sets it).
- * An order that has just become ready is highlighted for a few seconds.
+ * An order that has just become ready is highlighted for a few seconds. Without the connection, it reads the board
+ * over HTTP every few seconds (board-poll.js) and says it is not live.
  */
 import { drawSoon } from './dom.js';
 import { connect } from './graphql.js';
+import { pollBoard } from './board-poll.js';
 
 const params = new URLSearchParams(location.search);
 const PAGE_MS = Math.min(120, Math.max(0.2, Number(params.get('pageSeconds')) || 8)) * 1000;
@@ -237,13 +239,29 @@ const NOT_KNOWN = 'The ready orders appear here as soon as this screen is connec
 function status(text, down) { state.textContent = text; state.className = down ? 'down' : ''; }
 function showEmpty() {
   empty.hidden = board.children.length > 0;
-  empty.textContent = live ? NO_ORDERS : NOT_KNOWN;
+  empty.textContent = live || polled ? NO_ORDERS : NOT_KNOWN;
 }
 function lost(text) {
   live = false;
-  status(text, true);
+  // Polling (board-poll.js) says how current its board is: a failed reconnect does not hide that.
+  if (!polled || outdated) status(text, true);
   showEmpty();
+  polling.soon();
 }
+
+/** Read over HTTP while the connection brings nothing (board-poll.js); null while live. */
+let polled = null;
+const POLL_SECONDS = 5;
+const polling = pollBoard({
+  read: async () => (await api.request('PickupBoardNow')).pickupBoard,
+  stopped: () => live || outdated,
+  everyMs: POLL_SECONDS * 1000,
+  onBoard: (entries, at) => {
+    polled = at;
+    status(`Not live: as of ${at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' })}, checked every ${POLL_SECONDS} s`, true);
+    receive(entries);
+  },
+});
 
 const api = connect({
   onState: (connection, reason) => {
@@ -254,7 +272,7 @@ let stop = () => {};
 function follow() {
   stop = api.follow('PickupBoard', {}, {
     next: (data) => {
-      if (!live) { live = true; status('Live', false); }
+      if (!live) { live = true; polled = null; polling.stop(); status('Live', false); }
       receive(data.pickupBoard.board);
     },
     error: (error) => {
@@ -262,8 +280,8 @@ function follow() {
       // A display open across a deploy that changed its operation (docs/graphql.md#trusted-documents): graphql.js
       // reloads it (at most once a minute); until then it says why it is not live.
       if (error.code === 'PERSISTED_QUERY_NOT_FOUND') {
-        lost('This screen is out of date: reloading…');
         outdated = true;
+        lost('This screen is out of date: reloading…');
         return;
       }
       lost('Reconnecting…');
@@ -273,3 +291,4 @@ function follow() {
   });
 }
 follow();
+polling.soon(); // a connection that opens but never brings a board is no connection either
