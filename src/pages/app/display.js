@@ -8,11 +8,11 @@
  * floor readable across a room (6% of the screen's height on a big screen); past that the board pages through the rest by itself
  * ("Page 2 of 3", with the count of ready orders), one page every `pageSeconds` (8 s; `?pageSeconds=` sets it).
  * An order that has just become ready is highlighted for a few seconds. Without the connection, it reads the board
- * over HTTP every few seconds (board-poll.js) and says it is not live.
+ * over HTTP every few seconds (read-while-down.js) and says it is not live.
  */
 import { drawSoon } from './dom.js';
 import { connect } from './graphql.js';
-import { pollBoard } from './board-poll.js';
+import { asOf, readWhileDown } from './read-while-down.js';
 
 const params = new URLSearchParams(location.search);
 const PAGE_MS = Math.min(120, Math.max(0.2, Number(params.get('pageSeconds')) || 8)) * 1000;
@@ -243,22 +243,22 @@ function showEmpty() {
 }
 function lost(text) {
   live = false;
-  // Polling (board-poll.js) says how current its board is: a failed reconnect does not hide that.
+  // Polling (read-while-down.js) says how current its board is: a failed reconnect does not hide that.
   if (!polled || outdated) status(text, true);
   showEmpty();
   polling.soon();
 }
 
-/** Read over HTTP while the connection brings nothing (board-poll.js); null while live. */
+/** Read over HTTP while the connection brings nothing (read-while-down.js); null while live. */
 let polled = null;
 const POLL_SECONDS = 5;
-const polling = pollBoard({
+const polling = readWhileDown({
   read: async () => (await api.request('PickupBoardNow')).pickupBoard,
   stopped: () => live || outdated,
   everyMs: POLL_SECONDS * 1000,
-  onBoard: (entries, at) => {
+  onRead: (entries, at) => {
     polled = at;
-    status(`Not live: as of ${at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' })}, checked every ${POLL_SECONDS} s`, true);
+    status(`Not live: as of ${asOf(at)}, checked every ${POLL_SECONDS} s`, true);
     receive(entries);
   },
 });

@@ -6,6 +6,7 @@
  */
 import { $, showConnection } from './dom.js';
 import { connect } from './graphql.js';
+import { asOf, readWhileDown } from './read-while-down.js';
 import { createDialogs } from './staff-dialogs.js';
 import { describeLink } from './staff-links.js';
 import { createNotificationsPanel } from './staff-notifications.js';
@@ -40,13 +41,30 @@ async function route() {
 async function open(token) {
   const authorization = `Bearer ${token}`;
   let lost = false;
+  // Without the connection, the queue is read over HTTP every 10 s and the console says as of when (read-while-down.js).
+  let readAt = null;
+  const reading = readWhileDown({
+    read: () => queue.reload(),
+    stopped: () => !lost || !queue,
+    everyMs: 10_000,
+    onRead: (_, at) => {
+      readAt = at;
+      showConnection('down', `Not live: queue as of ${asOf(at)}, read every 10 s`);
+    },
+  });
   api = connect({
     authorization,
     onState: (state, reason) => {
-      showConnection(state, reason);
+      // A failed reconnect does not hide how current the queue read over HTTP is.
+      if (state === 'live' || readAt === null) showConnection(state, reason);
       // orderEvents sent while the connection was down are lost: read the queue again.
       if (state === 'live' && lost) queue?.reload().catch((error) => { $('#queue-error').textContent = error.message; });
       lost = state !== 'live';
+      if (lost) reading.soon();
+      else {
+        readAt = null;
+        reading.stop();
+      }
     },
     // A reload for new operations (graphql.js) signs the tab in again with the token typed, checked then.
     beforeReload: () => sessionStorage.setItem(TOKEN_KEY, token),
