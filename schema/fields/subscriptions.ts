@@ -6,6 +6,7 @@ import { viewOptions } from '../../src/orders/options-view.ts';
 import type { Order } from '../../src/orders/order.ts';
 import type { SleeveOptionSet } from '../../src/orders/sleeve-options.ts';
 import type { HoldTickEvent, PickupBoardEvent } from '../../src/orders/live-service.ts';
+import { openedOrCounted } from '../../src/kernel/token-guesses.ts';
 import { builder } from '../builder.ts';
 import { HoldTickRef } from '../types/live.ts';
 import { OrderRef, SleeveOptionsRef } from '../types/order.ts';
@@ -21,7 +22,9 @@ builder.subscriptionField('holdCountdown', (t) =>
     type: HoldTickRef,
     description: 'The hold of one order, live: now, each second, and a final event; then the stream completes.',
     args: orderArgs(t),
-    subscribe: (_root, { orderNumber, payToken }, { services }) => services.live.holdCountdown(String(orderNumber), payToken),
+    // A token that opens nothing counts against the address as a wrong lookup does (docs/edge.md#wrong-tokens).
+    subscribe: (_root, { orderNumber, payToken }, { services, limiter, clientAddress }) =>
+      openedOrCounted(limiter, 'lookup', clientAddress, () => services.live.holdCountdown(String(orderNumber), payToken)),
     resolve: (event: HoldTickEvent) => event,
   }),
 );
@@ -31,8 +34,8 @@ builder.subscriptionField('orderUpdates', (t) =>
     type: OrderRef,
     description: 'One order, live: its current state at once, then after every change.',
     args: orderArgs(t),
-    subscribe: (_root, { orderNumber, payToken }, { services }) =>
-      services.live.orderUpdates(String(orderNumber), payToken),
+    subscribe: (_root, { orderNumber, payToken }, { services, limiter, clientAddress }) =>
+      openedOrCounted(limiter, 'lookup', clientAddress, () => services.live.orderUpdates(String(orderNumber), payToken)),
     resolve: (order: Order, { payToken }, { services }) => services.orders.view(order, { presentedToken: payToken }),
   }),
 );

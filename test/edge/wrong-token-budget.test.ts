@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { testGateway, type TestGateway } from '../support/gateway.ts';
-import { liveServer } from '../support/live-server.ts';
+import { liveServer, subscribe } from '../support/live-server.ts';
 import { mcpClient } from '../agents/mcp-support.ts';
 
 const NAT = () => '203.0.113.7';
@@ -88,5 +88,21 @@ describe('wrong payTokens from the venue address', () => {
     const confirmation = /confirmation "([0-9a-f]+)"/u.exec(asked.structuredContent.nextAction)?.[1];
     const paid = await agent.call('pay_order', { orderNumber: ada.orderNumber, payToken: ada.payToken, method: 'vendor_card', confirmation });
     expect(paid.structuredContent).toMatchObject({ ok: true, status: 'received' });
+  });
+
+  it('GraphQL subscriptions: orderUpdates and holdCountdown with wrong tokens spend the lookup budget; the owner follows', async () => {
+    const live = await liveServer({ env: ENV });
+    const [ada] = await twoOwners(live);
+    const client = live.client();
+    const codeOf = async (field: string, token: string) => {
+      const errors = (await subscribe(client, `subscription ($n: ID!, $t: String!) { ${field}(orderNumber: $n, payToken: $t) { orderNumber } }`, { n: ada.orderNumber, t: token }).failed) as Array<{ extensions?: { code?: string } }>;
+      return errors[0]?.extensions?.code;
+    };
+    const codes: Array<string | undefined> = [];
+    for (let i = 0; i < BUDGET + 1; i++) codes.push(await codeOf(i % 2 ? 'holdCountdown' : 'orderUpdates', guess(i)));
+    expect(codes).toEqual([...Array<string>(BUDGET).fill('NOT_FOUND'), 'RATE_LIMITED']);
+    const owner = subscribe(client, 'subscription ($n: ID!, $t: String!) { orderUpdates(orderNumber: $n, payToken: $t) { orderNumber status } }', { n: ada.orderNumber, t: ada.payToken });
+    expect(await owner.next()).toEqual({ orderUpdates: { orderNumber: ada.orderNumber, status: 'AWAITING_PAYMENT' } });
+    owner.dispose();
   });
 });
