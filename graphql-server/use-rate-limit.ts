@@ -33,7 +33,7 @@ import type { GraphQLContext } from '../schema/context.ts';
 
 /** Root fields, the REST route group whose work they do, and their subject (as the REST path takes it). */
 const ROOT_FIELDS: Record<string, { group: RateGroup; subject?: (args: Record<string, unknown>) => string | undefined }> = {
-  sleeveOptions: { group: 'options' },
+  // sleeveOptions counts against no limit, as on REST (docs/edge.md#options-reads).
   order: { group: 'lookup', subject: (args) => orderSubject(args.orderNumber, args.payToken) },
   createOrder: { group: 'create', subject: (args) => emailSubject((args.input as Record<string, unknown> | undefined)?.email) },
   payOrder: { group: 'pay', subject: (args) => orderSubject(args.orderNumber, (args.input as Record<string, unknown> | undefined)?.t) },

@@ -179,10 +179,10 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
       // Refused before a session exists: the SDK would refuse it too, but after the session was made and its id sent.
       const refusal = initializeRefusal(initialize, rawHeader(req, 'accept'), messages.length);
       if (refusal) return rpcError(res, refusal.status, refusal.code, refusal.message, {}, undefined, initialize.id);
-      // A session is a record in the shared store: counted like a read of the options, per client address
+      // A session is a record in the shared store: counted per client address against the read limit
       // (docs/agents.md#sessions).
       try {
-        await enforceRateLimit(deps.limiter, 'options', clientAddress);
+        await enforceRateLimit(deps.limiter, 'session', clientAddress);
       } catch (error) {
         if (error instanceof DomainError) return refuseWith(res, error, initialize.id);
         throw error;

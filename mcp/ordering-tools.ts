@@ -61,7 +61,7 @@ export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: 
 
   server.registerTool('get_sleeve_options', { title: TITLES.get_sleeve_options, description: DESCRIPTIONS.get_sleeve_options, inputSchema: advertised(NO_INPUT), annotations: READ_ONLY }, () =>
     guarded('get_sleeve_options', logger, async () => {
-      await limit('options');
+      // Counted by no limit, as GET /api/sleeve-options (docs/edge.md#options-reads).
       const set = services.options.cached() ?? (await services.options.current());
       const { version: _version, ...fields } = viewOptions(set, publicUrl);
       const body: Body = { ok: true, ...fields };
@@ -75,9 +75,10 @@ export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: 
   server.registerTool('create_order', { title: TITLES.create_order, description: DESCRIPTIONS.create_order(deps.holdSeconds), inputSchema: advertised(ORDER_INPUT), annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: false } }, (args, extra) =>
     guarded('create_order', logger, async () => {
       const raw = args as RawArgs;
-      // A first call without elicitation only reads (the options) and answers what to confirm: counted as a read.
+      // A first call without elicitation only reads (the options, and whether the email has an order) and answers
+      // what to confirm: counted as a lookup, per address.
       const preview = !scope.canElicit && raw.confirmation == null;
-      await (preview ? limit('options') : limit('create', emailSubject(raw.email)));
+      await (preview ? limit('lookup') : limit('create', emailSubject(raw.email)));
       const input = parseOrderInput(raw);
       // Except for an email that has an order: its duplicate answer issues a fresh payToken, which is the write a
       // create counts (per email), not a read anyone may repeat thousands of times a minute.

@@ -27,8 +27,8 @@ export function createOrderingHandlers({ services, limiter, publicUrl }: Orderin
   }
 
   return {
-    async sleeveOptions(request: HttpRequest): Promise<HttpResponse> {
-      await limit('options', request);
+    // Counted by no limit (docs/edge.md#options-reads): a refusal cost as much as this cached answer, and refused the venue.
+    async sleeveOptions(): Promise<HttpResponse> {
       const set = services.options.cached() ?? (await services.options.current());
       if (optionsCache?.version !== set.version) {
         const { version: _version, ...fields } = viewOptions(set, publicUrl);

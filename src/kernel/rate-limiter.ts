@@ -28,7 +28,7 @@ import { sha256Hex } from './tokens.ts';
 import { DomainError } from './errors.ts';
 import { WindowCounts } from './window-counts.ts';
 
-export type RateGroup = 'options' | 'lookup' | 'create' | 'pay' | 'challenge' | UnopenedGroup;
+export type RateGroup = 'session' | 'lookup' | 'create' | 'pay' | 'challenge' | UnopenedGroup;
 
 /**
  * The groups whose subject holds a payToken, and the address budgets of their requests that the token did not open
@@ -39,7 +39,7 @@ export type TokenGroup = 'lookup' | 'pay';
 export type UnopenedGroup = `unopened-${TokenGroup}`;
 
 const GROUP_CLASS: Record<Exclude<RateGroup, 'challenge'>, 'read' | 'write'> = {
-  options: 'read',
+  session: 'read',
   lookup: 'read',
   create: 'write',
   pay: 'write',
@@ -105,7 +105,7 @@ function limitsByGroup(config: RateLimitConfig): Record<RateGroup, { client: num
   // which bounds anyone probing it for the emails of sleeve orders (docs/notifications.md#processor-verification-webhook).
   const challenge = { client: config.subjectWrite, subject: config.subjectWrite };
   return {
-    options: of(GROUP_CLASS.options),
+    session: of(GROUP_CLASS.session),
     lookup: of(GROUP_CLASS.lookup),
     create: of(GROUP_CLASS.create),
     pay: of(GROUP_CLASS.pay),

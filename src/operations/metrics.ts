@@ -110,7 +110,7 @@ class PromMetrics implements GatewayMetrics {
     });
     this.refusals = new Counter({
       name: 'sleeve_rate_limit_refusals_total',
-      help: 'Requests refused by a rate limit, by route group (options, lookup, create, pay, challenge, unopened-lookup, unopened-pay).',
+      help: 'Requests refused by a rate limit, by route group (session, lookup, create, pay, challenge, unopened-lookup, unopened-pay).',
       labelNames: ['group'],
       registers,
     });

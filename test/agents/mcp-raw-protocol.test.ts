@@ -35,7 +35,7 @@ describe('the MCP door on the wire', () => {
     expect(got.content.map((c: { type: string }) => c.type)).toEqual(['text', 'resource_link']);
   });
 
-  it('refuses an initialize over the options read limit with its id, and retryAfter beside the Error body', async () => {
+  it('refuses an initialize over the read limit (its group: session) with its id, and retryAfter beside the Error body', async () => {
     const live = await liveServer({ env: { RATE_LIMIT_READ: '1' } });
     const open = (id: number) => fetch(`${live.server.url}/mcp`, { method: 'POST', headers: RAW_HEADERS, body: JSON.stringify(initialize(id)) });
     expect((await open(1)).status).toBe(200);

@@ -152,16 +152,18 @@ describe.skipIf(SKIPPED)(`deploy/nginx/sleeve-gateway.conf in front of two insta
   });
 
   it("counts each client address nginx saw, never nginx's own or one a client wrote", { timeout: 60_000 }, async () => {
-    // Three reads of the options per address and window, counted for both instances together (Redis).
+    // Three lookups that open nothing per address and window (docs/edge.md#wrong-tokens), counted for both
+    // instances together (Redis).
     const { client } = await behindNginx({ RATE_LIMIT_READ: '3' });
-    const options = (from: string, headers: Record<string, string> = {}) => client.request('/api/sleeve-options', { from, headers }).then((a) => a.status);
-    for (let i = 0; i < 3; i++) expect(await options('127.0.0.2')).toBe(200);
-    expect(await options('127.0.0.2')).toBe(429);
+    let guesses = 0;
+    const lookup = (from: string, headers: Record<string, string> = {}) => client.request(`/api/orders/1001?t=guess-${++guesses}`, { from, headers }).then((a) => a.status);
+    for (let i = 0; i < 3; i++) expect(await lookup('127.0.0.2')).toBe(404);
+    expect(await lookup('127.0.0.2')).toBe(429);
     // A client cannot buy a fresh budget by writing its own X-Forwarded-For: nginx appends the address it saw, and
     // the gateway trusts only nginx (TRUST_PROXY), so it reads that one.
-    expect(await options('127.0.0.2', { 'x-forwarded-for': '198.51.100.7' })).toBe(429);
+    expect(await lookup('127.0.0.2', { 'x-forwarded-for': '198.51.100.7' })).toBe(429);
     // Another attendee, through the same nginx, has a budget of its own.
-    expect(await options('127.0.0.3')).toBe(200);
+    expect(await lookup('127.0.0.3')).toBe(404);
   });
 
   it("keeps the payToken out of nginx's error log when an instance is down, and says the failure in the access log", { timeout: 60_000 }, async () => {

@@ -128,10 +128,11 @@ describe('the compiled path (a document seen before)', () => {
   });
 
   it('counts against the shared rate limit, and answers 429 with Retry-After as yoga does', async () => {
-    const { t, second, fast } = await seenBefore({ query: '{ sleeveOptions { charLimit } }' }, { accept: 'application/json' }, { RATE_LIMIT_READ: '1' });
+    const create = { query: 'mutation ($input: OrderInput!) { createOrder(input: $input) { __typename } }', variables: { input: VALID_ORDER } };
+    const { t, second, fast } = await seenBefore(create, { accept: 'application/json' }, { RATE_LIMIT_WRITE: '1' });
     expect(fast).toBe(true);
     // yoga's own answer to the same over-limit request (the in-memory door's client was limited by `full`).
-    const init = { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ query: '{ sleeveOptions { charLimit } }' }) };
+    const init = { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(create) };
     const limited = await t.gateway.fetch(new Request('http://sleeve.test/graphql', init));
     expect(second.status).toBe(429);
     expect(second.retryAfter).toBe(limited.headers.get('retry-after'));

@@ -71,8 +71,15 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
   });
 
   it('does not count a field switched off by @skip', async () => {
+    const t = await gatewayOver(transport, { env: { RATE_LIMIT_WRITE: '1' } });
+    const query = 'mutation ($input: OrderInput!, $skip: Boolean!) { createOrder(input: $input) @skip(if: $skip) { __typename } __typename }';
+    for (let i = 0; i < 3; i++) expect((await post(t, query, { input: input(`skip${i}@example.com`), skip: true })).status).toBe(200);
+    expect((await post(t, query, { input: input('counted@example.com'), skip: false })).status).toBe(200);
+    expect((await post(t, query, { input: input('over@example.com'), skip: false })).status).toBe(429);
+  });
+
+  it('counts the options against no limit, as REST (docs/edge.md#options-reads)', async () => {
     const t = await gatewayOver(transport, { env: { RATE_LIMIT_READ: '1' } });
-    const query = '{ sleeveOptions @skip(if: true) { charLimit } eventInfo }';
-    for (let i = 0; i < 3; i++) expect((await post(t, query, {})).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await post(t, '{ sleeveOptions { charLimit } }', {})).status).toBe(200);
   });
 });

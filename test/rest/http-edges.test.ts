@@ -60,10 +60,13 @@ describe('GET /api/sleeve-options', () => {
     }
   });
 
-  it('limits reads: the 4th request past RATE_LIMIT_READ=3 is 429 with Retry-After, allowed again after the window', async () => {
+  it('limits reads: the 4th lookup past RATE_LIMIT_READ=3 that opens nothing is 429 with Retry-After, allowed again after the window', async () => {
     t = await testGateway({ env: { RATE_LIMIT_READ: '3', RATE_LIMIT_WRITE: '2' } });
-    for (let i = 0; i < 3; i++) expect((await t.rest('GET', '/api/sleeve-options')).status).toBe(200);
-    const limited = await t.rest('GET', '/api/sleeve-options');
+    const lookup = (i: number) => t.rest('GET', `/api/orders/1001?t=guess-${i}`);
+    for (let i = 0; i < 3; i++) expect((await lookup(i)).status).toBe(404);
+    // docs/edge.md#options-reads: the options are counted by no limit.
+    for (let i = 0; i < 5; i++) expect((await t.rest('GET', '/api/sleeve-options')).status).toBe(200);
+    const limited = await lookup(3);
     expect(limited.status).toBe(429);
     expect(limited.body).toMatchObject({ ok: false, code: 'rate_limited', retryable: true });
     expect(limited.body.error.length).toBeGreaterThan(0);
@@ -73,7 +76,7 @@ describe('GET /api/sleeve-options', () => {
     // Retry-After says when exactly.
     expect(Number(retryAfter)).toBeLessThanOrEqual(120);
     await t.clock.advance(Number(retryAfter) * 1000);
-    expect((await t.rest('GET', '/api/sleeve-options')).status).toBe(200);
+    expect((await lookup(4)).status).toBe(404);
   });
 });
 
