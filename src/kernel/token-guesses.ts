@@ -14,7 +14,7 @@ import { enforceRateLimit, type RateLimiter, type TokenGroup } from './rate-limi
 const UNOPENED: ReadonlySet<ErrorCode> = new Set(['bad_request', 'validation_failed', 'not_found']);
 
 /** Whether `error` says the request never proved it holds the order (its address's count is then owed). */
-export function isUnopened(error: unknown): boolean {
+function isUnopened(error: unknown): boolean {
   return error instanceof DomainError && UNOPENED.has(error.code);
 }
 
