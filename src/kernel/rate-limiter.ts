@@ -35,6 +35,7 @@ export type RateGroup = 'session' | 'lookup' | 'create' | 'pay' | 'challenge' | 
  * (docs/edge.md#wrong-tokens): such a request counts against the address only when it fails before proving it
  * holds the order (token-guesses.ts), so a script trying tokens cannot spend the budget the venue's owners share.
  */
+const TOKEN_GROUPS: readonly RateGroup[] = ['lookup', 'pay'] satisfies TokenGroup[];
 export type TokenGroup = 'lookup' | 'pay';
 export type UnopenedGroup = `unopened-${TokenGroup}`;
 
@@ -48,7 +49,7 @@ const GROUP_CLASS: Record<Exclude<RateGroup, 'challenge'>, 'read' | 'write'> = {
 };
 
 /** Whether a request counts against its address up front: all do but a lookup or pay naming its order and token. */
-const addressCounted = (group: RateGroup, subject: string | undefined): boolean => subject === undefined || (group !== 'lookup' && group !== 'pay');
+const addressCounted = (group: RateGroup, subject: string | undefined): boolean => subject === undefined || !TOKEN_GROUPS.includes(group);
 
 export interface RateDecision {
   allowed: boolean;
@@ -104,15 +105,8 @@ function limitsByGroup(config: RateLimitConfig): Record<RateGroup, { client: num
   // processor asks once when a URL is set up, so each address gets a subject's write budget there, not a venue's,
   // which bounds anyone probing it for the emails of sleeve orders (docs/notifications.md#processor-verification-webhook).
   const challenge = { client: config.subjectWrite, subject: config.subjectWrite };
-  return {
-    session: of(GROUP_CLASS.session),
-    lookup: of(GROUP_CLASS.lookup),
-    create: of(GROUP_CLASS.create),
-    pay: of(GROUP_CLASS.pay),
-    challenge,
-    'unopened-lookup': of(GROUP_CLASS['unopened-lookup']),
-    'unopened-pay': of(GROUP_CLASS['unopened-pay']),
-  };
+  const classed = Object.entries(GROUP_CLASS).map(([group, kind]) => [group, of(kind)] as const);
+  return { ...(Object.fromEntries(classed) as Record<keyof typeof GROUP_CLASS, ReturnType<typeof of>>), challenge };
 }
 
 const ALLOWED: RateDecision = { allowed: true, retryAfter: 0 };

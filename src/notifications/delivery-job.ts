@@ -205,10 +205,9 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
           else sending.delete(endpoint.id);
         }
       } catch (error) {
-        // A body or secret no key of this instance opens (an instance with another VAULT_KEY wrote it): a failed
-        // attempt the site and staff see, retried on the schedule, and the operator's to fix, not the merchant's:
-        // it never reached the endpoint, so it leaves the endpoint's health alone (it once disabled endpoints).
-        // The merchant is told that much; which key was missing is the operator's, in the log.
+        // A body or secret no key of this instance opens (an instance with another VAULT_KEY wrote it): recorded and
+        // retried, but the operator's to fix, so it leaves the endpoint's health alone (it once disabled endpoints).
+        // Which key was missing goes to the log, not to the merchant.
         const why = error instanceof Error ? error.message.slice(0, 200) : 'unopened';
         logger.error('webhook delivery could not be made', { id: row.id, endpointId: endpoint.id, error: why });
         result = { statusCode: null, excerpt: null, error: NOT_SENT, durationMs: 0, retryAfterMs: null, interrupted: false, unsent: true };

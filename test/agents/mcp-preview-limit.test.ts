@@ -42,4 +42,13 @@ describe("create_order's preview", () => {
     const code = (await agent.call('create_order', { ...VALID_ORDER })).structuredContent.confirmation;
     expect((await agent.call('create_order', { ...VALID_ORDER, confirmation: code })).structuredContent).toMatchObject({ ok: true });
   });
+
+  it('of an email without an order is counted as a lookup per address: past RATE_LIMIT_READ, rate_limited', async () => {
+    // Three reads per address: the session's initialize (group session) has its own, so three previews get through.
+    const live = await liveServer({ env: { RATE_LIMIT_READ: '3' } });
+    const agent = await mcpClient(live.server.url);
+    const codes: Array<string | undefined> = [];
+    for (let i = 0; i < 4; i++) codes.push((await agent.call('create_order', { ...VALID_ORDER, email: `preview${i}@example.com` })).structuredContent.code);
+    expect(codes).toEqual([undefined, undefined, undefined, 'rate_limited']);
+  });
 });
