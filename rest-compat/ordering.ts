@@ -27,7 +27,7 @@ export function createOrderingHandlers({ services, limiter, publicUrl }: Orderin
   }
 
   return {
-    // Counted by no limit (docs/edge.md#options-reads): a refusal cost as much as this cached answer, and refused the venue.
+    // Counted by no limit (docs/edge.md#options-reads): a refusal cost as much as this kept answer.
     async sleeveOptions(): Promise<HttpResponse> {
       const set = services.options.cached() ?? (await services.options.current());
       if (optionsCache?.version !== set.version) {

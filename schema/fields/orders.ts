@@ -3,7 +3,7 @@ import { DomainError } from '../../src/kernel/errors.ts';
 import { viewOptions, type OptionsView } from '../../src/orders/options-view.ts';
 import type { SleeveOptionSet } from '../../src/orders/sleeve-options.ts';
 import { parsePayInput } from '../../src/orders/order-input.ts';
-import { countUnopened, openedOrCounted } from '../../src/kernel/token-guesses.ts';
+import { openedOrCounted } from '../../src/kernel/token-guesses.ts';
 import { builder } from '../builder.ts';
 import { SNAPSHOT } from '../context.ts';
 import type { Services } from '../../src/services.ts';
@@ -47,12 +47,12 @@ builder.queryField('order', (t) =>
     args: { orderNumber: t.arg.id({ required: true }), payToken: t.arg.string({ required: true }) },
     resolve: async (_root, { orderNumber, payToken }, { services, limiter, clientAddress }) => {
       try {
-        const order = await services.orders.lookup(String(orderNumber), payToken);
+        // Over the address's budget of wrong tokens, openedOrCounted throws RATE_LIMITED instead of not_found.
+        const order = await openedOrCounted(limiter, 'lookup', clientAddress, () => services.orders.lookup(String(orderNumber), payToken));
         return services.orders.view(order, { presentedToken: payToken });
       } catch (error) {
-        if (!(error instanceof DomainError) || error.code !== 'not_found') throw error;
-        await countUnopened(limiter, 'lookup', clientAddress); // over the address's budget: RATE_LIMITED, not null
-        return null;
+        if (error instanceof DomainError && error.code === 'not_found') return null;
+        throw error;
       }
     },
   }),

@@ -19,7 +19,7 @@ function isUnopened(error: unknown): boolean {
 }
 
 /** Counts a request of `group` that did not open its order against `client`; over the budget, 429 `rate_limited`. */
-export function countUnopened(limiter: RateLimiter, group: TokenGroup, client: string): Promise<void> {
+function countUnopened(limiter: RateLimiter, group: TokenGroup, client: string): Promise<void> {
   return enforceRateLimit(limiter, `unopened-${group}`, client);
 }
 

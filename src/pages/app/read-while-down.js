@@ -15,24 +15,29 @@
  */
 export function readWhileDown({ read, onRead, stopped, afterMs = 5000, everyMs = 5000 }) {
   let timer = 0;
+  // A read under way schedules the next itself: a `soon` meanwhile (live, then lost again) must not start a second chain.
+  let reading = false;
   const stop = () => {
     clearTimeout(timer);
     timer = 0;
   };
   async function poll() {
-    if (stopped()) return stop();
+    timer = 0;
+    if (stopped()) return;
+    reading = true;
     try {
       const what = await read();
-      if (stopped()) return stop();
-      onRead(what, new Date());
+      if (!stopped()) onRead(what, new Date());
     } catch {
       // Not reachable over HTTP either (or the page is reloading for new operations): the screen says so already.
+    } finally {
+      reading = false;
     }
-    timer = stopped() ? 0 : setTimeout(poll, everyMs);
+    if (!stopped()) timer = setTimeout(poll, everyMs);
   }
   return {
     soon: () => {
-      if (!timer && !stopped()) timer = setTimeout(poll, afterMs);
+      if (!timer && !reading && !stopped()) timer = setTimeout(poll, afterMs);
     },
     stop,
   };
