@@ -7,6 +7,8 @@ export function fromFetch(request: Request, clientAddress: string, maxBodyBytes:
   request.headers.forEach((value, key) => {
     headers[key] = value;
   });
+  // A Fetch Request carries no Host header; its URL names the host it was sent to (src/kernel/media-type.ts reads it).
+  headers.host ??= url.host;
   return {
     method: request.method,
     path: url.pathname,

@@ -4,6 +4,7 @@
  * on its paths, document 3's `{ status: "error", message }` on the platform paths (payments, merchants, decisions,
  * claims, webhook endpoints, the processor's challenge), `{ message }` on the tokenization paths. A client of one family then reads every answer the same way.
  */
+import { UNASKED_CROSS_ORIGIN_POST } from '../src/kernel/media-type.ts';
 import { json, type HttpResponse } from './http.ts';
 
 export type PathFamily = 'ordering' | 'platform' | 'tokenization';
@@ -43,4 +44,9 @@ export function notFoundResponse(method: string, path: string): HttpResponse {
 /** 405 with `Allow` (RFC 9110 §15.5.6). Document 1 has no code of its own for it: `bad_request`, as before. */
 export function methodNotAllowedResponse(method: string, path: string, allow: string): HttpResponse {
   return inFamily(path, 405, 'bad_request', `${method} is not allowed on ${path}. Use ${allow}.`, { allow });
+}
+
+/** 415 to a POST a browser sent from another origin without a preflight (docs/edge.md#no-cross-site-writes), before any route runs. */
+export function unaskedCrossOriginPostResponse(path: string): HttpResponse {
+  return inFamily(path, 415, 'bad_request', UNASKED_CROSS_ORIGIN_POST);
 }

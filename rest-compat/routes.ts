@@ -4,12 +4,13 @@
  * notFound), a known path with the wrong method 405.
  */
 import { withRequestId, type Logger } from '../src/kernel/logger.ts';
+import { isUnaskedCrossOriginPost } from '../src/kernel/media-type.ts';
 import { pageHeaders } from '../src/pages/page-headers.ts';
 import { renderPayLinkNotValidPage } from '../src/pages/pay-page.ts';
 import type { Services } from '../src/services.ts';
 import { toRestResponse } from './errors.ts';
 import type { HttpRequest, HttpResponse } from './http.ts';
-import { methodNotAllowedResponse, notFoundResponse } from './path-family.ts';
+import { methodNotAllowedResponse, notFoundResponse, unaskedCrossOriginPostResponse } from './path-family.ts';
 
 export type Handler = (request: HttpRequest, ...params: string[]) => Promise<HttpResponse>;
 
@@ -111,6 +112,8 @@ export function createRouter(routes: Route[], deps: { logger: Logger; services: 
       // In the path family's own error shape (docs/edge.md#bounds).
       return methodNotAllowedResponse(request.method, request.path, [...new Set(found.methods)].join(', '));
     }
+    // Before the route reads a body or a credential (docs/edge.md#no-cross-site-writes).
+    if (isUnaskedCrossOriginPost(request.method, request.headers, request.origin)) return unaskedCrossOriginPostResponse(request.path);
     try {
       return await found.route.handler(request, ...found.params);
     } catch (error) {

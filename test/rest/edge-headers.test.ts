@@ -82,6 +82,35 @@ describe('no cross-site writes on REST (docs/edge.md#no-cross-site-writes)', () 
     expect((await gateway.fetch(request)).status).toBe(201);
   });
 
+  it('refuses a POST with no content type or a simple one that a browser sent from another origin, 415 in each shape', async () => {
+    const { gateway, siteAuthorization } = await testGateway();
+    const post = (path: string, headers: Record<string, string>, type?: string) =>
+      gateway.fetch(new Request(`http://sleeve.test${path}`, { method: 'POST', headers: { authorization: siteAuthorization, ...headers, ...(type ? { 'content-type': type } : {}) }, body: new TextEncoder().encode(body) }));
+    // Another port of the same host, or a sibling subdomain (same-site), or another site: no preflight asked.
+    const fromElsewhere: Array<Record<string, string>> = [{ 'sec-fetch-site': 'same-site', origin: 'http://sleeve.test:8080' }, { 'sec-fetch-site': 'cross-site', origin: OTHER }, { origin: 'http://sleeve.test:8080' }, { origin: 'null' }];
+    for (const headers of fromElsewhere) {
+      for (const type of [undefined, 'text/plain']) {
+        const order = await post('/api/orders', headers, type);
+        expect(order.status, JSON.stringify({ headers, type })).toBe(415);
+        expect(await order.json()).toEqual({ ok: false, code: 'bad_request', error: expect.stringContaining('application/json'), retryable: false });
+        const endpoint = await post('/v1/webhooks/endpoints', headers, type);
+        expect(endpoint.status).toBe(415);
+        const payment = await post('/api/payments', headers, type);
+        expect(payment.status).toBe(415);
+        expect(await payment.json()).toEqual({ status: 'error', message: expect.stringContaining('application/json') });
+      }
+    }
+    // The same origin (Sec-Fetch-Site, or an Origin naming the host), a typed address bar (none), and a preflighted
+    // JSON POST from another origin all write.
+    const ours: Array<Record<string, string>> = [{ 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'none' }, { origin: 'http://sleeve.test' }];
+    for (const [i, headers] of ours.entries()) {
+      const created = await gateway.fetch(new Request('http://sleeve.test/api/orders', { method: 'POST', headers, body: new TextEncoder().encode(JSON.stringify({ ...VALID_ORDER, email: `same-${i}@example.com` })) }));
+      expect(created.status, JSON.stringify(headers)).toBe(201);
+    }
+    const preflighted = await post('/api/orders', { 'sec-fetch-site': 'cross-site', origin: OTHER }, 'application/json');
+    expect(preflighted.status).toBe(201);
+  });
+
   it('reads a /api/payments body with no content type as JSON too: document 3 lists no content-type header there', async () => {
     const { gateway, siteAuthorization } = await testGateway();
     const payment = { orderId: 'o-1', amount: 1999, currency: 'USD', paymentMethod: { type: 'card', card: { number: '4242424242424242', expirationMonth: 12, expirationYear: 2030, holderName: 'Ada Lovelace' } } };
