@@ -69,8 +69,9 @@ export function parseEndpointInput(body: unknown, partial: boolean, hostRefusal:
     .map((key) => ({ field: key.slice(0, 60), message: `is not a field of an endpoint (url, description, eventTypes, enabled).` }));
   if (input.url === undefined ? !partial : typeof input.url !== 'string') shape.push({ field: 'url', message: `${problemOf(input.url, 'a string')}.` });
   if (input.description !== undefined && input.description !== null && typeof input.description !== 'string') shape.push({ field: 'description', message: 'must be a string.' });
-  if (input.eventTypes !== undefined && input.eventTypes !== null && !(Array.isArray(input.eventTypes) && input.eventTypes.every((t) => typeof t === 'string'))) {
-    shape.push({ field: 'eventTypes', message: 'must be an array of strings.' });
+  // null too: read as "no filter", a PATCH with it widened an endpoint to every event, token bodies included, answered 200.
+  if (input.eventTypes !== undefined && !(Array.isArray(input.eventTypes) && input.eventTypes.every((t) => typeof t === 'string'))) {
+    shape.push({ field: 'eventTypes', message: 'must be an array of strings ([] for every event type).' });
   }
   if (input.enabled !== undefined && typeof input.enabled !== 'boolean') shape.push({ field: 'enabled', message: 'must be true or false.' });
   if (shape.length > 0) wrongShape(shape);
@@ -93,7 +94,7 @@ export function parseEndpointInput(body: unknown, partial: boolean, hostRefusal:
     const unknown = (input.eventTypes as string[]).filter((t) => !(EVENT_TYPES as string[]).includes(t));
     if (unknown.length > 0) values.push({ field: 'eventTypes', message: `${unknown.map((t) => JSON.stringify(t.slice(0, 60))).join(', ')} not one of ${EVENT_TYPES.join(', ')}.` });
     else out.eventTypes = [...new Set(input.eventTypes as EventType[])];
-  } else if (input.eventTypes === null || (!partial && input.eventTypes === undefined)) out.eventTypes = [];
+  } else if (!partial) out.eventTypes = [];
   if (typeof input.enabled === 'boolean') out.enabled = input.enabled;
   else if (!partial) out.enabled = true;
   if (values.length > 0) refused(values);

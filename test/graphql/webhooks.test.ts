@@ -170,6 +170,10 @@ describe('merchant webhooks over staff GraphQL', () => {
     const badUrl = await t.gql(UPDATE, { siteId: merchant.id, id: endpoint.id, input: { url: 'ftp://merchant.example' } }, staff);
     expect(codeOf(badUrl)).toBe('VALIDATION_FAILED');
     expect(badUrl.errors![0]!.extensions).toMatchObject({ field: 'url' });
+    // null is no filter to read as "every event type": refused as REST refuses it.
+    const nullTypes = await t.gql(UPDATE, { siteId: merchant.id, id: endpoint.id, input: { eventTypes: null } }, staff);
+    expect(codeOf(nullTypes)).toBe('BAD_REQUEST');
+    expect(nullTypes.errors![0]!.extensions).toMatchObject({ field: 'eventTypes' });
     const future = await t.gql(RECOVER, { siteId: merchant.id, id: endpoint.id, since: new Date(t.clock.now() + 60_000).toISOString() }, staff);
     expect(codeOf(future)).toBe('VALIDATION_FAILED');
     expect(await restEndpoints(merchant)).toEqual(before);

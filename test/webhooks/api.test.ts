@@ -70,6 +70,8 @@ describe('merchant webhooks: the endpoint API', () => {
       [{}, 400, 'url'],
       [{ url: 42 }, 400, 'url'],
       [{ url: 'https://x.example', eventTypes: 'token-updated' }, 400, 'eventTypes'],
+      // null is no filter to read as "every event" (a merchant review: it subscribed the endpoint to all, token bodies too).
+      [{ url: 'https://x.example', eventTypes: null }, 400, 'eventTypes'],
       [{ url: 'https://x.example', enabled: 'yes' }, 400, 'enabled'],
       [[], 400, 'body'],
       [{ url: 'ftp://x.example/hooks' }, 422, 'url'],
@@ -94,6 +96,7 @@ describe('merchant webhooks: the endpoint API', () => {
     const before = await hooks(t, site, 'GET', `/${id}`);
     expect((await hooks(t, site, 'PATCH', `/${id}`, { url: 'javascript:alert(1)' })).status).toBe(422);
     expect((await hooks(t, site, 'PATCH', `/${id}`, { enabled: 1 })).status).toBe(400);
+    expect((await hooks(t, site, 'PATCH', `/${id}`, { eventTypes: null })).status).toBe(400);
     expect((await hooks(t, site, 'GET', `/${id}`)).body).toEqual(before.body);
     expect((await hooks(t, site, 'POST', `/${id}/recover`, { since: 'yesterday' })).status).toBe(422);
     expect((await hooks(t, site, 'POST', `/${id}/recover`, {})).status).toBe(400);
