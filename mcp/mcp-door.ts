@@ -85,8 +85,8 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
   const origins = new McpOriginGuard(deps.publicUrl, config.corsOrigins);
   // The same for every request's server: built once.
   const serverInstructions = instructions(deps.holdSeconds);
-  // The answers' CORS headers: the gateway's own origin is as good as a listed one.
-  const cors = new CorsPolicy(config.corsOrigins === null ? null : [...new Set([...config.corsOrigins, new URL(deps.publicUrl).origin])]);
+  // The answers' CORS headers, for every origin the guard lets in (its own and a local page's too, besides the list).
+  const cors = new CorsPolicy(config.corsOrigins, (origin) => origins.allows(origin));
   /** This process's name in question ids. */
   const instance = randomToken(9);
   const calls = new Map<string, { sessionKey: string; transport: RelayedTransport }>();

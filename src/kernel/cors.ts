@@ -57,7 +57,11 @@ export class CorsPolicy {
   /** null: any origin (`*`). */
   private readonly allowed: ReadonlySet<string> | null;
 
-  constructor(origins: readonly string[] | null) {
+  /** `alsoAllows`: origins a door lets in besides the list (/mcp: a page on this machine, mcp/origin-guard.ts). */
+  constructor(
+    origins: readonly string[] | null,
+    private readonly alsoAllows: (origin: string) => boolean = () => false,
+  ) {
     this.allowed = origins === null ? null : new Set(origins);
   }
 
@@ -68,7 +72,7 @@ export class CorsPolicy {
   headers(origin: string | null | undefined): Record<string, string> | null {
     if (origin === undefined || origin === null) return null;
     if (this.allowed === null) return { 'access-control-allow-origin': '*', 'access-control-expose-headers': EXPOSED_HEADERS };
-    if (!this.allowed.has(origin)) return { vary: 'Origin' };
+    if (!this.allowed.has(origin) && !this.alsoAllows(origin)) return { vary: 'Origin' };
     return { 'access-control-allow-origin': origin, vary: 'Origin', 'access-control-expose-headers': EXPOSED_HEADERS };
   }
 

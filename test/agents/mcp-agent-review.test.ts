@@ -74,6 +74,11 @@ describe('the MCP door, as an outside agent developer found it', () => {
       const opened = await open(origin);
       expect([origin, opened.status]).toEqual([origin, 200]);
       expect(opened.headers.get('mcp-session-id')).toMatch(/^[A-Za-z0-9_-]{43}$/u);
+      // A page the guard lets in can read the answer: a local page (the MCP Inspector's direct mode) got no
+      // allow-origin header once CORS_ORIGINS was set, so its browser refused every answer (an agent review).
+      expect([origin, opened.headers.get('access-control-allow-origin')]).toEqual([origin, 'CORS_ORIGINS' in env ? origin : '*']);
+      const preflight = await fetch(url, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version' } });
+      expect([origin, preflight.status, preflight.headers.get('access-control-allow-origin')]).toEqual([origin, 204, 'CORS_ORIGINS' in env ? origin : '*']);
     }
     expect((await open('https://agents.example')).status).toBe('CORS_ORIGINS' in env ? 200 : 403);
     const own = await open('https://sleeve.example');
