@@ -135,7 +135,13 @@ export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: 
           if (order.status !== 'awaiting payment' && (onPage || undecided)) return answer(orderBody(view));
           if (order.status === 'awaiting payment') {
             const holdUntilText = view.hold?.holdUntilText;
-            if (!scope.canElicit) return answer(onPage ? payPage(orderBody(view)) : payChoices(orderNumber, orderBody(view), holdUntilText, raw.confirmation != null));
+            if (!scope.canElicit) {
+              if (onPage) return answer(payPage(orderBody(view)));
+              // The pay page's token in hand: that payment, once the user confirms it (its code was never handed out,
+              // so such a call only ever answered the choices again, and an agent following the schema looped).
+              if (input.method !== 'vendor_card' && !undecided) return answer(tokenPayment(orderNumber, input.method, holdUntilText, raw.confirmation != null));
+              return answer(payChoices(orderNumber, orderBody(view), holdUntilText, raw.confirmation != null));
+            }
             const reply = await ask(extra, payChoiceText(orderNumber, holdUntilText), {
               choice: { type: 'string', title: 'How to pay', enum: [PAY_CHOICES.demoCard, PAY_CHOICES.payPage], enumNames: ['The demo card (nothing charged)', 'My own card or wallet on the pay page ($1.00, refunded)'] },
             });
@@ -181,13 +187,13 @@ export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: 
   );
 }
 
-/** Without elicitation: the two ways, for the agent to offer, each with the code that pays that way. */
 /**
  * Said first when a call carried a confirmation that is not the code of its details: the agent may believe the user
  * confirmed, while something changed since (the stitch text, the method) or the code is another order's.
  */
 const STALE_CODE = 'The confirmation sent is not the code of these details: something changed since the user confirmed, or it belongs to other details. ';
 
+/** Without elicitation: the two ways, for the agent to offer; the demo card with the code that pays that way. */
 function payChoices(orderNumber: string, order: Body, holdUntilText: string | undefined, staleCode: boolean): Body {
   const vendor = payCode(orderNumber, 'vendor_card');
   return {
@@ -203,6 +209,21 @@ function payChoices(orderNumber: string, order: Body, holdUntilText: string | un
     ],
     message: payChoiceText(orderNumber, holdUntilText),
     nextAction: `${staleCode ? STALE_CODE : ''}Nothing is paid yet. Ask the user how to pay and offer both ways; never choose for them. If they choose the demo card, call pay_order with method vendor_card and confirmation "${vendor}". If they choose their own card or wallet, open payUrl for them or give it to them: the page takes the payment.`,
+  };
+}
+
+/** Without elicitation, a card or wallet token from the pay page: its charge, and the code that makes it once the user confirms. */
+function tokenPayment(orderNumber: string, method: string, holdUntilText: string | undefined, staleCode: boolean): Body {
+  const code = payCode(orderNumber, method);
+  const way = method === 'wallet' ? 'wallet' : 'card';
+  return {
+    confirmationRequired: true,
+    orderNumber,
+    method,
+    confirmation: code,
+    holdUntilText,
+    message: `Pay for sleeve order ${orderNumber} with your own ${way}: $1.00 is charged, and all payments will be refunded.${holdUntilText ? ` Please pay by ${holdUntilText}.` : ''}`,
+    nextAction: `${staleCode ? STALE_CODE : ''}Nothing is paid yet. Ask the user to confirm paying $1.00 (refunded) with their own ${way}; only once they do, call pay_order again with the same arguments and confirmation "${code}".`,
   };
 }
 

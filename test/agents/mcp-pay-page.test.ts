@@ -37,6 +37,24 @@ describe('pay_order with the own card or wallet', () => {
     expect((await live.rest('GET', `/api/orders/${orderNumber}?t=${payToken}`)).body.status).toBe('awaiting payment');
   });
 
+  it("without elicitation, the pay page's token: asks for that payment's code, and pays with it once confirmed", async () => {
+    const live = await liveServer();
+    const { orderNumber, payToken } = await live.createOrder();
+    const token = (await live.rest('POST', `/api/orders/${orderNumber}/wallet-token`, { t: payToken })).body.token as string;
+    const agent = await mcpClient(live.server.url);
+    const call = (confirmation?: string) => agent.call('pay_order', { orderNumber, payToken, method: 'wallet', token, ...(confirmation ? { confirmation } : {}) });
+    // It only ever answered the choices again, whose codes are the demo card's (an agent review).
+    const asked = (await call()).structuredContent;
+    expect(asked).toMatchObject({ confirmationRequired: true, method: 'wallet', confirmation: expect.any(String) });
+    expect(asked.nextAction).toContain(asked.confirmation);
+    const demoCode = ((await agent.call('pay_order', { orderNumber, payToken })).structuredContent.choices as Array<{ confirmation?: string }>)[0]!.confirmation!;
+    expect((await call(demoCode)).structuredContent).toMatchObject({ confirmationRequired: true, nextAction: expect.stringMatching(/not the code of these details/u) });
+    expect((await live.rest('GET', `/api/orders/${orderNumber}?t=${payToken}`)).body.status).toBe('awaiting payment');
+    const paid = await call(asked.confirmation as string);
+    expect(paid.isError).toBeUndefined();
+    expect((await live.rest('GET', `/api/orders/${orderNumber}?t=${payToken}`)).body.status).toBe('received');
+  });
+
   it('on an order no longer awaiting payment: its status, not the page', async () => {
     const live = await liveServer();
     const { orderNumber, payToken } = await live.createOrder();
