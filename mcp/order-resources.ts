@@ -16,14 +16,20 @@ import { orderBody } from '../rest-compat/ordering.ts';
 import { inMcpTerms } from './agent-rules.ts';
 import { MAX_SUBSCRIPTIONS, type SessionStore } from './session-store.ts';
 import type { CallScope, ToolDeps } from './tool-deps.ts';
+import { withRetryAfter } from './tool-results.ts';
 
 export const ORDER_TEMPLATE = 'sleeve://orders/{orderNumber}?t={payToken}';
 
-/** The MCP error for a failure: JSON-RPC code by kind, document 1's Error body as its data. */
+/**
+ * The MCP error for a failure: JSON-RPC code by kind, document 1's Error body as its data, with `retryAfter` where
+ * REST sends Retry-After. A refusal that is no fault of the request (rate_limited) is -32000, a server error, as the
+ * initialize's 429 is (mcp/early-answers.ts): it was -32600 "Invalid Request", which tells a client to stop, with no
+ * word of when to try again.
+ */
 function resourceError(error: unknown): McpError {
   if (!(error instanceof DomainError)) return new McpError(ErrorCode.InternalError, 'Something went wrong on our side. Please try again.');
-  const code = error.code === 'not_found' ? -32002 : error.code === 'bad_request' ? ErrorCode.InvalidParams : ErrorCode.InvalidRequest;
-  return new McpError(code, error.message, errorBody(error));
+  const code = error.code === 'not_found' ? -32002 : error.code === 'bad_request' ? ErrorCode.InvalidParams : error.retryable ? -32000 : ErrorCode.InvalidRequest;
+  return new McpError(code, error.message, withRetryAfter(errorBody(error), error));
 }
 
 export interface SubscriptionDeps {

@@ -61,6 +61,13 @@ describe('the MCP door, as an outside agent developer found it', () => {
     const rest = await live.rest('GET', `/api/orders/${orderNumber}?t=${payToken}`);
     expect(rest.status).toBe(429);
     expect(Number(rest.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // The order as a resource, read or followed: a server error with retryAfter, not -32600 "Invalid Request",
+    // which tells a client to stop, with no word of when to try again.
+    const uri = `sleeve://orders/${orderNumber}?t=${payToken}`;
+    for (const attempt of [() => agent.client.readResource({ uri }), () => agent.client.subscribeResource({ uri })]) {
+      const error = await attempt().then(() => null, (thrown: { code: number; data: Record<string, unknown> }) => thrown);
+      expect(error).toMatchObject({ code: -32000, data: { code: 'rate_limited', retryable: true, retryAfter: expect.any(Number) } });
+    }
   });
 
   it.each([[{}], [{ CORS_ORIGINS: 'https://agents.example' }]])('refuses a foreign page, lets its own, a local and a listed one in (%o)', async (env) => {
