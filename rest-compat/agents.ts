@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { holdPhrase } from '../src/orders/order-texts.ts';
 import { apiDocsHeaders, newNonce, renderApiDocsPage } from '../src/pages/api-docs-page.ts';
 import { buildOpenApiDocument, type RouteRef } from './openapi/document.ts';
 import { rawJson, text, type HttpResponse } from './http.ts';
@@ -38,11 +39,11 @@ function readRedocBundle(): Buffer {
 }
 
 /** The llms.txt index (https://llmstxt.org/): a title, a summary, and sections of links, all absolute. */
-export function llmsIndex(publicUrl: string): string {
+export function llmsIndex(publicUrl: string, holdSeconds: number): string {
   return `# Sleeve Gateway
 
-> Order one custom embroidered laptop sleeve at a live event: read the options, create an order (held unpaid for 5
-> minutes), pay on the hosted page or with the demo card, and follow its status to the pickup station.
+> Order one custom embroidered laptop sleeve at a live event: read the options, create an order (held unpaid for
+> ${holdPhrase(holdSeconds)}), pay on the hosted page or with the demo card, and follow its status to the pickup station.
 
 Rules for client agents acting for a user:
 
@@ -72,10 +73,10 @@ Rules for client agents acting for a user:
 }
 
 /** `routes`: the table the door serves, read when /openapi.json is first asked for (the table includes these routes). */
-export function createAgentsRoutes(publicUrl: string, routes: () => readonly RouteRef[]): Route[] {
+export function createAgentsRoutes(publicUrl: string, holdSeconds: number, routes: () => readonly RouteRef[]): Route[] {
   const imageOrigin = new URL(publicUrl).origin;
   let openApi: Uint8Array | undefined;
-  const llms = llmsIndex(publicUrl);
+  const llms = llmsIndex(publicUrl, holdSeconds);
 
   return [
     {

@@ -59,7 +59,7 @@ export function createRestApi(deps: RestDeps & { metrics?: MetricsEndpoint }): R
       // The operator's (docs/operations.md)
       ...createOperationsRoutes(deps.readiness, deps.metrics),
       // The agents' entry points (docs/agents.md): /openapi.json is generated from this very table
-      ...createAgentsRoutes(deps.publicUrl, () => router.routes()),
+      ...createAgentsRoutes(deps.publicUrl, deps.config.holdSeconds, () => router.routes()),
     ],
     deps,
   );

@@ -46,7 +46,6 @@ const timeOf = perMinute((at) => `${NY_TIME.format(at).replace(/[\u202f\u00a0]/g
 const dayOfDeadline = perMinute((at) => NY_DAY_KEY.format(at));
 const dayOfNow = perMinute((at) => NY_DAY_KEY.format(at));
 
-/** `3:05 PM ET`, with the date in front when the deadline is not today in New York (docs/ordering.md#hold-deadline-text). */
 /**
  * How long a hold lasts, in words: "5 minutes" (HOLD_SECONDS' default), "10 minutes", "90 seconds". What the texts
  * say follows the configured hold; document 1's `reason` string stays its own words (HOLD_EXPIRED_REASON).
@@ -56,6 +55,7 @@ export function holdPhrase(seconds: number): string {
   return seconds === 1 ? '1 second' : `${seconds} seconds`;
 }
 
+/** `3:05 PM ET`, with the date in front when the deadline is not today in New York (docs/ordering.md#hold-deadline-text). */
 export function holdUntilText(holdUntil: number, now: number): string {
   const time = timeOf(holdUntil);
   if (dayOfDeadline(holdUntil) === dayOfNow(now)) return time;

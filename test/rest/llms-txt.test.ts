@@ -52,6 +52,15 @@ describe('GET /llms.txt', () => {
     expect(res.body).toMatch(/never choose for\s+the user/u);
     // Every rule of document 1 whole, the confirmation of the payment too (it was left out).
     expect(res.body).toMatch(/Confirm the payment with the user unless the user's own settings allow paying without\s+asking/u);
+    expect(res.body).toMatch(/held unpaid for\s+(> )?5\s+(> )?minutes/u);
+  });
+
+  it('states the configured hold (HOLD_SECONDS), as every other text does', async () => {
+    const t = await testGateway({ env: { HOLD_SECONDS: '90' } });
+    const index = (await t.rest('GET', '/llms.txt')).body;
+    parseLlmsTxt(index);
+    expect(index).toMatch(/held unpaid for\n> 90 seconds/u);
+    expect(index).not.toMatch(/5\s+minutes/u);
   });
 
   it('links only addresses that answer on the server itself', { timeout: 30_000 }, async () => {
