@@ -86,13 +86,15 @@ export function numericTimestamp(nowMs: number): string {
 /**
  * Dashboard links point at the staff console of this server (PUBLIC_URL/staff), one fragment per kind of subject,
  * so a link in a notification opens the right record for whoever is signed in there. An account id is one site's
- * (docs/platform.md#accounts-per-site), so its link names the site too.
+ * (docs/platform.md#accounts-per-site), as an item listing's event id is, so their links name the site too.
  */
 export const dashboardLinks = {
   account: (publicUrl: string, accountId: string, siteId: string) =>
     `${publicUrl}/staff#/accounts/${encodeURIComponent(accountId)}?site=${encodeURIComponent(siteId)}`,
   order: (publicUrl: string, orderId: string) => `${publicUrl}/staff#/orders/${encodeURIComponent(orderId)}`,
-  itemListing: (publicUrl: string, eventId: string) => `${publicUrl}/staff#/item-listings/${encodeURIComponent(eventId)}`,
+  // An event id is one site's too: two sites' listings `lst-1` had one link (a merchant review).
+  itemListing: (publicUrl: string, eventId: string, siteId: string) =>
+    `${publicUrl}/staff#/item-listings/${encodeURIComponent(eventId)}?site=${encodeURIComponent(siteId)}`,
   claim: (publicUrl: string, claimId: string) => `${publicUrl}/staff#/claims/${encodeURIComponent(claimId)}`,
 };
 

@@ -158,7 +158,7 @@ export function createReviewService(
           merchantAction: decision.action,
           triggeredBy,
           ...(comments ? { agentComments: comments } : {}),
-          linkToEventInVendorDashboard: dashboardLinks.itemListing(publicUrl, eventId),
+          linkToEventInVendorDashboard: dashboardLinks.itemListing(publicUrl, eventId, open.site_id),
         };
         return queueNotification(trx, '/itemlistingrequestupdatenotification', body, { subject: open.account_id, now: now, site: open.site_id });
       });

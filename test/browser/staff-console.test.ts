@@ -149,6 +149,7 @@ describe.skipIf(!hasChromium)(`the staff console in headless Chromium ${CHROMIUM
     };
     await follow('#/accounts/acc_42', /^No account acc_42 is known\.$/u);
     await follow('#/item-listings/ev_7', /^Item listing ev_7: .*decideItemListing\.$/u);
+    await follow('#/item-listings/ev_7?site=site_b', /^Item listing ev_7 of site site_b: .*decideItemListing and its siteId\.$/u);
     await follow('#/claims/clm_3', /^Claim clm_3: /u);
     await follow('#/orders/ord_5', /^Platform order ord_5: .*decideOrder\.$/u);
     await follow('#/orders/9999', /^There is no order 9999: /u);

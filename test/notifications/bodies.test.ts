@@ -67,7 +67,7 @@ describe('the five notification bodies', () => {
       correlationId: 'cor-1',
       merchantAction: 'RELEASE',
       triggeredBy: 'staff@example.com',
-      linkToEventInVendorDashboard: dashboardLinks.itemListing(url, 'evt-1'),
+      linkToEventInVendorDashboard: dashboardLinks.itemListing(url, 'evt-1', 'site-1'),
     };
     await queue(t, '/token-updated', tokenUpdated(now));
     await queue(t, '/accountupdatenotification', account);

@@ -132,7 +132,7 @@ describe('staff review', () => {
         merchantAction: 'RELEASE',
         triggeredBy: 'ops@sleeve.test',
         agentComments: 'Looks fine',
-        linkToEventInVendorDashboard: 'http://sleeve.test/staff#/item-listings/lst-9',
+        linkToEventInVendorDashboard: 'http://sleeve.test/staff#/item-listings/lst-9?site=site_test',
       });
       expect((await staff(t, '{ itemListingRequests { eventId } }')).data.itemListingRequests).toEqual([]);
       expect((await staff(t, '{ itemListingRequests(status: RELEASED) { eventId } }')).data.itemListingRequests).toEqual([{ eventId: 'lst-9' }]);

@@ -2,7 +2,7 @@
  * The staff console (issue 8). The admin token is kept in sessionStorage only (this tab, until it closes) and sent
  * as `Authorization: Bearer …` over HTTP and as connectionParams.authorization over graphql-ws (docs/graphql.md#staff-authorization).
  * Routes are hash links: #/queue, #/options, #/notifications, and the deep links the notification dashboard uses:
- * #/orders/{n}, #/accounts/{id}?site={siteId}, #/item-listings/{id} and #/claims/{id} (staff-links.js).
+ * #/orders/{n}, #/accounts/{id}?site={siteId}, #/item-listings/{id}?site={siteId} and #/claims/{id} (staff-links.js).
  */
 import { $, showConnection } from './dom.js';
 import { connect } from './graphql.js';

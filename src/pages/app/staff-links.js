@@ -1,13 +1,14 @@
 /**
  * The deep links notification dashboards point at (src/notifications/bodies.ts): #/orders/{n},
- * #/accounts/{id}?site={siteId}, #/item-listings/{id}, #/claims/{id}. A sleeve order is focused in the queue; an
+ * #/accounts/{id}?site={siteId}, #/item-listings/{id}?site={siteId}, #/claims/{id}. A sleeve order is focused in the queue; an
  * account is summed up from the staff `account` query (by site and id: an account id is one site's,
  * docs/platform.md#accounts-per-site; a link without a site sums up every site's account with that id); the rest
  * name the item and the GraphQL field that handles it.
  */
 
 const ELSEWHERE = {
-  'item-listings': (id) => `Item listing ${id}: this console has no item listing view yet; decide it with the GraphQL mutation decideItemListing.`,
+  'item-listings': (id, siteId) =>
+    `Item listing ${id}${siteId ? ` of site ${siteId}` : ''}: this console has no item listing view yet; decide it with the GraphQL mutation decideItemListing${siteId ? ` and its siteId` : ''}.`,
   claims: (id) => `Claim ${id}: this console has no claim view yet; list claims with the GraphQL query claims.`,
 };
 
@@ -39,5 +40,5 @@ export async function describeLink({ api, queue }, kind, id, params = new URLSea
     return queue.focusOrder(id) ? null : `There is no order ${id}: the console holds every order, collected and cancelled ones too. Check the number.`;
   }
   if (kind === 'accounts') return account(api, id, params.get('site'));
-  return ELSEWHERE[kind]?.(id) ?? null;
+  return ELSEWHERE[kind]?.(id, params.get('site')) ?? null;
 }
