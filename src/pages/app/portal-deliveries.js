@@ -22,6 +22,10 @@ export function createDeliveries({ api }) {
   let pages = 1;
   let cursor = null;
   const open = new Set();
+  // A redelivery's note ("… is queued to be sent again.") holds until its message shows a new attempt, then says how
+  // it went; "queued" stayed on screen for good, through the answer, a recovery and a disable (a merchant review).
+  // {webhookId, attempts}, or null.
+  let awaited = null;
 
   function attemptsTable(delivery) {
     return h('div', { class: 'table-wrap' }, h('table', {},
@@ -71,6 +75,7 @@ export function createDeliveries({ api }) {
     try {
       await api.redeliver(endpointId, delivery.id);
       $('#deliveries-state').textContent = `${delivery.webhookId} is queued to be sent again.`;
+      awaited = { webhookId: delivery.webhookId, attempts: delivery.attempts.length };
       await refresh();
     } catch (error) {
       alertDeliveries(error.message);
@@ -93,12 +98,25 @@ export function createDeliveries({ api }) {
     $('#deliveries-state').textContent = text;
   }
 
+  /** An empty list: none at all, or none with the status the filter shows (it said "No deliveries yet" for both). */
+  function emptyText() {
+    const filter = $('#delivery-status');
+    if (!filter.value) return 'No deliveries yet. Send a test event to try your receiver.';
+    return `No ${filter.selectedOptions[0].textContent.toLowerCase()} deliveries. Choose All to see every delivery.`;
+  }
+
   function draw(deliveries) {
     const focused = document.activeElement?.closest?.('#delivery-list li')?.dataset.webhookId;
     showSendable();
     $('#delivery-list').replaceChildren(...deliveries.map(item));
-    if (!deliveries.length) noteList('No deliveries yet. Send a test event to try your receiver.');
+    if (!deliveries.length) noteList(emptyText());
     else if ($('#deliveries-state').textContent === listNote) noteList('');
+    const redelivered = awaited && deliveries.find((d) => d.webhookId === awaited.webhookId);
+    if (redelivered && redelivered.attempts.length > awaited.attempts) {
+      awaited = null;
+      // Said as the list's own note: the next change of the list clears it.
+      noteList(`${redelivered.webhookId} was sent again: ${attemptText(redelivered.attempts.at(-1))}.`);
+    }
     if (focused) $(`#delivery-list li[data-webhook-id="${CSS.escape(focused)}"] .redeliver`)?.focus();
   }
 
@@ -158,6 +176,7 @@ export function createDeliveries({ api }) {
   /** Back to the first page, as for another endpoint or another filter. */
   function restart() {
     drawn = '';
+    awaited = null;
     noteList('');
     alertDeliveries('');
     pages = 1;

@@ -46,7 +46,9 @@ export function createEndpoints({ api, deliveries }) {
     const id = decodeURIComponent(chosenId() ?? '');
     current = endpoints.find((e) => e.id === id) ?? null;
     $('#endpoint-list').replaceChildren(...endpoints.map(listItem));
-    $('#endpoints-state').textContent = endpoints.length ? '' : 'No endpoints yet. Add one to receive your site’s notifications.';
+    // An id in the address that names none of the site's endpoints (mistyped, deleted, another site's): said, not a blank pane.
+    const unknown = id && !current ? `No endpoint of this site has the id ${id}. Choose one from the list.` : '';
+    $('#endpoints-state').textContent = [endpoints.length ? '' : 'No endpoints yet. Add one to receive your site’s notifications.', unknown].filter(Boolean).join(' ');
     drawDetail();
     deliveries.show(current);
   }
