@@ -118,18 +118,23 @@ export async function nextClaimWork(db: Db): Promise<number | null> {
  * Who owns what a claim's orderId names (issue 7: a sleeve order or a payment): whether it is a sleeve order's number,
  * and the sites of the payments whose id or merchant orderId it is (null: a sleeve order's payment, no site of its own).
  */
-export async function claimableOrderOwners(db: Db, orderId: string): Promise<{ sleeveOrder: boolean; paymentSites: Array<string | null> }> {
+/**
+ * Who owns the order a claim names (a sleeve order number, a payment id or a merchant's orderId), and the order id
+ * the claim keeps: a payment's own `orderId` when it was named by its id, so one payment's claims name one order
+ * whatever staff typed.
+ */
+export async function claimableOrderOwners(db: Db, orderId: string): Promise<{ sleeveOrder: boolean; paymentSites: Array<string | null>; orderId: string }> {
   let sleeveOrder = false;
   if (/^[0-9]{1,15}$/u.test(orderId)) {
     sleeveOrder = (await db.selectFrom('orders').select('order_number').where('order_number', '=', Number(orderId)).executeTakeFirst()) !== undefined;
   }
   const payments = await db
     .selectFrom('payments')
-    .select('site_id')
-    .distinct()
+    .select(['id', 'site_id', 'order_id'])
     .where((w) => w.or([w('id', '=', orderId), w('order_id', '=', orderId)]))
     .execute();
-  return { sleeveOrder, paymentSites: payments.map((row) => row.site_id) };
+  const named = payments.find((row) => row.id === orderId);
+  return { sleeveOrder, paymentSites: [...new Set(payments.map((row) => row.site_id))], orderId: named?.order_id ?? orderId };
 }
 
 /** The files stored as a claim's evidence, oldest first (docs/notifications.md#evidence-files). */

@@ -79,7 +79,9 @@ export function createClaimService(deps: ServiceDeps & { sites: SiteService }): 
       const checked = checkClaimInput(input, now);
       if (checked.siteId !== null && !(await sites.find(checked.siteId))) throw new DomainError('not_found', 'No platform site has that siteId.', { field: 'siteId' });
       const { claim, queued } = await transaction(database.db, async (trx) => {
-        const { sleeveOrder, paymentSites } = await claimableOrderOwners(trx, checked.orderId);
+        // A payment named by its id is kept as its own orderId, which its other claims may name (a merchant review:
+        // one payment's evidence requests named "A-1" or "pay_…" as staff typed it).
+        const { sleeveOrder, paymentSites, orderId } = await claimableOrderOwners(trx, checked.orderId);
         const owners = [...new Set([...(sleeveOrder ? [config.vendorSiteId] : []), ...paymentSites.map((site) => site ?? config.vendorSiteId)])];
         if (owners.length === 0) throw new DomainError('not_found', 'No sleeve order or payment has that orderId.', { field: 'orderId' });
         const siteId = claimSite(checked.orderId, checked.siteId, owners);
@@ -87,7 +89,7 @@ export function createClaimService(deps: ServiceDeps & { sites: SiteService }): 
         await insertClaim(trx, {
           claim_id: claimId,
           site_id: siteId,
-          order_id: checked.orderId,
+          order_id: orderId,
           claim_type: checked.claimType,
           reason_code: checked.reasonCode,
           reason_category: checked.reasonCategory,

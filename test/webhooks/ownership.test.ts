@@ -100,8 +100,13 @@ describe('merchant webhooks: ownership', () => {
     expect(opened.errors).toBeUndefined();
     expect((await claim('shared-order', b.id)).errors).toBeUndefined();
     await eventually(() => atA.receiver.requests.length === 1 && atB.receiver.requests.length === 1);
-    expect(atA.receiver.requests[0]!.body.orderId).toBe(paidA.body.id);
+    // Each names the merchant's own orderId: a payment named by its id is kept as its orderId, so one payment's
+    // evidence requests name one order whatever staff typed (they carried "pay_…" or the orderId as typed).
+    expect(atA.receiver.requests[0]!.body.orderId).toBe('shared-order');
     expect(atB.receiver.requests[0]!.body.orderId).toBe('shared-order');
+    expect((await claim('shared-order', a.id)).errors).toBeUndefined();
+    await eventually(() => atA.receiver.requests.length === 2);
+    expect(atA.receiver.requests[1]!.body.orderId).toBe('shared-order');
     // Only the claim's site answers it with evidence.
     const claimId = opened.data.openClaim.claimId as number;
     const evidence = (site: Site) => t.rest('POST', `/v2/claims/${claimId}/evidence/data-points`, { proofsOfDelivery: [{ carrier: 'UPS', trackingNumber: '1Z999', deliveredAt: '2026-11-20' }] }, site.auth);
