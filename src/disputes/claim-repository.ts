@@ -117,11 +117,8 @@ export async function nextClaimWork(db: Db): Promise<number | null> {
 /**
  * Who owns what a claim's orderId names (issue 7: a sleeve order or a payment): whether it is a sleeve order's number,
  * and the sites of the payments whose id or merchant orderId it is (null: a sleeve order's payment, no site of its own).
- */
-/**
- * Who owns the order a claim names (a sleeve order number, a payment id or a merchant's orderId), and the order id
- * the claim keeps: a payment's own `orderId` when it was named by its id, so one payment's claims name one order
- * whatever staff typed.
+ * And the order id the claim keeps: a payment's own `orderId` when it was named by its id, so one payment's claims
+ * name one order whatever staff typed.
  */
 export async function claimableOrderOwners(db: Db, orderId: string): Promise<{ sleeveOrder: boolean; paymentSites: Array<string | null>; orderId: string }> {
   let sleeveOrder = false;
