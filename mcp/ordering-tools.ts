@@ -212,18 +212,17 @@ function payChoices(orderNumber: string, order: Body, holdUntilText: string | un
   };
 }
 
-/** Without elicitation, a card or wallet token from the pay page: its charge, and the code that makes it once the user confirms. */
+/** Without elicitation, a card or wallet token from the pay page (`method`: card or wallet): its charge, and the code that makes it once the user confirms. */
 function tokenPayment(orderNumber: string, method: string, holdUntilText: string | undefined, staleCode: boolean): Body {
   const code = payCode(orderNumber, method);
-  const way = method === 'wallet' ? 'wallet' : 'card';
   return {
     confirmationRequired: true,
     orderNumber,
     method,
     confirmation: code,
     holdUntilText,
-    message: `Pay for sleeve order ${orderNumber} with your own ${way}: $1.00 is charged, and all payments will be refunded.${holdUntilText ? ` Please pay by ${holdUntilText}.` : ''}`,
-    nextAction: `${staleCode ? STALE_CODE : ''}Nothing is paid yet. Ask the user to confirm paying $1.00 (refunded) with their own ${way}; only once they do, call pay_order again with the same arguments and confirmation "${code}".`,
+    message: `Pay for sleeve order ${orderNumber} with your own ${method}: $1.00 is charged, and all payments will be refunded.${holdUntilText ? ` Please pay by ${holdUntilText}.` : ''}`,
+    nextAction: `${staleCode ? STALE_CODE : ''}Nothing is paid yet. Ask the user to confirm paying $1.00 (refunded) with their own ${method}; only once they do, call pay_order again with the same arguments and confirmation "${code}".`,
   };
 }
 
