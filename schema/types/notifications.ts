@@ -94,7 +94,7 @@ export const ClaimRef = builder.objectRef<Claim>('Claim').implement({
   fields: (t) => ({
     claimId: t.field({ type: 'ID', description: 'int64, as in the notifications.', resolve: (c) => String(c.claimId) }),
     siteId: t.exposeString('siteId', { description: 'The platform site whose credentials submit its evidence.' }),
-    orderId: t.exposeString('orderId'),
+    orderId: t.exposeString('orderId', { description: "A sleeve order's number, or the orderId of the payment the claim was opened on (also when openClaim named the payment by its id); the evidence request's orderId." }),
     claimType: t.field({ type: ClaimTypeEnum, resolve: (c) => c.claimType }),
     reasonCode: t.exposeString('reasonCode', { nullable: true }),
     reasonCategory: t.field({ type: ReasonCategoryEnum, nullable: true, resolve: (c) => c.reasonCategory }),
@@ -132,7 +132,7 @@ export const ClaimConnectionRef = builder.objectRef<ClaimPage>('ClaimConnection'
 export const OpenClaimInputRef = builder.inputType('OpenClaimInput', {
   description: 'The fields of document 2 evidence request; opening a claim sends /requestforevidencenotification.',
   fields: (t) => ({
-    orderId: t.id({ required: true, description: 'A sleeve order number or a payment id.' }),
+    orderId: t.id({ required: true, description: "A sleeve order number, a payment id, or the merchant's orderId of a payment. A payment named by its id is kept as its orderId." }),
     claimType: t.field({ type: ClaimTypeEnum, required: true }),
     reasonCode: t.string(),
     reasonCategory: t.field({ type: ReasonCategoryEnum }),
