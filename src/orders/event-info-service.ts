@@ -1,6 +1,6 @@
 /** The event information text (document 1 §4 /llms-full.txt); staff may replace it (docs/ordering.md#event-information). */
 import { DomainError } from '../kernel/errors.ts';
-import { DEFAULT_EVENT_INFO, EVENT_INFO_MAX_LENGTH } from './event-info.ts';
+import { defaultEventInfo, EVENT_INFO_MAX_LENGTH } from './event-info.ts';
 import { readSetting, writeSetting } from './settings-repository.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 
@@ -12,12 +12,12 @@ export interface EventInfoService {
   invalidate(): void;
 }
 
-export function createEventInfoService({ database, clock, bus }: ServiceDeps): EventInfoService {
+export function createEventInfoService({ database, clock, bus, holdSeconds }: ServiceDeps): EventInfoService {
   let cached: Promise<string> | null = null;
   return {
     text() {
       cached ??= readSetting(database.db, KEY).then(
-        (value) => value ?? DEFAULT_EVENT_INFO,
+        (value) => value ?? defaultEventInfo(holdSeconds),
         (error: unknown) => {
           cached = null;
           throw error;

@@ -1,7 +1,10 @@
 /** The event information served at /llms-full.txt until staff replace it (document 1 §4). */
+import { holdPhrase } from './order-texts.ts';
+
 export const EVENT_INFO_MAX_LENGTH = 100_000;
 
-export const DEFAULT_EVENT_INFO = `# Open Stitch Summit 2026 — event information
+/** The default text states the configured hold (HOLD_SECONDS), as every other text does; staff's own text is theirs. */
+export const defaultEventInfo = (holdSeconds: number): string => `# Open Stitch Summit 2026 — event information
 
 This text is for people at the event and for the assistants that help them. It covers the agenda, speakers,
 venue, food and swag. Custom embroidered laptop sleeves are ordered through the sleeve ordering service;
@@ -55,7 +58,7 @@ Harbor Light Conference Center, 200 Pier Street, Brooklyn, NY 11201.
 ## Swag
 
 - One custom embroidered laptop sleeve per attendee: choose size, font, thread colour and up to the current
-  character limit of stitch text. Orders are held unpaid for 5 minutes, then cancelled. Pay with the demo card
+  character limit of stitch text. Orders are held unpaid for ${holdPhrase(holdSeconds)}, then cancelled. Pay with the demo card
   (nothing is charged) or your own card or wallet ($1.00, refunded).
 - Sleeves are collected at the pickup station on Day 2 from 13:00 to 17:00; give your first and last name.
 - Stickers and a conference T-shirt at registration while stocks last.

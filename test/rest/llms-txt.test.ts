@@ -61,6 +61,10 @@ describe('GET /llms.txt', () => {
     parseLlmsTxt(index);
     expect(index).toMatch(/held unpaid for\n> 90 seconds/u);
     expect(index).not.toMatch(/5\s+minutes/u);
+    // The event information's default text says it too, until staff replace it (it said "5 minutes" whatever the hold).
+    const eventInfo = (await t.rest('GET', '/llms-full.txt')).body;
+    expect(eventInfo).toMatch(/held unpaid for\s+90 seconds, then cancelled/u);
+    expect(eventInfo).not.toMatch(/5\s+minutes/u);
   });
 
   it('links only addresses that answer on the server itself', { timeout: 30_000 }, async () => {
