@@ -26,5 +26,13 @@ export function paramsProblem(message: unknown): string | null {
   if (message.method === 'tools/call') return toolCallProblem(message.params);
   if (typeof message.method !== 'string' || !RESOURCE_METHODS.has(message.method)) return null;
   const uri = isObject(message.params) ? message.params.uri : undefined;
-  return typeof uri === 'string' ? null : `params.uri must be a resource URI (a string), such as ${ORDER_TEMPLATE}.`;
+  if (typeof uri !== 'string') return `params.uri must be a resource URI (a string), such as ${ORDER_TEMPLATE}.`;
+  // Without a token the template does not match, and the SDK would call an order that exists "not found".
+  if (message.method !== 'resources/unsubscribe' && uri.startsWith('sleeve://orders/') && !WITH_TOKEN.test(uri)) {
+    return `${uri} has no payToken; an order resource looks like ${ORDER_TEMPLATE}, with the payToken create_order answered.`;
+  }
+  return null;
 }
+
+/** A query holding a non-empty `t`; `sleeve://orders/1001` and `sleeve://orders/1001?t=` have none. */
+const WITH_TOKEN = /[?&]t=[^&#]/u;

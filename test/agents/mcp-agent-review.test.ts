@@ -152,15 +152,19 @@ describe('the MCP door, as an outside agent developer found it', () => {
     expect(refused?.message).toBe('MCP error -32002: No order was found with that order number and payToken.');
   });
 
-  it("sends the SDK's own refusals once prefixed too: a resource read without its payToken", async () => {
+  it('says what an order resource read or subscribed without its payToken lacks, once prefixed', async () => {
     const live = await server();
     const agent = await mcpClient(live.server.url);
     const { orderNumber } = await live.createOrder();
-    const refused = await agent.client.readResource({ uri: `sleeve://orders/${orderNumber}` }).then(
-      () => undefined,
-      (error: Error) => error,
-    );
-    expect(refused?.message).toBe(`MCP error -32602: Resource sleeve://orders/${orderNumber} not found`);
+    const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (error: Error) => error);
+    // The SDK said "Resource sleeve://orders/1001 not found": of an order that exists, with nothing of the token.
+    const lacking = `MCP error -32602: Invalid params: sleeve://orders/${orderNumber} has no payToken; an order resource looks like sleeve://orders/{orderNumber}?t={payToken}, with the payToken create_order answered.`;
+    expect((await failure(agent.client.readResource({ uri: `sleeve://orders/${orderNumber}` })))?.message).toBe(lacking);
+    expect((await failure(agent.client.subscribeResource({ uri: `sleeve://orders/${orderNumber}` })))?.message).toBe(lacking);
+    const empty = (await failure(agent.client.readResource({ uri: `sleeve://orders/${orderNumber}?t=` }))) as Error;
+    expect(empty.message).toBe(lacking.replace(`/${orderNumber} has`, `/${orderNumber}?t= has`));
+    // Another scheme or path is still not a resource here, as the SDK says.
+    expect((await failure(agent.client.readResource({ uri: 'sleeve://menus/1' })))?.message).toBe('MCP error -32602: Resource sleeve://menus/1 not found');
   });
 
   it('says when a confirmation is not the code of the details sent, instead of asking as if it were the first call', async () => {
