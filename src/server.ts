@@ -235,11 +235,10 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     return url === MCP_PATH || url.startsWith(MCP_PATH + '?');
   }
 
-  function isGraphQLPath(url: string): boolean {
-    return url === GRAPHQL_PATH || url.startsWith(GRAPHQL_PATH + '?');
-  }
+  const isGraphQLPath = (url: string): boolean => url === GRAPHQL_PATH || url.startsWith(GRAPHQL_PATH + '?');
 
   let disposed = false;
+  let draining = false; // then each response says Connection: close (docs/operations.md#readiness)
   /** Closers of the servers started on this gateway (startServer), closed by dispose(). */
   const servers: Array<() => Promise<void>> = [];
   return {
@@ -269,11 +268,12 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
       graphql.endStreams();
       mcp.endStreams();
     },
-    drain: () => readiness.drain(),
+    drain: () => void ((draining = true), readiness.drain()),
     servedBy: (close) => void servers.push(close),
     handleNode(req, res) {
       // No closures here: this runs for every request (see rest-compat/node-adapter.ts on tsx's __name).
       const requestId = requestIdOf(rawHeader(req, 'x-request-id'));
+      if (draining) res.setHeader('connection', 'close');
       if (tracingOn()) {
         void tracedServe(req, res, requestId);
         return;

@@ -3,11 +3,13 @@
  * database with a real round trip and its migrations, Redis when configured, and turns 503 the moment SIGTERM
  * arrives while the rest is still served.
  */
+import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { churnOtherSchemas, sharedInstancesEnv } from '../support/databases.ts';
 import { afterThisTest, testGateway } from '../support/gateway.ts';
+import { liveServer } from '../support/live-server.ts';
 import { startProcess } from '../support/process.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
@@ -32,6 +34,23 @@ describe('/health and /ready', () => {
     expect(ready.body.checks).toMatchObject({ database: 'ok', shutdown: 'draining' });
     expect((await rest('GET', '/health')).status).toBe(200);
     expect((await rest('GET', '/api/sleeve-options')).status).toBe(200);
+  });
+
+  it('retires each keep-alive connection after its response once draining, so a proxy does not reuse one the close ends', async () => {
+    const live = await liveServer();
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    afterThisTest(async () => agent.destroy());
+    const get = (path: string) =>
+      new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+        request(`${live.server.url}${path}`, { agent }, (res) => {
+          res.resume().on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection }));
+        }).on('error', reject).end();
+      });
+    expect(await get('/api/sleeve-options')).toEqual({ status: 200, connection: 'keep-alive' });
+    live.gateway.drain();
+    // An operator's review: nginx reused connections the drain's end closed, and POSTs it may not resend met 503s.
+    expect(await get('/api/sleeve-options')).toEqual({ status: 200, connection: 'close' });
+    expect(await get('/ready')).toEqual({ status: 503, connection: 'close' });
   });
 
   it('/ready is 503 when the database does not answer, and says which check failed', async () => {
