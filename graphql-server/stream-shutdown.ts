@@ -61,7 +61,9 @@ export class StreamShutdown {
 
   /** Makes every open HTTP stream end now, and any opened later end at once; `final`: with `complete`. */
   endAll(final = false): void {
-    this.final = final;
+    // Once final, it stays so: a stream reads it when it next pulls, and dispose() ends the streams with `complete`
+    // before it closes a server started on the gateway, whose close ends them again (without).
+    if (final) this.final = true;
     this.shuttingDown = true;
     for (const end of this.endings) end();
     this.endings.clear();

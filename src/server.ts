@@ -283,10 +283,10 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     async dispose() {
       if (disposed) return;
       disposed = true;
-      // Servers started on it first (startServer; closed already by main.ts's stop, and a second close waits for it).
-      await Promise.all(servers.map((close) => close()));
-      // Streams still open in memory end with `complete` (nothing will come back), instead of hanging their tests.
+      // Streams still open end with `complete` (nothing will come back), instead of hanging their tests; then the
+      // servers started on it (startServer), whose close would end them without it. main.ts's SIGTERM closed them first.
       graphql.endStreams(true);
+      await Promise.all(servers.map((close) => close()));
       for (const item of background.reverse()) await item.dispose();
       ticker.dispose();
       await mcp.dispose();

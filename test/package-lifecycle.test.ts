@@ -11,8 +11,11 @@ import { ConfigError, createGateway, createManualClock, startServer } from '../s
 
 const ORDER = { email: 'ada@example.com', name: 'Ada Lovelace', size: '13-inch', font: 'Block', thread: 'Gold', stitchText: 'ADA' };
 
-it('dispose() completes a subscription still open through gateway.fetch', async () => {
+// With a server started on it too (graphql-ws needs one): the server's close ended every stream the SIGTERM way,
+// without `complete`, and the in-memory client was left retrying a disposed gateway (a frontend team's review).
+it.each([['alone', false], ['with a server started on it', true]])('dispose() completes a subscription still open through gateway.fetch (%s)', async (_, served) => {
   const gateway = await createGateway({ clock: createManualClock() });
+  if (served) await startServer(gateway, { port: 0, host: '127.0.0.1' });
   const created = await gateway.fetch(new Request('http://localhost/api/orders', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ORDER) }));
   const { orderNumber, payToken } = (await created.json()) as { orderNumber: string; payToken: string };
   const client = createClient({ url: 'http://localhost/graphql', fetchFn: (input: RequestInfo, init?: RequestInit) => gateway.fetch(new Request(input, init)), retryAttempts: 0 });
