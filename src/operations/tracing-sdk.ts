@@ -6,10 +6,11 @@
  * `register()`. Tests pass their own exporter (an in-memory one) and a simple processor.
  */
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
+import { detectResources, envDetector, hostDetector, resourceFromAttributes, serviceInstanceIdDetector } from '@opentelemetry/resources';
 import { BatchSpanProcessor, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import { within } from '../kernel/bounded-wait.ts';
 import { readTraceIdsFrom } from '../kernel/logger.ts';
 import { activeTraceId, markTracingOn } from './tracing.ts';
 
@@ -18,12 +19,22 @@ export interface TracingHandle {
   shutdown(): Promise<void>;
 }
 
+/**
+ * What a collector shows of the instance: its host and a service.instance.id of its own, so two instances of one
+ * event tell apart, and OTEL_RESOURCE_ATTRIBUTES (an operator's review: only service.name went out).
+ */
+function instanceResource() {
+  const detected = detectResources({ detectors: [hostDetector, serviceInstanceIdDetector, envDetector] });
+  const named = process.env.OTEL_SERVICE_NAME?.trim() || detected.attributes[ATTR_SERVICE_NAME];
+  return detected.merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: typeof named === 'string' && named !== '' ? named : 'sleeve-gateway' }));
+}
+
+/** The flush at SIGTERM waits this long at most: the exporter's own timeout (10 s) held the exit past its bound. */
+const FLUSH_WITHIN_MS = 1_000;
+
 export function startTracing(options: { exporter?: SpanExporter } = {}): TracingHandle {
   const processor = options.exporter ? new SimpleSpanProcessor(options.exporter) : new BatchSpanProcessor(new OTLPTraceExporter());
-  const provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: process.env.OTEL_SERVICE_NAME?.trim() || 'sleeve-gateway' }),
-    spanProcessors: [processor],
-  });
+  const provider = new NodeTracerProvider({ resource: instanceResource(), spanProcessors: [processor] });
   provider.register();
   markTracingOn();
   readTraceIdsFrom(activeTraceId);
@@ -31,7 +42,7 @@ export function startTracing(options: { exporter?: SpanExporter } = {}): Tracing
     async shutdown() {
       markTracingOn(false);
       readTraceIdsFrom(undefined);
-      await provider.shutdown();
+      await within(provider.shutdown(), FLUSH_WITHIN_MS, () => undefined);
     },
   };
 }
