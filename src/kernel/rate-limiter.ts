@@ -251,9 +251,12 @@ export function orderSubject(orderNumber: unknown, token: unknown): string | und
   return `${orderNumber}:${typeof token === 'string' ? sha256Hex(token).slice(0, 16) : '-'}`;
 }
 
-/** The subject of creating: the email as "one order per email" compares it; none when it is not a string. */
+/**
+ * The subject of creating: the email as "one order per email" compares it, by 32 hex digits of its SHA-256, so that
+ * no Redis key names an attendee (an operator's review read them with SCAN); none when it is not a string.
+ */
 export function emailSubject(email: unknown): string | undefined {
-  return typeof email === 'string' ? emailKey(email) : undefined;
+  return typeof email === 'string' ? sha256Hex(emailKey(email)).slice(0, 32) : undefined;
 }
 
 /** The REST doors' check: over a limit, the documented 429 `rate_limited` with Retry-After. */

@@ -3,7 +3,9 @@
  * processes on one PostgreSQL schema and one Redis. Before, each process counted in its own memory, so N instances
  * allowed N times the limit. Runs when TEST_DATABASE_URL and TEST_REDIS_URL are set; says so when skipped.
  */
+import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
+import { afterThisTest } from '../support/gateway.ts';
 import { VALID_ORDER } from '../support/gateway.ts';
 import { postJson, startInstances } from '../support/instances.ts';
 
@@ -14,7 +16,7 @@ describe.skipIf(!DATABASE || !REDIS)(
   `rate limits across instances${!DATABASE || !REDIS ? ' (skipped: set TEST_DATABASE_URL and TEST_REDIS_URL)' : ''}`,
   () => {
     it('counts one client address on two instances against one limit', async () => {
-      const { processes } = await startInstances('ratelimit', { RATE_LIMIT_WRITE: '4' });
+      const { processes, env } = await startInstances('ratelimit', { RATE_LIMIT_WRITE: '4' });
       const [a, b] = [processes[0]!, processes[1]!];
       const statuses: number[] = [];
       for (let i = 0; i < 8; i++) {
@@ -26,6 +28,13 @@ describe.skipIf(!DATABASE || !REDIS)(
       expect(statuses.slice(4)).toEqual([429, 429, 429, 429]);
       const limited = await postJson(b.url, '/api/orders', { ...VALID_ORDER, email: 'late@example.com' });
       expect(limited.body).toMatchObject({ ok: false, code: 'rate_limited', retryable: true });
+      // The per-email counts are kept under a hash of the email: an operator's review read attendees' emails in
+      // the key names (`…rl:create:s:debug.person@example.com:…`), as anyone with SCAN or MONITOR could.
+      const redis = new Redis(REDIS!, { lazyConnect: true });
+      afterThisTest(async () => void redis.disconnect());
+      const keys = await redis.keys(`${env.REDIS_PREFIX}*`);
+      expect(keys.some((key) => key.includes(':create:s:'))).toBe(true);
+      expect(keys.filter((key) => key.includes('example.com'))).toEqual([]);
     });
 
     it('counts lookups of one order on both instances against one per-order limit', async () => {
