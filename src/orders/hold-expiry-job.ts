@@ -21,6 +21,9 @@ export interface HoldExpiryDeps {
   pollMs?: number;
 }
 
+/** While the link to Redis is down, how soon the sweep looks again (its return also arms one at once). */
+const LINK_DOWN_RETRY_MS = 1_000;
+
 export function startHoldExpiry({ orders, clock, bus, logger, pollMs = 30_000 }: HoldExpiryDeps): Promise<Disposable> {
   return startDueJob({
     clock,
@@ -28,6 +31,9 @@ export function startHoldExpiry({ orders, clock, bus, logger, pollMs = 30_000 }:
     name: 'hold expiry',
     pollMs,
     async sweepOnce() {
+      // Cut off from Redis, its announcement would reach no instance (an operator's review): the instances that
+      // can tell it sweep, and a request about an order past its hold still ends it (order-service's lookup, pay).
+      if (bus.redisLink?.up === false) return clock.now() + LINK_DOWN_RETRY_MS;
       await orders.expireDue();
       return orders.nextHoldEnd();
     },
@@ -38,9 +44,11 @@ export function startHoldExpiry({ orders, clock, bus, logger, pollMs = 30_000 }:
         if (event.change === 'created') arm(event.holdUntil);
       });
       const unresume = bus.onResume(() => arm(clock.now()));
+      const unlinked = bus.redisLink?.onChange((up) => up && arm(clock.now()));
       return () => {
         unlisten();
         unresume();
+        unlinked?.();
       };
     },
   });

@@ -101,4 +101,18 @@ describe('the hold timer', () => {
     await clock.advance(10_000);
     expect((await findOrder(gateway.database.db, 1001))!.status).toBe('cancelled');
   });
+
+  it('does not end holds while its link to Redis is down: the cancellation would reach no instance', async () => {
+    // Port 1: nothing listens there. An operator's review: an instance cut off from Redis (not ready, yet still
+    // running its jobs) won the race for a hold, and no subscriber on the other instances ever heard it end.
+    const { rest, clock, gateway } = await testGateway({ env: { HOLD_SECONDS: '10', REDIS_URL: 'redis://127.0.0.1:1' } });
+    const created = await rest('POST', '/api/orders', VALID_ORDER);
+    expect(created.status).toBe(201);
+    await clock.advance(60_000);
+    expect(gateway.bus.redisLink?.up).toBe(false);
+    expect((await findOrder(gateway.database.db, 1001))!.status).toBe('awaiting payment');
+    // The instances that can tell it end it; a request about the order still finds it over (document 1 §3).
+    const lookup = await rest('GET', `/api/orders/1001?t=${created.body.payToken}`);
+    expect(lookup.body).toMatchObject({ status: 'cancelled', reason: 'not paid within 5 minutes' }); // document 1's words
+  });
 });
