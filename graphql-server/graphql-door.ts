@@ -109,7 +109,7 @@ export function createGraphQLDoor(deps: GraphQLDoorDeps): GraphQLDoor {
   const fastPath = new FastJsonPath(yoga, { schema: deps.schema, limiter: deps.limiter, createContext, documents, cors, trusted, hardening, metrics, services: deps.services, scoped: deps.requestScope ?? false });
   // With tracing on the path steps aside on purpose (yoga-server.ts); otherwise its guard found a plugin it skips.
   if (!fastPath.on && !tracingOn()) deps.logger.warn('graphql: a plugin hooks a step the fast JSON path skips; every request runs through yoga');
-  const node = new GraphQLNodeHandler(yoga, fastPath, deps.maxBodyBytes, connections, deps.requestScope ?? false);
+  const node = new GraphQLNodeHandler(yoga, fastPath, deps.maxBodyBytes, connections, cors, deps.requestScope ?? false);
   return {
     yoga,
     compiledPathOn: fastPath.on,

@@ -14,6 +14,7 @@ import { isPromise } from 'graphql-yoga';
 import { PayloadTooLargeError, readBody } from '../src/http/node-request.ts';
 import { runInRequestScope } from '../src/kernel/logger.ts';
 import type { FastJsonPath } from './fast-path.ts';
+import type { CorsPolicy } from '../src/kernel/cors.ts';
 import { ADDRESS_RETRY_AFTER_SECONDS, tooManyConnections as tooManyConnectionsMessage, type AddressBudget } from '../src/kernel/address-budget.ts';
 import { RequestHeads, send, tooLarge, tooManyConnections, type Answer } from './http-messages.ts';
 import { GRAPHQL_PATH, type GraphQLYoga, type ServerContext } from './yoga-server.ts';
@@ -32,6 +33,8 @@ export class GraphQLNodeHandler {
     private readonly maxBodyBytes: number,
     /** MAX_CONNECTIONS_PER_ADDRESS: each SSE stream holds a place while it is open (address-budget.ts). */
     private readonly connections: AddressBudget,
+    /** CORS_ORIGINS: the door's own refusals carry its headers too, or a page reads only "Failed to fetch". */
+    private readonly cors: CorsPolicy,
     /** LOG_REQUEST_SCOPE on (and something is logged). */
     private readonly scoped = false,
   ) {
@@ -45,7 +48,7 @@ export class GraphQLNodeHandler {
     const { requestId } = serverContext;
     if (Number(heads.contentLength ?? 0) > this.maxBodyBytes) {
       req.resume();
-      send(res, identified(tooLarge(heads.accept), requestId));
+      send(res, this.refusal(tooLarge(heads.accept), heads, requestId));
       return;
     }
     if (!this.fastPath.on || !isPlainJsonPost(req.method, heads) || isSingleConnectionMode(req.url, heads)) {
@@ -57,7 +60,7 @@ export class GraphQLNodeHandler {
       raw = await readBody(req, this.maxBodyBytes);
     } catch (error) {
       if (!(error instanceof PayloadTooLargeError)) throw error;
-      send(res, identified(tooLarge(heads.accept), requestId));
+      send(res, this.refusal(tooLarge(heads.accept), heads, requestId));
       return;
     }
     const answer = this.fastPath.answer(heads, raw, serverContext.clientAddress, requestId);
@@ -76,7 +79,8 @@ export class GraphQLNodeHandler {
       const address = serverContext.clientAddress;
       if (!this.connections.holdWhileOpen(address, res)) {
         req.resume();
-        send(res, identified(tooManyConnections(tooManyConnectionsMessage(this.connections.limit), ADDRESS_RETRY_AFTER_SECONDS), serverContext.requestId));
+        const refused = tooManyConnections(tooManyConnectionsMessage(this.connections.limit), ADDRESS_RETRY_AFTER_SECONDS);
+        send(res, this.refusal(refused, heads, serverContext.requestId));
         return Promise.resolve();
       }
     }
@@ -86,6 +90,12 @@ export class GraphQLNodeHandler {
     // graphql-sse's single connection mode: its POST starts an operation that outlives the request.
     const stream = (heads.accept !== undefined && STREAMING.test(heads.accept)) || isSingleConnectionMode(req.url, heads);
     return this.scoped && !stream ? runInRequestScope(requestId, this.yogaHandle, req, res, serverContext) : this.yogaHandle(req, res, serverContext);
+  }
+
+  /** The door's own answer (413, 429), identified and with the CORS headers every other answer has. */
+  private refusal(answer: Answer, heads: RequestHeads, requestId: string | undefined): Answer {
+    if (heads.origin !== undefined) Object.assign(answer.headers, this.cors.headers(heads.origin));
+    return identified(answer, requestId);
   }
 }
 

@@ -107,6 +107,33 @@ describe.each(TRANSPORTS)('over %s', (transport) => {
       expect(other.headers.get('access-control-allow-origin')).toBe(list ? null : '*');
     });
 
+    it("carries the header on the door's own refusals: a body over MAX_BODY_BYTES, a stream past its address's bound", async () => {
+      // A frontend team's review: these two came with no CORS header, so a page read "Failed to fetch", not the code.
+      const t = await gatewayOver(transport, { env: { CORS_ORIGINS: SHOP, MAX_BODY_BYTES: '2000', MAX_CONNECTIONS_PER_ADDRESS: '1' } });
+      const large = await t.request('/graphql', { ...post(SHOP), body: JSON.stringify({ query: `{ sleeveOptions { charLimit } } # ${'x'.repeat(3_000)}` }) });
+      expect(large.status).toBe(413);
+      expect(large.headers.get('access-control-allow-origin')).toBe(SHOP);
+      expect(large.headers.get('access-control-expose-headers')).toBe('retry-after, x-request-id');
+      await large.text();
+      const controller = new AbortController();
+      const stream = () =>
+        t.request('/graphql', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'text/event-stream', origin: SHOP },
+          body: JSON.stringify({ query: 'subscription { sleeveOptionsChanged { charLimit } }' }),
+          signal: controller.signal,
+        });
+      const first = await stream();
+      expect(first.status).toBe(200);
+      const second = await stream();
+      if (second.status === 429) {
+        expect(second.headers.get('access-control-allow-origin')).toBe(SHOP);
+        expect(second.headers.get('retry-after')).not.toBeNull();
+        expect(await second.json()).toMatchObject({ errors: [{ extensions: { code: 'TOO_MANY_OPERATIONS' } }] });
+      } else expect(transport, 'only a socket has an address whose streams are bounded').not.toBe('node');
+      controller.abort();
+    });
+
     it('carries the header on an SSE stream', async () => {
       const t = await gatewayOver(transport, { env: { CORS_ORIGINS: SHOP } });
       const controller = new AbortController();
