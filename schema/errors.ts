@@ -12,9 +12,25 @@ import { OrderRef } from './types/order.ts';
 /** `validation_failed` → `VALIDATION_FAILED`: GraphQL enum style (docs/graphql.md#enum-style). */
 export const graphqlCode = (code: string) => code.toUpperCase();
 
+/** When each code comes (document 1 §7, docs/graphql.md#every-extensionscode); `retryable` says whether to retry. */
+const CODE_MEANINGS: Record<(typeof ERROR_CODES)[number], string> = {
+  bad_request: 'The request is not what the operation takes.',
+  unauthorized: 'A staff operation without the staff token.',
+  declined: 'The card or wallet was declined: choose another way to pay.',
+  not_found: 'No such order, or the payToken does not open it.',
+  duplicate: 'This email already has an order: `order` is it.',
+  cancelled: 'The order is cancelled (`reason` says why): it cannot be paid or moved.',
+  validation_failed: 'An input field is not allowed: `field` names the first one.',
+  rate_limited: 'Too many requests: retry after `retryAfter` seconds.',
+  internal: 'Something went wrong on our side: retry.',
+  payment_unknown: 'The payment processor did not say whether it paid: retry with the same details, which charges once.',
+  payment_error: 'The payment processor failed: retry.',
+  unavailable: 'The service is briefly unavailable (a restart, the database): retry after `retryAfter` seconds.',
+};
+
 export const ErrorCodeEnum = builder.enumType('ErrorCode', {
   description: "Document 1's error codes.",
-  values: Object.fromEntries(ERROR_CODES.map((code) => [graphqlCode(code), { value: code }])),
+  values: Object.fromEntries(ERROR_CODES.map((code) => [graphqlCode(code), { value: code, description: CODE_MEANINGS[code] }])),
 });
 
 builder.objectType(DomainError, {

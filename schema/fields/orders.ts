@@ -44,7 +44,10 @@ builder.queryField('order', (t) =>
     type: OrderRef,
     nullable: true,
     description: 'One order, for the holder of its payToken. Null for an unknown order or a wrong token.',
-    args: { orderNumber: t.arg.id({ required: true }), payToken: t.arg.string({ required: true }) },
+    args: {
+      orderNumber: t.arg.id({ required: true, description: 'The order number createOrder answered.' }),
+      payToken: t.arg.string({ required: true, description: 'The payToken createOrder answered.' }),
+    },
     resolve: async (_root, { orderNumber, payToken }, { services, limiter, clientAddress }) => {
       try {
         // Over the address's budget of wrong tokens, openedOrCounted throws RATE_LIMITED instead of not_found.
@@ -63,7 +66,7 @@ builder.mutationField('createOrder', (t) =>
     type: OrderRef,
     description: 'Creates an order held unpaid for 5 minutes. Keep the payToken it returns.',
     errors: { types: [DomainError], directResult: true, union: { name: 'CreateOrderResult' } },
-    args: { input: t.arg({ type: OrderInputRef, required: true }) },
+    args: { input: t.arg({ type: OrderInputRef, required: true, description: 'The sleeve and its holder, confirmed with the user.' }) },
     resolve: async (_root, { input }, { services }) => {
       const { order, payToken } = await services.orders.create(input);
       return services.orders.view(order, { payToken });
@@ -76,7 +79,10 @@ builder.mutationField('payOrder', (t) =>
     type: PayResultRef,
     description: 'Pays a held order. Idempotent: paying a paid order answers alreadyPaid and charges nothing.',
     errors: { types: [DomainError], directResult: true, union: { name: 'PayOrderResult' } },
-    args: { orderNumber: t.arg.id({ required: true }), input: t.arg({ type: PayInputRef, required: true }) },
+    args: {
+      orderNumber: t.arg.id({ required: true, description: 'The order number createOrder answered.' }),
+      input: t.arg({ type: PayInputRef, required: true, description: 'The payToken and how to pay.' }),
+    },
     resolve: async (_root, { orderNumber, input }, { services, limiter, clientAddress }) => {
       const paid = await openedOrCounted(limiter, 'pay', clientAddress, async () => {
         // The same PayInput rules as REST (token with vendor_card, none with card or wallet), from one place.

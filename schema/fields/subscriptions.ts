@@ -13,8 +13,8 @@ import { OrderRef, SleeveOptionsRef } from '../types/order.ts';
 import { PickupBoardEventRef } from '../types/pickup.ts';
 
 const orderArgs = (t: Parameters<Parameters<typeof builder.subscriptionField>[1]>[0]) => ({
-  orderNumber: t.arg.id({ required: true }),
-  payToken: t.arg.string({ required: true }),
+  orderNumber: t.arg.id({ required: true, description: 'The order number createOrder answered.' }),
+  payToken: t.arg.string({ required: true, description: 'The payToken createOrder answered.' }),
 });
 
 builder.subscriptionField('holdCountdown', (t) =>

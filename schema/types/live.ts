@@ -13,7 +13,7 @@ export const HoldTickRef = builder.objectRef<HoldTickEvent>('HoldTick').implemen
     orderNumber: t.exposeID('orderNumber', { description: 'The order whose hold this is.' }),
     status: t.expose('status', {
       type: OrderStatusEnum,
-      description: 'AWAITING_PAYMENT while the hold runs; the final event says how it ended: RECEIVED (paid) or CANCELLED (the hold ran out, or staff).',
+      description: 'AWAITING_PAYMENT while the hold runs; the final event is the status then: RECEIVED when paid during the hold, CANCELLED (the hold ran out, or staff), or, for an order no longer held when subscribed, its status at that moment (IN_PROGRESS, READY, COLLECTED too).',
     }),
     secondsLeft: t.exposeInt('secondsLeft', { description: 'Whole seconds, rounded down, never negative.' }),
     holdUntil: t.expose('holdUntil', { type: 'DateTime', description: 'When the hold ends and an unpaid order is cancelled.' }),

@@ -6,13 +6,30 @@ import { builder } from '../builder.ts';
 
 const graphqlName = (value: string) => value.toUpperCase().replace(/ /gu, '_');
 
+/** What each status means to the person waiting for the sleeve (document 1 §3); GraphiQL and codegen show it. */
+const STATUS_MEANINGS: Record<(typeof ORDER_STATUSES)[number], string> = {
+  'awaiting payment': 'Held unpaid until holdUntil; cancelled if not paid by then.',
+  received: 'Paid; waiting for the embroidery to start.',
+  'in progress': 'Being embroidered.',
+  ready: 'Ready to collect at the pickup station.',
+  collected: 'Collected: the order is over.',
+  cancelled: 'Not paid in time, or cancelled by staff (refunded if the holder paid): the order is over.',
+};
+
 export const OrderStatusEnum = builder.enumType('OrderStatus', {
-  values: Object.fromEntries(ORDER_STATUSES.map((status) => [graphqlName(status), { value: status }])),
+  description: 'Where an order is: AWAITING_PAYMENT, then RECEIVED, IN_PROGRESS, READY and COLLECTED; or CANCELLED.',
+  values: Object.fromEntries(ORDER_STATUSES.map((status) => [graphqlName(status), { value: status, description: STATUS_MEANINGS[status] }])),
 });
+
+const METHOD_MEANINGS: Record<(typeof PAY_METHODS)[number], string> = {
+  vendor_card: 'The demo card: nothing is charged, and no token is sent.',
+  card: "The holder's own card ($1.00, refunded): send the token the payUrl page creates.",
+  wallet: "The holder's wallet ($1.00, refunded): send the token the payUrl page creates.",
+};
 
 export const PayMethodEnum = builder.enumType('PayMethod', {
   description: 'VENDOR_CARD: the demo card, nothing is charged. CARD and WALLET need the token the payUrl page creates.',
-  values: Object.fromEntries(PAY_METHODS.map((method) => [graphqlName(method), { value: method }])),
+  values: Object.fromEntries(PAY_METHODS.map((method) => [graphqlName(method), { value: method, description: METHOD_MEANINGS[method] }])),
 });
 
 const ChoiceRef = builder.objectRef<ChoiceView>('Choice').implement({
@@ -79,9 +96,9 @@ OrderRef.implement({
     orderNumber: t.exposeID('orderNumber', { description: 'The number the attendee quotes at pickup: with the payToken, what order and payOrder take.' }),
     status: t.field({ type: OrderStatusEnum, description: 'Where the order is now; orderUpdates streams each change.', resolve: (o) => o.status }),
     holdUntil: t.field({ type: 'DateTime', nullable: true, description: 'Only while awaiting payment.', resolve: (o) => o.hold?.holdUntil ?? null }),
-    holdUntilText: t.string({ nullable: true, description: 'The deadline in New York time, to tell the user.', resolve: (o) => o.hold?.holdUntilText ?? null }),
+    holdUntilText: t.string({ nullable: true, description: 'The deadline in New York time, to tell the user; null once the order is no longer awaiting payment.', resolve: (o) => o.hold?.holdUntilText ?? null }),
     secondsLeft: t.int({ nullable: true, description: 'Whole seconds of the hold left when answered; only while awaiting payment (holdCountdown streams it).', resolve: (o) => o.hold?.secondsLeft ?? null }),
-    payUrl: t.string({ nullable: true, description: 'The hosted page for card or wallet payment.', resolve: (o) => o.hold?.payUrl ?? null }),
+    payUrl: t.string({ nullable: true, description: 'The hosted page for card or wallet payment; null once the order is no longer awaiting payment.', resolve: (o) => o.hold?.payUrl ?? null }),
     payToken: t.string({
       nullable: true,
       description: "Returned only by createOrder and a duplicate: keep it; it is the argument `payToken` of order and the subscriptions, and `t` in payOrder's input.",
@@ -115,12 +132,12 @@ export const PayResultRef = builder.objectRef<PayResultView>('PayResult').implem
 export const OrderInputRef = builder.inputType('OrderInput', {
   description: 'Confirm every field with the user first; spell stitchText back, because embroidery is permanent.',
   fields: (t) => ({
-    email: t.string({ required: true }),
+    email: t.string({ required: true, description: 'One order per email (compared trimmed and lower-cased).' }),
     name: t.string({ required: true, description: 'First and last name, checked at pickup.' }),
-    size: t.string({ required: true }),
-    font: t.string({ required: true }),
-    thread: t.string({ required: true }),
-    stitchText: t.string({ required: true }),
+    size: t.string({ required: true, description: 'One of sleeveOptions.sizes.' }),
+    font: t.string({ required: true, description: 'One of sleeveOptions.fonts.' }),
+    thread: t.string({ required: true, description: 'One of sleeveOptions.threads.' }),
+    stitchText: t.string({ required: true, description: 'The text to embroider: at most sleeveOptions.charLimit characters.' }),
   }),
 });
 

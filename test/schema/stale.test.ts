@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { buildSchema, isObjectType } from 'graphql';
+import { buildSchema, isEnumType, isInputObjectType, isObjectType, type GraphQLObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { printedSchema, SCHEMA_FILE } from '../../schema/print.ts';
 
@@ -10,7 +10,12 @@ describe('schema/schema.graphql', () => {
   });
 
   it('has the root fields docs/graphql.md#root-fields for document 1', () => {
-    const sdl = printedSchema();
+    // Each root field's signature as SDL writes it on one line (its arguments' descriptions aside).
+    const schema = buildSchema(printedSchema());
+    const sdl = ['Query', 'Mutation', 'Subscription']
+      .flatMap((root) => Object.values((schema.getType(root) as GraphQLObjectType).getFields()))
+      .map((field) => `${field.name}${field.args.length ? `(${field.args.map((arg) => `${arg.name}: ${String(arg.type)}`).join(', ')})` : ''}: ${String(field.type)}`)
+      .join('\n');
     for (const field of [
       'sleeveOptions: SleeveOptions!',
       'order(orderNumber: ID!, payToken: String!): Order',
@@ -20,8 +25,8 @@ describe('schema/schema.graphql', () => {
     ]) {
       expect(sdl).toContain(field);
     }
-    expect(sdl).toContain('union CreateOrderResult = ApiError | Order');
-    expect(sdl).toContain('union PayOrderResult = ApiError | PayResult');
+    expect(printedSchema()).toContain('union CreateOrderResult = ApiError | Order');
+    expect(printedSchema()).toContain('union PayOrderResult = ApiError | PayResult');
   });
 
   it('describes every field a frontend reads while ordering, paying and waiting (GraphiQL and codegen show them)', () => {
@@ -32,6 +37,25 @@ describe('schema/schema.graphql', () => {
       if (!isObjectType(type)) return [`${name} is not an object type`];
       return Object.values(type.getFields()).filter((field) => !field.description).map((field) => `${name}.${field.name}`);
     });
+    expect(undescribed).toEqual([]);
+  });
+
+  it('describes what a frontend sends and switches on while ordering too: the arguments, the input and the enums (a frontend team\'s review)', () => {
+    const schema = buildSchema(printedSchema());
+    const undescribed: string[] = [];
+    const ordering = { Query: ['order'], Mutation: ['createOrder', 'payOrder'], Subscription: ['holdCountdown', 'orderUpdates'] };
+    for (const [root, names] of Object.entries(ordering)) {
+      for (const name of names) {
+        const field = (schema.getType(root) as GraphQLObjectType).getFields()[name]!;
+        for (const arg of field.args) if (!arg.description) undescribed.push(`${root}.${name}(${arg.name})`);
+      }
+    }
+    for (const name of ['OrderInput', 'OrderStatus', 'ErrorCode', 'PayMethod']) {
+      const type = schema.getType(name);
+      if (!type?.description) undescribed.push(name);
+      if (isInputObjectType(type)) for (const field of Object.values(type.getFields())) if (!field.description) undescribed.push(`${name}.${field.name}`);
+      if (isEnumType(type)) for (const value of type.getValues()) if (!value.description) undescribed.push(`${name}.${value.name}`);
+    }
     expect(undescribed).toEqual([]);
   });
 });
