@@ -6,7 +6,8 @@
  * `register()`. Tests pass their own exporter (an in-memory one) and a simple processor.
  */
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { detectResources, envDetector, hostDetector, resourceFromAttributes, serviceInstanceIdDetector } from '@opentelemetry/resources';
+import { hostname } from 'node:os';
+import { detectResources, envDetector, resourceFromAttributes, serviceInstanceIdDetector } from '@opentelemetry/resources';
 import { BatchSpanProcessor, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
@@ -24,7 +25,8 @@ export interface TracingHandle {
  * event tell apart, and OTEL_RESOURCE_ATTRIBUTES (an operator's review: only service.name went out).
  */
 function instanceResource() {
-  const detected = detectResources({ detectors: [hostDetector, serviceInstanceIdDetector, envDetector] });
+  // Not hostDetector: its host.id comes asynchronously, and every span then waits for it before it is exported.
+  const detected = resourceFromAttributes({ 'host.name': hostname() }).merge(detectResources({ detectors: [serviceInstanceIdDetector, envDetector] }));
   const named = process.env.OTEL_SERVICE_NAME?.trim() || detected.attributes[ATTR_SERVICE_NAME];
   return detected.merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: typeof named === 'string' && named !== '' ? named : 'sleeve-gateway' }));
 }
