@@ -2,9 +2,15 @@
  * The pages' trusted documents (docs/graphql.md#trusted-documents): the manifest scripts/trusted-documents.ts builds
  * from src/pages/operations/*.graphql. The GraphQL door accepts these documents by hash; the pages learn each
  * operation's hash from /assets/app/operations.js, a module made here from the same manifest, so a page can never
- * send a hash the server does not hold. Imported as JSON (not read from disk), so the build carries it along.
+ * send a hash the server does not hold. Read from disk beside this module (the build copies it to dist/), not
+ * imported `with { type: 'json' }`: vitest's VM pools (vmThreads, vmForks) load modules in a vm context whose linker
+ * refused the JSON module ("Linked modules must use the same context"), so a frontend team's tests could not import
+ * the package there.
  */
-import manifest from './operations/manifest.json' with { type: 'json' };
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const manifest = JSON.parse(readFileSync(join(import.meta.dirname, 'operations', 'manifest.json'), 'utf8')) as { operations: TrustedOperation[] };
 
 export interface TrustedOperation {
   /** SHA-256 of `body`, hex: what a page sends as extensions.persistedQuery.sha256Hash. */

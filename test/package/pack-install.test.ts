@@ -123,6 +123,12 @@ it('packs, installs into a fresh project, and the README example passes there un
   const tested = await run([...NPM, 'test'], consumer, 120_000);
   timings.vitest = tested.seconds;
   expect(tested.stdout).toMatch(/Tests\s+1 passed \(1\)/u);
+  // vitest's VM pools run each file in a vm context, whose module loader takes no import attributes: a JSON module
+  // imported `with { type: 'json' }` failed to load there (an outside review of the package, 2026-12-04).
+  for (const pool of ['vmThreads', 'vmForks']) {
+    const pooled = await run([...NPM, 'test', '--', `--pool=${pool}`], consumer, 120_000);
+    expect(pooled.stdout, pool).toMatch(/Tests\s+1 passed \(1\)/u);
+  }
 
   // Plain node, no loader: the package's JavaScript, its graphql (the consumer's), and the pages' files from dist/.
   const script = `import('sleeve-gateway').then(async ({ createGateway, createManualClock }) => {
