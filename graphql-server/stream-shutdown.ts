@@ -1,5 +1,6 @@
 /**
- * Ending HTTP streams on shutdown (docs/edge.md#shutdown-of-streams). On SIGTERM every open SSE response ends at
+ * Ending HTTP streams on shutdown (docs/edge.md#shutdown-of-streams). On SIGTERM every open SSE response (and
+ * multipart one, multipart-subscriptions.ts, whose `complete` is its closing boundary) ends at
  * once, cleanly (the chunked response's last chunk, not a destroyed socket), but without the `complete` event of its
  * operation: `complete` tells a client that the subscription is over for good, and graphql-sse's client (distinct
  * connections mode), urql and a display's own loop then never subscribe again, so a pickup display froze silently
@@ -30,10 +31,14 @@ export class StreamShutdown {
   constructor() {
     this.plugin = {
       onResponse: ({ request, response, setResponse, fetchAPI }) => {
-        if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) return;
+        const type = response.headers.get('content-type');
+        // What ends the stream for good: yoga's `complete` (distinct connections mode: no id); for multipart, `--`
+        // after the boundary that ends every part (multipart-subscriptions.ts), which makes it the closing one.
+        const complete = type?.startsWith('text/event-stream') ? 'event: complete\ndata:\n\n' : type?.startsWith('multipart/mixed') ? '--\r\n' : undefined;
+        if (!response.body || complete === undefined) return;
         // graphql-sse's single connection mode ends its own streams (its events carry operation ids).
         if (this.ownEnds.has(request)) return;
-        const body = this.untilShutdown(response.body, fetchAPI as FetchApi);
+        const body = this.untilShutdown(response.body, fetchAPI as FetchApi, complete);
         setResponse(new fetchAPI.Response(body, { status: response.status, statusText: response.statusText, headers: response.headers }));
       },
     };
@@ -73,7 +78,7 @@ export class StreamShutdown {
    * `source` passed through until shutdown; then the response ends where it is, and `source` is cancelled, which
    * returns the operation's iterator (its subscription to the event bus ends) without writing its `complete`.
    */
-  private untilShutdown(source: ReadableStream<Uint8Array>, fetchAPI: FetchApi): ReadableStream<Uint8Array> {
+  private untilShutdown(source: ReadableStream<Uint8Array>, fetchAPI: FetchApi, complete: string): ReadableStream<Uint8Array> {
     const reader = source.getReader();
     let end!: () => void;
     const ended = new Promise<null>((resolve) => (end = () => resolve(null)));
@@ -86,8 +91,7 @@ export class StreamShutdown {
           unregister();
           if (step === null) {
             void reader.cancel().catch(() => undefined);
-            // yoga's own words for the end of an operation (distinct connections mode: no id).
-            if (finalEnd()) controller.enqueue(new TextEncoder().encode('event: complete\ndata:\n\n'));
+            if (finalEnd()) controller.enqueue(new TextEncoder().encode(complete));
           }
           controller.close();
           return;

@@ -31,6 +31,7 @@ import { useTextLiterals } from './text-literals.ts';
 import { MAX_OPERATION_COST, useOperationCost } from './operation-cost.ts';
 import { useEdgeHeaders } from './use-edge-headers.ts';
 import { useJsonDepthLimit } from './use-json-depth.ts';
+import { useMultipartSubscriptions } from './multipart-subscriptions.ts';
 import { useRateLimit } from './use-rate-limit.ts';
 import type { StreamShutdown } from './stream-shutdown.ts';
 import type { TrustedDocuments } from './trusted-documents.ts';
@@ -133,6 +134,8 @@ export function createYogaServer(deps: YogaServerDeps): GraphQLYoga {
       useCompiledSubscriptions,
       useRateLimit(deps.limiter),
       useJsonMediaType,
+      // Apollo Client's HttpLink asks for a subscription in multipart/mixed: yoga answers that with a 406.
+      useMultipartSubscriptions(logger),
       useJsonDepthLimit,
       // After the document cache, which keeps the plain validation result; this one adds per caller.
       useProductionHardening(deps.hardening),

@@ -18,7 +18,7 @@ import { OperationCounter, RequestHistogram } from './fast-metrics.ts';
 export type OperationType = 'query' | 'mutation' | 'subscription';
 /** `ok`: no errors in the result; `error`: any (a domain error, a refusal, a masked failure). */
 export type OperationOutcome = 'ok' | 'error';
-/** How a subscription's events travel: graphql-ws, SSE, or yoga's other HTTP streams (multipart). */
+/** How a subscription's events travel: graphql-ws, SSE, or HTTP multipart (Apollo Client's HttpLink: multipart-subscriptions.ts). */
 export type SubscriptionTransport = 'ws' | 'sse' | 'http';
 /** A delivery attempt: a 2xx, another status, or no answer at all (timeout, refused connection, unopened body). */
 export type DeliveryOutcome = 'delivered' | 'http_error' | 'no_response';
