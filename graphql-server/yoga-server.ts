@@ -103,6 +103,10 @@ export function createYogaServer(deps: YogaServerDeps): GraphQLYoga {
       // First: it must see a result that useRateLimit stops execution with (use-metrics.ts). Always listed, so the
       // fast JSON path's plugin count does not depend on METRICS.
       useMetrics(deps.metrics),
+      // docs/operations.md#tracing: only while tracing is on. It hooks execution, so the fast JSON path's guard
+      // counts it and steps aside: every operation then runs, and is traced, on this one pipeline. Before the rate
+      // limit, which stops execution: hooks after it never ran, and a refused operation's span had no name or status.
+      ...(tracingOn() ? [useTracing] : []),
       // Second: a subscription past its address's bound is refused before any other work (use-stream-budget.ts).
       useStreamBudget(deps.streamBudget),
       useAbortableSubscriptions,
@@ -140,9 +144,6 @@ export function createYogaServer(deps: YogaServerDeps): GraphQLYoga {
       // After the document cache, which keeps the plain validation result; this one adds per caller.
       useProductionHardening(deps.hardening),
       deps.streams.plugin,
-      // docs/operations.md#tracing: only while tracing is on. It hooks execution, so the fast JSON path's guard
-      // counts it and steps aside: every operation then runs, and is traced, on this one pipeline.
-      ...(tracingOn() ? [useTracing] : []),
     ],
   });
 }

@@ -24,8 +24,8 @@ const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CALLER_SPAN = '00f067aa0ba902b7';
 const TRACEPARENT = `00-${TRACE_ID}-${CALLER_SPAN}-01`;
 
-async function served(lines?: string[]) {
-  const t = await testGateway(lines ? { logger: createLogger('info', (line) => void lines.push(line)) } : {});
+async function served(lines?: string[], env: Record<string, string> = {}) {
+  const t = await testGateway({ env, ...(lines ? { logger: createLogger('info', (line) => void lines.push(line)) } : {}) });
   const server = await startServer(t.gateway, { port: 0, host: '127.0.0.1' });
   afterThisTest(() => server.close(1_000));
   const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
@@ -102,6 +102,22 @@ describe('tracing', () => {
     expect(lines.slice(2)).toContain('    db.transaction');
     const operation = exporter.getFinishedSpans().find((s) => s.name === 'graphql.mutation Create')!;
     expect(operation.attributes).toMatchObject({ 'graphql.operation.type': 'mutation', 'graphql.operation.name': 'Create' });
+  });
+
+  it('a rate-limited operation is its named span too, with the refusal as its error status', async () => {
+    const { post } = await served(undefined, { RATE_LIMIT_WRITE: '1' });
+    const create = (email: string) => post('/graphql', {
+      query: 'mutation Create($input: OrderInput!) { createOrder(input: $input) { ... on Order { orderNumber } } }',
+      variables: { input: { ...VALID_ORDER, email } },
+    });
+    expect((await create('first@example.com')).body.data.createOrder.orderNumber).toBe('1001');
+    exporter.reset();
+    const refused = await create('second@example.com');
+    expect(refused.body.errors[0].extensions.code).toBe('RATE_LIMITED');
+    // Stopped by the rate limit before execution: the span was an unnamed `graphql.execute` with no status.
+    expect(tree().slice(0, 2)).toEqual(['POST /graphql', '  graphql.mutation Create']);
+    const operation = exporter.getFinishedSpans().find((s) => s.name === 'graphql.mutation Create')!;
+    expect(operation.status).toMatchObject({ code: 2, message: 'RATE_LIMITED' });
   });
 
   it('puts the trace id on the request line and on every line the request causes', async () => {
