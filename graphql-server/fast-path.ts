@@ -86,8 +86,9 @@ export const REPRODUCED_EXECUTION_PLUGINS = 8;
  * useJsonMediaType, useJsonDepthLimit, useCsrfPrevention, useRequestParsing (it refuses only what this path hands
  * to yoga), useSingleConnectionRefusal (a PUT, never a POST), the APQ registration, the persisted-operations plugin
  * useProductionHardening, the end of streams on shutdown (stream-shutdown.ts: it wraps only streams, which this
- * path never answers), the multipart answer of a subscription (multipart-subscriptions.ts: likewise), and the rule on string literals (text-literals.ts: a validation rule, so a
- * document it refuses is never one the document cache hands this path).
+ * path never answers), the multipart answer of a subscription (multipart-subscriptions.ts: likewise), and the rule
+ * on string literals (text-literals.ts: a validation rule, so a document it refuses is never one the document cache
+ * hands this path).
  */
 export const REPRODUCED_REQUEST_PLUGINS = 33;
 

@@ -19,7 +19,7 @@ import { endingOnAbort } from './use-abortable-subscriptions.ts';
 
 type FetchApi = { ReadableStream: typeof ReadableStream; Response: typeof Response; TextEncoder: typeof TextEncoder };
 
-export const MULTIPART_SUBSCRIPTION_TYPE = 'multipart/mixed;boundary="graphql";subscriptionSpec="1.0"';
+const MULTIPART_SUBSCRIPTION_TYPE = 'multipart/mixed;boundary="graphql";subscriptionSpec="1.0"';
 const PART_HEAD = '\r\ncontent-type: application/json; charset=utf-8\r\n\r\n';
 const BOUNDARY = '\r\n--graphql';
 /** What follows the last part's boundary: it becomes the closing one (stream-shutdown.ts writes it too). */
@@ -53,7 +53,8 @@ export function asksForMultipartSubscription(accept: string | null | undefined):
 function withoutInternals(result: ExecutionResult): ExecutionResult {
   if (!result.errors?.length) return result;
   const errors = result.errors.map((error) => {
-    const json = error.toJSON();
+    // A GraphQLError has its JSON form; an error a stream made by hand may be a plain object already.
+    const json = typeof error.toJSON === 'function' ? error.toJSON() : (error as ReturnType<typeof error.toJSON>);
     if (!json.extensions || !('http' in json.extensions)) return json;
     const { http: _http, ...extensions } = json.extensions;
     return { ...json, extensions: Object.keys(extensions).length ? extensions : undefined };
