@@ -85,10 +85,8 @@ export const REPRODUCED_EXECUTION_PLUGINS = 8;
  * batching, params check, unhandled route, method check, no mutation over GET, validation errors' status,
  * useJsonMediaType, useJsonDepthLimit, useCsrfPrevention, useRequestParsing (it refuses only what this path hands
  * to yoga), useSingleConnectionRefusal (a PUT, never a POST), the APQ registration, the persisted-operations plugin
- * useProductionHardening, the end of streams on shutdown (stream-shutdown.ts: it wraps only streams, which this
- * path never answers), the multipart answer of a subscription (multipart-subscriptions.ts: likewise), and the rule
- * on string literals (text-literals.ts: a validation rule, so a document it refuses is never one the document cache
- * hands this path).
+ * useProductionHardening, the end of streams on shutdown and the multipart subscriptions (streams only, which this
+ * path never answers), and the rule on string literals (a validation rule: a document it refuses never reaches here).
  */
 export const REPRODUCED_REQUEST_PLUGINS = 33;
 
