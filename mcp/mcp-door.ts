@@ -30,7 +30,7 @@ import { DomainError } from '../src/kernel/errors.ts';
 import { instructions } from './agent-rules.ts';
 import { registerOrderResources } from './order-resources.ts';
 import { registerOrderingTools } from './ordering-tools.ts';
-import { listenForClients, relayFromClient, RelayedTransport } from './relay.ts';
+import { listenForClients, relayFromClient, RelayedTransport, type RelayedCancel } from './relay.ts';
 import { ResourceUpdates } from './resource-updates.ts';
 import { createSessionStore, sessionKey, type SessionRecord } from './session-store.ts';
 import { paramsProblem } from './call-params.ts';
@@ -94,14 +94,15 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
   // One for the process: the SDK would otherwise build an Ajv instance for every request's server.
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
   const updates = new ResourceUpdates(bus, store, (sealed) => vault.open(sealed), logger);
+  const cancelHere = (cancel: RelayedCancel): void => {
+    for (const call of calls.values()) if (call.sessionKey === cancel.sessionKey) call.transport.cancel(cancel);
+  };
   const relayed = listenForClients(bus, instance, {
     reply(reply) {
       const call = calls.get(reply.callId);
       if (call && call.sessionKey === reply.sessionKey) call.transport.deliver(reply.message as never);
     },
-    cancel(cancel) {
-      for (const call of calls.values()) if (call.sessionKey === cancel.sessionKey) call.transport.cancel(cancel);
-    },
+    cancel: cancelHere,
   });
 
   function buildServer(scope: CallScope): McpServer {
@@ -201,7 +202,7 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
     const refusedStaffTool = !staff && messages.length === 1 ? staffToolRefusal(body) : null;
     if (refusedStaffTool) return rpcResult(res, (body as { id?: unknown }).id, refusedStaffTool);
     // Answers to a tool's questions and cancellations go to the call concerned, on whichever instance it runs.
-    for (const message of messages) relayFromClient(bus, session.id, message);
+    for (const message of messages) relayFromClient(bus, session.id, message, cancelHere);
     if (!messages.some(isRequest)) {
       res.writeHead(202).end(); // only notifications and answers: nothing to run here
       return;

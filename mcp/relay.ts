@@ -77,7 +77,8 @@ export class RelayedTransport implements Transport {
    * withdraws the question it waits on) and will send it no answer. Nothing otherwise: answered already, or not here.
    */
   cancel({ requestId, reason }: RelayedCancel): void {
-    if (!this.open.has(requestId)) return;
+    // Once: a cancel posted here is delivered at once and again when the bus brings it back.
+    if (!this.open.has(requestId) || this.cancelled === requestId) return;
     this.cancelled = requestId;
     this.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, ...(reason === undefined ? {} : { reason }) } });
     // After what the SDK writes on the way (the withdrawal of the question), before the HTTP answer ends.
@@ -143,13 +144,18 @@ function cancelOf(message: unknown): { requestId: RequestId; reason?: string } |
 
 /**
  * Relays what a client POSTs for calls running anywhere: an answer to the instance that asked the question, a
- * cancellation to every instance. Anything else is left to the request's own server.
+ * cancellation to every instance. Anything else is left to the request's own server. A cancellation is also handed
+ * to `cancelHere` before the POST is answered: over Redis the bus brings it back only later, and a call on this
+ * instance could meanwhile pass its last check and act on a cancel its client was already told was taken.
  */
-export function relayFromClient(bus: EventBus, sessionId: string, message: unknown): void {
+export function relayFromClient(bus: EventBus, sessionId: string, message: unknown, cancelHere: (cancel: RelayedCancel) => void): void {
   const route = replyRoute(message);
   if (route) return bus.publish('mcpReply', route.instance, { sessionKey: sessionKey(sessionId), callId: route.callId, message: route.message });
-  const cancel = cancelOf(message);
-  if (cancel) bus.publish('mcpCancel', { sessionKey: sessionKey(sessionId), ...cancel });
+  const request = cancelOf(message);
+  if (!request) return;
+  const cancel = { sessionKey: sessionKey(sessionId), ...request };
+  cancelHere(cancel);
+  bus.publish('mcpCancel', cancel);
 }
 
 /** Listens for answers to this instance's questions and for every cancellation, until `stop`. */

@@ -8,7 +8,7 @@
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { VALID_ORDER } from '../support/gateway.ts';
-import { liveServer } from '../support/live-server.ts';
+import { liveServer, type LiveServer } from '../support/live-server.ts';
 import { postJson, startInstances } from '../support/instances.ts';
 import { eventually } from '../support/receiver.ts';
 import { acceptAll, mcpClient, rawSession, sseMessages, type McpTestClient } from './mcp-support.ts';
@@ -28,11 +28,26 @@ function holdQuestion(agent: McpTestClient) {
 }
 
 /**
+ * Holds back every cancellation the bus carries by `ms`, as Redis does under load (CI saw it): the instance the
+ * cancel was posted to must not wait for the bus to hear it. Resolves once the held ones went out.
+ */
+function slowCancelsOnTheBus(bus: LiveServer['gateway']['bus'], ms: number): () => Promise<void> {
+  const publish = bus.publish.bind(bus) as (...args: unknown[]) => void;
+  const held: Promise<void>[] = [];
+  (bus as unknown as Record<string, unknown>).publish = (topic: string, ...rest: unknown[]) => {
+    if (topic !== 'mcpCancel') return publish(topic, ...rest);
+    held.push(new Promise((resolve) => setTimeout(() => resolve(publish(topic, ...rest)), ms)));
+  };
+  return async () => void (await Promise.all(held));
+}
+
+/**
  * A confirmed create_order from a client without elicitation, cancelled while the order service's `step` runs (held
  * until the cancel is in): the POST's answer, and the service.
  */
 async function cancelDuring(step: 'checkCreate' | 'create') {
   const live = await liveServer();
+  const relayed = slowCancelsOnTheBus(live.gateway.bus, 300);
   const session = await rawSession(`${live.server.url}/mcp`); // no elicitation: answers are JSON
   const { confirmation } = (await session.call('create_order', { ...VALID_ORDER })).structuredContent;
   const orders = live.gateway.services.orders;
@@ -46,7 +61,9 @@ async function cancelDuring(step: 'checkCreate' | 'create') {
   await started;
   await session.post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9 } });
   release();
-  return { answered: await call, orders };
+  const answered = await call;
+  await relayed();
+  return { answered, orders };
 }
 
 const status = async (base: string, orderNumber: string, payToken: string) => ((await (await fetch(`${base}/api/orders/${orderNumber}?t=${payToken}`)).json()) as { status: string }).status;
