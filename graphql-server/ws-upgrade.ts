@@ -3,7 +3,7 @@
  * when accepted. Each one, accepted (101) or refused, writes one request line and one count in the HTTP histogram
  * through the same RequestLog as a request (docs/operations.md#request-logs), with its x-request-id echoed. When ws
  * took the server's upgrades itself it wrote its answers straight to the socket, and an operator saw neither the
- * sockets opened nor those refused.
+ * sockets opened nor those refused. Each is a server span too, while tracing is on.
  *
  * Upgrades are rare beside requests (one per socket, which then lives for minutes), so this path is plain code.
  */
@@ -13,6 +13,8 @@ import type { WebSocketServer } from 'ws';
 import { CLIENT_CLOSED_REQUEST, rawHeader } from '../src/http/node-request.ts';
 import { requestIdOf, UNMATCHED_ROUTE, type RequestLog } from '../src/operations/request-log.ts';
 import { ADDRESS_RETRY_AFTER_SECONDS, tooManyConnections, type AddressBudget } from '../src/kernel/address-budget.ts';
+import { contextFromHeaders, SpanKind, SpanStatusCode, startSpan } from '../src/operations/tracing.ts';
+import type { Span } from '@opentelemetry/api';
 import { GRAPHQL_PATH } from './yoga-server.ts';
 
 export interface UpgradeDoor {
@@ -58,6 +60,8 @@ export function answerUpgrades(server: Server, wsServer: WebSocketServer, door: 
     const url = req.url ?? '/';
     const query = url.indexOf('?');
     const route = (query < 0 ? url : url.slice(0, query)) === GRAPHQL_PATH ? GRAPHQL_PATH : UNMATCHED_ROUTE;
+    // docs/operations.md#tracing: the upgrade is a server span of its own (the caller's `traceparent` its parent).
+    const span = startSpan(`${req.method ?? 'GET'} ${route}`, SpanKind.SERVER, { 'http.request.method': req.method ?? 'GET', 'http.route': route }, () => contextFromHeaders(req.headers));
     let status: number;
     if (closing) status = refuse(socket, 503, requestId);
     // ws's answer for another path, kept: 400.
@@ -82,6 +86,7 @@ export function answerUpgrades(server: Server, wsServer: WebSocketServer, door: 
       if (status !== 101) door.connections?.give(client);
     }
     door.requests?.finish(requestId, req.method ?? 'GET', route, status, started, client);
+    if (span) endUpgradeSpan(span, status);
   });
   // ws given the server heard its errors too (an `accept` failing with EMFILE, when the process runs out of files), and
   // graphql-ws closes its sockets on one: kept, and dropped on close as ws dropped it.
@@ -111,4 +116,11 @@ function refuse(socket: Duplex, status: number, requestId: string, body = STATUS
       `Content-Length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\n${headers}\r\n${body}`,
   );
   return status;
+}
+
+/** The upgrade's span, with the status it was answered (101 when the socket opened), an error when 5xx. */
+function endUpgradeSpan(span: Span, status: number): void {
+  span.setAttribute('http.response.status_code', status);
+  if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+  span.end();
 }

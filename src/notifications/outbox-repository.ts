@@ -147,9 +147,9 @@ export async function findNotification(db: Db, id: string): Promise<OutboxRow | 
 }
 
 /** The path and body of these messages, in one query: a batch the endpoints' dispatcher claimed (delivery-job.ts). */
-export async function notificationBodies(db: Db, ids: readonly string[]): Promise<Array<Pick<OutboxRow, 'id' | 'path' | 'body'>>> {
+export async function notificationBodies(db: Db, ids: readonly string[]): Promise<Array<Pick<OutboxRow, 'id' | 'path' | 'body' | 'trace_parent'>>> {
   if (ids.length === 0) return [];
-  return db.selectFrom('outbox_notifications').select(['id', 'path', 'body']).where('id', 'in', ids).execute();
+  return db.selectFrom('outbox_notifications').select(['id', 'path', 'body', 'trace_parent']).where('id', 'in', ids).execute();
 }
 
 export interface NotificationFilter {

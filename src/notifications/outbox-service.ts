@@ -8,6 +8,7 @@
 import type { Db } from '../db/database.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import { timeOrderedId } from '../kernel/tokens.ts';
+import { activeTraceParent } from '../operations/tracing.ts';
 import type { NotificationBodies, NotificationPath } from './notification-paths.ts';
 import { insertNotification, replaceBody, unsealedBodies } from './outbox-repository.ts';
 import { bodyAtRest, SEALED_PREFIX, SECRET_PATHS, subjectAtRest } from './sealed-body.ts';
@@ -62,6 +63,7 @@ export async function queueNotification<P extends NotificationPath>(trx: Db, pat
     updated_at: now,
     delivered_at: null,
     last_error: bootstrap ? null : `Belongs to site ${site}: sent to that site's own endpoints, not MERCHANT_ENDPOINT.`,
+    trace_parent: activeTraceParent(),
   });
   const endpoints = site === undefined ? [] : await queueDeliveries(trx, { id, site, path, now, dueAt: options.dueAt ?? now });
   return { id, outbox: bootstrap, endpoints };

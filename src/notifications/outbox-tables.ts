@@ -44,6 +44,11 @@ export interface OutboxNotificationTable {
   updated_at: number;
   delivered_at: number | null;
   last_error: string | null;
+  /**
+   * The `traceparent` of the span that queued it (migration 0016), null when none: its deliveries' spans go under
+   * it (docs/operations.md#tracing).
+   */
+  trace_parent: string | null;
 }
 
 export interface OutboxAttemptTable {

@@ -4,7 +4,7 @@
  * (tracing-sdk.ts) is imported only when OTEL_EXPORTER_OTLP_ENDPOINT is set, and until then every helper below is a
  * plain call — not even a no-op span is made, so a laptop run pays one boolean test per helper.
  */
-import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
 
 const tracer = trace.getTracer('sleeve-gateway');
 let on = false;
@@ -23,6 +23,33 @@ export function contextFromHeaders(headers: Record<string, string | string[] | u
   return propagation.extract(context.active(), headers);
 }
 
+/**
+ * The active span's W3C `traceparent`, kept with work done later on its behalf (a notification queued by a request,
+ * delivered after the commit or hours later: docs/operations.md#tracing). Null when tracing is off or nothing is active.
+ */
+export function activeTraceParent(): string | null {
+  if (!on || trace.getActiveSpan() === undefined) return null;
+  const carrier: { traceparent?: string } = {};
+  propagation.inject(context.active(), carrier);
+  return carrier.traceparent ?? null;
+}
+
+/**
+ * The context to start deferred work's span in: under the `traceparent` kept for it, else a root. Never the context
+ * active by chance: a dispatcher woken inside some other request's call would otherwise hang its span there.
+ */
+export function deferredContext(traceParent: string | null | undefined): Context {
+  return traceParent ? propagation.extract(ROOT_CONTEXT, { traceparent: traceParent }) : ROOT_CONTEXT;
+}
+
+/** `headers` with the active span's `traceparent` (and `tracestate`) added, for a call out; the same object when off. */
+export function withTraceContext(headers: Record<string, string>): Record<string, string> {
+  if (!on) return headers;
+  const carrier = { ...headers };
+  propagation.inject(context.active(), carrier);
+  return carrier;
+}
+
 /** Runs `work` inside a new active span; ends it with an error status when `work` throws, and rethrows. */
 export async function inSpan<T>(name: string, kind: SpanKind, attributes: Attributes, work: (span: Span) => Promise<T>, parent?: Context): Promise<T> {
   if (!on) return work(NO_SPAN);
@@ -38,9 +65,12 @@ export async function inSpan<T>(name: string, kind: SpanKind, attributes: Attrib
   });
 }
 
-/** A span started now and ended by the caller (a transaction's begin and commit are separate calls). */
-export function startSpan(name: string, kind: SpanKind, attributes: Attributes): Span | undefined {
-  return on ? tracer.startSpan(name, { kind, attributes }) : undefined;
+/**
+ * A span started now and ended by the caller (a transaction's begin and commit are separate calls; a WebSocket
+ * upgrade is answered by ws's callbacks), under `parent` when given, else the active span.
+ */
+export function startSpan(name: string, kind: SpanKind, attributes: Attributes, parent?: () => Context): Span | undefined {
+  return on ? tracer.startSpan(name, { kind, attributes }, parent?.()) : undefined;
 }
 
 export function failed(span: Span, error: unknown): void {

@@ -5,12 +5,15 @@
  */
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { startServer } from '../../src/server.ts';
 import { startTracing, type TracingHandle } from '../../src/operations/tracing-sdk.ts';
 import { tracingOn } from '../../src/operations/tracing.ts';
 import { createLogger } from '../../src/kernel/logger.ts';
 import { testGateway, VALID_ORDER, afterThisTest } from '../support/gateway.ts';
 import { CARDS, paymentBody } from '../payments/support.ts';
+import { platformHeaders, profileAccess } from '../platform/support.ts';
+import { eventually, startReceiver } from '../support/receiver.ts';
 
 const exporter = new InMemorySpanExporter();
 let tracing: TracingHandle;
@@ -32,7 +35,7 @@ async function served(lines?: string[], env: Record<string, string> = {}) {
     const response = await fetch(server.url + path, { method: 'POST', headers: { 'content-type': 'application/json', traceparent: TRACEPARENT, ...headers }, body: JSON.stringify(body) });
     return { status: response.status, body: (await response.json()) as any };
   };
-  return { t, post };
+  return { t, post, url: server.url };
 }
 
 /** The spans of the caller's trace, as a tree printed one line per span: indentation is depth. */
@@ -118,6 +121,62 @@ describe('tracing', () => {
     expect(tree().slice(0, 2)).toEqual(['POST /graphql', '  graphql.mutation Create']);
     const operation = exporter.getFinishedSpans().find((s) => s.name === 'graphql.mutation Create')!;
     expect(operation.status).toMatchObject({ code: 2, message: 'RATE_LIMITED' });
+  });
+
+  it("delivers the webhooks a request causes under its trace, retries too, and gives each receiver its attempt's traceparent", async () => {
+    const operator = await startReceiver(); // MERCHANT_ENDPOINT
+    const { t, post } = await served(undefined, { MERCHANT_ENDPOINT: operator.url, MERCHANT_SIGNING_KEY: 'trace-key', NOTIFY_RETRY_SCHEDULE: '0,5s,5m' });
+    const own = await startReceiver(); // the site's own endpoint
+    expect((await t.rest('POST', '/v1/webhooks/endpoints', { url: own.url }, { authorization: t.siteAuthorization })).status).toBe(201);
+    own.failNext(1); // its first attempt fails; the retry comes 5 s later, woken by the clock, not by the request
+    exporter.reset();
+    const decided = await post('/v2/accounts/profile-access/ev-trace', profileAccess({ accountId: 'acct-trace', accountOwner: { email: 'verify@vendor.test' } }), platformHeaders(t));
+    expect(decided.status).toBe(200);
+    await operator.waitFor(1);
+    await own.waitFor(1);
+    await eventually(() => exporter.getFinishedSpans().filter((span) => span.name === 'webhook.deliver').length === 2);
+    await t.clock.advance(5_000);
+    await own.waitFor(2);
+    const deliveries = await eventually(() => {
+      const finished = exporter.getFinishedSpans().filter((span) => span.name === 'webhook.deliver');
+      return finished.length === 3 ? finished : undefined;
+    });
+    // Before, the retry was a root span (the first attempts hung under whatever woke the dispatcher), and receivers
+    // got no traceparent.
+    const lines = tree();
+    expect(lines[0]).toBe('POST /v2/accounts/profile-access/:id');
+    expect(lines.filter((line) => line === '  webhook.deliver')).toHaveLength(3);
+    const sent = [...operator.requests, ...own.requests].map((request) => request.headers.traceparent).sort();
+    expect(sent).toEqual(deliveries.map((span) => `00-${TRACE_ID}-${span.spanContext().spanId}-01`).sort());
+  });
+
+  it('a subscription over SSE: its subscribe phase is a named span under the request', async () => {
+    const { url } = await served();
+    const response = await fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', traceparent: TRACEPARENT },
+      body: JSON.stringify({ query: 'subscription Options { sleeveOptionsChanged { charLimit } }' }),
+    });
+    const reader = response.body!.getReader();
+    let text = '';
+    while (!text.includes('charLimit')) text += new TextDecoder().decode((await reader.read()).value);
+    await reader.cancel();
+    // Before, a subscription made no span but the HTTP one.
+    await eventually(() => ['POST /graphql', 'graphql.subscription Options'].every((name) => exporter.getFinishedSpans().some((span) => span.name === name)));
+    expect(tree()).toEqual(['POST /graphql', '  graphql.subscription Options']);
+    const subscribe = exporter.getFinishedSpans().find((span) => span.name === 'graphql.subscription Options')!;
+    expect(subscribe.attributes).toMatchObject({ 'graphql.operation.type': 'subscription', 'graphql.operation.name': 'Options' });
+  });
+
+  it('a WebSocket upgrade is a server span under the caller, with the status it was answered', async () => {
+    const { url } = await served();
+    const socket = new WebSocket(`${url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws', { headers: { traceparent: TRACEPARENT } });
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    socket.close();
+    // Before, an upgrade made no span at all.
+    const upgrade = await eventually(() => exporter.getFinishedSpans().find((span) => span.name === 'GET /graphql'));
+    expect(tree()).toEqual(['GET /graphql']);
+    expect(upgrade.attributes).toMatchObject({ 'http.route': '/graphql', 'http.response.status_code': 101 });
   });
 
   it('puts the trace id on the request line and on every line the request causes', async () => {

@@ -18,6 +18,7 @@ import * as clearNetworkTokensIndex from './0012-clear-network-tokens-index.ts';
 import * as orderPayingSince from './0013-order-paying-since.ts';
 import * as olderEndpointSecret from './0014-older-endpoint-secret.ts';
 import * as keptCvcIndex from './0015-kept-cvc-index.ts';
+import * as notificationTraceParent from './0016-notification-trace-parent.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-orders': orders,
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0013-order-paying-since': orderPayingSince,
   '0014-older-endpoint-secret': olderEndpointSecret,
   '0015-kept-cvc-index': keptCvcIndex,
+  '0016-notification-trace-parent': notificationTraceParent,
 };
 
 export const migrationProvider: MigrationProvider = {
