@@ -13,7 +13,8 @@
  * last change or subscription (an order may wait days for its pickup, followed by a session that stays in use; an
  * entry left by an ended session is only read, never sent to).
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { RedisClient } from '../src/kernel/drivers.ts';
 import { closeRedis, REDIS_COMMAND_TIMEOUT_MS } from '../src/kernel/redis-connection.ts';
 import { sha256Hex } from '../src/kernel/tokens.ts';
 
@@ -67,7 +68,7 @@ export function createSessionStore(options: { redisUrl: string | null; prefix: s
 
 function redisStore(url: string, prefix: string): SessionStore {
   // Bounded: a silent Redis fails an MCP call rather than holding it (src/kernel/redis-connection.ts).
-  const redis = new Redis(url, { maxRetriesPerRequest: 1, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
+  const redis = new (RedisClient())(url, { maxRetriesPerRequest: 1, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
   redis.on('error', () => {}); // ioredis reconnects; /ready reports Redis through the bus and the limiter
   // From the session's key, hashed once per call.
   const session = (key: string) => `${prefix}s:${key}`;

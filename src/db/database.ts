@@ -6,7 +6,7 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { DEFAULT_MIGRATION_TABLE, Kysely, Migrator, PostgresDialect, sql, type Transaction } from 'kysely';
-import pg from 'pg';
+import { pgDriver } from '../kernel/drivers.ts';
 import type { DatabaseTarget, SqliteSynchronous } from '../kernel/config.ts';
 import { migrationProvider } from './migrations/index.ts';
 import { groupCommitDialect } from './group-commit-dialect.ts';
@@ -89,6 +89,7 @@ async function openPostgres(url: string, logger?: Logger): Promise<{ db: Kysely<
   const queryTimeoutMs = secondsParameter(parsed, 'query_timeout', DEFAULT_QUERY_TIMEOUT_SECONDS) * 1000;
   parsed.searchParams.delete('query_timeout');
   const options = [...(schema ? [`-c search_path=${schema}`] : []), ...sessionTimeoutOption(queryTimeoutMs)];
+  const pg = pgDriver();
   const newPool = (max: number, answerTimeoutMs: number) => {
     const pool = new pg.Pool({
       connectionString: parsed.toString(),

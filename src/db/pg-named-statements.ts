@@ -15,7 +15,7 @@
  *   twice. So on that refusal the text gets a new name, which every connection prepares afresh; the request that met
  *   it is answered 503 `unavailable`, retryable (connection-loss.ts), and its retry runs.
  */
-import pg from 'pg';
+import type pg from 'pg';
 
 /** How many statement texts get a name, per process. */
 export const MAX_NAMED = 1000;

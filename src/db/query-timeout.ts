@@ -13,14 +13,15 @@
  *   after that long, which rolls it back and frees its row locks for the other instances. The gateway never leaves a
  *   transaction idle on purpose: it calls processors and receivers outside any.
  */
-import pg from 'pg';
+import type pg from 'pg';
+import { pgDriver } from '../kernel/drivers.ts';
 
 /** The default of `query_timeout`, in seconds. */
 export const DEFAULT_QUERY_TIMEOUT_SECONDS = 10;
 
 /** pg's Client, each of whose queries closes the connection when unanswered after `timeoutMs` (0: never). */
 export function clientWithQueryTimeout(timeoutMs: number): typeof pg.Client {
-  return class TimedClient extends pg.Client {
+  return class TimedClient extends pgDriver().Client {
     // pg's overloads (a callback, a submittable, a promise) in one: only kysely's promise form is timed.
     override query(...args: unknown[]): any {
       const result: unknown = (super.query as (...all: unknown[]) => unknown).apply(this, args);

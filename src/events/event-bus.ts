@@ -6,7 +6,8 @@
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
 import { MemoryEventTarget } from './memory-event-target.ts';
 import { createPubSub, type PubSub } from '@graphql-yoga/subscription';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { RedisClient } from '../kernel/drivers.ts';
 import { answeredWithin, closeRedis, pingForReadiness, watchRedisLink, type RedisLink } from '../kernel/redis-connection.ts';
 import type { Topics } from './topics.ts';
 import { resumptions, subscriptions } from './redis-subscriptions.ts';
@@ -85,6 +86,7 @@ export function createEventBus({ redisUrl, channelPrefix = '', onListenerError =
     const target = new MemoryEventTarget();
     return { bus: withListen(target as Target, onListenerError, IN_MEMORY), check: async () => {}, dispose: async () => {} };
   }
+  const Redis = RedisClient();
   const publishClient = quiet(new Redis(redisUrl, { lazyConnect: false, maxRetriesPerRequest: 3 }));
   // The ready check stays on: without it ioredis 5 (redis/ioredis#2099) can call a connection that closed during its
   // handshake "ready", stop reconnecting and queue every command for ever, so this instance silently heard nothing

@@ -16,7 +16,8 @@
  * Only allowed requests count: a refused one is handed back, so a client refused on its email does not use up the
  * address's budget the rest of the venue shares.
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { RedisClient } from './drivers.ts';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { within } from './bounded-wait.ts';
 import { limitedAddress } from './client-address.ts';
@@ -122,7 +123,7 @@ export function createRateLimiter(config: RateLimitConfig, clock: Clock, options
   // No offline queue: while the connection is down a command fails at once (the counts go to memory) instead of
   // waiting for the reconnect, which made every request seconds slower, more with each backoff. A command left
   // unanswered (Redis silent) fails after REDIS_COMMAND_TIMEOUT_MS instead of holding the request for minutes.
-  const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
+  const redis = new (RedisClient())(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
   redis.on('error', () => {}); // ioredis reconnects by itself; while it cannot, the counts are kept in memory
   const ready = new Promise<void>((resolve) => {
     redis.once('ready', () => resolve());
