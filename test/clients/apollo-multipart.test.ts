@@ -5,11 +5,12 @@
  * (graphql-server/multipart-subscriptions.ts, docs/graphql.md#subscriptions-over-http-multipart).
  */
 import { ApolloClient, HttpLink, InMemoryCache, gql, type TypedDocumentNode } from '@apollo/client';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { afterThisTest, VALID_ORDER } from '../support/gateway.ts';
 import { startProcess } from '../support/process.ts';
 import { createGateway, createManualClock } from '../../src/index.ts';
 import { possibleTypesOfSchema } from './support.ts';
+import { STREAM_PING_MS } from '../../graphql-server/single-connection-operations.ts';
 
 const doc = (text: TemplateStringsArray) => gql(text) as TypedDocumentNode<any, Record<string, unknown>>;
 const CREATE = doc`
@@ -120,6 +121,27 @@ describe('Apollo Client 4, HttpLink only: subscriptions in the multipart protoco
     let text = '';
     while (!text.includes('"charLimit"')) text += new TextDecoder().decode((await reader.read()).value);
     expect(text).toBe('\r\n--graphql\r\ncontent-type: application/json; charset=utf-8\r\n\r\n{"payload":{"data":{"sleeveOptionsChanged":{"charLimit":20}}}}\r\n--graphql');
+    await reader.cancel();
+  });
+  it('sends a heartbeat part (`{}`) every 12 s while no event comes, so proxies keep the stream open', async () => {
+    // setInterval only: the gateway's own clock and timers stay real.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    afterThisTest(async () => void vi.useRealTimers());
+    const gateway = await createGateway({ clock: createManualClock() });
+    afterThisTest(() => gateway.dispose());
+    const response = await gateway.fetch(new Request('http://localhost/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'multipart/mixed;boundary=graphql;subscriptionSpec=1.0' },
+      body: JSON.stringify({ query: 'subscription { sleeveOptionsChanged { charLimit } }' }),
+    }));
+    const reader = response.body!.getReader();
+    let text = '';
+    while (!text.includes('"charLimit"')) text += new TextDecoder().decode((await reader.read()).value);
+    const heartbeat = '\r\ncontent-type: application/json; charset=utf-8\r\n\r\n{}\r\n--graphql';
+    vi.advanceTimersByTime(STREAM_PING_MS);
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe(heartbeat);
+    vi.advanceTimersByTime(STREAM_PING_MS);
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe(heartbeat);
     await reader.cancel();
   });
 });
