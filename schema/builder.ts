@@ -58,6 +58,11 @@ export const builder = new SchemaBuilder<{
     nodeTypeOptions: {
       description: 'An object with a global id: fetch it again with node(id) (docs/graphql.md#object-identity).',
     },
+    // Node.id on the interface; each type's own id adds what its id is made of (schema/types/nodes.ts).
+    idFieldOptions: {
+      description:
+        'Global id: unique across every type and stable for the object\'s life, so a normalised cache keys on it; pass it to node(id) or nodes(ids). Treat it as opaque.',
+    },
   },
 });
 

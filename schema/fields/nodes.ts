@@ -12,7 +12,7 @@ builder.queryField('node', (t) =>
     nullable: true,
     description:
       'The object with this id, as its own field would show it to you: an Order for staff only (null for anyone else: use order(orderNumber, payToken)); a staff object for staff only (UNAUTHORIZED otherwise). Null when unknown.',
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'A global id this API gave out (an object\'s `id`); anything else is VALIDATION_FAILED (field id).' }) },
     resolve: async (_root, { id }, context, info) => (await fetchNodes([String(id)], context, info))[0] as object | null,
   }),
 );
@@ -22,7 +22,7 @@ builder.queryField('nodes', (t) =>
     type: [builder.nodeInterfaceRef()],
     nullable: { list: false, items: true },
     description: `The objects with these ids, in order, each as node(id) answers it (at most ${NODES_MAX}); an id that is refused fails only its own item.`,
-    args: { ids: t.arg.idList({ required: true }) },
+    args: { ids: t.arg.idList({ required: true, description: `Global ids, at most ${NODES_MAX}; the answer has one item per id, in the same order.` }) },
     resolve: (_root, { ids }, context, info) => {
       if (ids.length > NODES_MAX) throw new DomainError('validation_failed', `At most ${NODES_MAX} ids at a time.`, { field: 'ids' });
       return fetchNodes(ids.map(String), context, info) as Promise<Array<object | null>>;

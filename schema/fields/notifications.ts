@@ -22,7 +22,7 @@ builder.queryField('notifications', (t) =>
     authScopes: staffOnly,
     description: 'Staff: every notification with its attempts, oldest first. first: 50 by default, 200 at most.',
     args: {
-      first: t.arg.int(),
+      first: t.arg.int({ description: 'Page size: 50 when omitted; below 1 counts as 1, above 200 as 200.' }),
       after: t.arg.string({ description: 'endCursor of the previous page.' }),
       status: t.arg({ type: [NotificationStatusEnum], description: 'Only these statuses; all when omitted.' }),
       type: t.arg({ type: [NotificationTypeEnum], description: 'Only these notifications; all when omitted.' }),
@@ -37,7 +37,7 @@ builder.mutationField('redeliverNotification', (t) =>
     type: NotificationRef,
     authScopes: staffOnly,
     description: 'Staff: send a notification again now, with the same id and body, on a new round of the retry schedule.',
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: "The notification's id (msg_...), also its global id and webhook-id." }) },
     resolve: (_root, { id }, { services }) => services.notifications.redeliver(String(id)),
   }),
 );
@@ -57,7 +57,10 @@ builder.queryField('claims', (t) =>
     type: ClaimConnectionRef,
     authScopes: staffOnly,
     description: 'Staff: every claim by claim id, oldest first. first: 50 by default, 200 at most.',
-    args: { first: t.arg.int(), after: t.arg.string() },
+    args: {
+      first: t.arg.int({ description: 'Page size: 50 when omitted; below 1 counts as 1, above 200 as 200.' }),
+      after: t.arg.string({ description: 'endCursor of the previous page.' }),
+    },
     resolve: (_root, { first, after }, { services }) => services.disputes.claims.list({ first, after }),
   }),
 );
@@ -67,7 +70,7 @@ builder.mutationField('openClaim', (t) =>
     type: ClaimRef,
     authScopes: staffOnly,
     description: 'Staff: open a claim; the merchant gets /requestforevidencenotification now and a reminder every EVIDENCE_REMINDER_HOURS while evidence is missing.',
-    args: { input: t.arg({ type: OpenClaimInputRef, required: true }) },
+    args: { input: t.arg({ type: OpenClaimInputRef, required: true, description: 'The claim: the order or payment it is about, its type, amount, due date and the evidence it asks for.' }) },
     resolve: (_root, { input }, { services }) =>
       services.disputes.claims.open({ ...input, orderId: String(input.orderId), siteId: input.siteId == null ? null : String(input.siteId) }),
   }),

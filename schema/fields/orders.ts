@@ -65,7 +65,7 @@ builder.mutationField('createOrder', (t) =>
   t.field({
     type: OrderRef,
     description: 'Creates an order held unpaid for 5 minutes. Keep the payToken it returns.',
-    errors: { types: [DomainError], directResult: true, union: { name: 'CreateOrderResult' } },
+    errors: { types: [DomainError], directResult: true, union: { name: 'CreateOrderResult', description: 'The created Order (keep its payToken), or an ApiError to relay: switch on __typename.' } },
     args: { input: t.arg({ type: OrderInputRef, required: true, description: 'The sleeve and its holder, confirmed with the user.' }) },
     resolve: async (_root, { input }, { services }) => {
       const { order, payToken } = await services.orders.create(input);
@@ -78,7 +78,7 @@ builder.mutationField('payOrder', (t) =>
   t.field({
     type: PayResultRef,
     description: 'Pays a held order. Idempotent: paying a paid order answers alreadyPaid and charges nothing.',
-    errors: { types: [DomainError], directResult: true, union: { name: 'PayOrderResult' } },
+    errors: { types: [DomainError], directResult: true, union: { name: 'PayOrderResult', description: 'The PayResult (check alreadyPaid), or an ApiError to relay: switch on __typename; retry only when retryable.' } },
     args: {
       orderNumber: t.arg.id({ required: true, description: 'The order number createOrder answered.' }),
       input: t.arg({ type: PayInputRef, required: true, description: 'The payToken and how to pay.' }),

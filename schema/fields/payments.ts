@@ -10,7 +10,7 @@ builder.queryField('payment', (t) =>
     nullable: true,
     authScopes: staffOnly,
     description: 'Staff: a payment by id; null when unknown.',
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The payment id (pay_...), as POST /api/payments answered it; also its global id.' }) },
     resolve: (_root, { id }, { services }) => services.payments.find(String(id)),
   }),
 );
@@ -21,7 +21,7 @@ builder.queryField('token', (t) =>
     nullable: true,
     authScopes: staffOnly,
     description: 'Staff: masked card info of a vault token, its network token status and aliases; never the full number.',
-    args: { token: t.arg.string({ required: true }) },
+    args: { token: t.arg.string({ required: true, description: 'The vault token itself, as tokenize or the payUrl page issued it (not an alias); the answer is null when the vault has no such token.' }) },
     resolve: (_root, { token }, { services }) => services.payments.tokens.info(token),
   }),
 );
@@ -31,7 +31,7 @@ builder.mutationField('refundPayment', (t) =>
     type: PaymentRef,
     authScopes: staffOnly,
     description: 'Staff: refunds a succeeded payment in full (document 1: all payments will be refunded). Refunding again changes nothing.',
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, description: 'The payment id (pay_...) to refund; also its global id.' }) },
     resolve: (_root, { id }, { services }) => services.payments.refund(String(id)),
   }),
 );

@@ -18,7 +18,7 @@ builder.queryField('orders', (t) =>
     description: 'Staff: every order by order number, oldest first, optionally only some statuses. first: 50 by default, 200 at most.',
     args: {
       status: t.arg({ type: [OrderStatusEnum], description: 'Only orders in these statuses; all when omitted or empty.' }),
-      first: t.arg.int(),
+      first: t.arg.int({ description: 'Page size, 0 to 200; 50 when omitted. Outside that range: VALIDATION_FAILED (field first).' }),
       after: t.arg.string({ description: 'endCursor of the previous page.' }),
     },
     resolve: async (_root, { status, first, after }, { services }) => {
@@ -36,7 +36,10 @@ builder.mutationField('advanceOrder', (t) =>
     type: OrderRef,
     authScopes: staffOnly,
     description: 'Staff: move a paid order forward (RECEIVED → IN_PROGRESS → READY; steps may be skipped, never back).',
-    args: { orderNumber: t.arg.id({ required: true }), status: t.arg({ type: OrderStatusEnum, required: true }) },
+    args: {
+      orderNumber: t.arg.id({ required: true, description: 'The order number (digits), as orders or createOrder show it.' }),
+      status: t.arg({ type: OrderStatusEnum, required: true, description: 'The status to move to: IN_PROGRESS or READY, later than the current one. COLLECTED goes through collectOrder; anything else is VALIDATION_FAILED (field status).' }),
+    },
     resolve: async (_root, { orderNumber, status }, { services }) =>
       services.orders.view(await services.staff.advance(String(orderNumber), status)),
   }),
@@ -47,7 +50,10 @@ builder.mutationField('collectOrder', (t) =>
     type: OrderRef,
     authScopes: staffOnly,
     description: "Staff: hand over a READY order. The collector's first and last name must match the order's.",
-    args: { orderNumber: t.arg.id({ required: true }), collectorName: t.arg.string({ required: true }) },
+    args: {
+      orderNumber: t.arg.id({ required: true, description: 'The order number (digits), as orders or createOrder show it.' }),
+      collectorName: t.arg.string({ required: true, description: "The first and last name the collector gives; must match the order's name, ignoring case, accents and extra spaces." }),
+    },
     resolve: async (_root, { orderNumber, collectorName }, { services }) =>
       services.orders.view(await services.staff.collect(String(orderNumber), collectorName)),
   }),
@@ -58,7 +64,7 @@ builder.mutationField('cancelOrder', (t) =>
     type: OrderRef,
     authScopes: staffOnly,
     description: 'Staff: cancel any order not collected, with a reason (1 to 300 characters). Frees the email.',
-    args: { orderNumber: t.arg.id({ required: true }), reason: t.arg.string({ required: true }) },
+    args: { orderNumber: t.arg.id({ required: true, description: 'The order number (digits), as orders or createOrder show it.' }), reason: t.arg.string({ required: true, description: 'Why, 1 to 300 characters: kept as the order\'s cancelReason.' }) },
     resolve: async (_root, { orderNumber, reason }, { services }) =>
       services.orders.view(await services.staff.cancel(String(orderNumber), reason)),
   }),
@@ -72,7 +78,7 @@ builder.mutationField('updateSleeveOptions', (t) =>
     type: SleeveOptionsRef,
     authScopes: staffOnly,
     description: 'Staff: publish a new set of options. New orders are checked against it; orders already made keep theirs.',
-    args: { input: t.arg({ type: SleeveOptionsInputRef, required: true }) },
+    args: { input: t.arg({ type: SleeveOptionsInputRef, required: true, description: 'The whole new set: every size, font and thread to offer, and the stitch text limit.' }) },
     resolve: async (_root, { input }, { services, publicUrl }) => {
       const set = await services.options.update({
         sizes: choices(input.sizes),
@@ -89,7 +95,7 @@ builder.mutationField('setEventInfo', (t) =>
   t.string({
     authScopes: staffOnly,
     description: 'Staff: replace the event information (eventInfo and /llms-full.txt).',
-    args: { text: t.arg.string({ required: true }) },
+    args: { text: t.arg.string({ required: true, description: 'The whole new text, plain text up to 100,000 characters; not blank.' }) },
     resolve: (_root, { text }, { services }) => services.eventInfo.replace(text),
   }),
 );

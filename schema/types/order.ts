@@ -142,9 +142,10 @@ export const OrderInputRef = builder.inputType('OrderInput', {
 });
 
 export const PayInputRef = builder.inputType('PayInput', {
+  description: "How to pay a held order: its payToken and the way the user chose (document 1's PayInput). Ask the user; never choose for them.",
   fields: (t) => ({
     t: t.string({ required: true, description: 'The payToken from createOrder.' }),
-    method: t.field({ type: PayMethodEnum, required: true }),
+    method: t.field({ type: PayMethodEnum, required: true, description: 'The way the user chose to pay: VENDOR_CARD with no token, or CARD or WALLET with the token from the payUrl page.' }),
     token: t.string({ description: 'Only for CARD and WALLET: the token the payUrl page creates.' }),
   }),
 });

@@ -13,6 +13,7 @@ export const PickupEntryRef = builder.objectRef<PickupEntry>('PickupEntry').impl
 });
 
 const PickupChangeEnum = builder.enumType('PickupChange', {
+  description: 'What changed on the pickup board: redraw it from the event\'s board either way.',
   values: {
     SNAPSHOT: { value: 'snapshot', description: 'The whole board, sent first on every (re)connection.' },
     READY: { value: 'ready', description: 'An order became ready.' },

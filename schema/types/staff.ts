@@ -30,10 +30,23 @@ export const relayPageInfo = (page: { edges: ReadonlyArray<{ cursor: string }>; 
   startCursor: page.edges[0]?.cursor ?? null,
 });
 
+/**
+ * The words every connection's edges, cursor and pageInfo carry. The connections here are built by hand (the services
+ * page with their own cursors), not by plugin-relay's connection helpers, so its edgesFieldOptions and cursorFieldOptions
+ * never reach them: each connection uses these instead, and says in one word what its node is.
+ */
+export const CONNECTION_TEXTS = {
+  edges: "This page's items, in the list's order, each with its cursor; empty when nothing (more) matches.",
+  pageInfo: 'Whether more items follow (hasNextPage) and the cursor to pass as `after` for the next page (endCursor).',
+  cursor: 'Opaque position of this item in the list: pass it as `after` to read the items that follow it.',
+  edge: (what: string) => `One ${what} in a page of the list, with its cursor.`,
+  node: (what: string) => `The ${what} itself.`,
+};
+
 export const PageInfoRef = builder.objectRef<PageInfoShape>('PageInfo').implement({
   description: 'Where a page ends: pass endCursor as `after` to read the next one while hasNextPage is true.',
   fields: (t) => ({
-    hasNextPage: t.exposeBoolean('hasNextPage'),
+    hasNextPage: t.exposeBoolean('hasNextPage', { description: 'True when more items follow this page: read them with after: endCursor. False on the last page.' }),
     endCursor: t.exposeString('endCursor', { nullable: true, description: 'Opaque; null on an empty page.' }),
     hasPreviousPage: t.boolean({
       description: 'Always false: these connections page forward only (first, after), where the Relay connection spec allows false.',
@@ -44,22 +57,24 @@ export const PageInfoRef = builder.objectRef<PageInfoShape>('PageInfo').implemen
 });
 
 const OrderEdgeRef = builder.objectRef<OrderEdgeShape>('OrderEdge').implement({
+  description: CONNECTION_TEXTS.edge('order'),
   fields: (t) => ({
-    cursor: t.exposeString('cursor'),
-    node: t.field({ type: OrderRef, resolve: (e) => e.node }),
+    cursor: t.exposeString('cursor', { description: CONNECTION_TEXTS.cursor }),
+    node: t.field({ type: OrderRef, description: CONNECTION_TEXTS.node('order, with its staff fields'), resolve: (e) => e.node }),
   }),
 });
 
 export const OrderConnectionRef = builder.objectRef<OrderConnectionShape>('OrderConnection').implement({
   description: 'Orders by order number, oldest first.',
   fields: (t) => ({
-    edges: t.field({ type: [OrderEdgeRef], resolve: (c) => c.edges }),
-    pageInfo: t.field({ type: PageInfoRef, resolve: relayPageInfo }),
+    edges: t.field({ type: [OrderEdgeRef], description: CONNECTION_TEXTS.edges, resolve: (c) => c.edges }),
+    pageInfo: t.field({ type: PageInfoRef, description: CONNECTION_TEXTS.pageInfo, resolve: relayPageInfo }),
     totalCount: t.exposeInt('totalCount', { description: 'Orders matching the status filter, on every page.' }),
   }),
 });
 
 const ChoiceInputRef = builder.inputType('ChoiceInput', {
+  description: 'One size, font or thread to offer: its value, and for threads and fonts how the previews draw it.',
   fields: (t) => ({
     value: t.string({ required: true, description: "1 to 40 letters, digits, spaces or . ' & -" }),
     color: t.string({ description: 'Threads: the colour the previews draw with, like #1f2f5c. Omitted: the colour this thread has now; a new thread needs one.' }),
@@ -70,9 +85,9 @@ const ChoiceInputRef = builder.inputType('ChoiceInput', {
 export const SleeveOptionsInputRef = builder.inputType('SleeveOptionsInput', {
   description: 'A whole new set of options; orders already made keep theirs.',
   fields: (t) => ({
-    sizes: t.field({ type: [ChoiceInputRef], required: true }),
-    fonts: t.field({ type: [ChoiceInputRef], required: true }),
-    threads: t.field({ type: [ChoiceInputRef], required: true }),
+    sizes: t.field({ type: [ChoiceInputRef], required: true, description: 'The sizes to offer, in the order shown: 1 to 50, no value twice (compared ignoring case).' }),
+    fonts: t.field({ type: [ChoiceInputRef], required: true, description: 'The fonts to offer, in the order shown: 1 to 50, no value twice; family sets how previews draw each.' }),
+    threads: t.field({ type: [ChoiceInputRef], required: true, description: 'The thread colours to offer, in the order shown: 1 to 50, no value twice; a new thread needs its color.' }),
     charLimit: t.int({ required: true, description: 'Maximum length of stitchText, 1 to 60.' }),
     baseVersion: t.int({
       required: false,

@@ -14,7 +14,7 @@ import type {
   WebhookEndpoint,
 } from '../../src/notifications/endpoint-service.ts';
 import { builder } from '../builder.ts';
-import { PageInfoRef, type PageInfoShape } from './staff.ts';
+import { CONNECTION_TEXTS, PageInfoRef, type PageInfoShape } from './staff.ts';
 
 const date = (ms: number | null) => (ms === null ? null : new Date(ms));
 
@@ -35,15 +35,20 @@ export const WebhookEventTypeEnum = builder.enumType('WebhookEventType', {
 export const WebhookDeliveryStatusEnum = builder.enumType('WebhookDeliveryStatus', {
   description:
     'PENDING: queued, waiting for a retry, or kept while its endpoint is disabled; DELIVERED: the endpoint answered 2xx; FAILED: the retry schedule ran out (recover sends it again); DROPPED: not sent, as it had nothing left to say when due.',
-  values: { PENDING: { value: 'PENDING' }, DELIVERED: { value: 'DELIVERED' }, FAILED: { value: 'FAILED' }, DROPPED: { value: 'DROPPED' } } as const,
+  values: {
+    PENDING: { value: 'PENDING', description: 'Not delivered yet: queued, waiting for its next retry, or kept while the endpoint is disabled or throttled.' },
+    DELIVERED: { value: 'DELIVERED', description: 'The endpoint answered 2xx; deliveredAt says when.' },
+    FAILED: { value: 'FAILED', description: 'Every attempt of the retry schedule failed: recoverWebhookEndpoint or redeliverWebhookDelivery sends it again.' },
+    DROPPED: { value: 'DROPPED', description: 'Never sent: when due it had nothing left to say (an evidence request whose evidence all came meanwhile); lastError says why.' },
+  } as const,
 });
 
 const WebhookDeliveryAttemptRef = builder.objectRef<DeliveryAttempt>('WebhookDeliveryAttempt').implement({
   description: 'One POST to the endpoint.',
   fields: (t) => ({
     attempt: t.exposeInt('attempt', { description: '1 for the first; redeliveries and recoveries keep counting.' }),
-    startedAt: t.field({ type: 'DateTime', resolve: (a) => new Date(a.startedAt) }),
-    durationMs: t.exposeInt('durationMs'),
+    startedAt: t.field({ type: 'DateTime', description: 'When the POST started.', resolve: (a) => new Date(a.startedAt) }),
+    durationMs: t.exposeInt('durationMs', { description: 'How long the POST took until the answer or the failure, in milliseconds (a timeout is about 10000).' }),
     statusCode: t.exposeInt('statusCode', { nullable: true, description: "The endpoint's HTTP status; null when no answer came." }),
     responseExcerpt: t.exposeString('responseExcerpt', { nullable: true, description: 'The first 500 characters of the answer.' }),
     error: t.exposeString('error', { nullable: true, description: 'Why no answer came (timeout, refused connection).' }),
@@ -65,22 +70,27 @@ export function toConnection<T extends { id: string; createdAt: number }>(page: 
   return { edges, pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor, startCursor: edges[0]?.cursor ?? null }, totalCount: page.totalCount };
 }
 
-function connection<T>(name: string, node: typeof WebhookEndpointRef | typeof WebhookDeliveryRef, description: string) {
+/** `what` names the node in the edge's words (CONNECTION_TEXTS). */
+function connection<T>(name: string, node: typeof WebhookEndpointRef | typeof WebhookDeliveryRef, description: string, what: string) {
   const edge = builder.objectRef<{ cursor: string; node: T }>(`${name}Edge`).implement({
-    fields: (t) => ({ cursor: t.exposeString('cursor'), node: t.field({ type: node as never, resolve: (e) => e.node as never }) }),
+    description: CONNECTION_TEXTS.edge(what),
+    fields: (t) => ({
+      cursor: t.exposeString('cursor', { description: CONNECTION_TEXTS.cursor }),
+      node: t.field({ type: node as never, description: CONNECTION_TEXTS.node(what), resolve: (e) => e.node as never }),
+    }),
   });
   return builder.objectRef<ConnectionShape<T>>(`${name}Connection`).implement({
     description,
     fields: (t) => ({
-      edges: t.field({ type: [edge], resolve: (c) => c.edges }),
-      pageInfo: t.field({ type: PageInfoRef, resolve: (c) => c.pageInfo }),
+      edges: t.field({ type: [edge], description: CONNECTION_TEXTS.edges, resolve: (c) => c.edges }),
+      pageInfo: t.field({ type: PageInfoRef, description: CONNECTION_TEXTS.pageInfo, resolve: (c) => c.pageInfo }),
       totalCount: t.exposeInt('totalCount', { description: 'Matching the filters, on every page.' }),
     }),
   });
 }
 
-export const WebhookEndpointConnectionRef = connection<WebhookEndpoint>('WebhookEndpoint', WebhookEndpointRef, 'Webhook endpoints, oldest first.');
-export const WebhookDeliveryConnectionRef = connection<WebhookDelivery>('WebhookDelivery', WebhookDeliveryRef, 'Deliveries of one endpoint, newest first.');
+export const WebhookEndpointConnectionRef = connection<WebhookEndpoint>('WebhookEndpoint', WebhookEndpointRef, 'Webhook endpoints, oldest first.', 'webhook endpoint');
+export const WebhookDeliveryConnectionRef = connection<WebhookDelivery>('WebhookDelivery', WebhookDeliveryRef, 'Deliveries of one endpoint, newest first.', 'delivery, with its attempts');
 
 WebhookEndpointRef.implement({
   description: "A site's webhook endpoint (docs/merchant-webhooks.md#endpoints), with its health; never its secret.",
@@ -89,19 +99,23 @@ WebhookEndpointRef.implement({
     endpointId: t.id({ description: 'The id REST shows (ep_…): /v1/webhooks/endpoints/{endpointId}.', resolve: (e) => e.id }),
     siteId: t.id({ description: 'The site that owns it (the bootstrap site or a merchant of POST /merchants).', resolve: (e) => e.siteId }),
     url: t.exposeString('url', { description: 'Each notification is POSTed to url + its path.' }),
-    description: t.exposeString('description'),
+    description: t.exposeString('description', { description: "The site's own note about the endpoint (at most 500 characters); empty when none was given." }),
     eventTypes: t.field({ type: [WebhookEventTypeEnum], description: 'Empty: every event type.', resolve: (e) => e.eventTypes }),
-    enabled: t.exposeBoolean('enabled'),
+    enabled: t.exposeBoolean('enabled', { description: 'False: nothing is sent to it and its deliveries wait, PENDING (disabledReason says why); enable it with updateWebhookEndpoint.' }),
     disabledReason: t.exposeString('disabledReason', { nullable: true, description: 'Why it is disabled (410 Gone, failing too long, by the site); null while enabled.' }),
     failingSince: t.field({ type: 'DateTime', nullable: true, description: 'The first failed attempt of the current run of failures; null after a success.', resolve: (e) => date(e.failingSince) }),
     throttledUntil: t.field({ type: 'DateTime', nullable: true, description: 'Nothing is sent before this, as its Retry-After asked; null when not throttled.', resolve: (e) => date(e.throttledUntil) }),
     previousSecretExpiresAt: t.field({ type: 'DateTime', nullable: true, description: 'Until then the secret before the last rotation signs too; null outside an overlap.', resolve: (e) => date(e.previousSecretExpiresAt) }),
-    createdAt: t.field({ type: 'DateTime', resolve: (e) => new Date(e.createdAt) }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (e) => new Date(e.updatedAt) }),
+    createdAt: t.field({ type: 'DateTime', description: 'When the endpoint was registered.', resolve: (e) => new Date(e.createdAt) }),
+    updatedAt: t.field({ type: 'DateTime', description: 'When it last changed: an update, a rotation, or being disabled.', resolve: (e) => new Date(e.updatedAt) }),
     deliveries: t.field({
       type: WebhookDeliveryConnectionRef,
       description: 'Its deliveries, newest first. first: 50 by default, 200 at most.',
-      args: { first: t.arg.int(), after: t.arg.string(), status: t.arg({ type: [WebhookDeliveryStatusEnum] }) },
+      args: {
+        first: t.arg.int({ description: 'Page size: 50 when omitted; below 1 counts as 1, above 200 as 200.' }),
+        after: t.arg.string({ description: 'endCursor of the previous page.' }),
+        status: t.arg({ type: [WebhookDeliveryStatusEnum], description: 'Only these statuses; all when omitted.' }),
+      },
       resolve: async (e, { first, after, status }, { services }) =>
         toConnection(await services.webhooks.endpointDeliveries(e.id, { first, after, statuses: status ?? null })),
     }),
@@ -113,7 +127,7 @@ WebhookDeliveryRef.implement({
   fields: (t) => ({
     deliveryId: t.id({ description: 'The id REST shows (dlv_…): …/deliveries/{deliveryId}/redeliver.', resolve: (d) => d.id }),
     webhookId: t.id({ description: 'The webhook-id header: the message id, the same at every endpoint it goes to.', resolve: (d) => d.webhookId }),
-    siteId: t.id({ resolve: (d) => d.siteId }),
+    siteId: t.id({ description: 'The site the message belongs to, which owns the endpoint.', resolve: (d) => d.siteId }),
     endpoint: t.field({
       type: WebhookEndpointRef,
       nullable: true,
@@ -121,20 +135,20 @@ WebhookDeliveryRef.implement({
       resolve: (d, _args, { services }) => services.webhooks.endpoint(d.endpointId),
     }),
     eventType: t.exposeString('eventType', { description: 'One of the five event types (token-updated, …), or webhook-test for a test event.' }),
-    status: t.field({ type: WebhookDeliveryStatusEnum, resolve: (d) => d.status }),
-    attemptCount: t.exposeInt('attemptCount'),
+    status: t.field({ type: WebhookDeliveryStatusEnum, description: 'PENDING, DELIVERED, FAILED or DROPPED.', resolve: (d) => d.status }),
+    attemptCount: t.exposeInt('attemptCount', { description: 'How many POSTs were made to the endpoint, over every redelivery and recovery; 0 before the first.' }),
     nextAttemptAt: t.field({ type: 'DateTime', nullable: true, description: DELIVERY_NEXT_ATTEMPT_AT, resolve: (d) => date(d.nextAttemptAt) }),
-    createdAt: t.field({ type: 'DateTime', resolve: (d) => new Date(d.createdAt) }),
+    createdAt: t.field({ type: 'DateTime', description: 'When the message was queued for this endpoint; recoverWebhookEndpoint(since) compares with it.', resolve: (d) => new Date(d.createdAt) }),
     deliveredAt: t.field({ type: 'DateTime', nullable: true, description: TIME_NOTES.deliveredAt, resolve: (d) => date(d.deliveredAt) }),
-    lastError: t.exposeString('lastError', { nullable: true }),
-    attempts: t.field({ type: [WebhookDeliveryAttemptRef], resolve: (d) => d.attempts }),
+    lastError: t.exposeString('lastError', { nullable: true, description: 'Why the last attempt failed (HTTP 500, a timeout, a refused connection) or why it was DROPPED; null before any failure and after a delivery.' }),
+    attempts: t.field({ type: [WebhookDeliveryAttemptRef], description: 'Every POST made to the endpoint, oldest first; empty before the first.', resolve: (d) => d.attempts }),
   }),
 });
 
 export const CreatedWebhookEndpointRef = builder.objectRef<{ endpoint: WebhookEndpoint; secret: string }>('CreatedWebhookEndpoint').implement({
   description: 'A new endpoint and its signing secret, shown this once.',
   fields: (t) => ({
-    endpoint: t.field({ type: WebhookEndpointRef, resolve: (c) => c.endpoint }),
+    endpoint: t.field({ type: WebhookEndpointRef, description: 'The endpoint as created.', resolve: (c) => c.endpoint }),
     secret: t.exposeString('secret', { description: 'whsec_ + base64 of 32 random bytes: give it to the standardwebhooks library. Never shown again.' }),
   }),
 });
@@ -144,16 +158,16 @@ export const RotatedWebhookSecretRef = builder
   .implement({
     description: 'The new signing secret, shown this once; the old one signs too until previousSecretExpiresAt.',
     fields: (t) => ({
-      endpoint: t.field({ type: WebhookEndpointRef, resolve: (r) => r.endpoint }),
-      secret: t.exposeString('secret'),
-      previousSecretExpiresAt: t.field({ type: 'DateTime', resolve: (r) => new Date(r.previousSecretExpiresAt) }),
+      endpoint: t.field({ type: WebhookEndpointRef, description: 'The endpoint after the rotation.', resolve: (r) => r.endpoint }),
+      secret: t.exposeString('secret', { description: 'The new whsec_ secret: give it to the standardwebhooks library now. Never shown again.' }),
+      previousSecretExpiresAt: t.field({ type: 'DateTime', description: 'Until then (24 hours from the rotation) deliveries carry signatures with both secrets; after it, only the new one.', resolve: (r) => new Date(r.previousSecretExpiresAt) }),
     }),
   });
 
 export const RecoveredWebhookDeliveriesRef = builder.objectRef<{ endpoint: WebhookEndpoint; recovered: number }>('RecoveredWebhookDeliveries').implement({
   description: 'What a recovery made due again.',
   fields: (t) => ({
-    endpoint: t.field({ type: WebhookEndpointRef, resolve: (r) => r.endpoint }),
+    endpoint: t.field({ type: WebhookEndpointRef, description: 'The endpoint recovered, as it is now.', resolve: (r) => r.endpoint }),
     recovered: t.exposeInt('recovered', { description: 'FAILED deliveries now due again.' }),
   }),
 });
@@ -162,11 +176,11 @@ export const WebhookEndpointDisabledRef = builder.objectRef<EndpointDisabledNoti
   description: 'An endpoint the dispatcher disabled (410 Gone, or every attempt failing for ENDPOINT_DISABLE_AFTER).',
   fields: (t) => ({
     endpoint: t.field({ type: WebhookEndpointRef, nullable: true, description: 'As it is now; null once deleted.', resolve: (n, _a, { services }) => services.webhooks.endpoint(n.endpointId) }),
-    endpointId: t.id({ resolve: (n) => n.endpointId }),
-    siteId: t.id({ resolve: (n) => n.siteId }),
-    url: t.exposeString('url'),
-    reason: t.exposeString('reason'),
-    at: t.field({ type: 'DateTime', resolve: (n) => new Date(n.at) }),
+    endpointId: t.id({ description: 'The id REST shows (ep_...) of the endpoint disabled; kept after it is deleted.', resolve: (n) => n.endpointId }),
+    siteId: t.id({ description: 'The site that owns the endpoint.', resolve: (n) => n.siteId }),
+    url: t.exposeString('url', { description: 'The URL it had when disabled.' }),
+    reason: t.exposeString('reason', { description: 'Why, in a sentence: it answered 410 Gone, or every attempt failed for a while (e.g. "Every attempt failed for 5 days.").' }),
+    at: t.field({ type: 'DateTime', description: 'When it was disabled.', resolve: (n) => new Date(n.at) }),
   }),
 });
 
@@ -174,7 +188,7 @@ export const WebhookEndpointInputRef = builder.inputType('WebhookEndpointInput',
   description: 'An endpoint to create (REST POST /v1/webhooks/endpoints).',
   fields: (t) => ({
     url: t.string({ required: true, description: 'http:// or https://, no credentials, query or fragment; on the public internet unless ENDPOINT_ALLOWED_NETWORKS lists its network (this machine or a private, link-local or reserved address is refused).' }),
-    description: t.string(),
+    description: t.string({ description: 'A note for the site about the endpoint, at most 500 characters; empty when omitted.' }),
     eventTypes: t.field({ type: [WebhookEventTypeEnum], description: 'Empty or omitted: every event type.' }),
     enabled: t.boolean({ description: 'true when omitted.' }),
   }),
@@ -183,9 +197,9 @@ export const WebhookEndpointInputRef = builder.inputType('WebhookEndpointInput',
 export const WebhookEndpointPatchRef = builder.inputType('WebhookEndpointPatch', {
   description: 'The fields to change (REST PATCH); omitted ones stay. enabled: true also clears the failure run and the throttle.',
   fields: (t) => ({
-    url: t.string(),
-    description: t.string(),
-    eventTypes: t.field({ type: [WebhookEventTypeEnum] }),
-    enabled: t.boolean(),
+    url: t.string({ description: 'A new URL, under the same rules as at creation; moving it clears the failure run.' }),
+    description: t.string({ description: 'A new note, at most 500 characters; null clears it.' }),
+    eventTypes: t.field({ type: [WebhookEventTypeEnum], description: 'The new event types; empty means every event type.' }),
+    enabled: t.boolean({ description: 'false disables it (nothing is sent, deliveries wait); true enables it and clears the failure run and the throttle.' }),
   }),
 });
