@@ -7,10 +7,13 @@
  * tracing is on — and then the fast JSON path steps aside (graphql-door.ts), so every operation is traced on the one
  * pipeline.
  */
-import { SpanStatusCode, trace, type Span } from '@opentelemetry/api';
+import { SpanStatusCode, trace, type Span, type SpanContext } from '@opentelemetry/api';
 import { getOperationAST, type DocumentNode, type ExecutionResult } from 'graphql';
 import { isAsyncIterable, type Plugin } from 'graphql-yoga';
 import { inSpan, SpanKind } from '../src/operations/tracing.ts';
+
+/** The upgrade span a graphql-ws operation's context carries (ws-transport.ts); undefined over HTTP. */
+const upgradeOf = (context: object): SpanContext | undefined => (context as { upgradeSpan?: SpanContext }).upgradeSpan;
 
 /** Names the active span after the operation (`graphql.mutation Create`); the span, or undefined when none is active. */
 function nameActiveSpan(args: { document: DocumentNode; operationName?: string | null }): Span | undefined {
@@ -31,8 +34,10 @@ function markErrors(span: Span, result: ExecutionResult | AsyncIterable<unknown>
 export const useTracing: Plugin = {
   instrumentation: {
     // The one span helper of the gateway (tracing.ts): active while the phase runs, ended when it is done.
-    execute: (_payload, wrapped) => inSpan('graphql.execute', SpanKind.INTERNAL, {}, async () => wrapped()),
-    subscribe: (_payload, wrapped) => inSpan('graphql.subscribe', SpanKind.INTERNAL, {}, async () => wrapped()),
+    // Over graphql-ws no span is active (a socket's messages run outside its upgrade's): the operation is a root
+    // span, linked to the upgrade that opened its socket (ws-upgrade.ts), so one finds the other.
+    execute: ({ context }, wrapped) => inSpan('graphql.execute', SpanKind.INTERNAL, {}, async () => wrapped(), undefined, upgradeOf(context)),
+    subscribe: ({ context }, wrapped) => inSpan('graphql.subscribe', SpanKind.INTERNAL, {}, async () => wrapped(), undefined, upgradeOf(context)),
   },
   onExecute({ args }) {
     const span = nameActiveSpan(args);

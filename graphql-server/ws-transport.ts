@@ -26,7 +26,8 @@ import type { TrustedDocuments } from './trusted-documents.ts';
 import { parseFailed, withoutHttpExtensions } from './socket-errors.ts';
 import { WRITE_NEXT_NOW, type WriteNextNow } from './use-compiled-subscriptions.ts';
 import type { ProductionHardening } from './use-production-hardening.ts';
-import { answerUpgrades, type UpgradeDoor } from './ws-upgrade.ts';
+import { answerUpgrades, upgradeSpanOf, type UpgradeDoor } from './ws-upgrade.ts';
+import type { SpanContext } from '@opentelemetry/api';
 import type { GraphQLYoga } from './yoga-server.ts';
 
 export interface WebSocketTransport {
@@ -65,12 +66,14 @@ export function attachWebSocket(
   const wsServer = new WebSocketServer({ noServer: true, maxPayload });
   const upgrades = answerUpgrades(server, wsServer, door);
   // `extra` is graphql-ws's own per-socket object: the client address is kept there once read.
-  const graphqlWs = useServer<ConnectionInitMessage['payload'], { clientAddress: string }>(
+  const graphqlWs = useServer<ConnectionInitMessage['payload'], { clientAddress: string; upgradeSpan?: SpanContext }>(
     {
       onConnect: (ctx) => {
         // Read from the upgrade request once (docs/edge.md#client-address: TRUST_PROXY).
         const { request } = ctx.extra;
         ctx.extra.clientAddress = door.clientAddressOf?.(request) ?? request.socket.remoteAddress ?? 'unknown';
+        const upgradeSpan = upgradeSpanOf(request);
+        if (upgradeSpan) ctx.extra.upgradeSpan = upgradeSpan;
         // graphql-ws keeps the upgrade request for the socket's whole life, and nothing here reads it again: let it
         // go, with its headers and stream state, for each of thousands of open sockets (docs/graphql.md#what-one-subscriber-costs).
         Reflect.deleteProperty(ctx.extra, 'request');
@@ -90,6 +93,7 @@ export function attachWebSocket(
         const enveloped = door.yoga.getEnveloped({
           connectionParams: ctx.connectionParams,
           clientAddress: ctx.extra.clientAddress ?? 'unknown',
+          upgradeSpan: ctx.extra.upgradeSpan,
           params: { ...payload, query: source },
         } as never);
         if (jsonValueTooDeep(payload.variables)) return [new GraphQLError(JSON_TOO_DEEP_MESSAGE)];

@@ -14,7 +14,7 @@ import { CLIENT_CLOSED_REQUEST, rawHeader } from '../src/http/node-request.ts';
 import { requestIdOf, UNMATCHED_ROUTE, type RequestLog } from '../src/operations/request-log.ts';
 import { ADDRESS_RETRY_AFTER_SECONDS, tooManyConnections, type AddressBudget } from '../src/kernel/address-budget.ts';
 import { contextFromHeaders, SpanKind, SpanStatusCode, startSpan } from '../src/operations/tracing.ts';
-import type { Span } from '@opentelemetry/api';
+import type { Span, SpanContext } from '@opentelemetry/api';
 import { GRAPHQL_PATH } from './yoga-server.ts';
 
 export interface UpgradeDoor {
@@ -30,6 +30,14 @@ export interface UpgradeDoor {
 interface Upgrade {
   readonly requestId: string;
   status: number;
+}
+
+/** The span of each upgrade that opened a socket, while its request is kept (ws-transport.ts reads it on connect). */
+const openedBy = new WeakMap<IncomingMessage, SpanContext>();
+
+/** The span of the upgrade that opened this socket (its request), when tracing is on: its operations link to it. */
+export function upgradeSpanOf(req: IncomingMessage): SpanContext | undefined {
+  return openedBy.get(req);
 }
 
 /**
@@ -77,6 +85,7 @@ export function answerUpgrades(server: Server, wsServer: WebSocketServer, door: 
       upgrades.set(req, upgrade);
       wsServer.handleUpgrade(req, socket, head, (ws) => {
         upgrade.status = 101;
+        if (span) openedBy.set(req, span.spanContext());
         if (door.connections) ws.once('close', () => door.connections!.give(client));
         wsServer.emit('connection', ws, req);
       });

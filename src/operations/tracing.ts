@@ -4,7 +4,7 @@
  * (tracing-sdk.ts) is imported only when OTEL_EXPORTER_OTLP_ENDPOINT is set, and until then every helper below is a
  * plain call — not even a no-op span is made, so a laptop run pays one boolean test per helper.
  */
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span } from '@opentelemetry/api';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type SpanContext } from '@opentelemetry/api';
 
 const tracer = trace.getTracer('sleeve-gateway');
 let on = false;
@@ -50,10 +50,14 @@ export function withTraceContext(headers: Record<string, string>): Record<string
   return carrier;
 }
 
-/** Runs `work` inside a new active span; ends it with an error status when `work` throws, and rethrows. */
-export async function inSpan<T>(name: string, kind: SpanKind, attributes: Attributes, work: (span: Span) => Promise<T>, parent?: Context): Promise<T> {
+/**
+ * Runs `work` inside a new active span; ends it with an error status when `work` throws, and rethrows. `linkedTo`:
+ * spans it follows from without being their child (a WebSocket operation and the upgrade that opened its socket).
+ */
+export async function inSpan<T>(name: string, kind: SpanKind, attributes: Attributes, work: (span: Span) => Promise<T>, parent?: Context, linkedTo?: SpanContext): Promise<T> {
   if (!on) return work(NO_SPAN);
-  return tracer.startActiveSpan(name, { kind, attributes }, parent ?? context.active(), async (span) => {
+  const options = { kind, attributes, ...(linkedTo ? { links: [{ context: linkedTo }] } : {}) };
+  return tracer.startActiveSpan(name, options, parent ?? context.active(), async (span) => {
     try {
       return await work(span);
     } catch (error) {

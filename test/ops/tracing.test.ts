@@ -5,6 +5,7 @@
  */
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { startServer } from '../../src/server.ts';
 import { startTracing, type TracingHandle } from '../../src/operations/tracing-sdk.ts';
@@ -168,15 +169,27 @@ describe('tracing', () => {
     expect(subscribe.attributes).toMatchObject({ 'graphql.operation.type': 'subscription', 'graphql.operation.name': 'Options' });
   });
 
-  it('a WebSocket upgrade is a server span under the caller, with the status it was answered', async () => {
+  it('a WebSocket upgrade is a server span under the caller; each operation on its socket a root span linked to it', async () => {
     const { url } = await served();
-    const socket = new WebSocket(`${url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws', { headers: { traceparent: TRACEPARENT } });
-    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-    socket.close();
-    // Before, an upgrade made no span at all.
+    /** graphql-ws's socket, opened with the caller's traceparent as a browser's page would not but a proxy or app may. */
+    class TracedSocket extends WebSocket {
+      constructor(address: string, protocols?: string | string[]) {
+        super(address, protocols, { headers: { traceparent: TRACEPARENT } });
+      }
+    }
+    const client = createClient({ url: `${url.replace('http', 'ws')}/graphql`, webSocketImpl: TracedSocket, retryAttempts: 0 });
+    afterThisTest(async () => void (await client.dispose()));
+    const result = await new Promise<any>((resolve, reject) => {
+      client.subscribe({ query: 'query Info { eventInfo }' }, { next: resolve, error: reject, complete: () => undefined });
+    });
+    expect(typeof result.data.eventInfo).toBe('string');
+    // Before, an upgrade made no span at all, and nothing tied an operation to its socket.
     const upgrade = await eventually(() => exporter.getFinishedSpans().find((span) => span.name === 'GET /graphql'));
     expect(tree()).toEqual(['GET /graphql']);
     expect(upgrade.attributes).toMatchObject({ 'http.route': '/graphql', 'http.response.status_code': 101 });
+    const operation = await eventually(() => exporter.getFinishedSpans().find((span) => span.name === 'graphql.query Info'));
+    expect(operation.parentSpanContext).toBeUndefined();
+    expect(operation.links.map((link) => link.context.spanId)).toEqual([upgrade.spanContext().spanId]);
   });
 
   it('puts the trace id on the request line and on every line the request causes', async () => {
