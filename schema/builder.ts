@@ -69,3 +69,7 @@ export const builder = new SchemaBuilder<{
 builder.queryType({});
 builder.mutationType({});
 builder.subscriptionType({});
+
+/** An enum's values, each as itself with what it means (GraphiQL and codegen show it): for `builder.enumType`. */
+export const describedValues = <T extends string>(values: readonly T[], meanings: Record<T, string>) =>
+  Object.fromEntries(values.map((v) => [v, { value: v, description: meanings[v] }])) as Record<T, { value: T; description: string }>;

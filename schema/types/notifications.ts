@@ -9,7 +9,7 @@ import { hoursLeftUntil } from '../../src/notifications/send-time.ts';
 import { CLAIM_TYPES, REASON_CATEGORIES } from '../../src/notifications/bodies.ts';
 import { TIME_NOTES } from '../../src/notifications/endpoint-view.ts';
 import type { NotificationPath } from '../../src/notifications/notification-paths.ts';
-import { builder } from '../builder.ts';
+import { builder, describedValues } from '../builder.ts';
 import { CONNECTION_TEXTS, PageInfoRef, relayPageInfo } from './staff.ts';
 
 const date = (ms: number | null) => (ms === null ? null : new Date(ms));
@@ -94,7 +94,7 @@ export const NotificationConnectionRef = builder.objectRef<NotificationPage>('No
 const enumOf = <T extends string>(name: string, values: readonly T[], description: string, meanings: Record<T, string>) =>
   builder.enumType(name, {
     description,
-    values: Object.fromEntries(values.map((v) => [v, { value: v, description: meanings[v] }])) as Record<T, { value: T; description: string }>,
+    values: describedValues(values, meanings),
   });
 
 export const ClaimTypeEnum = enumOf('ClaimType', CLAIM_TYPES, "Document 2 claimType: what kind of claim asks for evidence (document 2 lists the names only; these are the industry's usual meanings).", {

@@ -5,11 +5,8 @@
  */
 import { ACCOUNT_DECISIONS } from '../../src/notifications/bodies.ts';
 import { VENDOR_DECISIONS } from '../../src/kernel/vendor-decisions.ts';
-import { builder } from '../builder.ts';
+import { builder, describedValues } from '../builder.ts';
 
-/** Each value as itself, with its meaning. */
-const described = <T extends string>(values: readonly T[], meanings: Record<T, string>) =>
-  Object.fromEntries(values.map((v) => [v, { value: v, description: meanings[v] }])) as Record<T, { value: T; description: string }>;
 
 const ACCOUNT_DECISION_MEANINGS: Record<(typeof ACCOUNT_DECISIONS)[number], string> = {
   ACTIVATE: 'The account may act normally: its latest request was approved (APPROVE), or staff activated it.',
@@ -22,12 +19,12 @@ const ACCOUNT_DECISION_MEANINGS: Record<(typeof ACCOUNT_DECISIONS)[number], stri
 
 export const AccountDecisionEnum = builder.enumType('AccountDecision', {
   description: "An account's status: document 2's account update vendorDecision values.",
-  values: described(ACCOUNT_DECISIONS, ACCOUNT_DECISION_MEANINGS),
+  values: describedValues(ACCOUNT_DECISIONS, ACCOUNT_DECISION_MEANINGS),
 });
 
 export const MerchantActionEnum = builder.enumType('MerchantAction', {
   description: "A staff disposition of an order, payment or item listing: document 2's merchantAction, sent in the notification it causes.",
-  values: described(['RELEASE', 'CANCEL'] as const, {
+  values: describedValues(['RELEASE', 'CANCEL'] as const, {
     RELEASE: 'Let it go ahead (an item listing becomes RELEASED).',
     CANCEL: 'Stop it: a sleeve order is cancelled (and refunded if paid); an item listing becomes CANCELLED; a payment is only recorded and notified, not refunded (refundPayment does that).',
   }),
@@ -35,7 +32,7 @@ export const MerchantActionEnum = builder.enumType('MerchantAction', {
 
 export const VendorDecisionEnum = builder.enumType('VendorDecision', {
   description: 'The decision of an item listing or profile access request (docs/platform.md#decisions).',
-  values: described(VENDOR_DECISIONS, {
+  values: describedValues(VENDOR_DECISIONS, {
     APPROVE: 'No rule fired (or approve@vendor.test): go ahead. The account becomes ACTIVATE.',
     DECLINE: 'A declining rule fired (or decline@vendor.test): refuse the action. The account becomes DEACTIVATE.',
     VERIFICATION_REQUIRED: 'Ask the user to verify first, in one of the ways recommendations lists. The account becomes VERIFICATION_REQUIRED.',
@@ -45,7 +42,7 @@ export const VendorDecisionEnum = builder.enumType('VendorDecision', {
 
 export const ItemListingReviewStatusEnum = builder.enumType('ItemListingReviewStatus', {
   description: 'AWAITING_REVIEW: decided NOT_REVIEWED and queued for staff; then RELEASED or CANCELLED by decideItemListing.',
-  values: described(['AWAITING_REVIEW', 'RELEASED', 'CANCELLED'] as const, {
+  values: describedValues(['AWAITING_REVIEW', 'RELEASED', 'CANCELLED'] as const, {
     AWAITING_REVIEW: 'Decided NOT_REVIEWED and waiting for staff: decideItemListing releases or cancels it.',
     RELEASED: 'Staff released it (decideItemListing with RELEASE); the site was sent the item listing request update.',
     CANCELLED: 'Staff cancelled it (decideItemListing with CANCEL); the site was sent the item listing request update.',
@@ -62,7 +59,7 @@ export const RequestKindEnum = builder.enumType('AccountRequestKind', {
 
 export const EnrollmentStatusEnum = builder.enumType('ThreeDsEnrollmentStatus', {
   description: "Where a 3DS recommendation enrollment request is: PENDING, then COMPLETED or FAILED (GET /merchants/{id}/3ds-recommendation/{requestId} says the same).",
-  values: described(['PENDING', 'COMPLETED', 'FAILED'] as const, {
+  values: describedValues(['PENDING', 'COMPLETED', 'FAILED'] as const, {
     PENDING: 'Accepted and being processed (about 5 seconds); completedAt is null until it ends.',
     COMPLETED: 'The merchant is enrolled in the offerings requested.',
     FAILED: 'Not enrolled: reason says what to fix in the offerings before enrolling again.',
@@ -71,7 +68,7 @@ export const EnrollmentStatusEnum = builder.enumType('ThreeDsEnrollmentStatus', 
 
 export const OrderDecisionTargetEnum = builder.enumType('OrderDecisionTarget', {
   description: "What decideOrder's orderId named: a sleeve order or a payment of POST /api/payments.",
-  values: described(['SLEEVE_ORDER', 'PAYMENT'] as const, {
+  values: describedValues(['SLEEVE_ORDER', 'PAYMENT'] as const, {
     SLEEVE_ORDER: 'A sleeve order, by its order number (digits).',
     PAYMENT: 'A payment, by its id (pay_...).',
   }),
