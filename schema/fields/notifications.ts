@@ -37,7 +37,7 @@ builder.mutationField('redeliverNotification', (t) =>
     type: NotificationRef,
     authScopes: staffOnly,
     description: 'Staff: send a notification again now, with the same id and body, on a new round of the retry schedule.',
-    args: { id: t.arg.id({ required: true, description: "The notification's id (msg_...), also its global id and webhook-id." }) },
+    args: { id: t.arg.id({ required: true, description: "The notification's id (msg_…), also its global id and webhook-id." }) },
     resolve: (_root, { id }, { services }) => services.notifications.redeliver(String(id)),
   }),
 );

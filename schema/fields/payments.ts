@@ -10,7 +10,7 @@ builder.queryField('payment', (t) =>
     nullable: true,
     authScopes: staffOnly,
     description: 'Staff: a payment by id; null when unknown.',
-    args: { id: t.arg.id({ required: true, description: 'The payment id (pay_...), as POST /api/payments answered it; also its global id.' }) },
+    args: { id: t.arg.id({ required: true, description: 'The payment id (pay_…), as POST /api/payments answered it; also its global id.' }) },
     resolve: (_root, { id }, { services }) => services.payments.find(String(id)),
   }),
 );
@@ -31,7 +31,7 @@ builder.mutationField('refundPayment', (t) =>
     type: PaymentRef,
     authScopes: staffOnly,
     description: 'Staff: refunds a succeeded payment in full (document 1: all payments will be refunded). Refunding again changes nothing.',
-    args: { id: t.arg.id({ required: true, description: 'The payment id (pay_...) to refund; also its global id.' }) },
+    args: { id: t.arg.id({ required: true, description: 'The payment id (pay_…) to refund; also its global id.' }) },
     resolve: (_root, { id }, { services }) => services.payments.refund(String(id)),
   }),
 );

@@ -15,7 +15,7 @@ builder.queryField('merchant', (t) =>
     nullable: true,
     authScopes: staffOnly,
     description: 'Staff: a merchant by its id (its site id); null when unknown.',
-    args: { id: t.arg.id({ required: true, description: "The merchant's site id (site_...), the `id` POST /merchants answered; also its global id." }) },
+    args: { id: t.arg.id({ required: true, description: "The merchant's site id (site_…), the `id` POST /merchants answered; also its global id." }) },
     resolve: (_root, { id }, { services }) => services.platform.findMerchant(String(id)),
   }),
 );
@@ -108,7 +108,7 @@ builder.mutationField('decideOrder', (t) =>
     authScopes: staffOnly,
     description:
       'Staff: RELEASE or CANCEL a sleeve order (by order number; CANCEL cancels and refunds it) or a payment (by id), once; sends the order status update notification.',
-    args: { orderId: t.arg.id({ required: true, description: 'A sleeve order number (digits) or a payment id (pay_...); NOT_FOUND when neither exists, DUPLICATE when already decided.' }), ...decisionArgs },
+    args: { orderId: t.arg.id({ required: true, description: 'A sleeve order number (digits) or a payment id (pay_…); NOT_FOUND when neither exists, DUPLICATE when already decided.' }), ...decisionArgs },
     resolve: (_root, { orderId, action, triggeredBy, comments }, { services }) =>
       services.platform.decideOrder(String(orderId), { action, triggeredBy, comments: comments ?? null }),
   }),

@@ -52,7 +52,7 @@ builder.queryField('webhookEndpoints', (t) =>
     type: WebhookEndpointConnectionRef,
     authScopes: staffOnly,
     description: 'Staff: the webhook endpoints of every site, or of one, oldest first. first: 50 by default, 200 at most.',
-    args: { siteId: t.arg.id({ description: 'Only this site’s.' }), first: t.arg.int({ description: 'Page size: 50 when omitted; below 1 counts as 1, above 200 as 200.' }), after: t.arg.string({ description: 'endCursor of the previous page.' }) },
+    args: { siteId: t.arg.id({ description: "Only this site's." }), first: t.arg.int({ description: 'Page size: 50 when omitted; below 1 counts as 1, above 200 as 200.' }), after: t.arg.string({ description: 'endCursor of the previous page.' }) },
     resolve: async (_root, { siteId, first, after }, { services }) =>
       toConnection(await services.webhooks.allEndpoints({ siteId: siteId == null ? null : String(siteId), first, after })),
   }),
@@ -93,7 +93,7 @@ builder.mutationField('updateWebhookEndpoint', (t) =>
     type: WebhookEndpointRef,
     authScopes: staffOnly,
     description: 'Staff: change any of an endpoint’s fields; enabled: true also clears its failure run and throttle (then recover sends what it kept).',
-    args: { siteId: siteArg(t), id: t.arg.id({ required: true, description: 'The endpoint: its global id or its REST id (ep_...).' }), input: t.arg({ type: WebhookEndpointPatchRef, required: true, description: 'Only the fields to change; omitted ones stay as they are.' }) },
+    args: { siteId: siteArg(t), id: t.arg.id({ required: true, description: 'The endpoint: its global id or its REST id (ep_…).' }), input: t.arg({ type: WebhookEndpointPatchRef, required: true, description: 'Only the fields to change; omitted ones stay as they are.' }) },
     resolve: (_root, { siteId, id, input }, { services }) => services.webhooks.update(String(siteId), endpointKey(id), given(input)),
   }),
 );
@@ -103,7 +103,7 @@ builder.mutationField('rotateWebhookSecret', (t) =>
     type: RotatedWebhookSecretRef,
     authScopes: staffOnly,
     description: 'Staff: a new signing secret, shown this once; for 24 hours deliveries carry signatures with both.',
-    args: { siteId: siteArg(t), id: t.arg.id({ required: true, description: 'The endpoint: its global id or its REST id (ep_...).' }) },
+    args: { siteId: siteArg(t), id: t.arg.id({ required: true, description: 'The endpoint: its global id or its REST id (ep_…).' }) },
     resolve: async (_root, { siteId, id }, { services }) => {
       const key = endpointKey(id);
       const rotated = await services.webhooks.rotateSecret(String(siteId), key);
@@ -119,7 +119,7 @@ builder.mutationField('recoverWebhookEndpoint', (t) =>
     description: 'Staff: every FAILED delivery of the endpoint created since `since` is due again; refused while it is disabled.',
     args: {
       siteId: siteArg(t),
-      id: t.arg.id({ required: true, description: 'The endpoint: its global id or its REST id (ep_...).' }),
+      id: t.arg.id({ required: true, description: 'The endpoint: its global id or its REST id (ep_…).' }),
       since: t.arg({ type: 'DateTime', required: true, description: 'FAILED deliveries queued at or after this moment are due again; it must not be in the future.' }),
     },
     resolve: async (_root, { siteId, id, since }, { services }) => {
@@ -135,7 +135,7 @@ builder.mutationField('testWebhookEndpoint', (t) =>
     type: WebhookDeliveryRef,
     authScopes: staffOnly,
     description: 'Staff: a signed test event (/webhook-test) to that endpoint only; refused while it is disabled.',
-    args: { siteId: siteArg(t), id: t.arg.id({ required: true, description: 'The endpoint: its global id or its REST id (ep_...).' }) },
+    args: { siteId: siteArg(t), id: t.arg.id({ required: true, description: 'The endpoint: its global id or its REST id (ep_…).' }) },
     resolve: (_root, { siteId, id }, { services }) => services.webhooks.sendTest(String(siteId), endpointKey(id)),
   }),
 );
@@ -145,7 +145,7 @@ builder.mutationField('redeliverWebhookDelivery', (t) =>
     type: WebhookDeliveryRef,
     authScopes: staffOnly,
     description: 'Staff: one delivery due again now, with the same webhook-id, on a new round of the retry schedule.',
-    args: { siteId: siteArg(t), endpointId: t.arg.id({ required: true, description: 'The endpoint the delivery goes to: its global id or its REST id (ep_...).' }), id: t.arg.id({ required: true, description: 'The delivery: its global id or its REST id (dlv_…).' }) },
+    args: { siteId: siteArg(t), endpointId: t.arg.id({ required: true, description: 'The endpoint the delivery goes to: its global id or its REST id (ep_…).' }), id: t.arg.id({ required: true, description: 'The delivery: its global id or its REST id (dlv_…).' }) },
     resolve: (_root, { siteId, endpointId, id }, { services }) => services.webhooks.redeliver(String(siteId), endpointKey(endpointId), deliveryKey(id)),
   }),
 );

@@ -70,6 +70,6 @@ export const OrderDecisionTargetEnum = builder.enumType('OrderDecisionTarget', {
   description: "What decideOrder's orderId named: a sleeve order or a payment of POST /api/payments.",
   values: describedValues(['SLEEVE_ORDER', 'PAYMENT'] as const, {
     SLEEVE_ORDER: 'A sleeve order, by its order number (digits).',
-    PAYMENT: 'A payment, by its id (pay_...).',
+    PAYMENT: 'A payment, by its id (pay_…).',
   }),
 });

@@ -72,13 +72,13 @@ const DecidedRequestRef = builder.interfaceRef<AccountRequestView>('DecidedReque
   fields: (t) => ({
     eventId: t.exposeID('eventId', { description: 'The path id of the request.' }),
     kind: t.field({ type: RequestKindEnum, description: 'Which operation it came through: item listing or profile access.', resolve: (r) => r.kind }),
-    siteId: t.exposeString('siteId', { description: 'The site whose credentials sent it (site_...); its account and notifications are that site\'s.' }),
+    siteId: t.exposeString('siteId', { description: 'The site whose credentials sent it (site_…); its account and notifications are that site\'s.' }),
     accountId: t.exposeString('accountId', { description: "The site's own id for the account whose activity was decided (document 3's accountId)." }),
     eventTime: t.field({ type: 'DateTime', description: "When the activity happened, as the request's eventTime (13-digit epoch ms) said; velocity rules count by it.", resolve: (r) => new Date(r.eventTime) }),
     vendorDecision: t.field({ type: VendorDecisionEnum, description: 'The decision answered to the site; a staff review later does not change it (see reviewStatus).', resolve: (r) => r.vendorDecision }),
     reasonCodes: t.exposeStringList('reasonCodes', { description: 'The reason code of each rule that fired, in rule order (e.g. IP_VELOCITY); empty when none fired.' }),
     recommendations: t.exposeStringList('recommendations', { description: 'For VERIFICATION_REQUIRED, the ways the user may verify (e.g. SMS_VERIFICATION, ID_VERIFICATION): any one is enough. Empty otherwise.' }),
-    correlationId: t.exposeString('correlationId', { description: 'The correlationId answered with the decision (corr_...), which the site sends back with the authentication result; the item listing update notification carries it too.' }),
+    correlationId: t.exposeString('correlationId', { description: 'The correlationId answered with the decision (corr_…), which the site sends back with the authentication result; the item listing update notification carries it too.' }),
     firedRules: t.field({ type: [FiredRuleRef], description: 'Every rule that fired and why, in rule order; empty for an approval.', resolve: (r) => r.firedRules }),
     reviewStatus: t.field({ type: ItemListingReviewStatusEnum, nullable: true, description: 'The staff review: AWAITING_REVIEW when decided NOT_REVIEWED, then RELEASED or CANCELLED; null when never queued nor decided by staff.', resolve: (r) => r.reviewStatus as 'AWAITING_REVIEW' | null }),
     reviewedBy: t.exposeString('reviewedBy', { nullable: true, description: 'The staff member who released or cancelled it (decideItemListing triggeredBy, an email); null until then.' }),
@@ -115,7 +115,7 @@ export const OrderDecisionRef = builder.objectRef<OrderDecisionView>('OrderDecis
   // `id` (from the orderId: one decision per order or payment) comes with the Node interface: schema/types/nodes.ts.
   description: 'A staff RELEASE or CANCEL of a sleeve order or a payment (decideOrder): one per order or payment, announced by the order status update notification.',
   fields: (t) => ({
-    orderId: t.exposeID('orderId', { description: "The id decideOrder was given, as the notification's orderId: a sleeve order number or a payment id (pay_...)." }),
+    orderId: t.exposeID('orderId', { description: "The id decideOrder was given, as the notification's orderId: a sleeve order number or a payment id (pay_…)." }),
     target: t.field({ type: OrderDecisionTargetEnum, description: 'Whether orderId named a sleeve order or a payment.', resolve: (d) => d.kind }),
     action: t.field({ type: MerchantActionEnum, description: 'What staff decided (the notification\'s merchantAction).', resolve: (d) => d.action }),
     triggeredBy: t.exposeString('triggeredBy', { description: 'Email of the staff member who decided (at most 75 characters).' }),

@@ -176,7 +176,7 @@ export const WebhookEndpointDisabledRef = builder.objectRef<EndpointDisabledNoti
   description: 'An endpoint the dispatcher disabled (410 Gone, or every attempt failing for ENDPOINT_DISABLE_AFTER).',
   fields: (t) => ({
     endpoint: t.field({ type: WebhookEndpointRef, nullable: true, description: 'As it is now; null once deleted.', resolve: (n, _a, { services }) => services.webhooks.endpoint(n.endpointId) }),
-    endpointId: t.id({ description: 'The id REST shows (ep_...) of the endpoint disabled; kept after it is deleted.', resolve: (n) => n.endpointId }),
+    endpointId: t.id({ description: 'The id REST shows (ep_…) of the endpoint disabled; kept after it is deleted.', resolve: (n) => n.endpointId }),
     siteId: t.id({ description: 'The site that owns the endpoint.', resolve: (n) => n.siteId }),
     url: t.exposeString('url', { description: 'The URL it had when disabled.' }),
     reason: t.exposeString('reason', { description: 'Why, in a sentence: it answered 410 Gone, or every attempt failed for a while (e.g. "Every attempt failed for 5 days.").' }),
