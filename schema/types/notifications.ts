@@ -17,12 +17,12 @@ const date = (ms: number | null) => (ms === null ? null : new Date(ms));
 export const NotificationStatusEnum = builder.enumType('NotificationStatus', {
   description:
     'PENDING: queued or waiting for a retry; DELIVERED: the merchant answered 2xx; FAILED: the retry schedule ran out; DROPPED: not sent, because when it was due it had nothing left to say (lastError says why).',
-  values: {
-    PENDING: { value: 'PENDING', description: 'Not delivered yet: queued (also while MERCHANT_ENDPOINT is unset) or waiting for its next retry at nextAttemptAt.' },
-    DELIVERED: { value: 'DELIVERED', description: 'The merchant endpoint answered 2xx; deliveredAt says when.' },
-    FAILED: { value: 'FAILED', description: 'Every attempt of the retry schedule failed; redeliverNotification sends it again.' },
-    DROPPED: { value: 'DROPPED', description: "Never sent to MERCHANT_ENDPOINT: it had nothing left to say when due, or it belongs to another site (sent to that site's endpoints); lastError says which." },
-  } as const,
+  values: describedValues(['PENDING', 'DELIVERED', 'FAILED', 'DROPPED'] as const, {
+    PENDING: 'Not delivered yet: queued (also while MERCHANT_ENDPOINT is unset) or waiting for its next retry at nextAttemptAt.',
+    DELIVERED: 'The merchant endpoint answered 2xx; deliveredAt says when.',
+    FAILED: 'Every attempt of the retry schedule failed; redeliverNotification sends it again.',
+    DROPPED: "Never sent to MERCHANT_ENDPOINT: it had nothing left to say when due, or it belongs to another site (sent to that site's endpoints); lastError says which.",
+  }),
 });
 
 /** Document 2 §4: one value per path at MERCHANT_ENDPOINT. */

@@ -13,7 +13,7 @@ import type {
   WebhookDelivery,
   WebhookEndpoint,
 } from '../../src/notifications/endpoint-service.ts';
-import { builder } from '../builder.ts';
+import { builder, describedValues } from '../builder.ts';
 import { CONNECTION_TEXTS, PageInfoRef, type PageInfoShape } from './staff.ts';
 
 const date = (ms: number | null) => (ms === null ? null : new Date(ms));
@@ -35,12 +35,12 @@ export const WebhookEventTypeEnum = builder.enumType('WebhookEventType', {
 export const WebhookDeliveryStatusEnum = builder.enumType('WebhookDeliveryStatus', {
   description:
     'PENDING: queued, waiting for a retry, or kept while its endpoint is disabled; DELIVERED: the endpoint answered 2xx; FAILED: the retry schedule ran out (recover sends it again); DROPPED: not sent, as it had nothing left to say when due.',
-  values: {
-    PENDING: { value: 'PENDING', description: 'Not delivered yet: queued, waiting for its next retry, or kept while the endpoint is disabled or throttled.' },
-    DELIVERED: { value: 'DELIVERED', description: 'The endpoint answered 2xx; deliveredAt says when.' },
-    FAILED: { value: 'FAILED', description: 'Every attempt of the retry schedule failed: recoverWebhookEndpoint or redeliverWebhookDelivery sends it again.' },
-    DROPPED: { value: 'DROPPED', description: 'Never sent: when due it had nothing left to say (an evidence request whose evidence all came meanwhile); lastError says why.' },
-  } as const,
+  values: describedValues(['PENDING', 'DELIVERED', 'FAILED', 'DROPPED'] as const, {
+    PENDING: 'Not delivered yet: queued, waiting for its next retry, or kept while the endpoint is disabled or throttled.',
+    DELIVERED: 'The endpoint answered 2xx; deliveredAt says when.',
+    FAILED: 'Every attempt of the retry schedule failed: recoverWebhookEndpoint or redeliverWebhookDelivery sends it again.',
+    DROPPED: 'Never sent: when due it had nothing left to say (an evidence request whose evidence all came meanwhile); lastError says why.',
+  }),
 });
 
 const WebhookDeliveryAttemptRef = builder.objectRef<DeliveryAttempt>('WebhookDeliveryAttempt').implement({

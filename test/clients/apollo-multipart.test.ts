@@ -37,6 +37,34 @@ function follow(client: ApolloClient, variables: Record<string, unknown>) {
   return { seen, unsubscribe: () => subscription.unsubscribe() };
 }
 
+/** A subscription POSTed to `url` asking for `accept` (Apollo's multipart protocol unless told otherwise). */
+const subscriptionRequest = (url: string, query: string, accept = 'multipart/mixed;boundary=graphql;subscriptionSpec=1.0') =>
+  new Request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept }, body: JSON.stringify({ query }) });
+
+/** A streamed answer read as text: up to a marker, one chunk, or to its end; `text` is everything read so far. */
+function streamOf(response: Response) {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  const stream = {
+    text: '',
+    async until(marker: string): Promise<string> {
+      while (!stream.text.includes(marker)) stream.text += decoder.decode((await reader.read()).value);
+      return stream.text;
+    },
+    async next(): Promise<string> {
+      const chunk = decoder.decode((await reader.read()).value);
+      stream.text += chunk;
+      return chunk;
+    },
+    async toEnd(): Promise<string> {
+      for (let step = await reader.read(); !step.done; step = await reader.read()) stream.text += decoder.decode(step.value);
+      return stream.text;
+    },
+    cancel: () => reader.cancel(),
+  };
+  return stream;
+}
+
 describe('Apollo Client 4, HttpLink only: subscriptions in the multipart protocol', () => {
   it('follows an order to its payment over a real server, and its unsubscribe ends the subscription there', async () => {
     // A process as in production, where the end of a cancelled stream's subscription shows in the gauge.
@@ -85,16 +113,10 @@ describe('Apollo Client 4, HttpLink only: subscriptions in the multipart protoco
 
   it('ends a stream at SIGTERM without its closing boundary: not final, so the client may come back', async () => {
     const server = await startProcess({ DATABASE_URL: ':memory:' });
-    const response = await fetch(`${server.url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'multipart/mixed;boundary=graphql;subscriptionSpec=1.0,application/json;q=0.9' },
-      body: JSON.stringify({ query: 'subscription { pickupBoard { __typename } }' }),
-    });
-    const reader = response.body!.getReader();
-    let text = '';
-    while (!text.includes('PickupBoardEvent')) text += new TextDecoder().decode((await reader.read()).value);
+    const stream = streamOf(await fetch(subscriptionRequest(`${server.url}/graphql`, 'subscription { pickupBoard { __typename } }', 'multipart/mixed;boundary=graphql;subscriptionSpec=1.0,application/json;q=0.9')));
+    await stream.until('PickupBoardEvent');
     server.child.kill('SIGTERM');
-    for (let step = await reader.read(); !step.done; step = await reader.read()) text += new TextDecoder().decode(step.value);
+    const text = await stream.toEnd();
     expect(await server.exited).toBe(0);
     expect(text.endsWith('\r\n--graphql')).toBe(true);
     expect(text).not.toContain('--graphql--');
@@ -103,12 +125,7 @@ describe('Apollo Client 4, HttpLink only: subscriptions in the multipart protoco
   it('keeps the client\'s order of preference: text/event-stream listed first gets SSE, and the raw parts are well formed', async () => {
     const gateway = await createGateway({ clock: createManualClock() });
     afterThisTest(() => gateway.dispose());
-    const ask = (accept: string) =>
-      gateway.fetch(new Request('http://localhost/graphql', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept },
-        body: JSON.stringify({ query: 'subscription { sleeveOptionsChanged { charLimit } }' }),
-      }));
+    const ask = (accept: string) => gateway.fetch(subscriptionRequest('http://localhost/graphql', 'subscription { sleeveOptionsChanged { charLimit } }', accept));
     const sse = await ask('text/event-stream, multipart/mixed;boundary=graphql;subscriptionSpec=1.0');
     expect(sse.headers.get('content-type')).toMatch(/^text\/event-stream/u);
     await sse.body!.cancel();
@@ -117,11 +134,9 @@ describe('Apollo Client 4, HttpLink only: subscriptions in the multipart protoco
 
     const multipart = await ask('multipart/mixed;boundary="graphql";subscriptionSpec="1.0",application/json;q=0.9');
     expect(multipart.headers.get('content-type')).toBe('multipart/mixed;boundary="graphql";subscriptionSpec="1.0"');
-    const reader = multipart.body!.getReader();
-    let text = '';
-    while (!text.includes('"charLimit"')) text += new TextDecoder().decode((await reader.read()).value);
-    expect(text).toBe('\r\n--graphql\r\ncontent-type: application/json; charset=utf-8\r\n\r\n{"payload":{"data":{"sleeveOptionsChanged":{"charLimit":20}}}}\r\n--graphql');
-    await reader.cancel();
+    const stream = streamOf(multipart);
+    expect(await stream.until('"charLimit"')).toBe('\r\n--graphql\r\ncontent-type: application/json; charset=utf-8\r\n\r\n{"payload":{"data":{"sleeveOptionsChanged":{"charLimit":20}}}}\r\n--graphql');
+    await stream.cancel();
   });
   it('sends a heartbeat part (`{}`) every 12 s while no event comes, so proxies keep the stream open', async () => {
     // setInterval only: the gateway's own clock and timers stay real.
@@ -129,19 +144,13 @@ describe('Apollo Client 4, HttpLink only: subscriptions in the multipart protoco
     afterThisTest(async () => void vi.useRealTimers());
     const gateway = await createGateway({ clock: createManualClock() });
     afterThisTest(() => gateway.dispose());
-    const response = await gateway.fetch(new Request('http://localhost/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'multipart/mixed;boundary=graphql;subscriptionSpec=1.0' },
-      body: JSON.stringify({ query: 'subscription { sleeveOptionsChanged { charLimit } }' }),
-    }));
-    const reader = response.body!.getReader();
-    let text = '';
-    while (!text.includes('"charLimit"')) text += new TextDecoder().decode((await reader.read()).value);
+    const stream = streamOf(await gateway.fetch(subscriptionRequest('http://localhost/graphql', 'subscription { sleeveOptionsChanged { charLimit } }')));
+    await stream.until('"charLimit"');
     const heartbeat = '\r\ncontent-type: application/json; charset=utf-8\r\n\r\n{}\r\n--graphql';
     vi.advanceTimersByTime(STREAM_PING_MS);
-    expect(new TextDecoder().decode((await reader.read()).value)).toBe(heartbeat);
+    expect(await stream.next()).toBe(heartbeat);
     vi.advanceTimersByTime(STREAM_PING_MS);
-    expect(new TextDecoder().decode((await reader.read()).value)).toBe(heartbeat);
-    await reader.cancel();
+    expect(await stream.next()).toBe(heartbeat);
+    await stream.cancel();
   });
 });
