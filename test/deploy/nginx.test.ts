@@ -6,8 +6,11 @@
  * address nginx forwards being the one the gateway's limits count. Skipped, saying why, without nginx (.ci/run
  * installs it from Debian), openssl, TEST_DATABASE_URL or TEST_REDIS_URL.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createClient, type Client } from 'graphql-ws';
 import { describe, expect, it } from 'vitest';
+import { hasChromium, launchBrowser, openPage } from '../support/browser.ts';
 import { afterThisTest, VALID_ORDER } from '../support/gateway.ts';
 import { startInstances } from '../support/instances.ts';
 import { startProcess } from '../support/process.ts';
@@ -225,5 +228,39 @@ describe.skipIf(SKIPPED)(`deploy/nginx/sleeve-gateway.conf in front of two insta
     const mcp = await client.request('/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(initialize) });
     expect([mcp.status, mcp.headers['retry-after']]).toEqual([503, '1']);
     expect(mcp.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, data: { code: 'unavailable', retryable: true, retryAfter: 1 } } });
+  });
+
+  it.skipIf(!hasChromium)("lets a page of another origin read that 503 in Chromium: nginx approves the preflight, not only the answer", { timeout: 60_000 }, async () => {
+    const ports = await freePorts(2);
+    const nginx = await startNginx(NGINX!, ports.map((port) => `127.0.0.1:${port}`));
+    // The page's own origin: a server of its own, as a frontend app's is.
+    const app = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>app</title>'));
+    await new Promise<void>((listening) => app.listen(0, '127.0.0.1', listening));
+    afterThisTest(() => new Promise<void>((closed) => app.close(() => closed())));
+    const { page } = await openPage(await launchBrowser(), { ignoreHTTPSErrors: true });
+    await page.goto(`http://127.0.0.1:${(app.address() as AddressInfo).port}/`);
+    // JSON bodies, and an Apollo-style header: each makes the browser send a preflight first.
+    const seen = await page.evaluate(async (base) => {
+      const post = async (path: string, body: unknown) => {
+        try {
+          const response = await fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', 'apollographql-client-name': 'app' }, body: JSON.stringify(body) });
+          return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.json() };
+        } catch (error) {
+          return { error: String(error) };
+        }
+      };
+      return [await post('/graphql', { query: '{ eventInfo }' }), await post('/api/orders', {})];
+    }, nginx.https);
+    // Before, the preflight got the 503 and failed: both were "TypeError: Failed to fetch", as if offline.
+    expect(seen).toEqual([
+      { status: 503, retryAfter: '1', body: { errors: [{ message: 'The service is restarting: try again in a moment.', extensions: { code: 'UNAVAILABLE', retryable: true } }] } },
+      { status: 503, retryAfter: '1', body: expect.objectContaining({ ok: false, code: 'unavailable', retryable: true }) },
+    ]);
+    expect(nginx.accessLog().filter((line) => line.startsWith('OPTIONS')).map((line) => line.split(' ').slice(0, 3).join(' '))).toEqual(['OPTIONS /graphql 204', 'OPTIONS /api/orders 204']);
+    // An OPTIONS that is no preflight (no Origin) is still the outage answer, and a preflight approves only what it asked.
+    const client = tlsClient(nginx.ca, nginx.https);
+    expect((await client.request('/graphql', { method: 'OPTIONS' })).status).toBe(503);
+    const preflight = await client.request('/graphql', { method: 'OPTIONS', headers: { origin: 'https://app.example.org', 'access-control-request-method': 'POST' } });
+    expect([preflight.status, preflight.headers['access-control-allow-methods'], preflight.headers['access-control-allow-headers'], preflight.headers['access-control-max-age']]).toEqual([204, 'POST', undefined, '0']);
   });
 });
