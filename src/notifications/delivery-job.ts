@@ -198,7 +198,7 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
         const headers = requests.headers(row, endpoint, prepared.send, sentAt);
         sending.set(endpoint.id, (sending.get(endpoint.id) ?? 0) + 1);
         try {
-          result = await deliver({ url: endpoint.url + row.path, headers, body: prepared.send, traceParent: message?.trace_parent }, { clock, signal: inFlight.signal, agents });
+          result = await deliver({ url: endpoint.url + row.path, headers, body: prepared.send, traceParent: message?.trace_parent, askedBy: row.trace_parent }, { clock, signal: inFlight.signal, agents });
         } finally {
           const left = sending.get(endpoint.id)! - 1;
           if (left > 0) sending.set(endpoint.id, left);

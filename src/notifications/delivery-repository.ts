@@ -7,7 +7,7 @@ import { sql, type Insertable } from 'kysely';
 import { compiledOnce, compiledPerCount } from '../db/compiled-once.ts';
 import type { Db } from '../db/database.ts';
 import type { DeliveryAttemptRow, DeliveryRow, DeliveryStatus, WebhookDeliveryTable } from './endpoint-tables.ts';
-import type { RowState } from './outbox-repository.ts';
+import type { AskedNow, RowState } from './outbox-repository.ts';
 
 export type { DeliveryAttemptRow, DeliveryRow } from './endpoint-tables.ts';
 
@@ -158,10 +158,10 @@ export async function attemptsOfDeliveries(db: Db, ids: readonly string[]): Prom
  * Makes deliveries due now in a new round of the schedule: every FAILED one of the endpoint created since `since`
  * (recover), or one delivery (redeliver). `version` counts up, so an attempt in flight cannot overwrite it.
  */
-export async function makeDue(db: Db, where: { endpointId: string; since?: number; deliveryId?: string }, now: number): Promise<string[]> {
+export async function makeDue(db: Db, where: { endpointId: string; since?: number; deliveryId?: string }, { now, traceParent }: AskedNow): Promise<string[]> {
   let query = db
     .updateTable('webhook_deliveries')
-    .set((eb) => ({ status: 'PENDING', next_attempt_at: now, round_attempts: 0, updated_at: now, version: eb('version', '+', 1) }))
+    .set((eb) => ({ status: 'PENDING', next_attempt_at: now, round_attempts: 0, updated_at: now, version: eb('version', '+', 1), trace_parent: traceParent }))
     .where('endpoint_id', '=', where.endpointId);
   if (where.since !== undefined) query = query.where('status', '=', 'FAILED').where('created_at', '>=', where.since);
   if (where.deliveryId !== undefined) query = query.where('id', '=', where.deliveryId).where('status', '!=', 'PENDING');
@@ -172,10 +172,10 @@ export async function makeDue(db: Db, where: { endpointId: string; since?: numbe
  * An endpoint enabled again: its kept PENDING deliveries are due now, not at their schedule's next step. With
  * `deliveryId`, that one only (redeliver of a delivery waiting for its next attempt).
  */
-export async function pendingDueNow(db: Db, endpointId: string, now: number, deliveryId?: string): Promise<string[]> {
+export async function pendingDueNow(db: Db, endpointId: string, { now, traceParent }: AskedNow, deliveryId?: string): Promise<string[]> {
   let query = db
     .updateTable('webhook_deliveries')
-    .set((eb) => ({ next_attempt_at: now, updated_at: now, version: eb('version', '+', 1) }))
+    .set((eb) => ({ next_attempt_at: now, updated_at: now, version: eb('version', '+', 1), trace_parent: traceParent }))
     .where('endpoint_id', '=', endpointId);
   if (deliveryId !== undefined) query = query.where('id', '=', deliveryId);
   const rows = await query

@@ -150,7 +150,7 @@ async function runDispatcher(deps: DispatcherDeps, endpoint: string): Promise<Di
   function post(row: OutboxRow, body: string, sentAt: number): Promise<DeliveryResult> {
     const headers = standardWebhooksHeaders(row.id, sentAt, body, config.merchantSigningKey);
     if (row.path === '/token-updated') headers.signature = bodySignature(body, config.merchantSigningKey);
-    return deliver({ url: endpoint + row.path, headers, body, traceParent: row.trace_parent }, { clock, signal: inFlight.signal });
+    return deliver({ url: endpoint + row.path, headers, body, traceParent: row.trace_parent, askedBy: row.redelivery_trace_parent }, { clock, signal: inFlight.signal });
   }
 
   async function drop(row: OutboxRow, reason: string): Promise<void> {

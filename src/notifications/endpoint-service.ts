@@ -18,6 +18,7 @@ import { cursorOf, decodeCursor, toDelivery, toEndpoint, type Page, type Webhook
 import { createReadRecovery } from '../events/read-recovery.ts';
 import { REPLAY_MAX, streamOf, viewsOf } from './stream-service.ts';
 import { transaction } from '../db/transaction.ts';
+import { activeTraceParent } from '../operations/tracing.ts';
 import { ENDPOINTS_PER_SITE_MAX, PAGE_DEFAULT, PAGE_MAX, type DeliveryQuery, type WebhookService } from './endpoint-contract.ts';
 
 export type { CreatedEndpoint, DeliveryAttempt, EndpointDisabledNotice, Page, RotatedSecret, WebhookDelivery, WebhookEndpoint } from './endpoint-view.ts';
@@ -82,6 +83,9 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
   }
 
   /** After commit: the dispatcher wakes for these deliveries' endpoints, live streams see the change. */
+  /** Now, and the asking request's `traceparent`: the deliveries it makes due are sent under its trace. */
+  const askedNow = () => ({ now: clock.now(), traceParent: activeTraceParent() });
+
   function announce(rows: Array<{ id: string; endpointId: string; siteId: string }>): void {
     if (rows.length === 0) return;
     bus.publish('notificationQueued', { ids: rows.map((r) => r.id), outbox: false, endpoints: [...new Set(rows.map((r) => r.endpointId))] });
@@ -149,7 +153,7 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
       // Enabled, or moved while enabled: the deliveries it kept are due now (FAILED ones wait for recover). Its
       // dispatcher wakes for it once, with those or, when none is due now, to wait for the next that will be.
       if (enabling || movedWhileEnabled) {
-        const due = await pendingDueNow(db, id, now);
+        const due = await pendingDueNow(db, id, { now, traceParent: activeTraceParent() });
         if (due.length > 0) announce(due.map((deliveryId) => ({ id: deliveryId, endpointId: id, siteId })));
         else bus.publish('notificationQueued', { ids: [], outbox: false, endpoints: [id] });
       }
@@ -202,8 +206,8 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
       // merchant who fixed the receiver should not wait up to 10 hours). In flight: it is being sent already.
       const due =
         row.status === 'PENDING'
-          ? await pendingDueNow(db, row.endpoint_id, clock.now(), deliveryId)
-          : await makeDue(db, { endpointId: row.endpoint_id, deliveryId }, clock.now());
+          ? await pendingDueNow(db, row.endpoint_id, askedNow(), deliveryId)
+          : await makeDue(db, { endpointId: row.endpoint_id, deliveryId }, askedNow());
       announce(due.map((id) => ({ id, endpointId: row.endpoint_id, siteId })));
       return (await delivery(deliveryId))!;
     },
@@ -211,7 +215,7 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
     async recover(siteId, id, input) {
       const since = parseRecoverInput(input, clock.now());
       await sendableNow(await own(siteId, id));
-      const due = await makeDue(db, { endpointId: id, since }, clock.now());
+      const due = await makeDue(db, { endpointId: id, since }, askedNow());
       announce(due.map((deliveryId) => ({ id: deliveryId, endpointId: id, siteId })));
       return { recovered: due.length };
     },
@@ -221,7 +225,7 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
       const now = clock.now();
       const deliveryId = timeOrderedId('dlv_');
       await insertDeliveries(db, [
-        { id: deliveryId, message_id: timeOrderedId('msg_'), endpoint_id: id, site_id: siteId, path: TEST_PATH, body: testBody(id, siteId, now), status: 'PENDING', attempt_count: 0, next_attempt_at: now, lease_owner: null, lease_until: null, created_at: now, updated_at: now, delivered_at: null, last_error: null },
+        { id: deliveryId, message_id: timeOrderedId('msg_'), endpoint_id: id, site_id: siteId, path: TEST_PATH, body: testBody(id, siteId, now), status: 'PENDING', attempt_count: 0, next_attempt_at: now, lease_owner: null, lease_until: null, created_at: now, updated_at: now, delivered_at: null, last_error: null, trace_parent: activeTraceParent() },
       ]);
       announce([{ id: deliveryId, endpointId: id, siteId }]);
       return (await delivery(deliveryId))!;

@@ -57,6 +57,12 @@ export interface WebhookDeliveryTable {
   updated_at: number;
   delivered_at: number | null;
   last_error: string | null;
+  /**
+   * The `traceparent` of the request that made it due out of turn (migration 0017): a test event, a redeliver, a
+   * recover, the endpoint enabled again. Null: its attempts go under its message's `trace_parent`; set, under this,
+   * linked to the message's.
+   */
+  trace_parent: string | null;
 }
 
 export interface WebhookDeliveryAttemptTable {

@@ -23,6 +23,7 @@ import { loadVaultKey } from '../kernel/vault-key.ts';
 import { bodyForStaff, subjectAtRest, useVaultKey } from './sealed-body.ts';
 import { toAttempt, type DeliveryAttempt } from './endpoint-view.ts';
 import { isBootstrapSite } from './bootstrap-site.ts';
+import { activeTraceParent } from '../operations/tracing.ts';
 
 export const NOTIFICATIONS_PAGE_DEFAULT = 50;
 export const NOTIFICATIONS_PAGE_MAX = 200;
@@ -133,7 +134,7 @@ export function createNotificationService(deps: ServiceDeps): NotificationServic
       if (found?.site_id && !isBootstrapSite(found.site_id)) {
         throw new DomainError('validation_failed', `This notification belongs to site ${found.site_id}: redeliver it at that site's own endpoints.`, { field: 'id' });
       }
-      const row = await markForRedelivery(database.db, id, clock.now());
+      const row = await markForRedelivery(database.db, id, { now: clock.now(), traceParent: activeTraceParent() });
       if (!row) throw new DomainError('not_found', 'No notification has that id.');
       announceQueued(bus, [{ id, outbox: true, endpoints: [] }]);
       return (await get(id))!;

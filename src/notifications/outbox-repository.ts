@@ -10,6 +10,12 @@ import type { OutboxAttemptTable, OutboxNotificationTable, OutboxStatus } from '
 export type OutboxRow = Selectable<OutboxNotificationTable>;
 export type AttemptRow = Selectable<OutboxAttemptTable>;
 
+/** When a request made deliveries due, and its `traceparent` (their attempts' spans go under it; null when untraced). */
+export interface AskedNow {
+  now: number;
+  traceParent: string | null;
+}
+
 /** Queues one notification (`db` is the transaction of the change that causes it). */
 export async function insertNotification(db: Db, row: Insertable<OutboxNotificationTable>): Promise<void> {
   await db.insertInto('outbox_notifications').values(row).execute();
@@ -127,10 +133,10 @@ export async function releaseLease(db: Db, id: string, owner: string): Promise<v
  * alone but counts itself in `redeliveries`, so an attempt in flight cannot overwrite it when it is recorded
  * (docs/notifications.md#redelivery-during-an-attempt).
  */
-export async function markForRedelivery(db: Db, id: string, now: number): Promise<OutboxRow | undefined> {
+export async function markForRedelivery(db: Db, id: string, { now, traceParent }: AskedNow): Promise<OutboxRow | undefined> {
   return db
     .updateTable('outbox_notifications')
-    .set((eb) => ({ status: 'PENDING', next_attempt_at: now, round_attempts: 0, updated_at: now, redeliveries: eb('redeliveries', '+', 1) }))
+    .set((eb) => ({ status: 'PENDING', next_attempt_at: now, round_attempts: 0, updated_at: now, redeliveries: eb('redeliveries', '+', 1), redelivery_trace_parent: traceParent }))
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirst();

@@ -49,6 +49,11 @@ export interface OutboxNotificationTable {
    * it (docs/operations.md#tracing).
    */
   trace_parent: string | null;
+  /**
+   * The `traceparent` of the staff redeliver that made it due again (migration 0017), null when none: the attempts
+   * since go under that request, linked to `trace_parent`'s.
+   */
+  redelivery_trace_parent: string | null;
 }
 
 export interface OutboxAttemptTable {

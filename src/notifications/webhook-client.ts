@@ -7,7 +7,7 @@ import { Agent as HttpAgent, request as httpRequest, type ClientRequest, type In
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { within } from '../kernel/bounded-wait.ts';
 import type { Clock } from '../kernel/clock.ts';
-import { deferredContext, inSpan, SpanKind, SpanStatusCode, tracingOn, withTraceContext } from '../operations/tracing.ts';
+import { deferredOrigin, inSpan, SpanKind, SpanStatusCode, tracingOn, withTraceContext } from '../operations/tracing.ts';
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 /** The stored excerpt of a merchant's answer (outbox_attempts.response_excerpt is varchar(1000)). */
@@ -129,14 +129,15 @@ type Agents = { 'http:': HttpAgent; 'https:': HttpsAgent };
 
 export function deliver(request: DeliveryRequest, options: AttemptOptions): Promise<DeliveryResult> {
   // docs/operations.md#tracing: one client span per attempt, with the merchant's host and the status it answered,
-  // under the span that queued the notification; the receiver gets its `traceparent`, as any traced call out does.
-  const parent = tracingOn() ? deferredContext(request.traceParent) : undefined;
+  // under the span that queued the notification, or the request that asked for it out of turn (a redeliver, a test
+  // event), linked to the first; the receiver gets the attempt's `traceparent`, as any traced call out does.
+  const origin = tracingOn() ? deferredOrigin(request.traceParent, request.askedBy) : undefined;
   return inSpan('webhook.deliver', SpanKind.CLIENT, { 'server.address': new URL(request.url).host }, async (span) => {
     const result = await attempt({ ...request, headers: withTraceContext(request.headers) }, options);
     if (result.statusCode !== null) span.setAttribute('http.response.status_code', result.statusCode);
     if (!ok(result)) span.setStatus({ code: SpanStatusCode.ERROR, message: result.statusCode === null ? 'no answer' : `HTTP ${result.statusCode}` });
     return result;
-  }, parent);
+  }, origin?.parent, origin?.linkedTo);
 }
 
 interface DeliveryRequest {
@@ -145,6 +146,8 @@ interface DeliveryRequest {
   body: string;
   /** The `traceparent` kept with the notification (outbox-tables.ts): its attempts' spans go under it. */
   traceParent?: string | null;
+  /** That of the request that made it due out of turn (migration 0017): the attempts' spans go under it instead. */
+  askedBy?: string | null;
 }
 
 /**

@@ -42,6 +42,16 @@ export function deferredContext(traceParent: string | null | undefined): Context
   return traceParent ? propagation.extract(ROOT_CONTEXT, { traceparent: traceParent }) : ROOT_CONTEXT;
 }
 
+/**
+ * Where deferred work done out of turn starts its span (a redelivery, a test event): under `askedBy`, the request that
+ * asked for it, linked to `queuedUnder`, the span its work was first kept for; with nobody asking, under that one.
+ */
+export function deferredOrigin(queuedUnder: string | null | undefined, askedBy: string | null | undefined): { parent: Context; linkedTo?: SpanContext } {
+  if (!askedBy) return { parent: deferredContext(queuedUnder) };
+  const first = queuedUnder ? trace.getSpanContext(deferredContext(queuedUnder)) : undefined;
+  return { parent: deferredContext(askedBy), ...(first ? { linkedTo: first } : {}) };
+}
+
 /** `headers` with the active span's `traceparent` (and `tracestate`) added, for a call out; the same object when off. */
 export function withTraceContext(headers: Record<string, string>): Record<string, string> {
   if (!on) return headers;

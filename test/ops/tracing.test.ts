@@ -151,6 +151,44 @@ describe('tracing', () => {
     expect(sent).toEqual(deliveries.map((span) => `00-${TRACE_ID}-${span.spanContext().spanId}-01`).sort());
   });
 
+  it('sends a test event, a merchant\'s redelivery and a staff redelivery under the request that asked, linked to the first trace', async () => {
+    const operator = await startReceiver(); // MERCHANT_ENDPOINT
+    const { t, post } = await served(undefined, { MERCHANT_ENDPOINT: operator.url, MERCHANT_SIGNING_KEY: 'trace-key' });
+    const own = await startReceiver();
+    const site = { authorization: t.siteAuthorization };
+    const endpoint = await t.rest('POST', '/v1/webhooks/endpoints', { url: own.url }, site);
+    const base = `/v1/webhooks/endpoints/${endpoint.body.id}`;
+    const deliversUnder = async (request: string, receiver: typeof own, count: number) => {
+      await receiver.waitFor(count);
+      const deliver = await eventually(() => exporter.getFinishedSpans().find((span) => span.name === 'webhook.deliver'));
+      const lines = tree();
+      expect([lines[0], lines.filter((line) => line.trim() === 'webhook.deliver').length]).toEqual([request, 1]);
+      expect(receiver.requests[count - 1]!.headers.traceparent).toBe(`00-${TRACE_ID}-${deliver.spanContext().spanId}-01`);
+      return deliver;
+    };
+    // Before, a test event's attempt was a root span of a trace of its own.
+    expect((await post(`${base}/test`, {}, site)).status).toBe(202);
+    expect((await deliversUnder('POST /v1/webhooks/endpoints/:id/test', own, 1)).links).toEqual([]);
+    // A decision in a trace of its own queues a notification to both endpoints.
+    const FIRST = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    const decided = await post('/v2/accounts/profile-access/ev-redeliver', profileAccess({ accountId: 'acct-redeliver', accountOwner: { email: 'verify@vendor.test' } }), { ...platformHeaders(t), traceparent: FIRST });
+    expect(decided.status).toBe(200);
+    await Promise.all([operator.waitFor(1), own.waitFor(2)]);
+    await eventually(() => exporter.getFinishedSpans().filter((span) => span.name === 'webhook.deliver').length === 3);
+    exporter.reset();
+    // Before, each redelivery went under the decision's trace: the request that asked for it had no trace of it.
+    const deliveries = await t.rest('GET', `${base}/deliveries`, undefined, site);
+    const notification = deliveries.body.data.find((delivery: any) => delivery.path !== '/webhook-test');
+    expect((await post(`${base}/deliveries/${notification.id}/redeliver`, {}, site)).status).toBe(202);
+    const merchant = await deliversUnder('POST /v1/webhooks/endpoints/:id/deliveries/:deliveryId/redeliver', own, 3);
+    expect(merchant.links.map((link) => link.context.traceId)).toEqual(['0af7651916cd43dd8448eb211c80319c']);
+    exporter.reset();
+    const staff = await post('/graphql', { query: `mutation Again { redeliverNotification(id: "${operator.requests[0]!.headers['webhook-id']}") { status } }` }, { authorization: `Bearer ${t.adminToken}` });
+    expect(staff.body.errors).toBeUndefined();
+    const operatorSpan = await deliversUnder('POST /graphql', operator, 2);
+    expect(operatorSpan.links.map((link) => link.context.traceId)).toEqual(['0af7651916cd43dd8448eb211c80319c']);
+  });
+
   it('a subscription over SSE: its subscribe phase is a named span under the request', async () => {
     const { url } = await served();
     const response = await fetch(`${url}/graphql`, {

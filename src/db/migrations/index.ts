@@ -19,6 +19,7 @@ import * as orderPayingSince from './0013-order-paying-since.ts';
 import * as olderEndpointSecret from './0014-older-endpoint-secret.ts';
 import * as keptCvcIndex from './0015-kept-cvc-index.ts';
 import * as notificationTraceParent from './0016-notification-trace-parent.ts';
+import * as redeliveryTraceParent from './0017-redelivery-trace-parent.ts';
 
 const MIGRATIONS: Record<string, Migration> = {
   '0001-orders': orders,
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0014-older-endpoint-secret': olderEndpointSecret,
   '0015-kept-cvc-index': keptCvcIndex,
   '0016-notification-trace-parent': notificationTraceParent,
+  '0017-redelivery-trace-parent': redeliveryTraceParent,
 };
 
 export const migrationProvider: MigrationProvider = {
