@@ -3,7 +3,7 @@
  * bounds on slow senders, and the shutdown that ends streams and closes sockets in order.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 
 /** graphql-ws on the server (graphql-server/ws-transport.ts). */
 interface SocketTransport {
@@ -18,6 +18,8 @@ export interface ServedGateway {
   handleNode(req: IncomingMessage, res: ServerResponse): void;
   attachWebSocket(server: Server): SocketTransport;
   endStreams(): void;
+  /** From now on every response says `Connection: close`. */
+  retireConnections?(): void;
   /** Told of each server started on it, so that the gateway's dispose() closes the server first. */
   servedBy?(close: () => Promise<void>): void;
 }
@@ -29,12 +31,26 @@ export interface RunningServer {
   readonly ws: SocketTransport;
   /**
    * Stops accepting, ends SSE streams (without `complete`: their clients connect again), closes WebSockets with 1001,
-   * lets requests in flight finish, closes each connection as it goes idle, and destroys what is left after
+   * lets requests in flight finish, ends each kept-alive connection (`idle`, below), and destroys what is left after
    * `graceMs` (default 2 s, so that the process exits within 3 s whatever clients are open:
    * docs/edge.md#shutdown-of-streams). Once: a second call waits for the first. The gateway's dispose() calls it.
    */
-  close(graceMs?: number): Promise<void>;
+  close(graceMs?: number, how?: { idle?: IdleConnections }): Promise<void>;
 }
+
+/**
+ * What close() does with a kept-alive connection that carries no request at that moment.
+ *
+ * - `close` (the default, node's own): closed at once, and each later one as it goes idle. Quick, and right for a
+ *   server nobody sends to any more (a test's, a frontend team's).
+ * - `retire` (SIGTERM, src/main.ts; docs/running.md#shutdown): left open. A request that comes on it is served and
+ *   answered `Connection: close`, and the connection ends after the answer; one nobody uses ends when its client
+ *   closes it (nginx after 1 s, deploy/nginx) or at `graceMs`. HTTP/1.1 has no way to close an idle connection
+ *   safely: the client may be sending a request on it at that moment, and a proxy never sends a POST it has sent
+ *   again elsewhere. Closed at once, a rolling restart through deploy/nginx under load answered 2 to 14 POSTs 503
+ *   per four restarts (test/deploy/nginx-rolling.test.ts).
+ */
+export type IdleConnections = 'close' | 'retire';
 
 export async function startServer(gateway: ServedGateway, { port, host }: { port: number; host: string }): Promise<RunningServer> {
   // docs/edge.md#bounds: a request (headers and body) not received within REQUEST_TIMEOUT_SECONDS is answered 408
@@ -62,29 +78,44 @@ export async function startServer(gateway: ServedGateway, { port, host }: { port
     ws,
     port: actualPort,
     url: `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`,
-    close: (graceMs = 2_000) => (closing ??= closeServer(graceMs)),
+    close: (graceMs = 2_000, { idle = 'close' } = {}) => (closing ??= closeServer(graceMs, idle)),
   };
   // A test that disposes its gateway and forgets the server: the server answered on, every request a failure.
   gateway.servedBy?.(() => running.close());
   return running;
 
-  async function closeServer(graceMs: number): Promise<void> {
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  async function closeServer(graceMs: number, idle: IdleConnections): Promise<void> {
+    gateway.retireConnections?.();
+    // node:http's close() closes the idle connections first; net's only stops accepting. Not listening any more, the
+    // port refuses new connections, which a proxy retries on another instance (deploy/nginx).
+    const closed = new Promise<void>((resolve) => {
+      if (idle === 'close') server.close(() => resolve());
+      else NetServer.prototype.close.call(server, () => resolve());
+    });
     // SSE responses end, without `complete`: their clients connect again (docs/edge.md#shutdown-of-streams).
     gateway.endStreams();
     // Subscribers get 1001 "Going away" and reconnect elsewhere; not awaited before the grace timer is set, since
     // a client that never answers the close handshake would hold it (ws waits 30 s).
     const wsClosed = ws.dispose();
-    // A response that ends after close() (a stream, a request in flight) leaves a keep-alive connection open:
-    // closed as soon as it is idle, not when the grace runs out.
-    server.closeIdleConnections();
-    const idle = setInterval(() => server.closeIdleConnections(), 50);
+    // `close`: a response that ends after close() (a stream, a request in flight) leaves a keep-alive connection open:
+    // closed as soon as it is idle, not when the grace runs out. `retire`: each ends after its next answer.
+    const idleChecks = idle === 'close' ? setInterval(() => server.closeIdleConnections(), 50) : undefined;
     const timer = setTimeout(() => {
       for (const socket of sockets) socket.destroy();
     }, graceMs);
     timer.unref();
     await Promise.all([closed, wsClosed]);
-    clearInterval(idle);
+    clearInterval(idleChecks);
     clearTimeout(timer);
+    if (idle === 'retire') stopRequestTimeoutChecks(server);
   }
+}
+
+/**
+ * node:http's close() also stops its timer checking REQUEST_TIMEOUT_SECONDS; net's close(), which `retire` uses, does
+ * not. Once every connection is gone it would only keep the server, and all it holds, from being collected.
+ */
+function stopRequestTimeoutChecks(server: Server): void {
+  const key = Object.getOwnPropertySymbols(server).find((symbol) => symbol.description === 'http.server.connectionsCheckingInterval');
+  if (key !== undefined) clearInterval((server as unknown as Record<symbol, NodeJS.Timeout>)[key]);
 }

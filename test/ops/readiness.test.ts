@@ -36,7 +36,7 @@ describe('/health and /ready', () => {
     expect((await rest('GET', '/api/sleeve-options')).status).toBe(200);
   });
 
-  it('retires each keep-alive connection after its response once draining, so a proxy does not reuse one the close ends', async () => {
+  it('keeps connections alive while draining; closing, answers a request on an idle one and then ends it, never under a request', async () => {
     const live = await liveServer();
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     afterThisTest(async () => agent.destroy());
@@ -48,9 +48,13 @@ describe('/health and /ready', () => {
       });
     expect(await get('/api/sleeve-options')).toEqual({ status: 200, connection: 'keep-alive' });
     live.gateway.drain();
-    // An operator's review: nginx reused connections the drain's end closed, and POSTs it may not resend met 503s.
+    expect(await get('/ready')).toEqual({ status: 503, connection: 'keep-alive' });
+    // As SIGTERM closes it (src/main.ts). The connection is idle: closed at once, as before, a request a proxy sent on
+    // it at that moment was lost, and nginx never sends a POST again (test/deploy/nginx-rolling.test.ts).
+    const closed = live.server.close(60_000, { idle: 'retire' });
     expect(await get('/api/sleeve-options')).toEqual({ status: 200, connection: 'close' });
-    expect(await get('/ready')).toEqual({ status: 503, connection: 'close' });
+    await closed; // once its last connection has ended, not at the grace
+    await expect(get('/health')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });
 
   it('/ready is 503 when the database does not answer, and says which check failed', async () => {

@@ -1,0 +1,77 @@
+/**
+ * A rolling restart through deploy/nginx/sleeve-gateway.conf under load (docs/operations.md#readiness): two instances
+ * with DRAIN_SECONDS, each sent SIGTERM and started again in turn while clients keep POSTing through nginx. nginx
+ * never sends a POST again once it has sent it to an instance, so every connection an instance drops with a request
+ * on it is an answer the client sees as 502/503. None may be. Skipped, saying why, as nginx.test.ts is.
+ */
+import { Agent, request } from 'node:https';
+import { describe, expect, it } from 'vitest';
+import { startInstances } from '../support/instances.ts';
+import { startProcess } from '../support/process.ts';
+import { freePorts } from '../support/ports.ts';
+import { findExecutable, startNginx } from './nginx-server.ts';
+
+const NGINX = findExecutable('nginx', ['/usr/sbin', '/usr/local/sbin']);
+const SKIPPED = !NGINX
+  ? 'nginx is not installed (.ci/run installs it from Debian)'
+  : !findExecutable('openssl')
+    ? 'openssl is not installed'
+    : !process.env.TEST_DATABASE_URL || !process.env.TEST_REDIS_URL
+      ? 'set TEST_DATABASE_URL and TEST_REDIS_URL'
+      : null;
+
+/** Clients POSTing a GraphQL query through nginx, on kept-alive TLS connections, until stopped; each answer's status counted. */
+function postLoad(ca: string, origin: string, clients: number) {
+  const agent = new Agent({ keepAlive: true, ca, maxSockets: clients });
+  const statuses = new Map<number | string, number>();
+  let stopped = false;
+  const post = () =>
+    new Promise<number | string>((resolve) => {
+      const req = request(`${origin}/graphql`, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode!));
+      });
+      req.on('error', (error) => resolve(error.message));
+      req.end('{"query":"{ eventInfo }"}');
+    });
+  const loops = Array.from({ length: clients }, async () => {
+    while (!stopped) {
+      const status = await post();
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    }
+  });
+  return {
+    async stop() {
+      stopped = true;
+      await Promise.all(loops);
+      agent.destroy();
+      return Object.fromEntries(statuses);
+    },
+  };
+}
+
+describe.skipIf(SKIPPED)(`a rolling restart behind deploy/nginx${SKIPPED ? ` (skipped: ${SKIPPED})` : ''}`, () => {
+  it('answers every POST: each instance drains, stops and comes back in turn while clients keep sending', { timeout: 90_000 }, async () => {
+    const ports = await freePorts(2);
+    const { env } = await startInstances('rolling', { TRUST_PROXY: '127.0.0.1', DRAIN_SECONDS: '1' }, 0);
+    const start = (port: number) => startProcess({ ...env, PORT: String(port) });
+    const instances = [await start(ports[0]!), await start(ports[1]!)];
+    const nginx = await startNginx(NGINX!, ports.map((port) => `127.0.0.1:${port}`));
+    const load = postLoad(nginx.ca, nginx.https, 8);
+    for (let round = 0; round < 2; round++) {
+      for (const i of [0, 1]) {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        instances[i]!.child.kill('SIGTERM');
+        await instances[i]!.exited;
+        instances[i] = await start(ports[i]!);
+      }
+    }
+    const statuses = await load.stop();
+    const answered = Object.values(statuses).reduce((sum, n) => sum + n, 0);
+    // Before, each drain's end reset connections nginx had just sent a POST on (a 502 in its access log, 503 here):
+    // kept ones closed at once as idle, and new ones not yet accepted (every answer of the drain said
+    // `Connection: close`, so nginx opened one per request). { 200: 41227, 503: 3 }, and 4 to 10 in five other runs.
+    expect(statuses).toEqual({ 200: answered });
+    expect(answered).toBeGreaterThan(500);
+  });
+});
