@@ -51,8 +51,9 @@ async function main(): Promise<void> {
     // docs/operations.md#readiness: /ready says 503 at once; the listener closes after DRAIN_SECONDS.
     gateway.drain();
     if (config.drainSeconds > 0) await new Promise((resolve) => setTimeout(resolve, config.drainSeconds * 1_000));
-    // Kept-alive connections are retired one answer at a time, never closed under a proxy's request (src/http-server.ts).
-    await server.close(undefined, { idle: 'retire' });
+    // A drain says a proxy or balancer sends here: its kept-alive connections are retired one answer at a time, never
+    // closed under its request (src/http-server.ts). Without one, nothing waits for idle connections.
+    await server.close(undefined, { idle: config.drainSeconds > 0 ? 'retire' : 'close' });
     // Bounded: a database that answers nothing (frozen, a network dropping packets) held the exit until the query
     // timeout, 10 s, or for ever with none (an operator's review). What was not committed is rolled back by
     // PostgreSQL when the connection goes, and the leases and due times of what was under way bring it back.

@@ -74,7 +74,7 @@ export interface Gateway {
   endStreams(): void;
   /** From now on `/ready` answers 503 (SIGTERM: docs/operations.md#readiness); everything else is served as before. */
   drain(): void;
-  /** From now on every response says `Connection: close` (the server is closing: src/http-server.ts). */
+  /** From now on every response says `Connection: close` (its server is closing: src/http-server.ts). */
   retireConnections(): void;
   /** startServer tells the gateway of each server started on it: dispose() closes them first. */
   servedBy(close: () => Promise<void>): void;
@@ -233,10 +233,7 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
     res.end(JSON.stringify({ ok: false, code: 'internal', error: 'Something went wrong on our side.', retryable: true }));
   }
 
-  function isMcpPath(url: string): boolean {
-    return url === MCP_PATH || url.startsWith(MCP_PATH + '?');
-  }
-
+  const isMcpPath = (url: string): boolean => url === MCP_PATH || url.startsWith(MCP_PATH + '?');
   const isGraphQLPath = (url: string): boolean => url === GRAPHQL_PATH || url.startsWith(GRAPHQL_PATH + '?');
 
   let disposed = false;

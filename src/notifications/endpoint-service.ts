@@ -82,10 +82,10 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
     if (endpoint.throttled_until != null) await updateEndpoint(db, endpoint.id, endpoint.site_id, { throttled_until: null });
   }
 
-  /** After commit: the dispatcher wakes for these deliveries' endpoints, live streams see the change. */
   /** Now, and the asking request's `traceparent`: the deliveries it makes due are sent under its trace. */
   const askedNow = () => ({ now: clock.now(), traceParent: activeTraceParent() });
 
+  /** After commit: the dispatcher wakes for these deliveries' endpoints, live streams see the change. */
   function announce(rows: Array<{ id: string; endpointId: string; siteId: string }>): void {
     if (rows.length === 0) return;
     bus.publish('notificationQueued', { ids: rows.map((r) => r.id), outbox: false, endpoints: [...new Set(rows.map((r) => r.endpointId))] });
