@@ -9,16 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { startInstances } from '../support/instances.ts';
 import { startProcess } from '../support/process.ts';
 import { freePorts } from '../support/ports.ts';
-import { findExecutable, startNginx } from './nginx-server.ts';
+import { NGINX, SKIPPED, startNginx } from './nginx-server.ts';
 
-const NGINX = findExecutable('nginx', ['/usr/sbin', '/usr/local/sbin']);
-const SKIPPED = !NGINX
-  ? 'nginx is not installed (.ci/run installs it from Debian)'
-  : !findExecutable('openssl')
-    ? 'openssl is not installed'
-    : !process.env.TEST_DATABASE_URL || !process.env.TEST_REDIS_URL
-      ? 'set TEST_DATABASE_URL and TEST_REDIS_URL'
-      : null;
 
 /** Clients POSTing a GraphQL query through nginx, on kept-alive TLS connections, until stopped; each answer's status counted. */
 function postLoad(ca: string, origin: string, clients: number) {

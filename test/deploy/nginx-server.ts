@@ -28,6 +28,17 @@ export function findExecutable(name: string, extra: string[] = []): string | nul
   return null;
 }
 
+/** The nginx binary, when installed. */
+export const NGINX = findExecutable('nginx', ['/usr/sbin', '/usr/local/sbin']);
+/** Why the suites that run nginx in front of instances skip here, or null when they run. */
+export const SKIPPED = !NGINX
+  ? 'nginx is not installed (.ci/run installs it from Debian)'
+  : !findExecutable('openssl')
+    ? 'openssl is not installed'
+    : !process.env.TEST_DATABASE_URL || !process.env.TEST_REDIS_URL
+      ? 'set TEST_DATABASE_URL and TEST_REDIS_URL'
+      : null;
+
 export interface RunningNginx {
   /** https://127.0.0.1:PORT, the TLS server block. */
   https: string;

@@ -15,17 +15,9 @@ import { afterThisTest, VALID_ORDER } from '../support/gateway.ts';
 import { startInstances } from '../support/instances.ts';
 import { startProcess } from '../support/process.ts';
 import { freePorts } from '../support/ports.ts';
-import { findExecutable, startNginx } from './nginx-server.ts';
+import { NGINX, SKIPPED, startNginx } from './nginx-server.ts';
 import { tlsClient } from './tls-client.ts';
 
-const NGINX = findExecutable('nginx', ['/usr/sbin', '/usr/local/sbin']);
-const SKIPPED = !NGINX
-  ? 'nginx is not installed (.ci/run installs it from Debian)'
-  : !findExecutable('openssl')
-    ? 'openssl is not installed'
-    : !process.env.TEST_DATABASE_URL || !process.env.TEST_REDIS_URL
-      ? 'set TEST_DATABASE_URL and TEST_REDIS_URL'
-      : null;
 
 const PUBLIC_URL = 'https://sleeve.example.org';
 const ORDER_UPDATES = 'subscription ($n: ID!, $t: String!) { orderUpdates(orderNumber: $n, payToken: $t) { orderNumber status } }';
