@@ -18,7 +18,6 @@ import { freePorts } from '../support/ports.ts';
 import { NGINX, SKIPPED, startNginx } from './nginx-server.ts';
 import { tlsClient } from './tls-client.ts';
 
-
 const PUBLIC_URL = 'https://sleeve.example.org';
 const ORDER_UPDATES = 'subscription ($n: ID!, $t: String!) { orderUpdates(orderNumber: $n, payToken: $t) { orderNumber status } }';
 

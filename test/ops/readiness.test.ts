@@ -49,7 +49,7 @@ describe('/health and /ready', () => {
     expect(await get('/api/sleeve-options')).toEqual({ status: 200, connection: 'keep-alive' });
     live.gateway.drain();
     expect(await get('/ready')).toEqual({ status: 503, connection: 'keep-alive' });
-    // As SIGTERM closes it (src/main.ts). The connection is idle: closed at once, as before, a request a proxy sent on
+    // As SIGTERM closes it with DRAIN_SECONDS set (src/main.ts). The connection is idle: closed at once, as before, a request a proxy sent on
     // it at that moment was lost, and nginx never sends a POST again (test/deploy/nginx-rolling.test.ts).
     const closed = live.server.close(60_000, { idle: 'retire' });
     expect(await get('/api/sleeve-options')).toEqual({ status: 200, connection: 'close' });
