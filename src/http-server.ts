@@ -18,8 +18,6 @@ export interface ServedGateway {
   handleNode(req: IncomingMessage, res: ServerResponse): void;
   attachWebSocket(server: Server): SocketTransport;
   endStreams(): void;
-  /** From now on every response says `Connection: close`. */
-  retireConnections?(): void;
   /** Told of each server started on it, so that the gateway's dispose() closes the server first. */
   servedBy?(close: () => Promise<void>): void;
 }
@@ -84,8 +82,15 @@ export async function startServer(gateway: ServedGateway, { port, host }: { port
   gateway.servedBy?.(() => running.close());
   return running;
 
+  function answerThenClose(req: IncomingMessage, res: ServerResponse): void {
+    res.setHeader('connection', 'close');
+    gateway.handleNode(req, res);
+  }
+
   async function closeServer(graceMs: number, idle: IdleConnections): Promise<void> {
-    gateway.retireConnections?.();
+    // From now on every answer says `Connection: close`, and node ends its connection once it is sent. The request
+    // listener is swapped rather than a flag tested on every request while the server runs.
+    server.off('request', gateway.handleNode).on('request', answerThenClose);
     // node:http's close() closes the idle connections first; net's only stops accepting. Not listening any more, the
     // port refuses new connections, which a proxy retries on another instance (deploy/nginx).
     const closed = new Promise<void>((resolve) => {

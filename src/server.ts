@@ -74,8 +74,6 @@ export interface Gateway {
   endStreams(): void;
   /** From now on `/ready` answers 503 (SIGTERM: docs/operations.md#readiness); everything else is served as before. */
   drain(): void;
-  /** From now on every response says `Connection: close` (its server is closing: src/http-server.ts). */
-  retireConnections(): void;
   /** startServer tells the gateway of each server started on it: dispose() closes them first. */
   servedBy(close: () => Promise<void>): void;
   /** Closes the servers started on it (startServer), stops the schedulers and closes the database. */
@@ -237,7 +235,6 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
   const isGraphQLPath = (url: string): boolean => url === GRAPHQL_PATH || url.startsWith(GRAPHQL_PATH + '?');
 
   let disposed = false;
-  let closing = false; // then each response says Connection: close (src/http-server.ts, retireConnections)
   /** Closers of the servers started on this gateway (startServer), closed by dispose(). */
   const servers: Array<() => Promise<void>> = [];
   return {
@@ -268,12 +265,10 @@ export async function createGateway(options: GatewayOptions = {}): Promise<Gatew
       mcp.endStreams();
     },
     drain: () => void readiness.drain(),
-    retireConnections: () => void (closing = true),
     servedBy: (close) => void servers.push(close),
     handleNode(req, res) {
       // No closures here: this runs for every request (see rest-compat/node-adapter.ts on tsx's __name).
       const requestId = requestIdOf(rawHeader(req, 'x-request-id'));
-      if (closing) res.setHeader('connection', 'close');
       if (tracingOn()) {
         void tracedServe(req, res, requestId);
         return;
