@@ -45,6 +45,7 @@ function postLoad(ca: string, origin: string, clients: number) {
 describe.skipIf(SKIPPED)(`a rolling restart behind deploy/nginx${SKIPPED ? ` (skipped: ${SKIPPED})` : ''}`, () => {
   it('answers the POSTs while each instance drains, stops and comes back in turn, but for the rare one the kernel resets', { timeout: 90_000 }, async () => {
     const ports = await freePorts(2);
+    // The shared schema and Redis prefix only: both processes are started here, each on a port of its own to come back on.
     const { env } = await startInstances('rolling', { TRUST_PROXY: '127.0.0.1', DRAIN_SECONDS: '1' }, 0);
     const start = (port: number) => startProcess({ ...env, PORT: String(port) });
     const instances = [await start(ports[0]!), await start(ports[1]!)];
