@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createManualClock } from '../../src/kernel/clock.ts';
 import { findOrder } from '../../src/orders/order-repository.ts';
+import { listening } from '../../src/events/stream-start.ts';
 import { testGateway, VALID_ORDER } from '../support/gateway.ts';
+import { eventually } from '../support/receiver.ts';
 import { startProcess } from '../support/process.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
@@ -25,7 +27,9 @@ describe('the hold', () => {
   it('cancels each expired order once, publishing one event each', async () => {
     const { rest, clock, gateway } = await testGateway();
     const events: string[] = [];
-    const subscription = gateway.bus.subscribe('orderChanged');
+    // Listening (on Redis: subscribed) before the first order, and the events awaited as they come: under a loaded CI
+    // run the events published over Redis had not all arrived one clock step later, and the test saw none.
+    const subscription = await listening(gateway.bus, gateway.bus.subscribe('orderChanged'));
     void (async () => {
       for await (const e of subscription) if (e.change === 'expired') events.push(e.orderNumber);
     })();
@@ -36,6 +40,7 @@ describe('the hold', () => {
     // A lookup racing the sweep must not cancel (or announce) again.
     await Promise.all([gateway.services.orders.expireDue(), gateway.services.orders.expireDue()]);
     await clock.advance(1_000);
+    await eventually(() => events.length >= 5);
     await subscription.return?.();
     expect(events.sort()).toEqual(['1001', '1002', '1003', '1004', '1005']);
   });
