@@ -30,7 +30,8 @@ import { DomainError } from '../src/kernel/errors.ts';
 import { instructions } from './agent-rules.ts';
 import { registerOrderResources } from './order-resources.ts';
 import { registerOrderingTools } from './ordering-tools.ts';
-import { listenForClients, relayFromClient, RelayedTransport, type RelayedCancel } from './relay.ts';
+import { createCallClaims } from './call-claims.ts';
+import { listenForClients, relayFromClient, RelayedTransport, type CancelHandling, type RelayedCancel } from './relay.ts';
 import { ResourceUpdates } from './resource-updates.ts';
 import { createSessionStore, sessionKey, type SessionRecord } from './session-store.ts';
 import { paramsProblem } from './call-params.ts';
@@ -81,6 +82,7 @@ function answered(res: ServerResponse): Promise<void> {
 export function createMcpDoor(deps: McpDoorDeps): McpDoor {
   const { config, bus, logger } = deps;
   const store = createSessionStore({ redisUrl: config.redisUrl, prefix: config.redisPrefix });
+  const claims = createCallClaims({ redisUrl: config.redisUrl, prefix: config.redisPrefix });
   const vault = createVaultCrypto(loadVaultKey(config));
   const origins = new McpOriginGuard(deps.publicUrl, config.corsOrigins);
   // The same for every request's server: built once.
@@ -97,6 +99,7 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
   const cancelHere = (cancel: RelayedCancel): void => {
     for (const call of calls.values()) if (call.sessionKey === cancel.sessionKey) call.transport.cancel(cancel);
   };
+  const cancels: CancelHandling = { claim: (cancel) => claims.cancel(cancel.sessionKey, cancel.requestId), here: cancelHere };
   const relayed = listenForClients(bus, instance, {
     reply(reply) {
       const call = calls.get(reply.callId);
@@ -142,8 +145,15 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
       else if (!res.headersSent) res.writeHead(202).end();
     };
     const transport = new RelayedTransport(inner, `${instance}.${callId}`, scope.sessionId, requests, endUnanswered);
-    const server = buildServer({ ...scope, acting: (requestId) => transport.acting(requestId) });
-    calls.set(callId, { sessionKey: sessionKey(scope.sessionId), transport });
+    const key = sessionKey(scope.sessionId);
+    // A cancel taken anywhere (call-claims.ts) and not yet brought here by the bus ends the call here as cancelled.
+    const acting = async (requestId: RequestId): Promise<boolean> => {
+      if (await claims.act(key, requestId)) return (transport.acting(requestId), true);
+      transport.cancel({ sessionKey: key, requestId });
+      return false;
+    };
+    const server = buildServer({ ...scope, acting });
+    calls.set(callId, { sessionKey: key, transport });
     try {
       await server.connect(transport);
       // A cancelled call's JSON answer never settles handleRequest: the call is over once `res` is.
@@ -202,7 +212,7 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
     const refusedStaffTool = !staff && messages.length === 1 ? staffToolRefusal(body) : null;
     if (refusedStaffTool) return rpcResult(res, (body as { id?: unknown }).id, refusedStaffTool);
     // Answers to a tool's questions and cancellations go to the call concerned, on whichever instance it runs.
-    for (const message of messages) relayFromClient(bus, session.id, message, cancelHere);
+    for (const message of messages) await relayFromClient(bus, session.id, message, cancels);
     if (!messages.some(isRequest)) {
       res.writeHead(202).end(); // only notifications and answers: nothing to run here
       return;
@@ -273,7 +283,7 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
     async dispose() {
       relayed.stop();
       await updates.dispose();
-      await store.dispose();
+      await Promise.all([store.dispose(), claims.dispose()]);
     },
   };
 }

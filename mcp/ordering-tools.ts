@@ -42,10 +42,12 @@ async function ask(extra: Extra, message: string, properties: Record<string, unk
  * Checked right before anything permanent: a call the client cancelled (MCP 2025-11-25, cancellation) does not act,
  * whatever it was told meanwhile. The SDK sends no answer to it, so this one is never seen.
  */
-function stillWanted(extra: Extra, scope: CallScope): void {
-  if (extra.signal.aborted) throw new DomainError('bad_request', 'The call was cancelled: nothing was done.');
-  // From here the call acts: a cancel arriving during it no longer ends the call unanswered (relay.ts).
-  scope.acting?.(extra.requestId);
+async function stillWanted(extra: Extra, scope: CallScope): Promise<void> {
+  // From here the call acts, unless a cancel was taken (on this instance or another): a cancel arriving during it no
+  // longer ends the call unanswered (relay.ts, call-claims.ts).
+  if (extra.signal.aborted || (scope.acting && !(await scope.acting(extra.requestId)))) {
+    throw new DomainError('bad_request', 'The call was cancelled: nothing was done.');
+  }
 }
 
 function stringArg(args: RawArgs, name: string): string {
@@ -106,7 +108,7 @@ export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: 
           nextAction: `${raw.confirmation == null ? '' : STALE_CODE}Nothing is ordered yet. Ask the user to confirm every detail above, reading the stitch text back letter by letter. Only once they confirm, call create_order again with exactly the same arguments and confirmation "${code}".`,
         });
       }
-      stillWanted(extra, scope);
+      await stillWanted(extra, scope);
       const { order, payToken } = await services.orders.create(input);
       return answer(orderBody(services.orders.view(order, { payToken })), orderLink(order.orderNumber, payToken, scope.protocolVersion));
     }),
@@ -160,7 +162,7 @@ export function registerOrderingTools(server: McpServer, deps: ToolDeps, scope: 
             }
           }
         }
-        stillWanted(extra, scope);
+        await stillWanted(extra, scope);
         const paid = await services.orders.pay(orderNumber, input);
         return answer(payResultBody(services.orders.viewPayment(paid)));
       });

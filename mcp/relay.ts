@@ -5,9 +5,10 @@
  * `<instance>.<call>.<n>` — and the instance that receives the answer publishes it on the event bus under that
  * instance's name; the asking instance hands it to the waiting call. Same instance or not, the path is the same.
  *
- * A client's `notifications/cancelled` names only its own request id, not where the call serving it runs: it goes to
- * every instance, and the one running that request of that session delivers it into the call's transport, where the
- * SDK aborts the handler's signal (MCP 2025-11-25, cancellation: the receiver SHOULD stop processing it).
+ * A client's `notifications/cancelled` names only its own request id, not where the call serving it runs: claimed
+ * (call-claims.ts), it goes to every instance, and the one running that request of that session delivers it into the
+ * call's transport, where the SDK aborts the handler's signal (MCP 2025-11-25, cancellation: the receiver SHOULD stop
+ * processing it).
  */
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
@@ -142,19 +143,29 @@ function cancelOf(message: unknown): { requestId: RequestId; reason?: string } |
   return { requestId, ...(typeof reason === 'string' ? { reason: reason.slice(0, 200) } : {}) };
 }
 
+/** What the door does with a client's cancellation (mcp-door.ts): claim it for every instance, apply it here. */
+export interface CancelHandling {
+  /** True when the cancel is taken: the call it names had not begun to act (call-claims.ts). */
+  claim(cancel: RelayedCancel): Promise<boolean>;
+  /** Hands a taken cancel to the call, if it runs on this instance. */
+  here(cancel: RelayedCancel): void;
+}
+
 /**
  * Relays what a client POSTs for calls running anywhere: an answer to the instance that asked the question, a
- * cancellation to every instance. Anything else is left to the request's own server. A cancellation is also handed
- * to `cancelHere` before the POST is answered: over Redis the bus brings it back only later, and a call on this
- * instance could meanwhile pass its last check and act on a cancel its client was already told was taken.
+ * cancellation to every instance. Anything else is left to the request's own server. A cancellation is claimed first
+ * (a call that already acts keeps acting, and is answered) and, taken, handed to `cancels.here` before the POST is
+ * answered: over Redis the bus brings it back only later. The claim is what stops a call on another instance that
+ * would act before the bus brings it there.
  */
-export function relayFromClient(bus: EventBus, sessionId: string, message: unknown, cancelHere: (cancel: RelayedCancel) => void): void {
+export async function relayFromClient(bus: EventBus, sessionId: string, message: unknown, cancels: CancelHandling): Promise<void> {
   const route = replyRoute(message);
   if (route) return bus.publish('mcpReply', route.instance, { sessionKey: sessionKey(sessionId), callId: route.callId, message: route.message });
   const request = cancelOf(message);
   if (!request) return;
   const cancel = { sessionKey: sessionKey(sessionId), ...request };
-  cancelHere(cancel);
+  if (!(await cancels.claim(cancel))) return;
+  cancels.here(cancel);
   bus.publish('mcpCancel', cancel);
 }
 

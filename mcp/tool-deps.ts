@@ -26,8 +26,9 @@ export interface CallScope {
   /** The MCP revision this request speaks (mcp/early-answers.ts protocolVersionOf): content newer ones added is left out. */
   protocolVersion: string;
   /**
-   * A tool is about to act for `requestId` (create, pay): a cancel from now on is not honoured, so the answer of
+   * A tool is about to act for `requestId` (create, pay): false when a cancel was taken first, on any instance
+   * (call-claims.ts), and the call ends as cancelled; true, and a cancel from now on is not taken, so the answer of
    * what was done reaches the client (relay.ts RelayedTransport.acting). Set by the door for each call.
    */
-  acting?: (requestId: string | number) => void;
+  acting?: (requestId: string | number) => Promise<boolean>;
 }

@@ -11,7 +11,9 @@ import { VALID_ORDER } from '../support/gateway.ts';
 import { liveServer, type LiveServer } from '../support/live-server.ts';
 import { postJson, startInstances } from '../support/instances.ts';
 import { eventually } from '../support/receiver.ts';
-import { acceptAll, mcpClient, rawSession, sseMessages, type McpTestClient } from './mcp-support.ts';
+import { sharedInstancesEnv } from '../support/databases.ts';
+import { afterThisTest } from '../support/gateway.ts';
+import { acceptAll, mcpClient, RAW_HEADERS, rawSession, sseMessages, type McpTestClient } from './mcp-support.ts';
 
 /** Replaces the client's answerer: the question waits until the test answers it; tells whether the server withdrew it. */
 function holdQuestion(agent: McpTestClient) {
@@ -43,11 +45,13 @@ function slowCancelsOnTheBus(bus: LiveServer['gateway']['bus'], ms: number): () 
 
 /**
  * A confirmed create_order from a client without elicitation, cancelled while the order service's `step` runs (held
- * until the cancel is in): the POST's answer, and the service.
+ * until the cancel is in): the POST's answer, and the service. The call runs on `live`; the cancel is posted to
+ * `cancelledOn` (another instance of the same event, or the same one), whose bus is slow to carry it.
  */
-async function cancelDuring(step: 'checkCreate' | 'create') {
-  const live = await liveServer();
-  const relayed = slowCancelsOnTheBus(live.gateway.bus, 300);
+async function cancelDuring(step: 'checkCreate' | 'create', live?: LiveServer, cancelledOn?: LiveServer) {
+  live ??= await liveServer();
+  cancelledOn ??= live;
+  const relayed = slowCancelsOnTheBus(cancelledOn.gateway.bus, 300);
   const session = await rawSession(`${live.server.url}/mcp`); // no elicitation: answers are JSON
   const { confirmation } = (await session.call('create_order', { ...VALID_ORDER })).structuredContent;
   const orders = live.gateway.services.orders;
@@ -59,7 +63,9 @@ async function cancelDuring(step: 'checkCreate' | 'create') {
   (orders as unknown as Record<string, unknown>)[step] = async (input: never) => (running(), await held, original(input));
   const call = session.post({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'create_order', arguments: { ...VALID_ORDER, confirmation } } });
   await started;
-  await session.post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9 } });
+  const cancel = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9 } });
+  const headers = { ...RAW_HEADERS, 'mcp-session-id': session.id, 'mcp-protocol-version': '2025-06-18' };
+  expect((await fetch(`${cancelledOn.server.url}/mcp`, { method: 'POST', headers, body: cancel })).status).toBe(202);
   release();
   const answered = await call;
   await relayed();
@@ -157,6 +163,27 @@ describe.skipIf(!DATABASE || !REDIS)(
       // initialize and the call to A; everything else (the cancel, the answer) to B.
       const route = (method: string, body: unknown) => (method === 'POST' && ['initialize', 'tools/call'].includes((body as { method?: string })?.method ?? '') ? a : b);
       await cancelWhileAsked(a, await mcpClient(a, { elicit: acceptAll, route }), tool, yes);
+    });
+
+    it('creates nothing when the cancel reaches B while A is about to act, before the bus brings it to A', async () => {
+      // Two gateways of one event in this process (the service held as the test needs), sharing PostgreSQL and Redis.
+      const shared = sharedInstancesEnv('mcp_cancel_claim');
+      afterThisTest(shared.cleanup);
+      const [a, b] = [await liveServer({ env: shared.env }), await liveServer({ env: shared.env })];
+      const { answered, orders } = await cancelDuring('checkCreate', a, b);
+      // Before, B answered the cancel 202 and the bus brought it to A after A had made the order.
+      expect([answered.status, await answered.text()]).toEqual([202, '']);
+      expect(await orders.holdsEmail(VALID_ORDER.email)).toBe(false);
+      expect(await b.gateway.services.orders.holdsEmail(VALID_ORDER.email)).toBe(false);
+    });
+
+    it('makes the order when the cancel reaches B after A began to act, and tells the agent', async () => {
+      const shared = sharedInstancesEnv('mcp_cancel_claim');
+      afterThisTest(shared.cleanup);
+      const [a, b] = [await liveServer({ env: shared.env }), await liveServer({ env: shared.env })];
+      const { answered } = await cancelDuring('create', a, b);
+      expect(answered.status).toBe(200);
+      expect(((await answered.json()) as any).result.structuredContent).toMatchObject({ ok: true, status: 'awaiting payment', payToken: expect.any(String) });
     });
   },
 );

@@ -1,0 +1,102 @@
+/**
+ * A tool call's one decision, act or be cancelled (mcp/call-claims.ts, docs/agents.md#sessions): the first claim
+ * wins, on one instance (memory) and between instances (Redis, each side on a connection of its own, as two
+ * instances are). mcp-cancel.test.ts shows it through the door.
+ */
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CLAIM_TTL_SECONDS, createCallClaims, MAX_MEMORY_CLAIMS, type CallClaims } from '../../mcp/call-claims.ts';
+import { afterThisTest } from '../support/gateway.ts';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** Each side's claims: the same store in memory, two stores (two connections) on Redis. */
+type Sides = () => Promise<{ canceller: CallClaims; caller: CallClaims }>;
+
+function decidesOnce(sides: Sides): void {
+  it('takes a cancel claimed first, and the call does not act', async () => {
+    const { canceller, caller } = await sides();
+    expect(await canceller.cancel('session', 7)).toBe(true);
+    expect(await caller.act('session', 7)).toBe(false);
+    // Told again (the relay repeats it), the cancel still stands.
+    expect(await canceller.cancel('session', 7)).toBe(true);
+  });
+
+  it('lets a call that acts first act, and takes no cancel after it', async () => {
+    const { canceller, caller } = await sides();
+    expect(await caller.act('session', 7)).toBe(true);
+    expect(await canceller.cancel('session', 7)).toBe(false);
+  });
+
+  it('keeps sessions and request ids apart: 7 and "7" are two requests', async () => {
+    const { canceller, caller } = await sides();
+    expect(await canceller.cancel('session', 7)).toBe(true);
+    expect(await caller.act('session', '7')).toBe(true);
+    expect(await caller.act('another session', 7)).toBe(true);
+    const long = 'x'.repeat(5_000);
+    expect(await canceller.cancel('session', long)).toBe(true);
+    expect(await caller.act('session', long)).toBe(false);
+  });
+
+  it('decides each of many racing pairs once: exactly one side wins every request', async () => {
+    const { canceller, caller } = await sides();
+    await Promise.all([canceller.cancel('warm', 0), caller.act('warm', 1)]); // both connections open
+    const race = async (id: number) => {
+      // Sent in either order, both in flight together.
+      const [cancelled, acted] = id % 2 ? await Promise.all([canceller.cancel('s', id), caller.act('s', id)]) : (await Promise.all([caller.act('s', id), canceller.cancel('s', id)])).reverse();
+      return { id, cancelled, acted };
+    };
+    const decided = await Promise.all(Array.from({ length: 300 }, (_, id) => race(id)));
+    expect(decided.filter(({ cancelled, acted }) => cancelled === acted)).toEqual([]);
+  });
+}
+
+describe('call claims in memory (one instance)', () => {
+  decidesOnce(async () => {
+    const claims = createCallClaims({ redisUrl: null, prefix: '' });
+    return { canceller: claims, caller: claims };
+  });
+
+  it('forgets a record after its lifetime, and the oldest past its bound', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const claims = createCallClaims({ redisUrl: null, prefix: '' });
+    expect(await claims.cancel('s', 1)).toBe(true);
+    vi.advanceTimersByTime(CLAIM_TTL_SECONDS * 1000 - 1);
+    expect(await claims.act('s', 1)).toBe(false);
+    vi.advanceTimersByTime(1);
+    expect(await claims.act('s', 1)).toBe(true);
+    for (let id = 2; id <= MAX_MEMORY_CLAIMS + 1; id++) await claims.cancel('s', id);
+    expect(await claims.act('s', 2)).toBe(true); // the oldest cancel, gone with the bound reached
+    expect(await claims.act('s', MAX_MEMORY_CLAIMS + 1)).toBe(false);
+  });
+});
+
+describe.skipIf(!process.env.TEST_REDIS_URL)('call claims in Redis (two instances)', () => {
+  const twoInstances: Sides = async () => {
+    const prefix = `claims-${randomUUID()}:`;
+    const [canceller, caller] = [createCallClaims({ redisUrl: process.env.TEST_REDIS_URL!, prefix }), createCallClaims({ redisUrl: process.env.TEST_REDIS_URL!, prefix })];
+    afterThisTest(async () => {
+      const redis = new Redis(process.env.TEST_REDIS_URL!);
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length > 0) await redis.del(...keys);
+      await redis.quit();
+      await Promise.all([canceller.dispose(), caller.dispose()]);
+    });
+    return { canceller, caller };
+  };
+  decidesOnce(twoInstances);
+
+  it('keeps a record for its lifetime under the prefix, named by the session key and the request id', async () => {
+    const { canceller } = await twoInstances();
+    const redis = new Redis(process.env.TEST_REDIS_URL!);
+    afterThisTest(async () => void (await redis.quit()));
+    const before = new Set(await redis.keys('claims-*'));
+    await canceller.cancel('a1b2', 9);
+    const [key] = (await redis.keys('claims-*')).filter((k) => !before.has(k));
+    expect(key).toMatch(/^claims-[0-9a-f-]+:mcp:c:a1b2:9$/u);
+    expect(await redis.ttl(key!)).toBeGreaterThan(CLAIM_TTL_SECONDS - 5);
+  });
+});
