@@ -6,7 +6,9 @@
  * - every request gets a fresh McpServer and a stateless SDK transport; what a session is — its client's declared
  *   capabilities, its subscriptions — lives in the shared store (mcp/session-store.ts), so any instance continues it;
  * - a client's answer to a tool's question is relayed over the event bus to the instance whose call asked it, and
- *   its cancellation of a call to the instance running that call (mcp/relay.ts);
+ *   its cancellation of a call to the instance running that call (mcp/instance-calls.ts, mcp/relay.ts); whether a
+ *   call acts or is cancelled is decided once for all instances, and answers are kept for an instance that misses
+ *   their publish (mcp/call-records.ts);
  * - resource updates follow the event bus and go out on whichever instance holds the session's stream
  *   (mcp/resource-updates.ts).
  */
@@ -30,8 +32,9 @@ import { DomainError } from '../src/kernel/errors.ts';
 import { instructions } from './agent-rules.ts';
 import { registerOrderResources } from './order-resources.ts';
 import { registerOrderingTools } from './ordering-tools.ts';
-import { createCallClaims } from './call-claims.ts';
-import { listenForClients, relayFromClient, RelayedTransport, type CancelHandling, type RelayedCancel } from './relay.ts';
+import { createCallRecords } from './call-records.ts';
+import { instanceCalls } from './instance-calls.ts';
+import { RelayedTransport } from './relay.ts';
 import { ResourceUpdates } from './resource-updates.ts';
 import { createSessionStore, sessionKey, type SessionRecord } from './session-store.ts';
 import { paramsProblem } from './call-params.ts';
@@ -82,7 +85,6 @@ function answered(res: ServerResponse): Promise<void> {
 export function createMcpDoor(deps: McpDoorDeps): McpDoor {
   const { config, bus, logger } = deps;
   const store = createSessionStore({ redisUrl: config.redisUrl, prefix: config.redisPrefix });
-  const claims = createCallClaims({ redisUrl: config.redisUrl, prefix: config.redisPrefix });
   const vault = createVaultCrypto(loadVaultKey(config));
   const origins = new McpOriginGuard(deps.publicUrl, config.corsOrigins);
   // The same for every request's server: built once.
@@ -91,22 +93,11 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
   const cors = new CorsPolicy(config.corsOrigins, (origin) => origins.allows(origin));
   /** This process's name in question ids. */
   const instance = randomToken(9);
-  const calls = new Map<string, { sessionKey: string; transport: RelayedTransport }>();
   let nextCall = 0;
   // One for the process: the SDK would otherwise build an Ajv instance for every request's server.
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
   const updates = new ResourceUpdates(bus, store, (sealed) => vault.open(sealed), logger);
-  const cancelHere = (cancel: RelayedCancel): void => {
-    for (const call of calls.values()) if (call.sessionKey === cancel.sessionKey) call.transport.cancel(cancel);
-  };
-  const cancels: CancelHandling = { claim: (cancel) => claims.cancel(cancel.sessionKey, cancel.requestId), here: cancelHere };
-  const relayed = listenForClients(bus, instance, {
-    reply(reply) {
-      const call = calls.get(reply.callId);
-      if (call && call.sessionKey === reply.sessionKey) call.transport.deliver(reply.message as never);
-    },
-    cancel: cancelHere,
-  });
+  const calls = instanceCalls(bus, instance, createCallRecords({ redisUrl: config.redisUrl, prefix: config.redisPrefix }), logger);
 
   function buildServer(scope: CallScope): McpServer {
     const server = new McpServer({ name: 'sleeve-gateway', version: '1.0.0' }, { instructions: serverInstructions, capabilities: { tools: {}, resources: {} }, jsonSchemaValidator });
@@ -146,21 +137,15 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
     };
     const transport = new RelayedTransport(inner, `${instance}.${callId}`, scope.sessionId, requests, endUnanswered);
     const key = sessionKey(scope.sessionId);
-    // A cancel taken anywhere (call-claims.ts) and not yet brought here by the bus ends the call here as cancelled.
-    const acting = async (requestId: RequestId): Promise<boolean> => {
-      if (await claims.act(key, requestId)) return (transport.acting(requestId), true);
-      transport.cancel({ sessionKey: key, requestId });
-      return false;
-    };
-    const server = buildServer({ ...scope, acting });
-    calls.set(callId, { sessionKey: key, transport });
+    const server = buildServer({ ...scope, acting: (requestId) => calls.acting(key, transport, requestId) });
+    calls.add(callId, key, transport);
     try {
       await server.connect(transport);
       // A cancelled call's JSON answer never settles handleRequest: the call is over once `res` is.
       await Promise.race([inner.handleRequest(req, res, body), answered(res)]);
       await answered(res);
     } finally {
-      calls.delete(callId);
+      calls.remove(callId);
       await server.close();
     }
   }
@@ -212,7 +197,7 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
     const refusedStaffTool = !staff && messages.length === 1 ? staffToolRefusal(body) : null;
     if (refusedStaffTool) return rpcResult(res, (body as { id?: unknown }).id, refusedStaffTool);
     // Answers to a tool's questions and cancellations go to the call concerned, on whichever instance it runs.
-    for (const message of messages) await relayFromClient(bus, session.id, message, cancels);
+    for (const message of messages) await calls.fromClient(session.id, message);
     if (!messages.some(isRequest)) {
       res.writeHead(202).end(); // only notifications and answers: nothing to run here
       return;
@@ -281,9 +266,9 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
     },
     endStreams: () => updates.end(),
     async dispose() {
-      relayed.stop();
+      calls.stop();
       await updates.dispose();
-      await Promise.all([store.dispose(), claims.dispose()]);
+      await Promise.all([store.dispose(), calls.dispose()]);
     },
   };
 }

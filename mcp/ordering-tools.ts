@@ -44,7 +44,7 @@ async function ask(extra: Extra, message: string, properties: Record<string, unk
  */
 async function stillWanted(extra: Extra, scope: CallScope): Promise<void> {
   // From here the call acts, unless a cancel was taken (on this instance or another): a cancel arriving during it no
-  // longer ends the call unanswered (relay.ts, call-claims.ts).
+  // longer ends the call unanswered (relay.ts, call-records.ts).
   if (extra.signal.aborted || (scope.acting && !(await scope.acting(extra.requestId)))) {
     throw new DomainError('bad_request', 'The call was cancelled: nothing was done.');
   }

@@ -6,7 +6,7 @@
  * instance's name; the asking instance hands it to the waiting call. Same instance or not, the path is the same.
  *
  * A client's `notifications/cancelled` names only its own request id, not where the call serving it runs: claimed
- * (call-claims.ts), it goes to every instance, and the one running that request of that session delivers it into the
+ * (call-records.ts), it goes to every instance, and the one running that request of that session delivers it into the
  * call's transport, where the SDK aborts the handler's signal (MCP 2025-11-25, cancellation: the receiver SHOULD stop
  * processing it).
  */
@@ -27,6 +27,8 @@ export class RelayedTransport implements Transport {
   /** The client's requests this call serves that are neither answered nor cancelled. */
   private readonly open: Set<RequestId>;
   private cancelled: RequestId | undefined;
+  /** This call's questions (the SDK's ids, as strings) neither answered nor withdrawn. */
+  private readonly asked = new Set<string>();
 
   constructor(
     private readonly inner: Transport,
@@ -51,6 +53,9 @@ export class RelayedTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    // Before it is written: the answer may come back (on another instance, over the bus) before the write resolves.
+    if ('method' in message && 'id' in message) this.asked.add(String(message.id));
+    else if ('method' in message && message.method === 'notifications/cancelled') this.asked.delete(String(message.params?.requestId));
     await this.inner.send(this.routed(message), options);
     if (!('method' in message) && 'id' in message && message.id !== undefined) this.settle(message.id);
   }
@@ -68,9 +73,17 @@ export class RelayedTransport implements Transport {
     return this.inner.close();
   }
 
-  /** A client's answer to one of this call's questions, its id back to the number the SDK gave it. */
+  /**
+   * A client's answer to one of this call's questions, its id back to the number the SDK gave it; once: the bus and
+   * the kept answers (call-records.ts) may both bring it, and an answer to a withdrawn question is not heard.
+   */
   deliver(message: JSONRPCMessage): void {
-    this.onmessage?.(message);
+    if (this.asked.delete(String((message as { id?: unknown }).id))) this.onmessage?.(message);
+  }
+
+  /** The ids, as the client knows them (`<instance>.<call>.<n>`), of the questions still waiting for an answer. */
+  waitingQuestions(): string[] {
+    return [...this.asked].map((id) => `${this.route}.${id}`);
   }
 
   /**
@@ -122,13 +135,13 @@ export interface RelayedReply {
  * A JSON-RPC answer (result or error, no method) to a question asked under `<instance>.<call>.<n>`: where it goes.
  * Anything else (another id, a request, a notification): null.
  */
-function replyRoute(message: unknown): { instance: string; callId: string; message: Record<string, unknown> } | null {
+function replyRoute(message: unknown): { questionId: string; instance: string; callId: string; message: Record<string, unknown> } | null {
   if (typeof message !== 'object' || message === null || 'method' in message) return null;
   const id = (message as { id?: unknown }).id;
   if (typeof id !== 'string' || !('result' in message || 'error' in message)) return null;
   const match = /^([A-Za-z0-9_-]{1,32})\.([a-z0-9]{1,16})\.([0-9]{1,12})$/u.exec(id);
   if (!match) return null;
-  return { instance: match[1]!, callId: match[2]!, message: { ...(message as Record<string, unknown>), id: Number(match[3]) } };
+  return { questionId: id, instance: match[1]!, callId: match[2]!, message: { ...(message as Record<string, unknown>), id: Number(match[3]) } };
 }
 
 /** What goes over the bus for a client's `notifications/cancelled`: its session (hashed) and the request it names. */
@@ -143,29 +156,35 @@ function cancelOf(message: unknown): { requestId: RequestId; reason?: string } |
   return { requestId, ...(typeof reason === 'string' ? { reason: reason.slice(0, 200) } : {}) };
 }
 
-/** What the door does with a client's cancellation (mcp-door.ts): claim it for every instance, apply it here. */
-export interface CancelHandling {
-  /** True when the cancel is taken: the call it names had not begun to act (call-claims.ts). */
+/** What the door does with what a client posts for its calls (mcp-door.ts), beside the bus. */
+export interface ClientRelay {
+  /** Keeps an answer before it is published, for an asking instance that misses the publish (call-records.ts). */
+  keep(questionId: string, answer: RelayedReply): Promise<void>;
+  /** True when the cancel is taken: the call it names had not begun to act (call-records.ts). */
   claim(cancel: RelayedCancel): Promise<boolean>;
   /** Hands a taken cancel to the call, if it runs on this instance. */
   here(cancel: RelayedCancel): void;
 }
 
 /**
- * Relays what a client POSTs for calls running anywhere: an answer to the instance that asked the question, a
- * cancellation to every instance. Anything else is left to the request's own server. A cancellation is claimed first
- * (a call that already acts keeps acting, and is answered) and, taken, handed to `cancels.here` before the POST is
- * answered: over Redis the bus brings it back only later. The claim is what stops a call on another instance that
- * would act before the bus brings it there.
+ * Relays what a client POSTs for calls running anywhere: an answer to the instance that asked the question (kept
+ * first, for an instance that misses the publish), a cancellation to every instance. Anything else is left to the
+ * request's own server. A cancellation is claimed first (a call that already acts keeps acting, and is answered) and,
+ * taken, handed to `relay.here` before the POST is answered: over Redis the bus brings it back only later. The claim
+ * is what stops a call on another instance that would act before the bus brings it there.
  */
-export async function relayFromClient(bus: EventBus, sessionId: string, message: unknown, cancels: CancelHandling): Promise<void> {
+export async function relayFromClient(bus: EventBus, sessionId: string, message: unknown, relay: ClientRelay): Promise<void> {
   const route = replyRoute(message);
-  if (route) return bus.publish('mcpReply', route.instance, { sessionKey: sessionKey(sessionId), callId: route.callId, message: route.message });
+  if (route) {
+    const reply = { sessionKey: sessionKey(sessionId), callId: route.callId, message: route.message };
+    await relay.keep(route.questionId, reply);
+    return bus.publish('mcpReply', route.instance, reply);
+  }
   const request = cancelOf(message);
   if (!request) return;
   const cancel = { sessionKey: sessionKey(sessionId), ...request };
-  if (!(await cancels.claim(cancel))) return;
-  cancels.here(cancel);
+  if (!(await relay.claim(cancel))) return;
+  relay.here(cancel);
   bus.publish('mcpCancel', cancel);
 }
 

@@ -27,7 +27,7 @@ export interface CallScope {
   protocolVersion: string;
   /**
    * A tool is about to act for `requestId` (create, pay): false when a cancel was taken first, on any instance
-   * (call-claims.ts), and the call ends as cancelled; true, and a cancel from now on is not taken, so the answer of
+   * (call-records.ts), and the call ends as cancelled; true, and a cancel from now on is not taken, so the answer of
    * what was done reaches the client (relay.ts RelayedTransport.acting). Set by the door for each call.
    */
   acting?: (requestId: string | number) => Promise<boolean>;

@@ -12,6 +12,7 @@ import { liveServer, type LiveServer } from '../support/live-server.ts';
 import { postJson, startInstances } from '../support/instances.ts';
 import { eventually } from '../support/receiver.ts';
 import { sharedInstancesEnv } from '../support/databases.ts';
+import { faultyLink } from '../support/faulty-link.ts';
 import { afterThisTest } from '../support/gateway.ts';
 import { acceptAll, mcpClient, RAW_HEADERS, rawSession, sseMessages, type McpTestClient } from './mcp-support.ts';
 
@@ -175,6 +176,23 @@ describe.skipIf(!DATABASE || !REDIS)(
       expect([answered.status, await answered.text()]).toEqual([202, '']);
       expect(await orders.holdsEmail(VALID_ORDER.email)).toBe(false);
       expect(await b.gateway.services.orders.holdsEmail(VALID_ORDER.email)).toBe(false);
+    });
+
+    it('makes nothing, and says to try again, when the claim to act cannot reach Redis', async () => {
+      const shared = sharedInstancesEnv('mcp_cancel_claim');
+      afterThisTest(shared.cleanup);
+      const link = await faultyLink(REDIS!);
+      const live = await liveServer({ env: { ...shared.env, REDIS_URL: link.url } });
+      const session = await rawSession(`${live.server.url}/mcp`);
+      const { confirmation } = (await session.call('create_order', { ...VALID_ORDER })).structuredContent;
+      const orders = live.gateway.services.orders;
+      const checkCreate = orders.checkCreate.bind(orders);
+      // Redis goes away once the call has passed its session's lookup, before the call claims its act.
+      (orders as unknown as Record<string, unknown>).checkCreate = async (input: never) => (link.cut(), checkCreate(input));
+      const answer = await session.rpc({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'create_order', arguments: { ...VALID_ORDER, confirmation } } });
+      link.restore();
+      expect(answer.result).toMatchObject({ isError: true, structuredContent: { ok: false, code: 'unavailable', retryable: true, retryAfter: 1 } });
+      expect(await orders.holdsEmail(VALID_ORDER.email)).toBe(false);
     });
 
     it('makes the order when the cancel reaches B after A began to act, and tells the agent', async () => {

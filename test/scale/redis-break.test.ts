@@ -4,8 +4,9 @@
  * (test/support/faulty-link.ts), as a Redis restart would. During the break an order is paid and the sleeve options
  * change on B; once Redis is back, A's subscribers show the payment and A answers with the new options, by reading
  * again what they show (bus.onResume, docs/graphql.md#subscriptions), and a change made after the break reaches
- * them as an event. Before, A's countdown never ended, its order stayed "awaiting payment" and A kept accepting and
- * serving the old options until the next change. The link refuses each reconnection at once while cut, which also
+ * them as an event; an MCP call on A hears the answer to its question that was posted to B meanwhile. Before, A's
+ * countdown never ended, its order stayed "awaiting payment" and A kept accepting and serving the old options until
+ * the next change. The link refuses each reconnection at once while cut, which also
  * caught ioredis calling a closed connection ready (redis/ioredis#2099): the subscriber then heard nothing again.
  */
 import { describe, expect, it } from 'vitest';
@@ -198,6 +199,33 @@ describe.skipIf(!DATABASE || !REDIS)(
       // resources/updated only makes the client read the order again. On 2026-11-30 a faster host got both within
       // one 20 ms poll, and this line, which expected exactly one, failed.
       expect([...new Set(await agent.updates(1, 15_000))]).toEqual([uri]);
+    });
+
+    it("hears on A the answer to its MCP question posted to B while A's link to Redis was cut", async () => {
+      const shared = sharedInstancesEnv('redisbreakask');
+      afterThisTest(shared.cleanup);
+      const link = await faultyLink(REDIS!);
+      const env = { ...shared.env, LOG_LEVEL: 'warn', VAULT_KEY: randomBytes(32).toString('base64') };
+      const b = (await startProcess(env)).url;
+      const a = (await startProcess({ ...env, REDIS_URL: link.url })).url;
+      // The call to A, everything else (the answer among it) to B.
+      const route = (method: string, body: unknown) => (method === 'POST' && ['initialize', 'tools/call'].includes((body as { method?: string })?.method ?? '') ? a : b);
+      const agent = await mcpClient(a, {
+        route,
+        async elicit() {
+          // Asked on A: A's link is cut, and the user's yes, posted to B once this returns, is published while A's
+          // subscriber is away. The link comes back after it.
+          link.cut();
+          await until(async () => (await readiness(a)) === 503, 10_000);
+          setTimeout(() => link.restore(), BREAK_MS);
+          return { action: 'accept', content: { confirm: true } };
+        },
+      });
+      const call = agent.call('create_order', { ...VALID_ORDER });
+      // Before, the answer was lost to A, whose call waited out its five minutes and then said nothing was ordered.
+      const waited = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the call was not answered within 20 s of the question')), 20_000));
+      expect((await Promise.race([call, waited])).structuredContent).toMatchObject({ ok: true, status: 'awaiting payment' });
+      expect(agent.asked).toHaveLength(1);
     });
   },
 );

@@ -1,12 +1,13 @@
 /**
- * A tool call's one decision, act or be cancelled (mcp/call-claims.ts, docs/agents.md#sessions): the first claim
- * wins, on one instance (memory) and between instances (Redis, each side on a connection of its own, as two
- * instances are). mcp-cancel.test.ts shows it through the door.
+ * What the instances agree on about a tool call (mcp/call-records.ts, docs/agents.md#sessions). Its one decision, act
+ * or be cancelled: the first claim wins, on one instance (memory) and between instances (Redis, each side on a
+ * connection of its own, as two instances are); mcp-cancel.test.ts shows it through the door. And the answers kept
+ * for an instance that missed their publish; test/scale/redis-break.test.ts shows that through the door.
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CLAIM_TTL_SECONDS, createCallClaims, MAX_MEMORY_CLAIMS, type CallClaims } from '../../mcp/call-claims.ts';
+import { createCallRecords, MAX_MEMORY_CLAIMS, RECORD_TTL_SECONDS, type CallRecords } from '../../mcp/call-records.ts';
 import { afterThisTest } from '../support/gateway.ts';
 
 afterEach(() => {
@@ -14,7 +15,7 @@ afterEach(() => {
 });
 
 /** Each side's claims: the same store in memory, two stores (two connections) on Redis. */
-type Sides = () => Promise<{ canceller: CallClaims; caller: CallClaims }>;
+type Sides = () => Promise<{ canceller: CallRecords; caller: CallRecords }>;
 
 function decidesOnce(sides: Sides): void {
   it('takes a cancel claimed first, and the call does not act', async () => {
@@ -56,15 +57,15 @@ function decidesOnce(sides: Sides): void {
 
 describe('call claims in memory (one instance)', () => {
   decidesOnce(async () => {
-    const claims = createCallClaims({ redisUrl: null, prefix: '' });
+    const claims = createCallRecords({ redisUrl: null, prefix: '' });
     return { canceller: claims, caller: claims };
   });
 
   it('forgets a record after its lifetime, and the oldest past its bound', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
-    const claims = createCallClaims({ redisUrl: null, prefix: '' });
+    const claims = createCallRecords({ redisUrl: null, prefix: '' });
     expect(await claims.cancel('s', 1)).toBe(true);
-    vi.advanceTimersByTime(CLAIM_TTL_SECONDS * 1000 - 1);
+    vi.advanceTimersByTime(RECORD_TTL_SECONDS * 1000 - 1);
     expect(await claims.act('s', 1)).toBe(false);
     vi.advanceTimersByTime(1);
     expect(await claims.act('s', 1)).toBe(true);
@@ -77,7 +78,7 @@ describe('call claims in memory (one instance)', () => {
 describe.skipIf(!process.env.TEST_REDIS_URL)('call claims in Redis (two instances)', () => {
   const twoInstances: Sides = async () => {
     const prefix = `claims-${randomUUID()}:`;
-    const [canceller, caller] = [createCallClaims({ redisUrl: process.env.TEST_REDIS_URL!, prefix }), createCallClaims({ redisUrl: process.env.TEST_REDIS_URL!, prefix })];
+    const [canceller, caller] = [createCallRecords({ redisUrl: process.env.TEST_REDIS_URL!, prefix }), createCallRecords({ redisUrl: process.env.TEST_REDIS_URL!, prefix })];
     afterThisTest(async () => {
       const redis = new Redis(process.env.TEST_REDIS_URL!);
       const keys = await redis.keys(`${prefix}*`);
@@ -97,6 +98,22 @@ describe.skipIf(!process.env.TEST_REDIS_URL)('call claims in Redis (two instance
     await canceller.cancel('a1b2', 9);
     const [key] = (await redis.keys('claims-*')).filter((k) => !before.has(k));
     expect(key).toMatch(/^claims-[0-9a-f-]+:mcp:c:a1b2:9$/u);
-    expect(await redis.ttl(key!)).toBeGreaterThan(CLAIM_TTL_SECONDS - 5);
+    expect(await redis.ttl(key!)).toBeGreaterThan(RECORD_TTL_SECONDS - 5);
+  });
+
+  it("keeps an answer for the instance that asked: it reads its questions' answers, and none of the others", async () => {
+    const { canceller: answering, caller: asking } = await twoInstances();
+    const answer = { sessionKey: 'a1b2', message: { jsonrpc: '2.0', id: 3, result: { action: 'accept', content: { confirm: true } } } };
+    await answering.keepAnswer('inst.c1.3', answer);
+    expect(await asking.keptAnswers([])).toEqual(new Map());
+    expect(await asking.keptAnswers(['inst.c1.2', 'inst.c1.3', 'other.c1.3'])).toEqual(new Map([['inst.c1.3', answer]]));
+  });
+});
+
+describe('answers in memory (one instance)', () => {
+  it('keeps none: the bus in memory loses nothing', async () => {
+    const records = createCallRecords({ redisUrl: null, prefix: '' });
+    await records.keepAnswer('inst.c1.3', { sessionKey: 's', message: {} });
+    expect(await records.keptAnswers(['inst.c1.3'])).toEqual(new Map());
   });
 });
