@@ -34,10 +34,13 @@ export interface CallRecords {
   cancel(sessionKey: string, requestId: RequestId): Promise<boolean>;
   /** The call serving `requestId` is about to act: true when it may (no cancel was taken). */
   act(sessionKey: string, requestId: RequestId): Promise<boolean>;
-  /** Keeps the answer to the question `questionId` (`<instance>.<call>.<n>`) for as long as a question waits. */
+  /**
+   * Keeps the answer to the question `questionId` (`<instance>.<call>.<n>`) for as long as a question waits, under
+   * the answering session: another session naming the same question keeps its own, and cannot replace this one.
+   */
   keepAnswer(questionId: string, answer: KeptAnswer): Promise<void>;
-  /** The answers kept for these questions (in memory: none), by question id. */
-  keptAnswers(questionIds: readonly string[]): Promise<Map<string, KeptAnswer>>;
+  /** The answers each question's own session kept for it (in memory: none), by question id. */
+  keptAnswers(questions: ReadonlyArray<{ sessionKey: string; questionId: string }>): Promise<Map<string, KeptAnswer>>;
   dispose(): Promise<void>;
 }
 
@@ -58,7 +61,10 @@ export function createCallRecords(options: { redisUrl: string | null; prefix: st
   return options.redisUrl ? redisRecords(options.redisUrl, `${options.prefix}mcp:`) : memoryRecords();
 }
 
-/** Claims and answers in Redis: `<prefix>mcp:c:<session hash>:<request id>` and `<prefix>mcp:a:<question id>`. */
+/**
+ * Claims and answers in Redis: `<prefix>mcp:c:<session hash>:<request id>` and
+ * `<prefix>mcp:a:<session hash>:<question id>`.
+ */
 function redisRecords(url: string, prefix: string): CallRecords {
   // Bounded as the session store's: a silent Redis fails the call rather than holding it.
   const redis: Redis = new (RedisClient())(url, { maxRetriesPerRequest: 1, commandTimeout: REDIS_COMMAND_TIMEOUT_MS });
@@ -74,13 +80,13 @@ function redisRecords(url: string, prefix: string): CallRecords {
     cancel: async (sessionKey, requestId) => (await claim(claimName(sessionKey, requestId), 'cancelled')) === 'cancelled',
     act: async (sessionKey, requestId) => (await claim(claimName(sessionKey, requestId), 'acting')) === 'acting',
     async keepAnswer(questionId, answer) {
-      await redis.set(`${prefix}a:${questionId}`, JSON.stringify(answer), 'EX', RECORD_TTL_SECONDS);
+      await redis.set(`${prefix}a:${answer.sessionKey}:${questionId}`, JSON.stringify(answer), 'EX', RECORD_TTL_SECONDS);
     },
-    async keptAnswers(questionIds) {
+    async keptAnswers(questions) {
       const kept = new Map<string, KeptAnswer>();
-      if (questionIds.length === 0) return kept;
-      const values = await redis.mget(questionIds.map((id) => `${prefix}a:${id}`));
-      questionIds.forEach((id, i) => values[i] && kept.set(id, JSON.parse(values[i]!) as KeptAnswer));
+      if (questions.length === 0) return kept;
+      const values = await redis.mget(questions.map(({ sessionKey, questionId }) => `${prefix}a:${sessionKey}:${questionId}`));
+      questions.forEach(({ questionId }, i) => values[i] && kept.set(questionId, JSON.parse(values[i]!) as KeptAnswer));
       return kept;
     },
     dispose: () => closeRedis(redis),

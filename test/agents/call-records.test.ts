@@ -101,12 +101,15 @@ describe.skipIf(!process.env.TEST_REDIS_URL)('call claims in Redis (two instance
     expect(await redis.ttl(key!)).toBeGreaterThan(RECORD_TTL_SECONDS - 5);
   });
 
-  it("keeps an answer for the instance that asked: it reads its questions' answers, and none of the others", async () => {
+  it("keeps an answer for the instance that asked: it reads its questions' answers, each from its own session", async () => {
     const { canceller: answering, caller: asking } = await twoInstances();
     const answer = { sessionKey: 'a1b2', message: { jsonrpc: '2.0', id: 3, result: { action: 'accept', content: { confirm: true } } } };
     await answering.keepAnswer('inst.c1.3', answer);
+    // Another session naming the same question keeps an answer of its own, which the asking session never reads.
+    await answering.keepAnswer('inst.c1.3', { sessionKey: 'c3d4', message: { jsonrpc: '2.0', id: 3, result: { action: 'decline' } } });
     expect(await asking.keptAnswers([])).toEqual(new Map());
-    expect(await asking.keptAnswers(['inst.c1.2', 'inst.c1.3', 'other.c1.3'])).toEqual(new Map([['inst.c1.3', answer]]));
+    const questions = ['inst.c1.2', 'inst.c1.3', 'other.c1.3'].map((questionId) => ({ sessionKey: 'a1b2', questionId }));
+    expect(await asking.keptAnswers(questions)).toEqual(new Map([['inst.c1.3', answer]]));
   });
 });
 
@@ -114,6 +117,6 @@ describe('answers in memory (one instance)', () => {
   it('keeps none: the bus in memory loses nothing', async () => {
     const records = createCallRecords({ redisUrl: null, prefix: '' });
     await records.keepAnswer('inst.c1.3', { sessionKey: 's', message: {} });
-    expect(await records.keptAnswers(['inst.c1.3'])).toEqual(new Map());
+    expect(await records.keptAnswers([{ sessionKey: 's', questionId: 'inst.c1.3' }])).toEqual(new Map());
   });
 });
