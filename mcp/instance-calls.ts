@@ -38,8 +38,13 @@ export function instanceCalls(bus: EventBus, instance: string, records: CallReco
     if (call && call.sessionKey === answer.sessionKey) call.transport.deliver(answer.message as never);
   };
   const relay: ClientRelay = {
-    keep: (questionId, answer) => records.keepAnswer(questionId, answer),
-    claim: (cancel) => records.cancel(cancel.sessionKey, cancel.requestId),
+    // Kept only for an instance that misses the publish: not kept, the answer still goes over the bus.
+    keep: (questionId, answer) => records.keepAnswer(questionId, answer).catch((error: unknown) => logger.warn('an MCP answer not kept', { error })),
+    // Not recorded, a cancel is not taken: the client is told to send it again, not that it was.
+    claim: (cancel) =>
+      records.cancel(cancel.sessionKey, cancel.requestId).catch(() => {
+        throw new DomainError('unavailable', 'The cancellation could not be recorded just now. Send it again in a moment.', { retryAfter: 1 });
+      }),
     here: cancelHere,
   };
   const listening = listenForClients(bus, instance, { reply: (reply) => deliver(reply.callId, reply), cancel: cancelHere });

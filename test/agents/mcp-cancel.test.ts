@@ -195,6 +195,22 @@ describe.skipIf(!DATABASE || !REDIS)(
       expect(await orders.holdsEmail(VALID_ORDER.email)).toBe(false);
     });
 
+    it('answers a cancel it cannot record 503 with Retry-After, so that the client sends it again', async () => {
+      const shared = sharedInstancesEnv('mcp_cancel_claim');
+      afterThisTest(shared.cleanup);
+      const link = await faultyLink(REDIS!);
+      const live = await liveServer({ env: { ...shared.env, REDIS_URL: link.url } });
+      const session = await rawSession(`${live.server.url}/mcp`);
+      const cancel = (requestId: number) => session.post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId } });
+      expect((await cancel(1)).status).toBe(202);
+      // Only the connection that records claims breaks (the session's store is on another and stays up).
+      link.cut(/mcp:c:/u);
+      const refused = await cancel(2);
+      expect([refused.status, refused.headers.get('retry-after'), ((await refused.json()) as any).error.message]).toEqual([503, '1', 'The cancellation could not be recorded just now. Send it again in a moment.']);
+      link.restore();
+      expect((await cancel(2)).status).toBe(202);
+    });
+
     it('makes the order when the cancel reaches B after A began to act, and tells the agent', async () => {
       const shared = sharedInstancesEnv('mcp_cancel_claim');
       afterThisTest(shared.cleanup);
