@@ -12,7 +12,7 @@ import { liveServer, type LiveServer } from '../support/live-server.ts';
 import { postJson, startInstances } from '../support/instances.ts';
 import { eventually } from '../support/receiver.ts';
 import { sharedInstancesEnv } from '../support/databases.ts';
-import { faultyLink } from '../support/faulty-link.ts';
+import { faultyLink, type FaultyLink } from '../support/faulty-link.ts';
 import { afterThisTest } from '../support/gateway.ts';
 import { acceptAll, mcpClient, RAW_HEADERS, rawSession, sseMessages, type McpTestClient } from './mcp-support.ts';
 
@@ -153,6 +153,16 @@ describe('a tool call the client cancels', () => {
 const DATABASE = process.env.TEST_DATABASE_URL;
 const REDIS = process.env.TEST_REDIS_URL;
 
+/**
+ * A gateway of an event that the test's other gateways share (PostgreSQL and Redis), in this process so that a test
+ * can hold its services; with `link`, it reaches Redis through that faulty proxy.
+ */
+async function eventGateway(label: string, link?: FaultyLink): Promise<LiveServer> {
+  const shared = sharedInstancesEnv(label);
+  afterThisTest(shared.cleanup);
+  return liveServer({ env: { ...shared.env, ...(link ? { REDIS_URL: link.url } : {}) } });
+}
+
 describe.skipIf(!DATABASE || !REDIS)(
   `a tool call cancelled on another instance${!DATABASE || !REDIS ? ' (skipped: set TEST_DATABASE_URL and TEST_REDIS_URL)' : ''}`,
   () => {
@@ -179,10 +189,8 @@ describe.skipIf(!DATABASE || !REDIS)(
     });
 
     it('makes nothing, and says to try again, when the claim to act cannot reach Redis', async () => {
-      const shared = sharedInstancesEnv('mcp_cancel_claim');
-      afterThisTest(shared.cleanup);
       const link = await faultyLink(REDIS!);
-      const live = await liveServer({ env: { ...shared.env, REDIS_URL: link.url } });
+      const live = await eventGateway('mcp_cancel_claim', link);
       const session = await rawSession(`${live.server.url}/mcp`);
       const { confirmation } = (await session.call('create_order', { ...VALID_ORDER })).structuredContent;
       const orders = live.gateway.services.orders;
@@ -196,10 +204,8 @@ describe.skipIf(!DATABASE || !REDIS)(
     });
 
     it('answers a cancel it cannot record 503 with Retry-After, so that the client sends it again', async () => {
-      const shared = sharedInstancesEnv('mcp_cancel_claim');
-      afterThisTest(shared.cleanup);
       const link = await faultyLink(REDIS!);
-      const live = await liveServer({ env: { ...shared.env, REDIS_URL: link.url } });
+      const live = await eventGateway('mcp_cancel_claim', link);
       const session = await rawSession(`${live.server.url}/mcp`);
       const cancel = (requestId: number) => session.post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId } });
       expect((await cancel(1)).status).toBe(202);
