@@ -22,9 +22,7 @@ export interface InstanceCalls {
   acting(sessionKey: string, transport: RelayedTransport, requestId: RequestId): Promise<boolean>;
   /** Relays a message a client posted (an answer, a cancellation) to the call it concerns, wherever it runs. */
   fromClient(sessionId: string, message: unknown): Promise<void>;
-  /** Stops listening to the bus (the calls still running end with their requests). */
-  stop(): void;
-  /** Closes the records' connection, after `stop`. */
+  /** Stops listening to the bus and closes the records' connection (the calls still running end with their requests). */
   dispose(): Promise<void>;
 }
 
@@ -66,15 +64,16 @@ export function instanceCalls(bus: EventBus, instance: string, records: CallReco
       const acts = await records.act(sessionKey, requestId).catch(() => {
         throw new DomainError('unavailable', 'Nothing was done: the call could not be checked just now. Try again in a moment.', { retryAfter: 1 });
       });
-      if (acts) return (transport.acting(requestId), true);
-      transport.cancel({ sessionKey, requestId });
-      return false;
+      // Acting, the call is never cancelled after: a cancel from now on is not taken (call-records.ts), so none is
+      // relayed, and the answer of what was done is sent. Not acting, it ends as the cancel taken elsewhere says.
+      if (!acts) transport.cancel({ sessionKey, requestId });
+      return acts;
     },
     fromClient: (sessionId, message) => relayFromClient(bus, sessionId, message, relay),
-    stop() {
+    async dispose() {
       listening.stop();
       stopRecovering();
+      await records.dispose();
     },
-    dispose: () => records.dispose(),
   };
 }

@@ -266,9 +266,8 @@ export function createMcpDoor(deps: McpDoorDeps): McpDoor {
     },
     endStreams: () => updates.end(),
     async dispose() {
-      calls.stop();
-      await updates.dispose();
-      await Promise.all([store.dispose(), calls.dispose()]);
+      // The updates under way read the session store: it closes after them.
+      await Promise.all([updates.dispose().then(() => store.dispose()), calls.dispose()]);
     },
   };
 }

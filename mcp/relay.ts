@@ -99,14 +99,6 @@ export class RelayedTransport implements Transport {
     setImmediate(() => this.settle(requestId));
   }
 
-  /**
-   * The call is acting for `requestId` (an order being made, a payment): a cancel arriving now is not honoured (the
-   * spec lets a receiver finish what it can no longer stop), so the answer of what was done is sent, not dropped.
-   */
-  acting(requestId: RequestId): void {
-    if (this.cancelled !== requestId) this.open.delete(requestId);
-  }
-
   private settle(requestId: RequestId): void {
     if (!this.open.delete(requestId) || this.open.size > 0 || this.cancelled === undefined) return;
     this.endUnanswered(this.cancelled);

@@ -28,7 +28,7 @@ export interface CallScope {
   /**
    * A tool is about to act for `requestId` (create, pay): false when a cancel was taken first, on any instance
    * (call-records.ts), and the call ends as cancelled; true, and a cancel from now on is not taken, so the answer of
-   * what was done reaches the client (relay.ts RelayedTransport.acting). Set by the door for each call.
+   * what was done reaches the client (instance-calls.ts). Set by the door for each call.
    */
   acting?: (requestId: string | number) => Promise<boolean>;
 }

@@ -4,8 +4,9 @@
  * arrives while the rest is still served.
  */
 import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
 import { churnOtherSchemas, sharedInstancesEnv } from '../support/databases.ts';
 import { afterThisTest, testGateway } from '../support/gateway.ts';
@@ -49,12 +50,29 @@ describe('/health and /ready', () => {
     expect(await get('/api/sleeve-options')).toEqual({ status: 200, connection: 'keep-alive' });
     live.gateway.drain();
     expect(await get('/ready')).toEqual({ status: 503, connection: 'keep-alive' });
-    // As SIGTERM closes it with DRAIN_SECONDS set (src/main.ts). The connection is idle: closed at once, as before, a request a proxy sent on
-    // it at that moment was lost, and nginx never sends a POST again (test/deploy/nginx-rolling.test.ts).
+    // As SIGTERM closes it with DRAIN_SECONDS set (src/main.ts). The connection is idle: closed at once, as it was
+    // before, a request a proxy sent on it at that moment was lost, and nginx never sends a POST again
+    // (test/deploy/nginx-rolling.test.ts).
     const closed = live.server.close(60_000, { idle: 'retire' });
     expect(await get('/api/sleeve-options')).toEqual({ status: 200, connection: 'close' });
     await closed; // once its last connection has ended, not at the grace
     await expect(get('/health')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+  });
+
+  it('closes an idle kept-alive connection at once when no drain says a proxy sends here (DRAIN_SECONDS=0)', async () => {
+    const live = await liveServer();
+    // Longer than the test's timeout, as the grace below: nothing but the close itself may end this connection.
+    live.server.server.keepAliveTimeout = 120_000;
+    const socket = connect(live.server.port, '127.0.0.1');
+    afterThisTest(async () => void socket.destroy());
+    const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+    socket.write('GET /health HTTP/1.1\r\nHost: sleeve.test\r\n\r\n');
+    await vi.waitFor(() => expect(answer).toMatch(/\r\n\r\n[\s\S]+/u));
+    // Retiring, the close would wait for this client to leave, or for the grace.
+    await Promise.all([live.server.close(60_000), ended]);
+    expect(answer).toMatch(/^HTTP\/1\.1 200 .*\r\nConnection: keep-alive\r\n/isu);
   });
 
   it('/ready is 503 when the database does not answer, and says which check failed', async () => {
