@@ -17,9 +17,32 @@ export const CHROMIUM_NOTE = hasChromium ? `(Chromium at ${CHROMIUM_PATH})` : `(
 
 export const SCREENSHOTS = resolve(import.meta.dirname, '../../test-output/screenshots');
 
-/** Launches the system Chromium (closed after the test); playwright-core never downloads a browser. */
+/**
+ * The system Chromium, one per test worker (playwright-core never downloads a browser). A launch costs 0.5–0.8 s of
+ * a shared core and the browser suites ask for one about a hundred times a run, so the worker keeps the process and
+ * each test gets what isolates it from the others: its own contexts (cookies, storage, cache, permissions), all
+ * closed after the test. A browser that crashed or was closed is launched again for the next test. Playwright kills
+ * the process when the worker exits.
+ */
 export async function launchBrowser(): Promise<Browser> {
-  const browser = await chromium.launch({
+  if (workerBrowser === undefined) workerBrowser = launchChromium();
+  let browser = await workerBrowser.catch(() => undefined);
+  if (browser === undefined || !browser.isConnected()) {
+    workerBrowser = launchChromium();
+    browser = await workerBrowser;
+  }
+  const shared = browser;
+  const before = new Set(shared.contexts());
+  afterThisTest(async () => {
+    await Promise.all(shared.contexts().filter((context) => !before.has(context)).map((context) => context.close()));
+  });
+  return shared;
+}
+
+let workerBrowser: Promise<Browser> | undefined;
+
+function launchChromium(): Promise<Browser> {
+  return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
     args: [
@@ -32,8 +55,6 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-quic',
     ],
   });
-  afterThisTest(() => browser.close());
-  return browser;
 }
 
 /** A page in a fresh context; uncaught page errors are collected so the test can assert there were none. */
