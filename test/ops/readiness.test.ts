@@ -146,4 +146,27 @@ describe('/health and /ready', () => {
     expect((await fetch(`${server.url}/api/sleeve-options`)).status).toBe(200);
     expect(await server.exited).toBe(0);
   });
+
+  it('a real process with DRAIN_SECONDS retires its kept-alive connections: one used after the listener closed is answered, then ended', async () => {
+    const server = await startProcess({ DRAIN_SECONDS: '1', DATABASE_URL: ':memory:' });
+    const { port } = new URL(server.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    afterThisTest(async () => void socket.destroy());
+    const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+    socket.write('GET /health HTTP/1.1\r\nHost: sleeve.test\r\n\r\n');
+    await vi.waitFor(() => expect(answer).toMatch(/\r\n\r\n[\s\S]+/u));
+    expect(answer).toMatch(/^HTTP\/1\.1 200 .*\r\nConnection: keep-alive\r\n/isu);
+    server.child.kill('SIGTERM');
+    // After DRAIN_SECONDS the listener closes (well inside node's 5 s keep-alive timeout for this connection). Closed
+    // with `idle: 'close'`, as DRAIN_SECONDS=0 asks (readiness test above), the connection would end with it, and the
+    // request below, sent by a proxy that took it for open, would be lost.
+    await vi.waitFor(() => expect(fetch(`${server.url}/health`)).rejects.toThrow(), { timeout: 10_000, interval: 50 });
+    answer = '';
+    socket.write('GET /health HTTP/1.1\r\nHost: sleeve.test\r\n\r\n');
+    await ended;
+    expect(answer).toMatch(/^HTTP\/1\.1 200 .*\r\nConnection: close\r\n/isu);
+    expect(await server.exited).toBe(0);
+  });
 });
