@@ -4,19 +4,20 @@
  * (test/support/faulty-link.ts), as a Redis restart would. During the break an order is paid and the sleeve options
  * change on B; once Redis is back, A's subscribers show the payment and A answers with the new options, by reading
  * again what they show (bus.onResume, docs/graphql.md#subscriptions), and a change made after the break reaches
- * them as an event; an MCP call on A hears the answer to its question that was posted to B meanwhile. Before, A's
+ * them as an event; an MCP call on A hears the answer to its question that was posted to B meanwhile, and hears
+ * one B could not keep in Redis (kept for an asker that misses the publish, and published all the same). Before, A's
  * countdown never ended, its order stayed "awaiting payment" and A kept accepting and serving the old options until
  * the next change. The link refuses each reconnection at once while cut, which also
  * caught ioredis calling a closed connection ready (redis/ioredis#2099): the subscriber then heard nothing again.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { afterThisTest, basicAuth, VALID_ORDER } from '../support/gateway.ts';
 import { sharedInstancesEnv } from '../support/databases.ts';
 import { startProcess } from '../support/process.ts';
 import { postJson, readiness, staffQuery, startInstances } from '../support/instances.ts';
 import { faultyLink } from '../support/faulty-link.ts';
 import { startReceiver } from '../support/receiver.ts';
-import { mcpClient } from '../agents/mcp-support.ts';
+import { mcpClient, rawSession } from '../agents/mcp-support.ts';
 import { followOrder, followOrderEvents, record, until } from '../support/order-streams.ts';
 import { randomBytes } from 'node:crypto';
 
@@ -226,6 +227,29 @@ describe.skipIf(!DATABASE || !REDIS)(
       const waited = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the call was not answered within 20 s of the question')), 20_000));
       expect((await Promise.race([call, waited])).structuredContent).toMatchObject({ ok: true, status: 'awaiting payment' });
       expect(agent.asked).toHaveLength(1);
+    });
+
+    it('hears on A the answer to its MCP question posted to B while B could not keep it in Redis (published anyway)', async () => {
+      const shared = sharedInstancesEnv('redisbreakkeep');
+      afterThisTest(shared.cleanup);
+      const link = await faultyLink(REDIS!);
+      const env = { ...shared.env, LOG_LEVEL: 'warn', VAULT_KEY: randomBytes(32).toString('base64') };
+      const a = (await startProcess(env)).url;
+      const b = await startProcess({ ...env, REDIS_URL: link.url });
+      // B's connection for claims and kept answers (mcp/call-records.ts) is the one that has sent a claim: a cancel
+      // on a session of its own. Cut, and refused again until restored, while B's bus connections stay up.
+      const other = await rawSession(`${b.url}/mcp`);
+      expect((await other.post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } })).status).toBe(202);
+      link.cut(/mcp:c:/u);
+      afterThisTest(async () => link.restore());
+      // The call to A, everything else (the answer among it) to B.
+      const route = (method: string, body: unknown) => (method === 'POST' && ['initialize', 'tools/call'].includes((body as { method?: string })?.method ?? '') ? a : b.url);
+      const agent = await mcpClient(a, { route, elicit: async () => ({ action: 'accept', content: { confirm: true } }) });
+      // Keeping is for an asker that misses the publish; failing, it must not stop the publish (a warning, not a 500).
+      const waited = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the call was not answered within 20 s of the question')), 20_000));
+      expect((await Promise.race([agent.call('create_order', { ...VALID_ORDER }), waited])).structuredContent).toMatchObject({ ok: true, status: 'awaiting payment' });
+      // Logged before the publish, read here from B's stdout perhaps after the answer.
+      await vi.waitFor(() => expect(b.output()).toContain('"msg":"an MCP answer not kept"'));
     });
   },
 );
