@@ -14,6 +14,25 @@ import { liveServer } from '../support/live-server.ts';
 import { startProcess } from '../support/process.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
+/**
+ * A raw connection to `port` that has sent one GET /health and read its answer, left open for the test: `send` asks
+ * again on it, `answer` is what came since the last ask, `ended` resolves once the server closed it.
+ */
+async function keptAlive(port: number) {
+  const socket = connect(port, '127.0.0.1');
+  afterThisTest(async () => void socket.destroy());
+  const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  let answer = '';
+  socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+  const send = () => {
+    answer = '';
+    socket.write('GET /health HTTP/1.1\r\nHost: sleeve.test\r\n\r\n');
+  };
+  send();
+  await vi.waitFor(() => expect(answer).toMatch(/\r\n\r\n[\s\S]+/u));
+  return { send, answer: () => answer, ended };
+}
+
 describe('/health and /ready', () => {
   it('answer 200 while the instance is up, uncached', async () => {
     const { rest } = await testGateway();
@@ -63,16 +82,10 @@ describe('/health and /ready', () => {
     const live = await liveServer();
     // Longer than the test's timeout, as the grace below: nothing but the close itself may end this connection.
     live.server.server.keepAliveTimeout = 120_000;
-    const socket = connect(live.server.port, '127.0.0.1');
-    afterThisTest(async () => void socket.destroy());
-    const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-    let answer = '';
-    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
-    socket.write('GET /health HTTP/1.1\r\nHost: sleeve.test\r\n\r\n');
-    await vi.waitFor(() => expect(answer).toMatch(/\r\n\r\n[\s\S]+/u));
+    const connection = await keptAlive(live.server.port);
+    expect(connection.answer()).toMatch(/^HTTP\/1\.1 200 .*\r\nConnection: keep-alive\r\n/isu);
     // Retiring, the close would wait for this client to leave, or for the grace.
-    await Promise.all([live.server.close(60_000), ended]);
-    expect(answer).toMatch(/^HTTP\/1\.1 200 .*\r\nConnection: keep-alive\r\n/isu);
+    await Promise.all([live.server.close(60_000), connection.ended]);
   });
 
   it('/ready is 503 when the database does not answer, and says which check failed', async () => {
@@ -149,24 +162,16 @@ describe('/health and /ready', () => {
 
   it('a real process with DRAIN_SECONDS retires its kept-alive connections: one used after the listener closed is answered, then ended', async () => {
     const server = await startProcess({ DRAIN_SECONDS: '1', DATABASE_URL: ':memory:' });
-    const { port } = new URL(server.url);
-    const socket = connect(Number(port), '127.0.0.1');
-    afterThisTest(async () => void socket.destroy());
-    const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-    let answer = '';
-    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
-    socket.write('GET /health HTTP/1.1\r\nHost: sleeve.test\r\n\r\n');
-    await vi.waitFor(() => expect(answer).toMatch(/\r\n\r\n[\s\S]+/u));
-    expect(answer).toMatch(/^HTTP\/1\.1 200 .*\r\nConnection: keep-alive\r\n/isu);
+    const connection = await keptAlive(Number(new URL(server.url).port));
+    expect(connection.answer()).toMatch(/^HTTP\/1\.1 200 .*\r\nConnection: keep-alive\r\n/isu);
     server.child.kill('SIGTERM');
     // After DRAIN_SECONDS the listener closes (well inside node's 5 s keep-alive timeout for this connection). Closed
     // with `idle: 'close'`, as DRAIN_SECONDS=0 asks (readiness test above), the connection would end with it, and the
     // request below, sent by a proxy that took it for open, would be lost.
     await vi.waitFor(() => expect(fetch(`${server.url}/health`)).rejects.toThrow(), { timeout: 10_000, interval: 50 });
-    answer = '';
-    socket.write('GET /health HTTP/1.1\r\nHost: sleeve.test\r\n\r\n');
-    await ended;
-    expect(answer).toMatch(/^HTTP\/1\.1 200 .*\r\nConnection: close\r\n/isu);
+    connection.send();
+    await connection.ended;
+    expect(connection.answer()).toMatch(/^HTTP\/1\.1 200 .*\r\nConnection: close\r\n/isu);
     expect(await server.exited).toBe(0);
   });
 });

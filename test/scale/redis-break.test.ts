@@ -17,7 +17,7 @@ import { startProcess } from '../support/process.ts';
 import { postJson, readiness, staffQuery, startInstances } from '../support/instances.ts';
 import { faultyLink } from '../support/faulty-link.ts';
 import { startReceiver } from '../support/receiver.ts';
-import { mcpClient, rawSession } from '../agents/mcp-support.ts';
+import { mcpClient, rawSession, type McpClientOptions } from '../agents/mcp-support.ts';
 import { followOrder, followOrderEvents, record, until } from '../support/order-streams.ts';
 import { randomBytes } from 'node:crypto';
 
@@ -32,6 +32,27 @@ const OPEN_CLAIM =
   'mutation ($o: ID!, $d: String!) { openClaim(input: { orderId: $o, claimType: CHARGEBACK, amount: 9.5, currency: "USD", dueDate: $d, requestedEvidenceTypes: ["INVOICE"] }) { claimId } }';
 
 const charLimitAt = async (base: string) => ((await (await fetch(`${base}/api/sleeve-options`)).json()) as { charLimit: number }).charLimit;
+
+/**
+ * Two instances of one event for an MCP call asked on A and answered on B, `linked` reaching Redis through `link`.
+ * `ask` calls create_order on A with `elicit` as the client's answerer (all but initialize and the call go to B) and
+ * resolves with the result, or rejects when the call is not answered within 20 s.
+ */
+async function askedOnAnsweredOn(label: string, linked: 'A' | 'B') {
+  const shared = sharedInstancesEnv(label);
+  afterThisTest(shared.cleanup);
+  const link = await faultyLink(REDIS!);
+  const env = { ...shared.env, LOG_LEVEL: 'warn', VAULT_KEY: randomBytes(32).toString('base64') };
+  const b = await startProcess(linked === 'B' ? { ...env, REDIS_URL: link.url } : env);
+  const a = await startProcess(linked === 'A' ? { ...env, REDIS_URL: link.url } : env);
+  const route = (method: string, body: unknown) => (method === 'POST' && ['initialize', 'tools/call'].includes((body as { method?: string })?.method ?? '') ? a.url : b.url);
+  const ask = async (elicit: McpClientOptions['elicit']) => {
+    const agent = await mcpClient(a.url, { route, elicit });
+    const waited = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the call was not answered within 20 s of the question')), 20_000));
+    return { result: await Promise.race([agent.call('create_order', { ...VALID_ORDER }), waited]), agent };
+  };
+  return { a, b, link, ask };
+}
 
 describe.skipIf(!DATABASE || !REDIS)(
   `two instances across a break in Redis${!DATABASE || !REDIS ? ' (skipped: set TEST_DATABASE_URL and TEST_REDIS_URL)' : ''}`,
@@ -203,51 +224,31 @@ describe.skipIf(!DATABASE || !REDIS)(
     });
 
     it("hears on A the answer to its MCP question posted to B while A's link to Redis was cut", async () => {
-      const shared = sharedInstancesEnv('redisbreakask');
-      afterThisTest(shared.cleanup);
-      const link = await faultyLink(REDIS!);
-      const env = { ...shared.env, LOG_LEVEL: 'warn', VAULT_KEY: randomBytes(32).toString('base64') };
-      const b = (await startProcess(env)).url;
-      const a = (await startProcess({ ...env, REDIS_URL: link.url })).url;
-      // The call to A, everything else (the answer among it) to B.
-      const route = (method: string, body: unknown) => (method === 'POST' && ['initialize', 'tools/call'].includes((body as { method?: string })?.method ?? '') ? a : b);
-      const agent = await mcpClient(a, {
-        route,
-        async elicit() {
-          // Asked on A: A's link is cut, and the user's yes, posted to B once this returns, is published while A's
-          // subscriber is away. The link comes back after it.
-          link.cut();
-          await until(async () => (await readiness(a)) === 503, 10_000);
-          setTimeout(() => link.restore(), BREAK_MS);
-          return { action: 'accept', content: { confirm: true } };
-        },
+      const { a, link, ask } = await askedOnAnsweredOn('redisbreakask', 'A');
+      const { result, agent } = await ask(async () => {
+        // Asked on A: A's link is cut, and the user's yes, posted to B once this returns, is published while A's
+        // subscriber is away. The link comes back after it.
+        link.cut();
+        await until(async () => (await readiness(a.url)) === 503, 10_000);
+        setTimeout(() => link.restore(), BREAK_MS);
+        return { action: 'accept', content: { confirm: true } };
       });
-      const call = agent.call('create_order', { ...VALID_ORDER });
       // Before, the answer was lost to A, whose call waited out its five minutes and then said nothing was ordered.
-      const waited = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the call was not answered within 20 s of the question')), 20_000));
-      expect((await Promise.race([call, waited])).structuredContent).toMatchObject({ ok: true, status: 'awaiting payment' });
+      expect(result.structuredContent).toMatchObject({ ok: true, status: 'awaiting payment' });
       expect(agent.asked).toHaveLength(1);
     });
 
     it('hears on A the answer to its MCP question posted to B while B could not keep it in Redis (published anyway)', async () => {
-      const shared = sharedInstancesEnv('redisbreakkeep');
-      afterThisTest(shared.cleanup);
-      const link = await faultyLink(REDIS!);
-      const env = { ...shared.env, LOG_LEVEL: 'warn', VAULT_KEY: randomBytes(32).toString('base64') };
-      const a = (await startProcess(env)).url;
-      const b = await startProcess({ ...env, REDIS_URL: link.url });
+      const { b, link, ask } = await askedOnAnsweredOn('redisbreakkeep', 'B');
       // B's connection for claims and kept answers (mcp/call-records.ts) is the one that has sent a claim: a cancel
       // on a session of its own. Cut, and refused again until restored, while B's bus connections stay up.
       const other = await rawSession(`${b.url}/mcp`);
       expect((await other.post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } })).status).toBe(202);
       link.cut(/mcp:c:/u);
       afterThisTest(async () => link.restore());
-      // The call to A, everything else (the answer among it) to B.
-      const route = (method: string, body: unknown) => (method === 'POST' && ['initialize', 'tools/call'].includes((body as { method?: string })?.method ?? '') ? a : b.url);
-      const agent = await mcpClient(a, { route, elicit: async () => ({ action: 'accept', content: { confirm: true } }) });
       // Keeping is for an asker that misses the publish; failing, it must not stop the publish (a warning, not a 500).
-      const waited = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the call was not answered within 20 s of the question')), 20_000));
-      expect((await Promise.race([agent.call('create_order', { ...VALID_ORDER }), waited])).structuredContent).toMatchObject({ ok: true, status: 'awaiting payment' });
+      const { result } = await ask(async () => ({ action: 'accept', content: { confirm: true } }));
+      expect(result.structuredContent).toMatchObject({ ok: true, status: 'awaiting payment' });
       // Logged before the publish, read here from B's stdout perhaps after the answer.
       await vi.waitFor(() => expect(b.output()).toContain('"msg":"an MCP answer not kept"'));
     });
