@@ -22,7 +22,7 @@ type StreamMessage = Topics['graphqlSseStream'][1];
 /**
  * The holder's ping interval here: the orphan bound is 2.5 of it (250 ms), and the holder below pings every quarter
  * of it, so only an event loop stalled for more than 225 ms ends an operation whose holder still pings. At 40 ms, and
- * with the first ping only after the first tick, a loaded CI host once ended one (a full suite run of Stop 76).
+ * with the first ping only after the first tick, a loaded CI host ended one (a clean-clone CI run, 2026-12-05).
  */
 const PING_MS = 100;
 const KEY = 'stream-key';

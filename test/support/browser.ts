@@ -18,10 +18,10 @@ export const CHROMIUM_NOTE = hasChromium ? `(Chromium at ${CHROMIUM_PATH})` : `(
 export const SCREENSHOTS = resolve(import.meta.dirname, '../../test-output/screenshots');
 
 /**
- * The system Chromium, one per test worker (playwright-core never downloads a browser). A launch costs 0.5–0.8 s of
- * a shared core and the browser suites ask for one about a hundred times a run, so the worker keeps the process and
- * each test gets what isolates it from the others: its own contexts (cookies, storage, cache, permissions), all
- * closed after the test. A browser that crashed or was closed is launched again for the next test. Playwright kills
+ * The system Chromium, one per test worker (playwright-core never downloads a browser). A launch, a page and a close
+ * took 1.9–2.1 s on a 2-core host against 0.6–0.75 s for a page in a kept browser, and the browser suites ask for one
+ * about a hundred times a run, so the worker keeps the process and each test gets what isolates it from the others:
+ * its own contexts (cookies, storage, cache, permissions), all closed after the test. A browser that crashed or was closed is launched again for the next test. Playwright kills
  * the process when the worker exits.
  */
 export async function launchBrowser(): Promise<Browser> {
