@@ -49,7 +49,9 @@ export function instanceCalls(bus: EventBus, instance: string, records: CallReco
   // Answers published while this instance's subscriber was away are lost to it: its waiting questions' kept ones
   // are read instead (a taken cancel needs no such reading: the call's claim to act finds it).
   const stopRecovering = bus.onResume(() => {
-    const waiting = [...calls].flatMap(([callId, { sessionKey, transport }]) => transport.waitingQuestions().map((questionId) => ({ callId, sessionKey, questionId })));
+    const waiting = [...calls].flatMap(([callId, { sessionKey, transport }]) =>
+      transport.waitingQuestions().map((questionId) => ({ callId, sessionKey, questionId })),
+    );
     if (waiting.length === 0) return;
     records.keptAnswers(waiting).then(
       (kept) => waiting.forEach(({ callId, questionId }) => kept.has(questionId) && deliver(callId, kept.get(questionId)!)),

@@ -45,8 +45,8 @@ export interface RunningServer {
  *   comes on it is served and answered `Connection: close`, and the connection ends after the answer; one nobody
  *   uses ends when its client closes it (nginx after 1 s, deploy/nginx) or at `graceMs`. HTTP/1.1 has no way to
  *   close an idle connection safely: the client may be sending a request on it at that moment, and a proxy never
- *   sends a POST it has sent again elsewhere. Closed at once, a rolling restart through deploy/nginx under load answered 2 to 14 POSTs 503
- *   per four restarts (test/deploy/nginx-rolling.test.ts).
+ *   sends a POST it has sent again elsewhere. Closed at once, a rolling restart through deploy/nginx under load
+ *   answered 2 to 14 POSTs 503 per four restarts (test/deploy/nginx-rolling.test.ts).
  */
 export type IdleConnections = 'close' | 'retire';
 

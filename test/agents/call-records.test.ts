@@ -76,7 +76,7 @@ describe('call claims in memory (one instance)', () => {
 });
 
 describe.skipIf(!process.env.TEST_REDIS_URL)('call claims in Redis (two instances)', () => {
-  const twoInstances: Sides = async () => {
+  const twoInstances = async () => {
     const prefix = `claims-${randomUUID()}:`;
     const [canceller, caller] = [createCallRecords({ redisUrl: process.env.TEST_REDIS_URL!, prefix }), createCallRecords({ redisUrl: process.env.TEST_REDIS_URL!, prefix })];
     afterThisTest(async () => {
@@ -86,7 +86,7 @@ describe.skipIf(!process.env.TEST_REDIS_URL)('call claims in Redis (two instance
       await redis.quit();
       await Promise.all([canceller.dispose(), caller.dispose()]);
     });
-    return { canceller, caller };
+    return { canceller, caller, prefix };
   };
   decidesOnce(twoInstances);
 
@@ -102,7 +102,7 @@ describe.skipIf(!process.env.TEST_REDIS_URL)('call claims in Redis (two instance
   });
 
   it("keeps an answer for the instance that asked: it reads its questions' answers, each from its own session", async () => {
-    const { canceller: answering, caller: asking } = await twoInstances();
+    const { canceller: answering, caller: asking, prefix } = await twoInstances();
     const answer = { sessionKey: 'a1b2', message: { jsonrpc: '2.0', id: 3, result: { action: 'accept', content: { confirm: true } } } };
     await answering.keepAnswer('inst.c1.3', answer);
     // Another session naming the same question keeps an answer of its own, which the asking session never reads.
@@ -110,6 +110,10 @@ describe.skipIf(!process.env.TEST_REDIS_URL)('call claims in Redis (two instance
     expect(await asking.keptAnswers([])).toEqual(new Map());
     const questions = ['inst.c1.2', 'inst.c1.3', 'other.c1.3'].map((questionId) => ({ sessionKey: 'a1b2', questionId }));
     expect(await asking.keptAnswers(questions)).toEqual(new Map([['inst.c1.3', answer]]));
+    // As long as a record: longer than a question waits.
+    const redis = new Redis(process.env.TEST_REDIS_URL!);
+    afterThisTest(async () => void (await redis.quit()));
+    expect(await redis.ttl(`${prefix}mcp:a:a1b2:inst.c1.3`)).toBeGreaterThan(RECORD_TTL_SECONDS - 5);
   });
 });
 

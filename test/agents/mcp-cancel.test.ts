@@ -154,13 +154,16 @@ const DATABASE = process.env.TEST_DATABASE_URL;
 const REDIS = process.env.TEST_REDIS_URL;
 
 /**
- * A gateway of an event that the test's other gateways share (PostgreSQL and Redis), in this process so that a test
- * can hold its services; with `link`, it reaches Redis through that faulty proxy.
+ * `count` gateways of one event sharing PostgreSQL and Redis, in this process so that a test can hold their
+ * services; with `link`, they reach Redis through that faulty proxy.
  */
-async function eventGateway(label: string, link?: FaultyLink): Promise<LiveServer> {
-  const shared = sharedInstancesEnv(label);
+async function eventGateways(count: number, link?: FaultyLink): Promise<LiveServer[]> {
+  const shared = sharedInstancesEnv('mcp_cancel_claim');
   afterThisTest(shared.cleanup);
-  return liveServer({ env: { ...shared.env, ...(link ? { REDIS_URL: link.url } : {}) } });
+  const env = { ...shared.env, ...(link ? { REDIS_URL: link.url } : {}) };
+  const gateways: LiveServer[] = [];
+  for (let n = 0; n < count; n++) gateways.push(await liveServer({ env }));
+  return gateways;
 }
 
 describe.skipIf(!DATABASE || !REDIS)(
@@ -177,10 +180,7 @@ describe.skipIf(!DATABASE || !REDIS)(
     });
 
     it('creates nothing when the cancel reaches B while A is about to act, before the bus brings it to A', async () => {
-      // Two gateways of one event in this process (the service held as the test needs), sharing PostgreSQL and Redis.
-      const shared = sharedInstancesEnv('mcp_cancel_claim');
-      afterThisTest(shared.cleanup);
-      const [a, b] = [await liveServer({ env: shared.env }), await liveServer({ env: shared.env })];
+      const [a, b] = (await eventGateways(2)) as [LiveServer, LiveServer];
       const { answered, orders } = await cancelDuring('checkCreate', a, b);
       // Before, B answered the cancel 202 and the bus brought it to A after A had made the order.
       expect([answered.status, await answered.text()]).toEqual([202, '']);
@@ -190,7 +190,7 @@ describe.skipIf(!DATABASE || !REDIS)(
 
     it('makes nothing, and says to try again, when the claim to act cannot reach Redis', async () => {
       const link = await faultyLink(REDIS!);
-      const live = await eventGateway('mcp_cancel_claim', link);
+      const [live] = (await eventGateways(1, link)) as [LiveServer];
       const session = await rawSession(`${live.server.url}/mcp`);
       const { confirmation } = (await session.call('create_order', { ...VALID_ORDER })).structuredContent;
       const orders = live.gateway.services.orders;
@@ -205,7 +205,7 @@ describe.skipIf(!DATABASE || !REDIS)(
 
     it('answers a cancel it cannot record 503 with Retry-After, so that the client sends it again', async () => {
       const link = await faultyLink(REDIS!);
-      const live = await eventGateway('mcp_cancel_claim', link);
+      const [live] = (await eventGateways(1, link)) as [LiveServer];
       const session = await rawSession(`${live.server.url}/mcp`);
       const cancel = (requestId: number) => session.post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId } });
       expect((await cancel(1)).status).toBe(202);
@@ -218,9 +218,7 @@ describe.skipIf(!DATABASE || !REDIS)(
     });
 
     it('makes the order when the cancel reaches B after A began to act, and tells the agent', async () => {
-      const shared = sharedInstancesEnv('mcp_cancel_claim');
-      afterThisTest(shared.cleanup);
-      const [a, b] = [await liveServer({ env: shared.env }), await liveServer({ env: shared.env })];
+      const [a, b] = (await eventGateways(2)) as [LiveServer, LiveServer];
       const { answered } = await cancelDuring('create', a, b);
       expect(answered.status).toBe(200);
       expect(((await answered.json()) as any).result.structuredContent).toMatchObject({ ok: true, status: 'awaiting payment', payToken: expect.any(String) });

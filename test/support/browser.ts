@@ -21,22 +21,15 @@ export const SCREENSHOTS = resolve(import.meta.dirname, '../../test-output/scree
  * The system Chromium, one per test worker (playwright-core never downloads a browser). A launch, a page and a close
  * took 1.9–2.1 s on a 2-core host against 0.6–0.75 s for a page in a kept browser, and the browser suites ask for one
  * about a hundred times a run, so the worker keeps the process and each test gets what isolates it from the others:
- * its own contexts (cookies, storage, cache, permissions), all closed after the test. A browser that crashed or was closed is launched again for the next test. Playwright kills
- * the process when the worker exits.
+ * its own contexts (cookies, storage, cache, permissions), all closed after the test. A browser that crashed or was
+ * closed is launched again for the next test. Playwright kills the process when the worker exits.
  */
 export async function launchBrowser(): Promise<Browser> {
-  if (workerBrowser === undefined) workerBrowser = launchChromium();
-  let browser = await workerBrowser.catch(() => undefined);
-  if (browser === undefined || !browser.isConnected()) {
-    workerBrowser = launchChromium();
-    browser = await workerBrowser;
-  }
-  const shared = browser;
-  const before = new Set(shared.contexts());
-  afterThisTest(async () => {
-    await Promise.all(shared.contexts().filter((context) => !before.has(context)).map((context) => context.close()));
-  });
-  return shared;
+  if (!(await workerBrowser?.then((kept) => kept.isConnected(), () => false))) workerBrowser = launchChromium();
+  const browser = await workerBrowser!;
+  // A worker runs one test at a time: every context open now is this test's.
+  afterThisTest(async () => void (await Promise.all(browser.contexts().map((context) => context.close()))));
+  return browser;
 }
 
 let workerBrowser: Promise<Browser> | undefined;
