@@ -8,7 +8,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createMerchant, platformHeaders } from '../platform/support.ts';
 import { testGateway, type GqlResult, type TestGateway } from '../support/gateway.ts';
-import { liveServer, subscribe, subscriptionsOpen } from '../support/live-server.ts';
+import { liveServer, subscribe } from '../support/live-server.ts';
+import { subscriptionsOpen } from '../support/subscriptions-open.ts';
 import { eventually, startReceiver, type Receiver } from '../support/receiver.ts';
 
 const ENDPOINT_FIELDS = 'id endpointId siteId url description eventTypes enabled disabledReason failingSince throttledUntil previousSecretExpiresAt createdAt updatedAt';
@@ -230,7 +231,7 @@ describe('the webhookDeliveries subscription', () => {
     expect(await anonymous.failed).toMatchObject([{ extensions: { code: 'UNAUTHORIZED' } }]);
     const ofEndpoint = subscribe(live.client(`Bearer ${live.adminToken}`), `subscription ($e: ID) { webhookDeliveries(endpointId: $e) { ${DELIVERY_FIELDS} } }`, { e: endpoint.id });
     const ofAll = subscribe(live.client(`Bearer ${live.adminToken}`), 'subscription { webhookDeliveries { deliveryId siteId status } }');
-    await subscriptionsOpen(live, 'webhookDeliveries', 2);
+    await subscriptionsOpen(live.server.url, 'webhookDeliveries', 2);
     // With Redis the topic's SUBSCRIBE is sent, not awaited, when the first stream starts: another endpoint's
     // delivery, seen, shows the topic is live for both streams before the one they must see.
     const elsewhere = (await ok(TEST, { siteId: live.siteId, id: other.id })).testWebhookEndpoint;
@@ -264,7 +265,7 @@ describe('the webhookEndpointDisabled subscription', () => {
     const anonymous = subscribe(live.client(), 'subscription { webhookEndpointDisabled { endpointId } }');
     expect(await anonymous.failed).toMatchObject([{ extensions: { code: 'UNAUTHORIZED' } }]);
     const notices = subscribe(live.client(`Bearer ${live.adminToken}`), `subscription { webhookEndpointDisabled { endpointId siteId url reason at endpoint { ${ENDPOINT_FIELDS} } } }`);
-    await subscriptionsOpen(live, 'webhookEndpointDisabled', 1);
+    await subscriptionsOpen(live.server.url, 'webhookEndpointDisabled', 1);
 
     receiver.failNext(1, { status: 410, body: 'gone' });
     await ok(TEST, { siteId: merchant.id, id: endpoint.id });

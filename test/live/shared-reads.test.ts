@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { VALID_ORDER } from '../support/gateway.ts';
 import { liveServer, subscribe } from '../support/live-server.ts';
 import { recordStatements } from '../support/statements.ts';
+import { subscriptionsOpen } from '../support/subscriptions-open.ts';
 
 const BOARD = 'subscription { pickupBoard { change orderNumber board { orderNumber } } }';
 const EVENTS = 'subscription { orderEvents { orderNumber status } }';
@@ -22,8 +23,8 @@ describe('live screens share the reads of one change', () => {
     const boards = Array.from({ length: SCREENS }, () => subscribe(live.client(), BOARD));
     const consoles = Array.from({ length: SCREENS }, () => subscribe(live.client(`Bearer ${live.adminToken}`), EVENTS));
     for (const board of boards) expect((await board.next()).pickupBoard.change).toBe('SNAPSHOT');
-    // A staff console's stream starts with the next change; make sure every one is listening before it.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // A staff console's stream starts with the next change: every one listens before it.
+    await subscriptionsOpen(live.server.url, 'orderEvents', SCREENS);
 
     const recorded = recordStatements();
     try {

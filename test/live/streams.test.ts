@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VALID_ORDER } from '../support/gateway.ts';
 import { liveServer, subscribe } from '../support/live-server.ts';
+import { subscriptionsOpen } from '../support/subscriptions-open.ts';
 
 const ORDER_UPDATES = `subscription ($n: ID!, $t: String!) {
   orderUpdates(orderNumber: $n, payToken: $t) { orderNumber status secondsLeft message }
@@ -66,8 +67,7 @@ describe('orderEvents (staff)', () => {
   it('streams every order change to staff', async () => {
     const live = await liveServer();
     const events = subscribe(live.client(`Bearer ${live.adminToken}`), EVENTS);
-    // Give the subscription a moment to be registered before the change happens.
-    await new Promise((r) => setTimeout(r, 100));
+    await subscriptionsOpen(live.server.url, 'orderEvents'); // it listens before the change happens
     const created = await live.rest('POST', '/api/orders', VALID_ORDER);
     expect((await events.next()).orderEvents).toEqual({ orderNumber: '1001', status: 'AWAITING_PAYMENT' });
     await live.rest('POST', '/api/orders/1001/pay', { t: created.body.payToken, method: 'vendor_card' });

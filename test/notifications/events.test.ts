@@ -1,7 +1,8 @@
 /** The staff `notificationEvents` subscription (docs/graphql.md#root-fields): one event per delivery attempt, live, over WebSocket. */
 import { describe, expect, it } from 'vitest';
 import { createManualClock } from '../../src/kernel/clock.ts';
-import { liveServer, subscribe, subscriptionsOpen } from '../support/live-server.ts';
+import { liveServer, subscribe } from '../support/live-server.ts';
+import { subscriptionsOpen } from '../support/subscriptions-open.ts';
 import { startReceiver } from '../support/receiver.ts';
 import { openClaim, SIGNING_KEY, turnUntil } from './helpers.ts';
 
@@ -13,7 +14,7 @@ describe('notificationEvents', () => {
     expect(await anonymous.failed).toMatchObject([{ extensions: { code: 'UNAUTHORIZED' } }]);
 
     const events = subscribe(t.client(`Bearer ${t.adminToken}`), 'subscription { notificationEvents { id status attempts { attempt statusCode } } }');
-    await subscriptionsOpen(t, 'notificationEvents', 1);
+    await subscriptionsOpen(t.server.url, 'notificationEvents', 1);
     receiver.failNext(1, { status: 503 });
     await openClaim(t);
     const first = (await events.next()).notificationEvents;

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { afterThisTest, VALID_ORDER } from '../support/gateway.ts';
 import { postJson, startInstances } from '../support/instances.ts';
 import type { ServerProcess } from '../support/process.ts';
+import { subscriptionsOpen } from '../support/subscriptions-open.ts';
 
 const DATABASE = process.env.TEST_DATABASE_URL;
 const REDIS = process.env.TEST_REDIS_URL;
@@ -133,7 +134,7 @@ describe.skipIf(!DATABASE || !REDIS)(
         { query: 'subscription { orderEvents { orderNumber status } }' },
         { next: ({ data }) => data.orderEvents.status === 'CANCELLED' && expired.push(data.orderEvents.orderNumber), error: () => {}, complete: () => {} },
       );
-      await new Promise((r) => setTimeout(r, 300));
+      await subscriptionsOpen(a.url, 'orderEvents');
       const created = await Promise.all(
         Array.from({ length: 100 }, (_, i) => post(i % 2 ? a.url : b.url, '/api/orders', { ...VALID_ORDER, email: `e${i}@example.com` })),
       );

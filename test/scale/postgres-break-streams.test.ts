@@ -15,6 +15,7 @@ import { followOrder, followOrderEvents, record, until } from '../support/order-
 import { sharedInstancesEnv } from '../support/databases.ts';
 import { startProcess } from '../support/process.ts';
 import { startReceiver } from '../support/receiver.ts';
+import { subscriptionsOpen } from '../support/subscriptions-open.ts';
 
 const DATABASE = process.env.TEST_DATABASE_URL;
 const REDIS = process.env.TEST_REDIS_URL;
@@ -39,7 +40,7 @@ describe.skipIf(!DATABASE || !REDIS)(
       const a = (await startProcess({ ...env, DATABASE_URL: link.url })).url;
       const attempted = record(a, 'subscription { notificationEvents { status } }', (data) => data.notificationEvents.status, ADMIN);
       const order = await postJson(b, '/api/orders', VALID_ORDER);
-      await new Promise((resolve) => setTimeout(resolve, 500)); // A's stream has subscribed
+      await subscriptionsOpen(a, 'notificationEvents'); // A's stream listens
 
       link.cut();
       const dueDate = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
@@ -67,7 +68,7 @@ describe.skipIf(!DATABASE || !REDIS)(
       const console = followOrderEvents(a.url, ADMIN);
       const boards = record(a.url, 'subscription { pickupBoard { board { orderNumber } } }', (data) => data.pickupBoard.board.map((e: any) => e.orderNumber));
       await until(() => boards.length > 0, 10_000);
-      await new Promise((resolve) => setTimeout(resolve, 300)); // the console has subscribed too
+      await subscriptionsOpen(a.url, 'orderEvents'); // the console listens too
 
       // One display's client, whose socket carries a stream already running when a new one cannot start.
       const display = createClient({ url: a.url.replace('http', 'ws') + '/graphql', webSocketImpl: WebSocket, retryAttempts: 0 });

@@ -19,6 +19,7 @@ import { faultyLink } from '../support/faulty-link.ts';
 import { startReceiver } from '../support/receiver.ts';
 import { mcpClient, rawSession, type McpClientOptions } from '../agents/mcp-support.ts';
 import { followOrder, followOrderEvents, record, until } from '../support/order-streams.ts';
+import { subscriptionsOpen } from '../support/subscriptions-open.ts';
 import { randomBytes } from 'node:crypto';
 
 const DATABASE = process.env.TEST_DATABASE_URL;
@@ -147,7 +148,7 @@ describe.skipIf(!DATABASE || !REDIS)(
       const vars = { n: created.body.orderNumber, t: created.body.payToken };
       const [onA, onB] = [await followOrder(a, vars), await followOrder(b, vars)];
       const console = followOrderEvents(b, ADMIN);
-      await new Promise((resolve) => setTimeout(resolve, 300)); // the console has subscribed too
+      await subscriptionsOpen(b, 'orderEvents'); // the console listens too
 
       // Only the connection that has sent a PUBLISH: every subscriber, A's included, stays connected throughout.
       link.cut(/PUBLISH/iu);
@@ -179,7 +180,8 @@ describe.skipIf(!DATABASE || !REDIS)(
       // Another site's view of the deliveries: the replay keeps to the stream's filter.
       const elsewhere = record(a, 'subscription { webhookDeliveries(siteId: "site_other") { status } }', (data) => data.webhookDeliveries.status, ADMIN);
       const order = await postJson(b, '/api/orders', VALID_ORDER);
-      await new Promise((resolve) => setTimeout(resolve, 500)); // A's three streams have subscribed
+      // A's four streams listen.
+      for (const [field, count] of [['notificationEvents', 1], ['webhookDeliveries', 2], ['webhookEndpointDisabled', 1]] as const) await subscriptionsOpen(a, field, count);
 
       link.cut();
       await until(async () => (await readiness(a)) === 503, 10_000);

@@ -6,7 +6,6 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import { afterThisTest, testGateway, type TestGateway } from './gateway.ts';
-import { eventually } from './receiver.ts';
 
 export interface LiveServer extends TestGateway {
   server: RunningServer;
@@ -86,14 +85,4 @@ export function subscribe<T = any>(client: Client, query: string, variables: Rec
       });
     },
   };
-}
-
-/**
- * Resolves once the server holds `count` subscriptions to `field` over WebSocket, as its subscriptions gauge says
- * (`sleeve_graphql_subscriptions_open`, counted once the stream has started): a test then knows its subscriptions
- * listen before it causes the event they must see, where a fixed sleep only hoped so.
- */
-export async function subscriptionsOpen(live: LiveServer, field: string, count: number): Promise<void> {
-  const gauge = new RegExp(`^sleeve_graphql_subscriptions_open\\{(?=[^}]*field="${field}")(?=[^}]*transport="ws")[^}]*\\} (\\d+)$`, 'mu');
-  await eventually(async () => Number(gauge.exec(await (await fetch(`${live.server.url}/metrics`)).text())?.[1] ?? 0) >= count);
 }
