@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { afterThisTest, VALID_ORDER } from '../support/gateway.ts';
 import { startProcess } from '../support/process.ts';
 import { tempDir } from '../support/temp-dir.ts';
+import { until } from '../support/order-streams.ts';
 
 describe("SQLite's write lock held by another process", () => {
   it('refuses the write 503 unavailable once it has waited 5 s, stores nothing, and serves again after', { timeout: 60_000 }, async () => {
@@ -44,7 +45,9 @@ describe("SQLite's write lock held by another process", () => {
     other.exec('begin immediate');
     let answered: number | null = null;
     const waiting = post('waiting@example.com').then((response) => (answered = response.status));
-    await new Promise((resolve) => setTimeout(resolve, 300)); // for the order to reach its BEGIN and meet the lock
+    // The order has reached its BEGIN and met the lock once /ready says so (its read queues behind the waiting write
+    // on the one connection, and is refused with it); before, a 300 ms guess.
+    await until(async () => (await fetch(`${server.url}/ready`)).status === 503, 4_000, 'the order waiting for the lock');
     // SQLite's own busy_timeout stopped the whole process while it waited: these were answered only after the write
     // had been refused, 5 s later. Now the wait is on timers (src/db/lock-wait.ts).
     expect([(await fetch(`${server.url}/health`)).status, answered]).toEqual([200, null]);

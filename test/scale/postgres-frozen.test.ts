@@ -14,6 +14,7 @@ import { afterThisTest, VALID_ORDER } from '../support/gateway.ts';
 import { faultyLink } from '../support/faulty-link.ts';
 import { sharedInstancesEnv } from '../support/databases.ts';
 import { startProcess } from '../support/process.ts';
+import { until } from '../support/order-streams.ts';
 
 const DATABASE = process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL;
 
@@ -47,7 +48,8 @@ describe.skipIf(!DATABASE)(`SIGTERM with PostgreSQL frozen${DATABASE ? '' : ' (s
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ ...VALID_ORDER, email: 'frozen@example.com' }),
     }).catch(() => null);
-    await new Promise((resolve) => setTimeout(resolve, 300)); // the create is waiting on PostgreSQL
+    // Its statement has gone into the frozen link (its email among the bytes): before, a 300 ms guess.
+    await until(() => link.held().includes('frozen@example.com'), 5_000, 'the create waiting on PostgreSQL');
     const signalled = Date.now();
     server.child.kill('SIGTERM');
     const code = await Promise.race([server.exited, new Promise((resolve) => setTimeout(() => resolve('still running'), 9_000))]);

@@ -29,6 +29,11 @@ export interface FaultyLink {
   /** What each connection accepted and never answered (stalled or frozen on arrival) has sent so far. */
   unanswered(): string[];
   /**
+   * What clients have sent that went nowhere since the link last froze or stalled (on an open connection or a new
+   * one), up to SENT_KEPT characters: a test waits for its request's bytes here to know it has reached the link.
+   */
+  held(): string;
+  /**
    * From now on (or, with `after`, from the first chunk a client sends that matches it, which still reaches the
    * server) nothing passes either way on any connection, open or new, and a close on one side is not passed on.
    */
@@ -56,19 +61,24 @@ export async function faultyLink(target: string, { lagMs = 0 }: { lagMs?: number
   let stalled = false;
   let frozen = false;
   let freezeAfter: RegExp | null = null;
+  let heldText = '';
+  const hold = (chunk: Buffer) => void (heldText.length < SENT_KEPT && (heldText += chunk.toString('latin1')));
   const server = createServer((client) => {
     if (broken) return void client.destroy();
     if (stalled || frozen) {
       // Read, kept for `unanswered()`, and never answered.
       hung.set(client, '');
-      const keep = (chunk: Buffer) => void (hung.has(client) && hung.set(client, (hung.get(client)! + chunk.toString('latin1')).slice(0, SENT_KEPT)));
+      const keep = (chunk: Buffer) => {
+        hold(chunk);
+        if (hung.has(client)) hung.set(client, (hung.get(client)! + chunk.toString('latin1')).slice(0, SENT_KEPT));
+      };
       return void sockets.add(client.on('error', () => {}).on('data', keep));
     }
     const server = connect(Number(upstream.port), upstream.hostname);
     sockets.add(client).add(server);
     clients.add(client);
     // Timers of one delay fire in the order they were set: the bytes keep their order.
-    const forward = (chunk: Buffer) => !frozen && server.writable && server.write(chunk);
+    const forward = (chunk: Buffer) => (frozen ? hold(chunk) : server.writable && server.write(chunk));
     const fromClient = (chunk: Buffer) => {
       forward(chunk);
       const before = sent.get(client) ?? '';
@@ -102,12 +112,14 @@ export async function faultyLink(target: string, { lagMs = 0 }: { lagMs?: number
       for (const socket of sockets) if (!which || which.test(sent.get(socket) ?? '')) socket.destroy();
     },
     stall(keep) {
-      stalled = true;
+      [stalled, heldText] = [true, ''];
       // A server socket goes with its client's (a client that has sent nothing is not kept).
       for (const socket of sockets) if (!keep || (clients.has(socket) && !keep.test(sent.get(socket) ?? ''))) socket.destroy();
     },
     unanswered: () => [...hung.values()],
+    held: () => heldText,
     freeze(after) {
+      heldText = '';
       if (after) freezeAfter = after;
       else frozen = true;
     },
