@@ -8,6 +8,7 @@ import { ApolloClient, HttpLink, InMemoryCache, gql, type TypedDocumentNode } fr
 import { describe, expect, it, vi } from 'vitest';
 import { afterThisTest, VALID_ORDER } from '../support/gateway.ts';
 import { startProcess } from '../support/process.ts';
+import { openSubscriptions } from '../support/subscriptions-open.ts';
 import { createGateway, createManualClock } from '../../src/index.ts';
 import { possibleTypesOfSchema } from './support.ts';
 import { STREAM_PING_MS } from '../../graphql-server/single-connection-operations.ts';
@@ -77,10 +78,7 @@ describe('Apollo Client 4, HttpLink only: subscriptions in the multipart protoco
 
     const updates = follow(client, variables);
     await expect.poll(() => updates.seen).toEqual(['AWAITING_PAYMENT']);
-    const open = async () => {
-      const text = await (await fetch(`${server.url}/metrics`)).text();
-      return Number(/^sleeve_graphql_subscriptions_open\{field="orderUpdates",transport="http"\} (\d+)$/mu.exec(text)?.[1] ?? 0);
-    };
+    const open = () => openSubscriptions(server.url, 'orderUpdates', 'http');
     expect(await open()).toBe(1);
     await client.mutate({ mutation: PAY, variables });
     await expect.poll(() => updates.seen).toEqual(['AWAITING_PAYMENT', 'RECEIVED']);

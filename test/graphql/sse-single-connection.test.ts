@@ -10,6 +10,7 @@ import { VALID_ORDER } from '../support/gateway.ts';
 import { liveServer } from '../support/live-server.ts';
 import { startProcess } from '../support/process.ts';
 import { follow, rawStream, singleConnectionClient } from '../support/sse-single-connection.ts';
+import { openSubscriptions } from '../support/subscriptions-open.ts';
 
 const UPDATES = 'subscription ($n: ID!, $t: String!) { orderUpdates(orderNumber: $n, payToken: $t) { orderNumber status } }';
 const OPTIONS = '{ sleeveOptions { charLimit } }';
@@ -133,10 +134,7 @@ describe("graphql-sse's single connection mode", () => {
     // end at once, and this never showed.
     const server = await startProcess({ DATABASE_URL: ':memory:' });
     const url = server.url;
-    const open = async () => {
-      const text = await (await fetch(`${url}/metrics`)).text();
-      return Number(/^sleeve_graphql_subscriptions_open\{field="pickupBoard",transport="sse"\} (\d+)$/mu.exec(text)?.[1] ?? 0);
-    };
+    const open = () => openSubscriptions(url, 'pickupBoard', 'sse');
     const stream = await rawStream(url);
     expect((await stream.post(url, 'board', { query: 'subscription { pickupBoard { __typename } }' })).status).toBe(202);
     await stream.until('PickupBoardEvent');
