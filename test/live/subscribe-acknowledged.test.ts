@@ -2,7 +2,8 @@
  * `bus.subscribed()` (src/events/event-bus.ts): on Redis, a stream is handed over only once Redis has acknowledged
  * its SUBSCRIBE, so an event published on another instance after that reaches it. Bus A reaches Redis through a
  * link that holds what it sends for 300 ms (test/support/faulty-link.ts), bus B directly: without the wait, B's
- * event reached Redis before A's SUBSCRIBE and went to nobody.
+ * event reached Redis before A's SUBSCRIBE and went to nobody. A GraphQL stream is counted in the subscriptions gauge
+ * only from then on, which the tests that wait for their streams rely on (test/support/subscriptions-open.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,6 +14,10 @@ import { streamOf } from '../../src/notifications/stream-service.ts';
 import { createLogger, type Logger } from '../../src/kernel/logger.ts';
 import { systemClock } from '../../src/kernel/clock.ts';
 import { faultyLink } from '../support/faulty-link.ts';
+import { VALID_ORDER } from '../support/gateway.ts';
+import { liveServer, subscribe } from '../support/live-server.ts';
+import { until } from '../support/order-streams.ts';
+import { openSubscriptions, subscriptionsOpen } from '../support/subscriptions-open.ts';
 
 const REDIS = process.env.TEST_REDIS_URL;
 const LAG_MS = 300;
@@ -97,6 +102,24 @@ describe.skipIf(!REDIS)(`the event bus on Redis, behind a slow link${REDIS ? '' 
     b.bus.publish('order', '1001', { orderNumber: '1001', version: 2 } as OrderChangedEvent);
     expect((await within(first, 5_000))?.value).toMatchObject({ orderNumber: '1001', version: 2 });
     await iterator.return?.();
+  });
+
+  it("counts a GraphQL stream in the subscriptions gauge only once Redis has its SUBSCRIBE (what tests wait on)", async () => {
+    const link = await faultyLink(REDIS!);
+    const live = await liveServer({ env: { REDIS_URL: link.url, REDIS_PREFIX: `gauge-${randomUUID()}:` } });
+    await until(async () => (await live.rest('GET', '/ready')).status === 200, 5_000, 'both Redis connections up');
+    const created = await live.rest('POST', '/api/orders', VALID_ORDER);
+    link.freeze();
+    const updates = subscribe(live.client(), 'subscription ($n: ID!, $t: String!) { orderUpdates(orderNumber: $n, payToken: $t) { status } }', {
+      n: created.body.orderNumber,
+      t: created.body.payToken,
+    });
+    // Its SUBSCRIBE is in the frozen link, unanswered: the stream is not listening, and not counted.
+    await until(() => /\bsubscribe\r\n/iu.test(link.held()), 5_000, "the stream's SUBSCRIBE");
+    expect(await openSubscriptions(live.server.url, 'orderUpdates')).toBe(0);
+    link.restore();
+    await subscriptionsOpen(live.server.url, 'orderUpdates');
+    expect((await updates.next(10_000)).orderUpdates.status).toBe('AWAITING_PAYMENT');
   });
 
   it('hands over a pure event stream (streamOf) only once it listens', async () => {

@@ -49,8 +49,13 @@ async function askedOnAnsweredOn(label: string, linked: 'A' | 'B') {
   const route = (method: string, body: unknown) => (method === 'POST' && ['initialize', 'tools/call'].includes((body as { method?: string })?.method ?? '') ? a.url : b.url);
   const ask = async (elicit: McpClientOptions['elicit']) => {
     const agent = await mcpClient(a.url, { route, elicit });
-    const waited = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the call was not answered within 20 s of the question')), 20_000));
-    return { result: await Promise.race([agent.call('create_order', { ...VALID_ORDER }), waited]), agent };
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the call was not answered within 20 s of the question')), 20_000)));
+    try {
+      return { result: await Promise.race([agent.call('create_order', { ...VALID_ORDER }), waited]), agent };
+    } finally {
+      clearTimeout(timer);
+    }
   };
   return { a, b, link, ask };
 }

@@ -1,9 +1,10 @@
 /**
  * How many subscriptions a server holds, from its `/metrics`: the gauge `sleeve_graphql_subscriptions_open` counts a
  * stream once its subscribe resolved (graphql-server/use-metrics.ts), which is after it listens on the event bus, its
- * SUBSCRIBE answered on Redis (src/events/stream-start.ts), and until its end reaches the gateway. A test that waits
+ * SUBSCRIBE answered on Redis (src/events/stream-start.ts; test/live/subscribe-acknowledged.test.ts), or given up on
+ * after BUS_COMMAND_WAIT_MS when Redis does not answer; and until its end reaches the gateway. A test that waits
  * for it knows that what it changes next reaches those streams, on this instance or from another; a fixed sleep only
- * hoped so, and on a slow host it lost.
+ * hoped so, and a slow host could outrun it.
  */
 import { until } from './order-streams.ts';
 
