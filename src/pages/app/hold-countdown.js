@@ -8,6 +8,11 @@
  * just after each whole second passes. At 0:00 the page asks the server, which decides, after `readAgainAfter()`
  * milliseconds: never at once and over and over while the server still says 0 seconds left.
  *
+ * The deadline is kept on the monotonic clock (performance.now), which a phone setting its time does not move.
+ * A figure from the server is as old as the time it took to arrive, so it only ever says the hold ends no later than
+ * that: `correct` moves the deadline earlier, never later. A link that drops for a few seconds and comes back delivers
+ * the ticks it held all at once, the oldest first, and following them counted back up by the outage (0:52, then 0:56).
+ *
  * The timer itself is silent (role=timer); the time left is said in `announce` when the countdown appears, then now
  * and then (holdAnnouncement), in words ("1 minute 39 seconds"), while the timer shows m:ss.
  */
@@ -27,10 +32,11 @@ export function createHoldCountdown({ display, announce, readAgain, readAgainAft
   /** When the hold ends by this page's clock; 0: no countdown running. */
   let deadline = 0;
   let timer = 0;
+  const msLeft = () => Math.max(0, deadline - performance.now());
 
   function tick() {
     clearTimeout(timer);
-    const ms = Math.max(0, deadline - Date.now());
+    const ms = msLeft();
     const left = Math.floor(ms / 1000);
     const first = !display.textContent;
     display.textContent = minutesAndSeconds(left);
@@ -42,7 +48,7 @@ export function createHoldCountdown({ display, announce, readAgain, readAgainAft
   return {
     /** (Re)starts at `secondsLeft`, the server's figure. */
     start(secondsLeft) {
-      deadline = Date.now() + secondsLeft * 1000 + 500;
+      deadline = performance.now() + secondsLeft * 1000 + 500;
       tick();
     },
     /**
@@ -56,6 +62,13 @@ export function createHoldCountdown({ display, announce, readAgain, readAgainAft
       display.textContent = '';
       writeText(announce, '');
     },
+    /**
+     * A tick of the server's: moves the deadline earlier when the server has less time left by more than a second
+     * (a page that was asleep, or a read that took long to arrive); a figure with more time left is an old one.
+     */
+    correct(secondsLeft) {
+      if (deadline !== 0 && Math.floor(msLeft() / 1000) - secondsLeft > 1) this.start(secondsLeft);
+    },
     /** 0:00 shown again now, and the server asked again later (a read at 0:00 that got no answer). */
     tick,
     /** A countdown is running (it may be at 0:00, waiting for the server). */
@@ -64,11 +77,7 @@ export function createHoldCountdown({ display, announce, readAgain, readAgainAft
     },
     /** Not running, or run out here: the next copy of the order held by the server (re)starts it. */
     get ranOut() {
-      return deadline <= Date.now();
-    },
-    /** Whole seconds left by this page's clock. */
-    secondsLeft() {
-      return Math.floor(Math.max(0, deadline - Date.now()) / 1000);
+      return deadline <= performance.now();
     },
   };
 }

@@ -69,13 +69,6 @@ export function createOrderStatus({ api, onFinished, onAnother }) {
   // Back online at 0:00: the truth now, not after the rest of a wait.
   window.addEventListener('online', () => { if (countdown.running && countdown.ranOut) readAgain(); });
 
-  /** A tick of the server's holdCountdown: moves the local deadline only when they differ by more than a second. */
-  function serverTick(secondsLeft) {
-    if (!countdown.running) return;
-    // A tick is late by the time it took to arrive: following every one would make the countdown jump back and forth.
-    if (Math.abs(countdown.secondsLeft() - secondsLeft) > 1) countdown.start(secondsLeft);
-  }
-
   function render(order) {
     status = order.status;
     $('#order-number').textContent = order.orderNumber;
@@ -127,7 +120,7 @@ export function createOrderStatus({ api, onFinished, onAnother }) {
     stops.push(api.follow('OrderPageCountdown', vars, {
       // The final tick (paid or cancelled) is left to orderUpdates, which brings the new status and texts. An
       // order no longer held may be refused a countdown: nothing to retry then.
-      next: ({ holdCountdown: t }) => { if (!t.final) serverTick(t.secondsLeft); },
+      next: ({ holdCountdown: t }) => { if (!t.final) countdown.correct(t.secondsLeft); },
       error: () => {},
     }));
   }
