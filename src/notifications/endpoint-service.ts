@@ -17,6 +17,7 @@ import { DISABLED_BY_SITE, newSecret, parseEndpointInput, parseRecoverInput, ROT
 import { cursorOf, decodeCursor, toDelivery, toEndpoint, type Page, type WebhookDelivery } from './endpoint-view.ts';
 import { createReadRecovery } from '../events/read-recovery.ts';
 import { REPLAY_MAX, streamOf, viewsOf } from './stream-service.ts';
+import type { Db } from '../db/database.ts';
 import { transaction } from '../db/transaction.ts';
 import { activeTraceParent } from '../operations/tracing.ts';
 import { ENDPOINTS_PER_SITE_MAX, PAGE_DEFAULT, PAGE_MAX, type DeliveryQuery, type WebhookService } from './endpoint-contract.ts';
@@ -67,9 +68,10 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
     return { items: page.map((row) => toDelivery(row, attempts)), endCursor: page.length ? cursorOf(page.at(-1)!) : null, hasNextPage: rows.length > limit, totalCount };
   }
 
-  async function delivery(id: string): Promise<WebhookDelivery | null> {
-    const row = await findDelivery(db, id);
-    return row ? toDelivery(row, await attemptsOfDeliveries(db, [id])) : null;
+  /** One delivery with its attempts; `from` a transaction, to read what it has just written. */
+  async function delivery(id: string, from: Db = db): Promise<WebhookDelivery | null> {
+    const row = await findDelivery(from, id);
+    return row ? toDelivery(row, await attemptsOfDeliveries(from, [id])) : null;
   }
 
   /**
@@ -204,12 +206,17 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
       await sendableNow(await own(siteId, endpointId));
       // Delivered, failed or dropped: a new round of the schedule. Waiting for its next attempt: that attempt now (a
       // merchant who fixed the receiver should not wait up to 10 hours). In flight: it is being sent already.
-      const due =
-        row.status === 'PENDING'
-          ? await pendingDueNow(db, row.endpoint_id, askedNow(), deliveryId)
-          : await makeDue(db, { endpointId: row.endpoint_id, deliveryId }, askedNow());
+      // The answer is the delivery as this left it, read before the dispatchers hear of it: read after, it was at
+      // times already leased again (due "in 15 s") or delivered, by whichever dispatcher was quicker than the read.
+      const { due, answer } = await transaction(db, async (trx) => {
+        const made =
+          row.status === 'PENDING'
+            ? await pendingDueNow(trx, row.endpoint_id, askedNow(), deliveryId)
+            : await makeDue(trx, { endpointId: row.endpoint_id, deliveryId }, askedNow());
+        return { due: made, answer: (await delivery(deliveryId, trx))! };
+      });
       announce(due.map((id) => ({ id, endpointId: row.endpoint_id, siteId })));
-      return (await delivery(deliveryId))!;
+      return answer;
     },
 
     async recover(siteId, id, input) {
@@ -227,8 +234,10 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
       await insertDeliveries(db, [
         { id: deliveryId, message_id: timeOrderedId('msg_'), endpoint_id: id, site_id: siteId, path: TEST_PATH, body: testBody(id, siteId, now), status: 'PENDING', attempt_count: 0, next_attempt_at: now, lease_owner: null, lease_until: null, created_at: now, updated_at: now, delivered_at: null, last_error: null, trace_parent: activeTraceParent() },
       ]);
+      // As redeliver's: the test event as it was made, not as a quicker dispatcher has it by the time it is read.
+      const answer = (await delivery(deliveryId))!;
       announce([{ id: deliveryId, endpointId: id, siteId }]);
-      return (await delivery(deliveryId))!;
+      return answer;
     },
 
     async allEndpoints(query = {}) {
