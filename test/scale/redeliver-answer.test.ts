@@ -1,10 +1,11 @@
 /**
- * A merchant's redelivery is answered with the delivery as the redelivery left it: PENDING and due now. Two real
- * server processes on one PostgreSQL schema and one Redis; instance A reaches PostgreSQL through a link that holds
- * what A sends for 200 ms (test/support/faulty-link.ts), B directly. Before the fix, A made the delivery due,
- * told the dispatchers, and only then read the delivery for its answer: B had leased it by then, and the answer said
- * the next attempt was 15 s away (the lease's end) while it was being sent. CI saw the same on one process, 1 run in
- * 40 on PostgreSQL, A's own dispatcher being quicker than its read.
+ * A redelivery is answered with what it was made into: PENDING and due now (a merchant's, of a delivery to its
+ * endpoint; staff's, of an outbox notification to MERCHANT_ENDPOINT). Two real server processes on one PostgreSQL
+ * schema and one Redis; instance A reaches PostgreSQL through a link that holds what A sends for 200 ms
+ * (test/support/faulty-link.ts), B directly. Before the fix, A made it due, told the dispatchers, and only then read
+ * it for its answer: B had sent it by then, and the answer said DELIVERED (both cases, every run). On one process
+ * the answer raced A's own dispatcher: CI once got "next attempt in 15 s" (the lease's end) on PostgreSQL, a loop
+ * of the same test 1 time in 40.
  */
 import { describe, expect, it } from 'vitest';
 import { sharedInstancesEnv } from '../support/databases.ts';
@@ -21,25 +22,44 @@ const SITE = { VENDOR_SITE_ID: 'site_redeliver', VENDOR_API_KEY: 'redeliver-api-
 const auth = { authorization: basicAuth(SITE.VENDOR_SITE_ID, SITE.VENDOR_API_KEY) };
 const OPEN = 'mutation ($o: ID!, $d: String!) { openClaim(input: { orderId: $o, claimType: CHARGEBACK, amount: 9.5, currency: "USD", dueDate: $d, requestedEvidenceTypes: ["INVOICE"] }) { claimId } }';
 
+const dueDate = () => new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * B, then A with its 200 ms link to PostgreSQL, on one schema and Redis; the receiver fails its first POST, and the
+ * next attempt is 10 hours on: only the redelivery sends it again. `env` is given the receiver's address.
+ */
+async function instances(env: (receiverUrl: string) => Record<string, string> = () => ({})) {
+  const receiver = await startReceiver();
+  receiver.failNext(1);
+  const shared = sharedInstancesEnv('redeliveranswer');
+  afterThisTest(shared.cleanup);
+  const all = { ...shared.env, ...SITE, ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', NOTIFY_RETRY_SCHEDULE: '0,10h', ...env(receiver.url) };
+  const b = await startProcess(all);
+  const a = await startProcess({ ...all, DATABASE_URL: (await faultyLink(shared.env.DATABASE_URL!, { lagMs: 200 })).url });
+  /** Opens a claim on B (its notification goes out at once) and waits for its first, failed, POST. */
+  const notify = async () => {
+    const order = await postJson(b.url, '/api/orders', VALID_ORDER);
+    await staffQuery(b.url, ADMIN, OPEN, { o: order.body.orderNumber, d: dueDate() });
+    return (await receiver.waitFor(1, 10_000))[0]!;
+  };
+  return { a, b, receiver, notify };
+}
+
+/** Due at the moment A made it due, between asking and the answer; not the lease of the instance sending it. */
+function dueWhenAsked(nextAttemptAt: string, asked: number, answer: unknown) {
+  expect(Date.parse(nextAttemptAt)).toBeGreaterThanOrEqual(asked - 1_000);
+  expect(Date.parse(nextAttemptAt), JSON.stringify(answer)).toBeLessThanOrEqual(Date.now());
+}
+
 describe.skipIf(!DATABASE || !REDIS)(
   `a redelivery answered on an instance slower to its database than the other${!DATABASE || !REDIS ? ' (skipped: set TEST_DATABASE_URL and TEST_REDIS_URL)' : ''}`,
   () => {
-    it('says the delivery is due now, though the other instance is already sending it', { timeout: 90_000 }, async () => {
-      const receiver = await startReceiver();
-      const shared = sharedInstancesEnv('redeliveranswer');
-      afterThisTest(shared.cleanup);
-      // The first attempt fails and the next is 10 hours on: only the redelivery sends it again.
-      const env = { ...shared.env, ...SITE, ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', NOTIFY_RETRY_SCHEDULE: '0,10h' };
-      const b = await startProcess(env);
-      const a = await startProcess({ ...env, DATABASE_URL: (await faultyLink(shared.env.DATABASE_URL!, { lagMs: 200 })).url });
-
+    it("a merchant's says the delivery is due now, though the other instance is already sending it", { timeout: 90_000 }, async () => {
+      const { a, b, receiver, notify } = await instances();
       const endpoint = await postJson(b.url, '/v1/webhooks/endpoints', { url: receiver.url }, auth);
       expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
       const deliveries = `/v1/webhooks/endpoints/${endpoint.body.id}/deliveries`;
-      const order = await postJson(b.url, '/api/orders', VALID_ORDER);
-      receiver.failNext(1);
-      await staffQuery(b.url, ADMIN, OPEN, { o: order.body.orderNumber, d: new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10) });
-      const [first] = await receiver.waitFor(1, 10_000);
+      const first = await notify();
       const waiting = await eventually(async () => {
         const listed = (await (await fetch(`${b.url}${deliveries}`, { headers: auth })).json()) as { data: Array<{ id: string; status: string; attempts: unknown[] }> };
         const [row] = listed.data;
@@ -50,12 +70,29 @@ describe.skipIf(!DATABASE || !REDIS)(
       const again = await postJson(a.url, `${deliveries}/${waiting.id}/redeliver`, {}, auth);
       expect(again.status, JSON.stringify(again.body)).toBe(202);
       expect(again.body.status).toBe('PENDING');
-      // Due at the moment A made it due, between asking and the answer; not B's lease.
-      expect(Date.parse(again.body.nextAttemptAt)).toBeGreaterThanOrEqual(asked - 1_000);
-      expect(Date.parse(again.body.nextAttemptAt), JSON.stringify(again.body)).toBeLessThanOrEqual(Date.now());
+      dueWhenAsked(again.body.nextAttemptAt, asked, again.body);
 
       const [, second] = await receiver.waitFor(2, 10_000);
-      expect(second!.headers['webhook-id']).toBe(first!.headers['webhook-id']);
+      expect(second!.headers['webhook-id']).toBe(first.headers['webhook-id']);
+    });
+
+    it("staff's says the notification is due now, though the other instance is already sending it", { timeout: 90_000 }, async () => {
+      const { a, b, receiver, notify } = await instances((url) => ({ MERCHANT_ENDPOINT: url }));
+      const first = await notify();
+      const id = first.headers['webhook-id'] as string;
+      await eventually(async () => {
+        const { notifications } = await staffQuery(b.url, ADMIN, '{ notifications { edges { node { id status attemptCount } } } }');
+        const notification = notifications.edges.map((e: { node: { id: string; status: string; attemptCount: number } }) => e.node).find((n: { id: string }) => n.id === id);
+        return notification?.status === 'PENDING' && notification.attemptCount === 1;
+      }, 10_000);
+
+      const asked = Date.now();
+      const { redeliverNotification: again } = await staffQuery(a.url, ADMIN, 'mutation ($id: ID!) { redeliverNotification(id: $id) { status nextAttemptAt } }', { id });
+      expect(again.status).toBe('PENDING');
+      dueWhenAsked(again.nextAttemptAt, asked, again);
+
+      const [, second] = await receiver.waitFor(2, 10_000);
+      expect(second!.headers['webhook-id']).toBe(id);
     });
   },
 );
