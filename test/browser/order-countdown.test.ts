@@ -91,8 +91,11 @@ describe.skipIf(!hasChromium)(`the ordering page's hold countdown without its li
     await page.waitForTimeout(3_500);
     const backAt = Date.now();
     await page.context().setOffline(false);
-    // Those ticks arrive together (the test would prove nothing if they did not).
+    // Those ticks arrive together (the test would prove nothing if they did not): three within a second, where the
+    // server sends one a second.
     await expect.poll(() => ticksAt.filter((at) => at >= backAt).length, { timeout: RECOVER_MS }).toBeGreaterThanOrEqual(3);
+    const [first, , third] = ticksAt.filter((at) => at >= backAt);
+    expect(third! - first!, 'the held ticks came one by one: the socket was not kept open').toBeLessThan(1_000);
     await page.waitForTimeout(1_500);
 
     const texts = await page.evaluate(() => (window as unknown as { shown: string[] }).shown);
