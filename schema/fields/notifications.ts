@@ -36,7 +36,7 @@ builder.mutationField('redeliverNotification', (t) =>
   t.field({
     type: NotificationRef,
     authScopes: staffOnly,
-    description: 'Staff: send a notification again now, with the same id and body, on a new round of the retry schedule.',
+    description: 'Staff: send a notification again now, with the same id and body, on a new round of the retry schedule. Answers with it as the redelivery left it (PENDING, due now); its attempts follow on notificationEvents.',
     args: { id: t.arg.id({ required: true, description: "The notification's id (msg_…), also its global id and webhook-id." }) },
     resolve: (_root, { id }, { services }) => services.notifications.redeliver(String(id)),
   }),
