@@ -82,8 +82,8 @@ describe.skipIf(!hasChromium)(`the ordering page's hold countdown without its li
     // Every m:ss the countdown shows from now on.
     await page.evaluate(() => {
       const countdown = document.querySelector('#countdown')!;
-      const shown: string[] = ((window as unknown as { shown: string[] }).shown = [countdown.textContent!]);
-      new MutationObserver(() => shown.push(countdown.textContent!)).observe(countdown, { childList: true, characterData: true, subtree: true });
+      const texts: string[] = ((window as unknown as { countdownTexts: string[] }).countdownTexts = [countdown.textContent!]);
+      new MutationObserver(() => texts.push(countdown.textContent!)).observe(countdown, { childList: true, characterData: true, subtree: true });
     });
     // Down for less than the page's ping and its wait for the pong (5 + 3 s): the socket stays open, and the ticks
     // of those seconds wait in the link.
@@ -98,7 +98,7 @@ describe.skipIf(!hasChromium)(`the ordering page's hold countdown without its li
     expect(third! - first!, 'the held ticks came one by one: the socket was not kept open').toBeLessThan(1_000);
     await page.waitForTimeout(1_500);
 
-    const texts = await page.evaluate(() => (window as unknown as { shown: string[] }).shown);
+    const texts = await page.evaluate(() => (window as unknown as { countdownTexts: string[] }).countdownTexts);
     const seconds = texts.map((text) => text.split(':').map(Number)).map(([m, s]) => m! * 60 + s!);
     expect(seconds.length).toBeGreaterThanOrEqual(5);
     for (let i = 1; i < seconds.length; i++) expect(seconds[i], `the countdown as shown: ${texts.join(' ')}`).toBeLessThanOrEqual(seconds[i - 1]!);
