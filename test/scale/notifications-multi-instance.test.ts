@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { LEASE_MS } from '../../src/notifications/dispatcher-job.ts';
 import { sharedInstancesEnv } from '../support/databases.ts';
 import { afterThisTest, VALID_ORDER } from '../support/gateway.ts';
-import { staffQuery } from '../support/instances.ts';
+import { openChargeback, staffQuery } from '../support/instances.ts';
 import { startProcess } from '../support/process.ts';
 import { eventually, startReceiver, type Receiver } from '../support/receiver.ts';
 
@@ -31,8 +31,6 @@ async function createOrder(base: string): Promise<string> {
 }
 
 /** The real trigger: staff openClaim queues one /requestforevidencenotification. */
-const OPEN = 'mutation ($o: ID!, $d: String!) { openClaim(input: { orderId: $o, claimType: CHARGEBACK, amount: 9.5, currency: "USD", dueDate: $d, requestedEvidenceTypes: ["INVOICE"] }) { claimId } }';
-const dueDate = () => new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
 
 describe.skipIf(!DATABASE || !REDIS)(
   `notification delivery on several instances${!DATABASE || !REDIS ? ' (skipped: set TEST_DATABASE_URL and TEST_REDIS_URL)' : ''}`,
@@ -45,7 +43,7 @@ describe.skipIf(!DATABASE || !REDIS)(
       const orderId = await createOrder(a.url);
       const bases = [a.url, b.url];
       for (let batch = 0; batch < 10; batch++) {
-        await Promise.all(Array.from({ length: 20 }, (_, i) => staff(bases[(batch + i) % 2]!, OPEN, { o: orderId, d: dueDate() })));
+        await Promise.all(Array.from({ length: 20 }, (_, i) => openChargeback(bases[(batch + i) % 2]!, ADMIN, orderId)));
       }
       await receiver.waitFor(200, 20_000);
       await new Promise((r) => setTimeout(r, 1_000)); // a duplicate would arrive by now
@@ -63,7 +61,7 @@ describe.skipIf(!DATABASE || !REDIS)(
       const a = await startProcess(env);
       const orderId = await createOrder(a.url);
       receiver.hang(true);
-      for (let i = 0; i < 5; i++) await staff(a.url, OPEN, { o: orderId, d: dueDate() });
+      for (let i = 0; i < 5; i++) await openChargeback(a.url, ADMIN, orderId);
       await receiver.waitFor(5); // A has leased and sent all five; none is recorded
       const b = await startProcess(env);
       a.child.kill('SIGKILL');

@@ -9,7 +9,7 @@ import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { describe, expect, it } from 'vitest';
 import { afterThisTest, VALID_ORDER } from '../support/gateway.ts';
-import { postJson, staffQuery } from '../support/instances.ts';
+import { openChargeback, postJson, staffQuery } from '../support/instances.ts';
 import { faultyLink } from '../support/faulty-link.ts';
 import { followOrder, followOrderEvents, record, until } from '../support/order-streams.ts';
 import { sharedInstancesEnv } from '../support/databases.ts';
@@ -22,8 +22,6 @@ const REDIS = process.env.TEST_REDIS_URL;
 const LIMITS = { RATE_LIMIT_READ: '100000', RATE_LIMIT_WRITE: '100000' };
 const ADMIN = 'pgstreams-admin';
 const SITE = { VENDOR_SITE_ID: 'pgstreams_site', VENDOR_API_KEY: 'pgstreams-site-key' };
-const OPEN_CLAIM =
-  'mutation ($o: ID!, $d: String!) { openClaim(input: { orderId: $o, claimType: CHARGEBACK, amount: 9.5, currency: "USD", dueDate: $d, requestedEvidenceTypes: ["INVOICE"] }) { claimId } }';
 
 const alive = (child: { exitCode: number | null; signalCode: string | null }) => child.exitCode === null && child.signalCode === null;
 
@@ -43,8 +41,7 @@ describe.skipIf(!DATABASE || !REDIS)(
       await subscriptionsOpen(a, 'notificationEvents'); // A's stream listens
 
       link.cut();
-      const dueDate = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
-      await staffQuery(b, ADMIN, OPEN_CLAIM, { o: order.body.orderNumber, d: dueDate });
+      await openChargeback(b, ADMIN, order.body.orderNumber);
       await merchant.waitFor(1, 10_000); // delivered by B, whose link is whole
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       expect(attempted).toEqual([]); // A heard of the attempt through Redis and could not read it

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { sharedInstancesEnv } from '../support/databases.ts';
 import { afterThisTest, VALID_ORDER } from '../support/gateway.ts';
-import { staffQuery } from '../support/instances.ts';
+import { openChargeback, staffQuery } from '../support/instances.ts';
 import { startProcess } from '../support/process.ts';
 import { eventually, startReceiver } from '../support/receiver.ts';
 
@@ -18,7 +18,6 @@ const ADMIN = 'race-admin';
 
 const staff = (base: string, query: string, variables?: Record<string, unknown>) => staffQuery(base, ADMIN, query, variables);
 
-const OPEN = 'mutation ($o: ID!, $d: String!) { openClaim(input: { orderId: $o, claimType: CHARGEBACK, amount: 9.5, currency: "USD", dueDate: $d, requestedEvidenceTypes: ["INVOICE"] }) { claimId } }';
 const LIST = '{ notifications { edges { node { id status attemptCount attempts { attempt statusCode } } } } }';
 
 describe.skipIf(!DATABASE || !REDIS)(
@@ -42,7 +41,7 @@ describe.skipIf(!DATABASE || !REDIS)(
       const order = (await (await fetch(`${a.url}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(VALID_ORDER) })).json()) as any;
 
       receiver.hang(true);
-      await staff(a.url, OPEN, { o: order.orderNumber, d: new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10) });
+      await openChargeback(a.url, ADMIN, order.orderNumber);
       const [held] = await receiver.waitFor(1); // A leased it and its POST is in flight
       const id = held!.headers['webhook-id'] as string;
       b.child.kill('SIGCONT');

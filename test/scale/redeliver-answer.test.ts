@@ -1,17 +1,17 @@
 /**
  * A redelivery is answered with what it was made into: PENDING and due now (a merchant's, of a delivery to its
- * endpoint; staff's, of an outbox notification to MERCHANT_ENDPOINT). Two real server processes on one PostgreSQL
- * schema and one Redis; instance A reaches PostgreSQL through a link that holds what A sends for 200 ms
- * (test/support/faulty-link.ts), B directly. Before the fix, A made it due, told the dispatchers, and only then read
- * it for its answer: B had sent it by then, and the answer said DELIVERED (both cases, every run). On one process
- * the answer raced A's own dispatcher: CI once got "next attempt in 15 s" (the lease's end) on PostgreSQL, a loop
- * of the same test 1 time in 40.
+ * endpoint; staff's, of an outbox notification to MERCHANT_ENDPOINT), and so is a merchant's test event. Two real
+ * server processes on one PostgreSQL schema and one Redis; instance A reaches PostgreSQL through a link that holds
+ * what A sends for 200 ms (test/support/faulty-link.ts), B directly. Before the fix, A made it due, told the
+ * dispatchers, and only then read it for its answer: B had sent it by then, and the answer said DELIVERED (each
+ * case, every run). On one process the answer raced A's own dispatcher: CI once got "next attempt in 15 s" (the
+ * lease's end) on PostgreSQL, a loop of the same test 1 time in 40.
  */
 import { describe, expect, it } from 'vitest';
 import { sharedInstancesEnv } from '../support/databases.ts';
 import { afterThisTest, basicAuth, VALID_ORDER } from '../support/gateway.ts';
 import { faultyLink } from '../support/faulty-link.ts';
-import { postJson, staffQuery } from '../support/instances.ts';
+import { openChargeback, postJson, staffQuery } from '../support/instances.ts';
 import { startProcess } from '../support/process.ts';
 import { eventually, startReceiver } from '../support/receiver.ts';
 
@@ -20,9 +20,6 @@ const REDIS = process.env.TEST_REDIS_URL;
 const ADMIN = 'redeliver-admin';
 const SITE = { VENDOR_SITE_ID: 'site_redeliver', VENDOR_API_KEY: 'redeliver-api-key-0123456789' };
 const auth = { authorization: basicAuth(SITE.VENDOR_SITE_ID, SITE.VENDOR_API_KEY) };
-const OPEN = 'mutation ($o: ID!, $d: String!) { openClaim(input: { orderId: $o, claimType: CHARGEBACK, amount: 9.5, currency: "USD", dueDate: $d, requestedEvidenceTypes: ["INVOICE"] }) { claimId } }';
-
-const dueDate = () => new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
 
 /**
  * B, then A with its 200 ms link to PostgreSQL, on one schema and Redis; the receiver fails its first POST, and the
@@ -39,7 +36,7 @@ async function instances(env: (receiverUrl: string) => Record<string, string> = 
   /** Opens a claim on B (its notification goes out at once) and waits for its first, failed, POST. */
   const notify = async () => {
     const order = await postJson(b.url, '/api/orders', VALID_ORDER);
-    await staffQuery(b.url, ADMIN, OPEN, { o: order.body.orderNumber, d: dueDate() });
+    await openChargeback(b.url, ADMIN, order.body.orderNumber);
     return (await receiver.waitFor(1, 10_000))[0]!;
   };
   return { a, b, receiver, notify };
@@ -74,6 +71,20 @@ describe.skipIf(!DATABASE || !REDIS)(
 
       const [, second] = await receiver.waitFor(2, 10_000);
       expect(second!.headers['webhook-id']).toBe(first.headers['webhook-id']);
+    });
+
+    it("a merchant's test event says it is due now, though the other instance is already sending it", { timeout: 90_000 }, async () => {
+      const { a, b, receiver } = await instances();
+      const endpoint = await postJson(b.url, '/v1/webhooks/endpoints', { url: receiver.url }, auth);
+      expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
+
+      const asked = Date.now();
+      const made = await postJson(a.url, `/v1/webhooks/endpoints/${endpoint.body.id}/test`, {}, auth);
+      expect(made.status, JSON.stringify(made.body)).toBe(202);
+      expect(made.body).toMatchObject({ eventType: 'webhook-test', status: 'PENDING', attempts: [] });
+      dueWhenAsked(made.body.nextAttemptAt, asked, made.body);
+      const [sent] = await receiver.waitFor(1, 10_000);
+      expect(sent!.headers['webhook-id']).toBe(made.body.webhookId);
     });
 
     it("staff's says the notification is due now, though the other instance is already sending it", { timeout: 90_000 }, async () => {

@@ -14,7 +14,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { afterThisTest, basicAuth, VALID_ORDER } from '../support/gateway.ts';
 import { sharedInstancesEnv } from '../support/databases.ts';
 import { startProcess } from '../support/process.ts';
-import { postJson, readiness, staffQuery, startInstances } from '../support/instances.ts';
+import { openChargeback, postJson, readiness, staffQuery, startInstances } from '../support/instances.ts';
 import { faultyLink } from '../support/faulty-link.ts';
 import { startReceiver } from '../support/receiver.ts';
 import { mcpClient, rawSession, type McpClientOptions } from '../agents/mcp-support.ts';
@@ -29,8 +29,6 @@ const ADMIN = 'break-admin';
 const BREAK_MS = 2_000;
 const SITE = 'site_break';
 const KEY = 'break-api-key';
-const OPEN_CLAIM =
-  'mutation ($o: ID!, $d: String!) { openClaim(input: { orderId: $o, claimType: CHARGEBACK, amount: 9.5, currency: "USD", dueDate: $d, requestedEvidenceTypes: ["INVOICE"] }) { claimId } }';
 
 const charLimitAt = async (base: string) => ((await (await fetch(`${base}/api/sleeve-options`)).json()) as { charLimit: number }).charLimit;
 
@@ -131,8 +129,7 @@ describe.skipIf(!DATABASE || !REDIS)(
 
       link.cut();
       await until(async () => (await readiness(a)) === 503 && (await readiness(b)) === 503, 10_000);
-      const dueDate = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
-      await staffQuery(b, ADMIN, OPEN_CLAIM, { o: order.body.orderNumber, d: dueDate });
+      await openChargeback(b, ADMIN, order.body.orderNumber);
       await new Promise((resolve) => setTimeout(resolve, BREAK_MS));
       expect(receiver.requests).toHaveLength(0); // its announcement was lost with the break
       link.restore();
@@ -190,8 +187,7 @@ describe.skipIf(!DATABASE || !REDIS)(
 
       link.cut();
       await until(async () => (await readiness(a)) === 503, 10_000);
-      const dueDate = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
-      await staffQuery(b, ADMIN, OPEN_CLAIM, { o: order.body.orderNumber, d: dueDate });
+      await openChargeback(b, ADMIN, order.body.orderNumber);
       // B's dispatchers hear of it (B's link is whole) and deliver: to MERCHANT_ENDPOINT and the site's endpoint at
       // `ok`, and to the one at `gone`, which answers 410 and is disabled.
       await ok.waitFor(2, 10_000);

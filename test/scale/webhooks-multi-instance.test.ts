@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { basicAuth, VALID_ORDER } from '../support/gateway.ts';
-import { startInstances, staffQuery } from '../support/instances.ts';
+import { openChargeback, startInstances } from '../support/instances.ts';
 import { startReceiver } from '../support/receiver.ts';
 
 const DATABASE = process.env.TEST_DATABASE_URL;
@@ -16,8 +16,6 @@ const SITE = 'site_scale';
 const KEY = 'scale-api-key';
 const auth = { authorization: basicAuth(SITE, KEY), 'content-type': 'application/json' };
 
-const OPEN = 'mutation ($o: ID!, $d: String!) { openClaim(input: { orderId: $o, claimType: CHARGEBACK, amount: 9.5, currency: "USD", dueDate: $d, requestedEvidenceTypes: ["INVOICE"] }) { claimId } }';
-const dueDate = () => new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
 
 describe.skipIf(!DATABASE || !REDIS)(
   `merchant webhook deliveries on several instances${!DATABASE || !REDIS ? ' (skipped: set TEST_DATABASE_URL and TEST_REDIS_URL)' : ''}`,
@@ -32,7 +30,7 @@ describe.skipIf(!DATABASE || !REDIS)(
       const order = await fetch(`${a}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(VALID_ORDER) });
       const orderId = ((await order.json()) as any).orderNumber as string;
       for (let batch = 0; batch < 10; batch++) {
-        await Promise.all(Array.from({ length: 20 }, (_, i) => staffQuery([a, b][(batch + i) % 2]!, ADMIN, OPEN, { o: orderId, d: dueDate() })));
+        await Promise.all(Array.from({ length: 20 }, (_, i) => openChargeback([a, b][(batch + i) % 2]!, ADMIN, orderId)));
       }
       await receiver.waitFor(200, 20_000);
       await new Promise((r) => setTimeout(r, 1_000)); // a duplicate would arrive by now

@@ -42,5 +42,16 @@ export async function staffQuery(base: string, adminToken: string, query: string
   return body.data;
 }
 
+const OPEN_CHARGEBACK = 'mutation ($o: ID!, $d: String!) { openClaim(input: { orderId: $o, claimType: CHARGEBACK, amount: 9.5, currency: "USD", dueDate: $d, requestedEvidenceTypes: ["INVOICE"] }) { claimId } }';
+
+/**
+ * Staff open a chargeback claim on the order `orderId`, due in a week, on `base`: its notification is queued at once
+ * (how the suites of several instances cause one).
+ */
+export function openChargeback(base: string, adminToken: string, orderId: string): Promise<any> {
+  const dueDate = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+  return staffQuery(base, adminToken, OPEN_CHARGEBACK, { o: orderId, d: dueDate });
+}
+
 /** The status `/ready` answers on `base`. */
 export const readiness = async (base: string): Promise<number> => (await fetch(`${base}/ready`)).status;
