@@ -12,7 +12,7 @@
  * `mayRepeat`: the transaction records only work that may happen again (asynchronous-commit.ts), marked on its
  * connection before it begins (batch-durability.ts).
  */
-import { SingleConnectionProvider, Transaction, type CompiledQuery, type DatabaseConnection, type Kysely, type QueryResult } from 'kysely';
+import { PostgresAdapter, SingleConnectionProvider, Transaction, type CompiledQuery, type DatabaseConnection, type Kysely, type QueryResult } from 'kysely';
 import { tracingOn } from '../operations/tracing.ts';
 import { directSqliteOf, type DirectSqlite } from './group-commit-dialect.ts';
 import type { Database } from './tables.ts';
@@ -30,6 +30,18 @@ export function transaction<T, DB = Database>(db: Kysely<DB>, work: Work<T, DB>,
     direct.driver.mayRepeatHolder();
     return connection.transaction().execute(work);
   });
+}
+
+/**
+ * Reads that must agree with each other (a delivery and its attempts, a page and its count) from one snapshot. Read
+ * one after the other outside a transaction, a dispatcher's commit between them showed a delivery PENDING with no
+ * attempt counted and its successful attempt listed. PostgreSQL: a read-only REPEATABLE READ transaction (READ
+ * COMMITTED, its default, takes a snapshot per statement; a read-only one is never refused for a conflict). SQLite: a
+ * transaction, which no writer enters before it ends.
+ */
+export function readTogether<T>(db: Kysely<Database>, work: Work<T>): Promise<T> {
+  if (db.getExecutor().adapter instanceof PostgresAdapter) return db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(work);
+  return transaction(db, work);
 }
 
 /** kysely's TransactionBuilder.execute, step for step, on the group-commit driver itself. */

@@ -18,7 +18,7 @@ import { cursorOf, decodeCursor, toDelivery, toEndpoint, type Page, type Webhook
 import { createReadRecovery } from '../events/read-recovery.ts';
 import { REPLAY_MAX, streamOf, viewsOf } from './stream-service.ts';
 import type { Db } from '../db/database.ts';
-import { transaction } from '../db/transaction.ts';
+import { readTogether, transaction } from '../db/transaction.ts';
 import { activeTraceParent } from '../operations/tracing.ts';
 import { ENDPOINTS_PER_SITE_MAX, PAGE_DEFAULT, PAGE_MAX, type DeliveryQuery, type WebhookService } from './endpoint-contract.ts';
 
@@ -59,19 +59,26 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
   async function deliveryPage(endpointId: string, query: DeliveryQuery = {}): Promise<Page<WebhookDelivery>> {
     const limit = pageSize(query.first);
     const statuses = query.statuses ?? undefined;
-    const [rows, totalCount] = await Promise.all([
-      listDeliveries(db, { endpointId, statuses, before: position(query.after), limit: limit + 1 }),
-      countDeliveries(db, endpointId, statuses),
-    ]);
-    const page = rows.slice(0, limit);
-    const attempts = await attemptsOfDeliveries(db, page.map((r) => r.id));
-    return { items: page.map((row) => toDelivery(row, attempts)), endCursor: page.length ? cursorOf(page.at(-1)!) : null, hasNextPage: rows.length > limit, totalCount };
+    const before = position(query.after);
+    // The page, its count and its attempts from one snapshot: each delivery lists as many attempts as it counts.
+    return readTogether(db, async (trx) => {
+      const [rows, totalCount] = await Promise.all([
+        listDeliveries(trx, { endpointId, statuses, before, limit: limit + 1 }),
+        countDeliveries(trx, endpointId, statuses),
+      ]);
+      const page = rows.slice(0, limit);
+      const attempts = await attemptsOfDeliveries(trx, page.map((r) => r.id));
+      return { items: page.map((row) => toDelivery(row, attempts)), endCursor: page.length ? cursorOf(page.at(-1)!) : null, hasNextPage: rows.length > limit, totalCount };
+    });
   }
 
-  /** One delivery with its attempts; `from` a transaction, to read what it has just written. */
-  async function delivery(id: string, from: Db = db): Promise<WebhookDelivery | null> {
-    const row = await findDelivery(from, id);
-    return row ? toDelivery(row, await attemptsOfDeliveries(from, [id])) : null;
+  /** One delivery with its attempts, from one snapshot; `from` a transaction, to read what it has just written. */
+  async function delivery(id: string, from?: Db): Promise<WebhookDelivery | null> {
+    const read = async (trx: Db) => {
+      const row = await findDelivery(trx, id);
+      return row ? toDelivery(row, await attemptsOfDeliveries(trx, [id])) : null;
+    };
+    return from ? read(from) : readTogether(db, read);
   }
 
   /**

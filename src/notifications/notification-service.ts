@@ -5,6 +5,7 @@
 import { createReadRecovery } from '../events/read-recovery.ts';
 import { REPLAY_MAX, streamOf, viewsOf } from './stream-service.ts';
 import { DomainError } from '../kernel/errors.ts';
+import { readTogether, transaction } from '../db/transaction.ts';
 import {
   attemptsOf,
   countNotifications,
@@ -107,23 +108,26 @@ export function createNotificationService(deps: ServiceDeps): NotificationServic
   // The key that seals outbox bodies with secrets, for queueNotification and the dispatcher (sealed-body.ts).
   useVaultKey(loadVaultKey(deps.config));
 
+  /** With its attempts, from one snapshot (readTogether): it lists as many attempts as it counts. */
   async function get(id: string): Promise<Notification | null> {
-    const row = await findNotification(database.db, id);
-    return row ? toNotification(row, await attemptsOf(database.db, [id])) : null;
+    return readTogether(database.db, async (trx) => {
+      const row = await findNotification(trx, id);
+      return row ? toNotification(row, await attemptsOf(trx, [id])) : null;
+    });
   }
 
   return {
     async list({ first, after, statuses, paths }) {
       const limit = Math.min(Math.max(first ?? NOTIFICATIONS_PAGE_DEFAULT, 1), NOTIFICATIONS_PAGE_MAX);
       const filter = { statuses: statuses ?? undefined, paths: paths ?? undefined };
-      const [rows, totalCount] = await Promise.all([
-        listNotifications(database.db, { ...filter, after: after ? decodeCursor(after) : undefined, limit: limit + 1 }),
-        countNotifications(database.db, filter),
-      ]);
-      const page = rows.slice(0, limit);
-      const attempts = await attemptsOf(database.db, page.map((r) => r.id));
-      const edges = page.map((row) => ({ cursor: cursorOf(row), node: toNotification(row, attempts) }));
-      return { edges, pageInfo: { hasNextPage: rows.length > limit, endCursor: edges.at(-1)?.cursor ?? null }, totalCount };
+      const position = after ? decodeCursor(after) : undefined;
+      return readTogether(database.db, async (trx) => {
+        const [rows, totalCount] = await Promise.all([listNotifications(trx, { ...filter, after: position, limit: limit + 1 }), countNotifications(trx, filter)]);
+        const page = rows.slice(0, limit);
+        const attempts = await attemptsOf(trx, page.map((r) => r.id));
+        const edges = page.map((row) => ({ cursor: cursorOf(row), node: toNotification(row, attempts) }));
+        return { edges, pageInfo: { hasNextPage: rows.length > limit, endCursor: edges.at(-1)?.cursor ?? null }, totalCount };
+      });
     },
 
     find: get,
@@ -134,11 +138,14 @@ export function createNotificationService(deps: ServiceDeps): NotificationServic
       if (found?.site_id && !isBootstrapSite(found.site_id)) {
         throw new DomainError('validation_failed', `This notification belongs to site ${found.site_id}: redeliver it at that site's own endpoints.`, { field: 'id' });
       }
-      const row = await markForRedelivery(database.db, id, { now: clock.now(), traceParent: activeTraceParent() });
-      if (!row) throw new DomainError('not_found', 'No notification has that id.');
       // The notification as the redelivery left it (the row it wrote), before a dispatcher hears of it: read after,
-      // it was at times already leased again or delivered by whichever dispatcher was quicker than the read.
-      const answer = toNotification(row, await attemptsOf(database.db, [id]));
+      // it was at times already leased again or delivered by whichever dispatcher was quicker than the read. Its
+      // attempts in the same transaction: a dispatcher records one only with the row, which this update has locked.
+      const answer = await transaction(database.db, async (trx) => {
+        const row = await markForRedelivery(trx, id, { now: clock.now(), traceParent: activeTraceParent() });
+        return row ? toNotification(row, await attemptsOf(trx, [id])) : null;
+      });
+      if (!answer) throw new DomainError('not_found', 'No notification has that id.');
       announceQueued(bus, [{ id, outbox: true, endpoints: [] }]);
       return answer;
     },

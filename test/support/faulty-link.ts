@@ -39,6 +39,14 @@ export interface FaultyLink {
    */
   freeze(after?: RegExp): void;
   /**
+   * Holds the first chunk a client sends from now on that matches `at`, and everything its connection sends after it
+   * (kept in `held()`), until `resume()` passes them on in order; other connections go on. A test pauses one query
+   * this way to commit a write before it reaches the server.
+   */
+  pause(at: RegExp): void;
+  /** Passes on what `pause` held, in the order it was sent, and lets that connection's bytes through again. */
+  resume(): void;
+  /**
    * Lets new connections through again; frozen ones are ended at both sides (both gave up on them by then), and so
    * are the ones accepted and never answered.
    */
@@ -62,6 +70,9 @@ export async function faultyLink(target: string, { lagMs = 0 }: { lagMs?: number
   let frozen = false;
   let freezeAfter: RegExp | null = null;
   let heldText = '';
+  let pauseAt: RegExp | null = null;
+  /** The paused connection's upstream side and the chunks its client sent since the pause. */
+  let paused: { server: Socket; chunks: Buffer[] } | null = null;
   const hold = (chunk: Buffer) => void (heldText.length < SENT_KEPT && (heldText += chunk.toString('latin1')));
   const server = createServer((client) => {
     if (broken) return void client.destroy();
@@ -78,7 +89,14 @@ export async function faultyLink(target: string, { lagMs = 0 }: { lagMs?: number
     sockets.add(client).add(server);
     clients.add(client);
     // Timers of one delay fire in the order they were set: the bytes keep their order.
-    const forward = (chunk: Buffer) => (frozen ? hold(chunk) : server.writable && server.write(chunk));
+    const forward = (chunk: Buffer) => {
+      if (paused?.server === server || pauseAt?.test(chunk.toString('latin1'))) {
+        if (paused?.server !== server) [paused, pauseAt] = [{ server, chunks: [] }, null];
+        paused.chunks.push(chunk);
+        return hold(chunk);
+      }
+      return frozen ? hold(chunk) : server.writable && server.write(chunk);
+    };
     const fromClient = (chunk: Buffer) => {
       forward(chunk);
       const before = sent.get(client) ?? '';
@@ -122,6 +140,14 @@ export async function faultyLink(target: string, { lagMs = 0 }: { lagMs?: number
       heldText = '';
       if (after) freezeAfter = after;
       else frozen = true;
+    },
+    pause(at) {
+      [pauseAt, heldText] = [at, ''];
+    },
+    resume() {
+      const held = paused;
+      [paused, pauseAt] = [null, null];
+      for (const chunk of held?.chunks ?? []) if (held!.server.writable) held!.server.write(chunk);
     },
     restore() {
       if (frozen) for (const socket of sockets) socket.destroy();
