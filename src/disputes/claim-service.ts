@@ -25,7 +25,7 @@ import { checkClaimInput, claimSite, type OpenClaimInput } from './claim-input.t
 import { evidenceRequestBody, rowToClaim, type Claim } from './claim-mapping.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import type { SiteService } from '../sites/site-service.ts';
-import { transaction } from '../db/transaction.ts';
+import { readTogether, transaction } from '../db/transaction.ts';
 
 export const CLAIMS_PAGE_DEFAULT = 50;
 export const CLAIMS_PAGE_MAX = 200;
@@ -120,14 +120,17 @@ export function createClaimService(deps: ServiceDeps & { sites: SiteService }): 
     async list({ first, after }) {
       const limit = Math.min(Math.max(first ?? CLAIMS_PAGE_DEFAULT, 1), CLAIMS_PAGE_MAX);
       const afterId = after ? decodeCursor(after) : undefined;
-      const [rows, totalCount] = await Promise.all([listClaims(database.db, { afterId, limit: limit + 1 }), countClaims(database.db)]);
-      const page = rows.slice(0, limit);
-      const satisfied = await satisfiedTypes(database.db, page.map((r) => Number(r.claim_id)));
-      const edges = page.map((row) => ({ cursor: cursorOf(Number(row.claim_id)), node: rowToClaim(row, satisfied.get(Number(row.claim_id)) ?? []) }));
-      return { edges, pageInfo: { hasNextPage: rows.length > limit, endCursor: edges.at(-1)?.cursor ?? null }, totalCount };
+      // The page, its count and its evidence from one snapshot: a claim is EVIDENCE_SUBMITTED when none is missing.
+      return readTogether(database.db, async (trx) => {
+        const [rows, totalCount] = await Promise.all([listClaims(trx, { afterId, limit: limit + 1 }), countClaims(trx)]);
+        const page = rows.slice(0, limit);
+        const satisfied = await satisfiedTypes(trx, page.map((r) => Number(r.claim_id)));
+        const edges = page.map((row) => ({ cursor: cursorOf(Number(row.claim_id)), node: rowToClaim(row, satisfied.get(Number(row.claim_id)) ?? []) }));
+        return { edges, pageInfo: { hasNextPage: rows.length > limit, endCursor: edges.at(-1)?.cursor ?? null }, totalCount };
+      });
     },
 
-    find: (claimId) => loadClaim(database.db, claimId),
+    find: (claimId) => readTogether(database.db, (trx) => loadClaim(trx, claimId)),
 
     async runDue() {
       const now = clock.now();

@@ -22,7 +22,7 @@ import type { OrderChange } from './order-events.ts';
 import type { ServiceDeps } from '../kernel/service-deps.ts';
 import { orderEvent } from './order-events.ts';
 import { parseOrderNumber } from './order.ts';
-import { transaction } from '../db/transaction.ts';
+import { readTogether, transaction } from '../db/transaction.ts';
 
 export const ORDERS_PAGE_DEFAULT = 50;
 export const ORDERS_PAGE_MAX = 200;
@@ -202,11 +202,10 @@ export function createOrderStaffService(deps: ServiceDeps & { refunds?: StaffCan
       }
       const afterNumber = after == null ? undefined : decodeCursor(after);
       const filter = { statuses: statuses ?? undefined };
-      // One row more than the page tells whether another page follows.
-      const [rows, totalCount] = await Promise.all([
-        orders.listOrders(db, { ...filter, ...(afterNumber !== undefined ? { afterNumber } : {}), limit: limit + 1 }),
-        orders.countOrders(db, filter),
-      ]);
+      // One row more than the page tells whether another page follows; the page and its count from one snapshot.
+      const [rows, totalCount] = await readTogether(db, (trx) =>
+        Promise.all([orders.listOrders(trx, { ...filter, ...(afterNumber !== undefined ? { afterNumber } : {}), limit: limit + 1 }), orders.countOrders(trx, filter)]),
+      );
       const edges = rows.slice(0, limit).map((row) => {
         const node = orders.rowToOrder(row);
         return { cursor: encodeCursor(node.orderNumber), node };
