@@ -10,17 +10,17 @@ import type { ServiceDeps } from '../kernel/service-deps.ts';
 import { randomId, timeOrderedId } from '../kernel/tokens.ts';
 import { openSecret, sealingKeyId, sealSecret } from './sealed-body.ts';
 import { useBootstrapSite } from './bootstrap-site.ts';
-import { attemptsOfDeliveries, countDeliveries, deliveriesChangedSince, findDelivery, insertDeliveries, listDeliveries, makeDue, pendingDueNow } from './delivery-repository.ts';
-import { anySealedSecret, countEndpoints, deleteEndpoint, endpointsDisabledSince, findEndpoint, insertEndpoint, listEndpoints, rotateEndpointSecret, updateEndpoint, type EndpointRow } from './endpoint-repository.ts';
+import { deliveriesChangedSince, findDelivery, insertDeliveries, makeDue, pendingDueNow } from './delivery-repository.ts';
+import { deliveryPage, endpointPage, oneDelivery } from './webhook-pages.ts';
+import { anySealedSecret, deleteEndpoint, endpointsDisabledSince, findEndpoint, insertEndpoint, listEndpoints, rotateEndpointSecret, updateEndpoint, type EndpointRow } from './endpoint-repository.ts';
 import { addressPolicy, literalRefusal } from './endpoint-addresses.ts';
 import { DISABLED_BY_SITE, newSecret, parseEndpointInput, parseRecoverInput, ROTATION_OVERLAP_MS, TEST_PATH, testBody } from './endpoint-rules.ts';
-import { cursorOf, decodeCursor, toDelivery, toEndpoint, type Page, type WebhookDelivery } from './endpoint-view.ts';
+import { toEndpoint } from './endpoint-view.ts';
 import { createReadRecovery } from '../events/read-recovery.ts';
 import { REPLAY_MAX, streamOf, viewsOf } from './stream-service.ts';
-import type { Db } from '../db/database.ts';
-import { readTogether, transaction } from '../db/transaction.ts';
+import { transaction } from '../db/transaction.ts';
 import { activeTraceParent } from '../operations/tracing.ts';
-import { ENDPOINTS_PER_SITE_MAX, PAGE_DEFAULT, PAGE_MAX, type DeliveryQuery, type WebhookService } from './endpoint-contract.ts';
+import { ENDPOINTS_PER_SITE_MAX, type WebhookService } from './endpoint-contract.ts';
 
 export type { CreatedEndpoint, DeliveryAttempt, EndpointDisabledNotice, Page, RotatedSecret, WebhookDelivery, WebhookEndpoint } from './endpoint-view.ts';
 export type { EventType } from './endpoint-rules.ts';
@@ -30,13 +30,6 @@ export { ENDPOINTS_PER_SITE_MAX, PAGE_DEFAULT, PAGE_MAX } from './endpoint-contr
 export type { DeliveryQuery, WebhookService } from './endpoint-contract.ts';
 
 const notFound = () => new DomainError('not_found', 'No webhook endpoint has that id.');
-const pageSize = (first: number | null | undefined) => Math.min(Math.max(first ?? PAGE_DEFAULT, 1), PAGE_MAX);
-const position = (after: string | null | undefined) => {
-  if (!after) return undefined;
-  const at = decodeCursor(after);
-  if (!at) throw new DomainError('bad_request', 'The cursor is not one this list gave out.', { field: 'after', errors: [{ field: 'after', message: 'is not a cursor this list gave out.' }] });
-  return at;
-};
 
 export function createWebhookService(deps: ServiceDeps): WebhookService {
   const { database, clock, bus, config, logger } = deps;
@@ -54,31 +47,6 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
     const row = await findEndpoint(db, id, siteId);
     if (!row) throw notFound();
     return row;
-  }
-
-  async function deliveryPage(endpointId: string, query: DeliveryQuery = {}): Promise<Page<WebhookDelivery>> {
-    const limit = pageSize(query.first);
-    const statuses = query.statuses ?? undefined;
-    const before = position(query.after);
-    // The page, its count and its attempts from one snapshot: each delivery lists as many attempts as it counts.
-    return readTogether(db, async (trx) => {
-      const [rows, totalCount] = await Promise.all([
-        listDeliveries(trx, { endpointId, statuses, before, limit: limit + 1 }),
-        countDeliveries(trx, endpointId, statuses),
-      ]);
-      const page = rows.slice(0, limit);
-      const attempts = await attemptsOfDeliveries(trx, page.map((r) => r.id));
-      return { items: page.map((row) => toDelivery(row, attempts)), endCursor: page.length ? cursorOf(page.at(-1)!) : null, hasNextPage: rows.length > limit, totalCount };
-    });
-  }
-
-  /** One delivery with its attempts, from one snapshot; `from` a transaction, to read what it has just written. */
-  async function delivery(id: string, from?: Db): Promise<WebhookDelivery | null> {
-    const read = async (trx: Db) => {
-      const row = await findDelivery(trx, id);
-      return row ? toDelivery(row, await attemptsOfDeliveries(trx, [id])) : null;
-    };
-    return from ? read(from) : readTogether(db, read);
   }
 
   /**
@@ -204,7 +172,7 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
 
     async deliveries(siteId, id, query) {
       await own(siteId, id);
-      return deliveryPage(id, query);
+      return deliveryPage(db, id, query);
     },
 
     async redeliver(siteId, endpointId, deliveryId) {
@@ -220,7 +188,7 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
           row.status === 'PENDING'
             ? await pendingDueNow(trx, row.endpoint_id, askedNow(), deliveryId)
             : await makeDue(trx, { endpointId: row.endpoint_id, deliveryId }, askedNow());
-        return { due: made, answer: (await delivery(deliveryId, trx))! };
+        return { due: made, answer: (await oneDelivery(db, deliveryId, trx))! };
       });
       announce(due.map((id) => ({ id, endpointId: row.endpoint_id, siteId })));
       return answer;
@@ -242,30 +210,23 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
         { id: deliveryId, message_id: timeOrderedId('msg_'), endpoint_id: id, site_id: siteId, path: TEST_PATH, body: testBody(id, siteId, now), status: 'PENDING', attempt_count: 0, next_attempt_at: now, lease_owner: null, lease_until: null, created_at: now, updated_at: now, delivered_at: null, last_error: null, trace_parent: activeTraceParent() },
       ]);
       // As redeliver's: the test event as it was made, not as a quicker dispatcher has it by the time it is read.
-      const answer = (await delivery(deliveryId))!;
+      const answer = (await oneDelivery(db, deliveryId))!;
       announce([{ id: deliveryId, endpointId: id, siteId }]);
       return answer;
     },
 
-    async allEndpoints(query = {}) {
-      const limit = pageSize(query.first);
-      const now = clock.now();
-      const siteId = query.siteId ?? undefined;
-      const [rows, totalCount] = await Promise.all([listEndpoints(db, { siteId, after: position(query.after), limit: limit + 1 }), countEndpoints(db, siteId)]);
-      const page = rows.slice(0, limit);
-      return { items: page.map((row) => toEndpoint(row, now)), endCursor: page.length ? cursorOf(page.at(-1)!) : null, hasNextPage: rows.length > limit, totalCount };
-    },
+    allEndpoints: (query = {}) => endpointPage(db, query, clock.now()),
 
     async endpoint(id) {
       const row = await findEndpoint(db, id, null);
       return row ? toEndpoint(row, clock.now()) : null;
     },
 
-    delivery,
+    delivery: (id) => oneDelivery(db, id),
 
     async endpointDeliveries(endpointId, query) {
       if (!(await findEndpoint(db, endpointId, null))) throw notFound();
-      return deliveryPage(endpointId, query);
+      return deliveryPage(db, endpointId, query);
     },
 
     deliveryEvents(filter = {}) {
@@ -273,9 +234,9 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
         load: async (event) => {
           if (filter.siteId && event.siteId !== filter.siteId) return null;
           if (filter.endpointId && event.endpointId !== filter.endpointId) return null;
-          return delivery(event.deliveryId);
+          return oneDelivery(db, event.deliveryId);
         },
-        replay: async (since) => viewsOf(await deliveriesChangedSince(db, since, filter, REPLAY_MAX), delivery),
+        replay: async (since) => viewsOf(await deliveriesChangedSince(db, since, filter, REPLAY_MAX), (id) => oneDelivery(db, id)),
         clock,
         recovery,
       });

@@ -1,7 +1,7 @@
 /**
  * A read of rows and what belongs to them sees one state of the database (readTogether, src/db/transaction.ts), as
  * another instance writes: a delivery lists as many attempts as it counts, a claim is EVIDENCE_SUBMITTED exactly
- * when no evidence is missing, a page of orders counts what it lists. Two real server processes on one PostgreSQL
+ * when no evidence is missing, a page of orders or endpoints counts what it lists. Two real server processes on one PostgreSQL
  * schema and one Redis; A reaches PostgreSQL through a link that holds one of A's statements (faulty-link.ts
  * `pause`) until B's write has committed. Before the fix A read them one after the other: a merchant's delivery and
  * a staff notification came back PENDING, no attempt counted, with B's successful attempt listed; a claim OPEN with
@@ -144,6 +144,19 @@ describe.skipIf(!DATABASE || !REDIS)(
       });
       expect(page.totalCount, JSON.stringify(page)).toBe(page.edges.length);
       expect((await orders(a.url)).totalCount).toBe(2);
+    });
+
+    it("staff's page of webhook endpoints counts the endpoints it lists", { timeout: 90_000 }, async () => {
+      const { a, b, receiver, link } = await instances();
+      const create = async () => expect((await postJson(b.url, '/v1/webhooks/endpoints', { url: receiver.url }, auth)).status).toBe(201);
+      await create();
+
+      const ENDPOINTS = '{ webhookEndpoints(first: 50) { totalCount edges { node { id } } } }';
+      const endpoints = async (base: string) => (await staffQuery(base, ADMIN, ENDPOINTS)).webhookEndpoints;
+      // The count of every site's endpoints (no parameter, so sent as text: it ends where its Parse message does).
+      const page = await readAcross(link, /select count\(\*\) as "n" from "webhook_endpoints"\x00/u, () => endpoints(a.url), create);
+      expect(page.totalCount, JSON.stringify(page)).toBe(page.edges.length);
+      expect((await endpoints(a.url)).totalCount).toBe(2);
     });
   },
 );
