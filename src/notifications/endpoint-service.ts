@@ -11,7 +11,7 @@ import { randomId, timeOrderedId } from '../kernel/tokens.ts';
 import { openSecret, sealingKeyId, sealSecret } from './sealed-body.ts';
 import { useBootstrapSite } from './bootstrap-site.ts';
 import { deliveriesChangedSince, findDelivery, insertDeliveries, makeDue, pendingDueNow } from './delivery-repository.ts';
-import { deliveryPage, endpointPage, oneDelivery } from './webhook-pages.ts';
+import { deliveryPage, endpointPage, oneDelivery } from './webhook-page-service.ts';
 import { anySealedSecret, deleteEndpoint, endpointsDisabledSince, findEndpoint, insertEndpoint, listEndpoints, rotateEndpointSecret, updateEndpoint, type EndpointRow } from './endpoint-repository.ts';
 import { addressPolicy, literalRefusal } from './endpoint-addresses.ts';
 import { DISABLED_BY_SITE, newSecret, parseEndpointInput, parseRecoverInput, ROTATION_OVERLAP_MS, TEST_PATH, testBody } from './endpoint-rules.ts';
