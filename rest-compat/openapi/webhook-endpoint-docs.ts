@@ -156,7 +156,7 @@ export const WEBHOOK_ENDPOINT_DOCS: RouteDocs = {
   'POST /v1/webhooks/endpoints/:id/deliveries/:deliveryId/redeliver': op({
     operationId: 'redeliverWebhookDelivery',
     summary: 'Send one delivery again',
-    description: 'Due now, even while a Retry-After throttles the endpoint; 422 while the endpoint is disabled (enable it first: its PENDING deliveries are then sent).',
+    description: 'Due now (one whose attempt is in flight: again once that attempt is recorded), even while a Retry-After throttles the endpoint; 422 while the endpoint is disabled (enable it first: its PENDING deliveries are then sent).',
     responses: { '202': jsonAnswer('The delivery, due again.', 'WebhookDelivery'), ...errors([401, 404, 409, 422, 500]) },
   }),
 };

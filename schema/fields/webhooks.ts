@@ -144,7 +144,7 @@ builder.mutationField('redeliverWebhookDelivery', (t) =>
   t.field({
     type: WebhookDeliveryRef,
     authScopes: staffOnly,
-    description: 'Staff: one delivery due again now, with the same webhook-id, on a new round of the retry schedule (one waiting for its next attempt: that attempt now; one in flight is left as it is). Answers with it as the redelivery left it; its attempts follow on webhookDeliveries.',
+    description: 'Staff: one delivery due again now, with the same webhook-id, on a new round of the retry schedule (one waiting for its next attempt: that attempt now; one in flight: again once that attempt is recorded, whatever its outcome). Answers with it as the redelivery left it; its attempts follow on webhookDeliveries.',
     args: { siteId: siteArg(t), endpointId: t.arg.id({ required: true, description: 'The endpoint the delivery goes to: its global id or its REST id (ep_…).' }), id: t.arg.id({ required: true, description: 'The delivery: its global id or its REST id (dlv_…).' }) },
     resolve: (_root, { siteId, endpointId, id }, { services }) => services.webhooks.redeliver(String(siteId), endpointKey(endpointId), deliveryKey(id)),
   }),

@@ -143,7 +143,7 @@ async function recordBatch(trx: Db, lock: boolean, requests: DeliveryRecordReque
 
 /**
  * The delivery's new state, written while the lease holds; null when the lease was lost (another instance owns the
- * delivery now). A delivery made due again meanwhile (its version moved) stays due.
+ * delivery now). A delivery made due again meanwhile (its version moved: a redelivery) stays due, and is due now.
  */
 async function leasedState(trx: Db, lock: boolean, request: DeliveryRecordRequest): Promise<DeliveryState | null> {
   const { row, owner, result, now, schedule } = request;
@@ -156,7 +156,8 @@ async function leasedState(trx: Db, lock: boolean, request: DeliveryRecordReques
       now,
     };
     return Number(current.version) !== Number(row.version)
-      ? { ...common, status: 'PENDING', nextAttemptAt: current.next_attempt_at == null ? now : Number(current.next_attempt_at), roundAttempts: current.round_attempts }
+      ? // Due now at the latest: a redelivery asked for during the attempt left next_attempt_at at the lease's end.
+        { ...common, status: 'PENDING', nextAttemptAt: current.next_attempt_at == null ? now : Math.min(Number(current.next_attempt_at), now), roundAttempts: current.round_attempts }
       : { ...common, ...nextState(result, current.round_attempts + 1, schedule, now), roundAttempts: current.round_attempts + 1 };
   };
   // The row as claimed is the row now while the lease holds and nobody made it due again (the version is unchanged):

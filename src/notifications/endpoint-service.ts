@@ -10,7 +10,7 @@ import type { ServiceDeps } from '../kernel/service-deps.ts';
 import { randomId, timeOrderedId } from '../kernel/tokens.ts';
 import { openSecret, sealingKeyId, sealSecret } from './sealed-body.ts';
 import { useBootstrapSite } from './bootstrap-site.ts';
-import { deliveriesChangedSince, findDelivery, insertDeliveries, makeDue, pendingDueNow } from './delivery-repository.ts';
+import { deliveriesChangedSince, findDelivery, insertDeliveries, makeDue, pendingDueNow, redeliverInFlight } from './delivery-repository.ts';
 import { deliveryPage, endpointPage, oneDelivery } from './webhook-page-service.ts';
 import { anySealedSecret, deleteEndpoint, endpointsDisabledSince, findEndpoint, insertEndpoint, listEndpoints, rotateEndpointSecret, updateEndpoint, type EndpointRow } from './endpoint-repository.ts';
 import { addressPolicy, literalRefusal } from './endpoint-addresses.ts';
@@ -180,14 +180,14 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
       if (!row || row.site_id !== siteId || row.endpoint_id !== endpointId) throw new DomainError('not_found', 'No delivery has that id.');
       await sendableNow(await own(siteId, endpointId));
       // Delivered, failed or dropped: a new round of the schedule. Waiting for its next attempt: that attempt now (a
-      // merchant who fixed the receiver should not wait up to 10 hours). In flight: it is being sent already.
+      // merchant who fixed the receiver should not wait up to 10 hours). In flight: sent again once that attempt is
+      // recorded, whatever its outcome (that attempt may have left before the receiver was fixed).
       // The answer is the delivery as this left it, read before the dispatchers hear of it: read after, it was at
       // times already leased again (due "in 15 s") or delivered, by whichever dispatcher was quicker than the read.
       const { due, answer } = await transaction(db, async (trx) => {
-        const made =
-          row.status === 'PENDING'
-            ? await pendingDueNow(trx, row.endpoint_id, askedNow(), deliveryId)
-            : await makeDue(trx, { endpointId: row.endpoint_id, deliveryId }, askedNow());
+        const asked = askedNow();
+        const made = row.status === 'PENDING' ? await pendingDueNow(trx, row.endpoint_id, asked, deliveryId) : await makeDue(trx, { endpointId: row.endpoint_id, deliveryId }, asked);
+        if (made.length === 0 && row.status === 'PENDING') await redeliverInFlight(trx, row.endpoint_id, deliveryId, asked);
         return { due: made, answer: (await oneDelivery(db, deliveryId, trx))! };
       });
       announce(due.map((id) => ({ id, endpointId: row.endpoint_id, siteId })));

@@ -1,0 +1,82 @@
+/**
+ * A merchant's redeliver of a delivery whose attempt is in flight is honoured: once that attempt is recorded,
+ * whatever its outcome, the delivery goes out again, with the same webhook-id (docs/merchant-webhooks.md). Two real
+ * server processes on one PostgreSQL schema and one Redis; either may send the delivery, the redeliver is asked of A.
+ * Before, it was left as it was ("it is being sent"): when that attempt failed (it left before the merchant fixed the
+ * receiver), the next one waited for the schedule, here 10 hours.
+ */
+import { describe, expect, it } from 'vitest';
+import { sharedInstancesEnv } from '../support/databases.ts';
+import { afterThisTest, basicAuth } from '../support/gateway.ts';
+import { postJson } from '../support/instances.ts';
+import { startProcess } from '../support/process.ts';
+import { eventually, startReceiver, type Answer } from '../support/receiver.ts';
+
+const DATABASE = process.env.TEST_DATABASE_URL;
+const REDIS = process.env.TEST_REDIS_URL;
+const SITE = { VENDOR_SITE_ID: 'site_inflight', VENDOR_API_KEY: 'in-flight-api-key-0123456789' };
+const auth = { authorization: basicAuth(SITE.VENDOR_SITE_ID, SITE.VENDOR_API_KEY) };
+
+interface Listed {
+  id: string;
+  webhookId: string;
+  status: string;
+  attemptCount: number;
+  attempts: Array<{ statusCode: number | null }>;
+}
+
+/**
+ * A test event held in flight at the receiver, redelivered on A, then the held POST answered `first`: the
+ * receiver's requests and the delivery once it has settled.
+ */
+async function redeliverWhileInFlight(first: Answer) {
+  const receiver = await startReceiver();
+  const shared = sharedInstancesEnv('inflight');
+  afterThisTest(shared.cleanup);
+  const env = { ...shared.env, ...SITE, LOG_LEVEL: 'warn', NOTIFY_RETRY_SCHEDULE: '0,10h' };
+  const a = await startProcess(env);
+  const b = await startProcess(env);
+  const endpoint = await postJson(b.url, '/v1/webhooks/endpoints', { url: receiver.url }, auth);
+  expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
+  const path = `/v1/webhooks/endpoints/${endpoint.body.id}`;
+  const list = async () => ((await (await fetch(`${a.url}${path}/deliveries`, { headers: auth })).json()) as { data: Listed[] }).data;
+
+  receiver.hang(true);
+  const made = await postJson(b.url, `${path}/test`, {}, auth);
+  expect(made.status, JSON.stringify(made.body)).toBe(202);
+  await receiver.waitFor(1, 10_000); // its attempt is in flight
+
+  const again = await postJson(a.url, `${path}/deliveries/${made.body.id}/redeliver`, {}, auth);
+  expect(again.status, JSON.stringify(again.body)).toBe(202);
+  expect(again.body).toMatchObject({ id: made.body.id, status: 'PENDING', attemptCount: 0 });
+  receiver.hang(false);
+  receiver.release(first);
+
+  // Well inside the 15 s lease and far from the 10 h of the schedule.
+  await eventually(() => receiver.requests.length >= 2, 10_000).catch(() => null);
+  const sent = receiver.requests.map((r) => r.headers['webhook-id']);
+  const settled = await eventually(async () => {
+    const [row] = await list();
+    return row && row.status !== 'PENDING' ? row : null;
+  }, 10_000).catch(async () => (await list())[0]!);
+  return { sent, settled, webhookId: made.body.webhookId as string };
+}
+
+describe.skipIf(!DATABASE || !REDIS)(
+  `a merchant's redeliver while the delivery's attempt is in flight${!DATABASE || !REDIS ? ' (skipped: set TEST_DATABASE_URL and TEST_REDIS_URL)' : ''}`,
+  () => {
+    it('sends it again at once when that attempt fails', { timeout: 90_000 }, async () => {
+      const { sent, settled, webhookId } = await redeliverWhileInFlight({ status: 500 });
+      expect(sent, `no attempt followed the redeliver: ${JSON.stringify(settled)}`).toEqual([webhookId, webhookId]);
+      expect(settled).toMatchObject({ status: 'DELIVERED', attemptCount: 2 });
+      expect(settled.attempts.map((attempt) => attempt.statusCode)).toEqual([500, 200]);
+    });
+
+    it('sends it again when that attempt succeeds, as asked', { timeout: 90_000 }, async () => {
+      const { sent, settled, webhookId } = await redeliverWhileInFlight({ status: 200 });
+      expect(sent, `no attempt followed the redeliver: ${JSON.stringify(settled)}`).toEqual([webhookId, webhookId]);
+      expect(settled).toMatchObject({ status: 'DELIVERED', attemptCount: 2 });
+      expect(settled.attempts.map((attempt) => attempt.statusCode)).toEqual([200, 200]);
+    });
+  },
+);
