@@ -129,8 +129,10 @@ export async function deliveriesChangedSince(db: Db, since: number, filter: { si
   return rows.map((row) => row.id).reverse();
 }
 
-export async function findDelivery(db: Db, id: string): Promise<DeliveryRow | undefined> {
-  return db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst();
+/** `lock`: on PostgreSQL, until the caller's transaction ends (no attempt is recorded on it meanwhile). */
+export async function findDelivery(db: Db, id: string, lock = false): Promise<DeliveryRow | undefined> {
+  const query = db.selectFrom('webhook_deliveries').selectAll().where('id', '=', id);
+  return (lock ? query.forUpdate() : query).executeTakeFirst();
 }
 
 /** One endpoint's deliveries, newest first, before the (created_at, id) position `before`. */

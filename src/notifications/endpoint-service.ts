@@ -184,10 +184,15 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
       // recorded, whatever its outcome (that attempt may have left before the receiver was fixed).
       // The answer is the delivery as this left it, read before the dispatchers hear of it: read after, it was at
       // times already leased again (due "in 15 s") or delivered, by whichever dispatcher was quicker than the read.
+      // Decided on the delivery as it is now, locked: an attempt recorded since the read above made one read in
+      // flight DELIVERED, and the redeliver was lost (no update applied).
       const { due, answer } = await transaction(db, async (trx) => {
         const asked = askedNow();
-        const made = row.status === 'PENDING' ? await pendingDueNow(trx, row.endpoint_id, asked, deliveryId) : await makeDue(trx, { endpointId: row.endpoint_id, deliveryId }, asked);
-        if (made.length === 0 && row.status === 'PENDING') await redeliverInFlight(trx, row.endpoint_id, deliveryId, asked);
+        const current = await findDelivery(trx, deliveryId, database.caps.skipLocked);
+        if (!current) throw new DomainError('not_found', 'No delivery has that id.');
+        const inFlight = current.status === 'PENDING' && current.lease_until != null && Number(current.lease_until) > asked.now;
+        if (inFlight) await redeliverInFlight(trx, row.endpoint_id, deliveryId, asked);
+        const made = inFlight ? [] : current.status === 'PENDING' ? await pendingDueNow(trx, row.endpoint_id, asked, deliveryId) : await makeDue(trx, { endpointId: row.endpoint_id, deliveryId }, asked);
         return { due: made, answer: (await oneDelivery(db, deliveryId, trx))! };
       });
       announce(due.map((id) => ({ id, endpointId: row.endpoint_id, siteId })));

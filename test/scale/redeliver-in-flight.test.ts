@@ -3,11 +3,14 @@
  * whatever its outcome, the delivery goes out again, with the same webhook-id (docs/merchant-webhooks.md). Two real
  * server processes on one PostgreSQL schema and one Redis; either may send the delivery, the redeliver is asked of A.
  * Before, it was left as it was ("it is being sent"): when that attempt failed (it left before the merchant fixed the
- * receiver), the next one waited for the schedule, here 10 hours.
+ * receiver), the next one waited for the schedule, here 10 hours. And the redeliver is decided on the delivery as it
+ * is inside its transaction, locked: decided on the read before it, an attempt recorded in between (A's link holds
+ * the decision until B has recorded it) left it DELIVERED and the redeliver lost.
  */
 import { describe, expect, it } from 'vitest';
 import { sharedInstancesEnv } from '../support/databases.ts';
 import { afterThisTest, basicAuth } from '../support/gateway.ts';
+import { faultyLink } from '../support/faulty-link.ts';
 import { postJson } from '../support/instances.ts';
 import { startProcess } from '../support/process.ts';
 import { eventually, startReceiver, type Answer } from '../support/receiver.ts';
@@ -77,6 +80,44 @@ describe.skipIf(!DATABASE || !REDIS)(
       expect(sent, `no attempt followed the redeliver: ${JSON.stringify(settled)}`).toEqual([webhookId, webhookId]);
       expect(settled).toMatchObject({ status: 'DELIVERED', attemptCount: 2 });
       expect(settled.attempts.map((attempt) => attempt.statusCode)).toEqual([200, 200]);
+    });
+
+    it('is not lost when that attempt is recorded while the redeliver is being decided', { timeout: 90_000 }, async () => {
+      const receiver = await startReceiver();
+      const shared = sharedInstancesEnv('inflightrace');
+      afterThisTest(shared.cleanup);
+      const env = { ...shared.env, ...SITE, LOG_LEVEL: 'warn', NOTIFY_RETRY_SCHEDULE: '0,10h' };
+      const b = await startProcess(env);
+      const link = await faultyLink(shared.env.DATABASE_URL!);
+      const a = await startProcess({ ...env, DATABASE_URL: link.url });
+      const endpoint = await postJson(b.url, '/v1/webhooks/endpoints', { url: receiver.url }, auth);
+      const path = `/v1/webhooks/endpoints/${endpoint.body.id}`;
+      const listOn = async (base: string) => ((await (await fetch(`${base}${path}/deliveries`, { headers: auth })).json()) as { data: Listed[] }).data;
+
+      // B sends it: A, stopped meanwhile, cannot lease it.
+      a.child.kill('SIGSTOP');
+      afterThisTest(async () => void a.child.kill('SIGCONT'));
+      receiver.hang(true);
+      const made = await postJson(b.url, `${path}/test`, {}, auth);
+      await receiver.waitFor(1, 10_000);
+      a.child.kill('SIGCONT');
+
+      // A reads it in flight, then its decision (the first statement of its transaction) is held until B has
+      // recorded the attempt, DELIVERED.
+      const decision = /from "webhook_deliveries" where "id" = \$1 for update|update "webhook_deliveries" set "next_attempt_at"/u;
+      link.pause(decision);
+      const again = postJson(a.url, `${path}/deliveries/${made.body.id}/redeliver`, {}, auth);
+      await eventually(() => decision.test(link.held()), 10_000);
+      receiver.hang(false);
+      receiver.release();
+      await eventually(async () => (await listOn(b.url))[0]?.status === 'DELIVERED', 10_000);
+      link.resume();
+      expect((await again).status).toBe(202);
+
+      await eventually(() => receiver.requests.length >= 2, 10_000).catch(() => null);
+      const [row] = await listOn(b.url);
+      expect(receiver.requests.map((r) => r.headers['webhook-id']), `no attempt followed the redeliver: ${JSON.stringify(row)}`).toEqual([made.body.webhookId, made.body.webhookId]);
+      await eventually(async () => (await listOn(b.url))[0]?.attemptCount === 2, 10_000);
     });
   },
 );
