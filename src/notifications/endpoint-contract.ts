@@ -34,7 +34,10 @@ export interface WebhookService {
   checkVaultKey(): Promise<void>;
   /** The endpoint's deliveries, newest first, each with every attempt. */
   deliveries(siteId: string, id: string, query?: DeliveryQuery): Promise<Page<WebhookDelivery>>;
-  /** One delivery of the site's endpoint due again now (same `webhook-id`), a new round of the schedule; a PENDING one is left as it is. */
+  /**
+   * One delivery of the site's endpoint due again now (same `webhook-id`): a new round of the schedule; one waiting for
+   * its next attempt, that attempt now; one in flight, again once that attempt is recorded.
+   */
   redeliver(siteId: string, endpointId: string, deliveryId: string): Promise<WebhookDelivery>;
   /** From a body `{since}` (ISO date-time): every FAILED delivery of the endpoint created since then is due again. Returns how many. */
   recover(siteId: string, id: string, input: unknown): Promise<{ recovered: number }>;
