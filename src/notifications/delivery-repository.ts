@@ -194,15 +194,13 @@ export async function pendingDueNow(db: Db, endpointId: string, { now, tracePare
  * leaves it PENDING and due then (delivery-attempt-service.ts), whatever the attempt's outcome. Its next_attempt_at
  * (the lease's end) is left alone: moved to now, another dispatcher would claim it while it is being sent.
  */
-export async function redeliverInFlight(db: Db, endpointId: string, deliveryId: string, { now, traceParent }: AskedNow): Promise<boolean> {
-  const rows = await db
+export async function redeliverInFlight(db: Db, endpointId: string, deliveryId: string, { now, traceParent }: AskedNow): Promise<void> {
+  await db
     .updateTable('webhook_deliveries')
     .set((eb) => ({ updated_at: now, version: eb('version', '+', 1), trace_parent: traceParent }))
     .where('endpoint_id', '=', endpointId)
     .where('id', '=', deliveryId)
     .where('status', '=', 'PENDING')
     .where('lease_until', '>', now)
-    .returning('id')
     .execute();
-  return rows.length > 0;
 }

@@ -176,23 +176,25 @@ export function createWebhookService(deps: ServiceDeps): WebhookService {
     },
 
     async redeliver(siteId, endpointId, deliveryId) {
+      const noDelivery = () => new DomainError('not_found', 'No delivery has that id.');
       const row = await findDelivery(db, deliveryId);
-      if (!row || row.site_id !== siteId || row.endpoint_id !== endpointId) throw new DomainError('not_found', 'No delivery has that id.');
+      if (!row || row.site_id !== siteId || row.endpoint_id !== endpointId) throw noDelivery();
       await sendableNow(await own(siteId, endpointId));
-      // Delivered, failed or dropped: a new round of the schedule. Waiting for its next attempt: that attempt now (a
-      // merchant who fixed the receiver should not wait up to 10 hours). In flight: sent again once that attempt is
-      // recorded, whatever its outcome (that attempt may have left before the receiver was fixed).
+      // Decided on the delivery as it is in the transaction, locked, not as read above: an attempt recorded in between
+      // made one read in flight DELIVERED, and no update applied (the redeliver was lost). Delivered, failed or
+      // dropped: a new round of the schedule. Waiting for its next attempt: that attempt now (a merchant who fixed
+      // the receiver should not wait up to 10 hours). In flight: sent again once that attempt is recorded, whatever
+      // its outcome (it may have left before the receiver was fixed).
       // The answer is the delivery as this left it, read before the dispatchers hear of it: read after, it was at
       // times already leased again (due "in 15 s") or delivered, by whichever dispatcher was quicker than the read.
-      // Decided on the delivery as it is now, locked: an attempt recorded since the read above made one read in
-      // flight DELIVERED, and the redeliver was lost (no update applied).
       const { due, answer } = await transaction(db, async (trx) => {
         const asked = askedNow();
         const current = await findDelivery(trx, deliveryId, database.caps.skipLocked);
-        if (!current) throw new DomainError('not_found', 'No delivery has that id.');
-        const inFlight = current.status === 'PENDING' && current.lease_until != null && Number(current.lease_until) > asked.now;
-        if (inFlight) await redeliverInFlight(trx, row.endpoint_id, deliveryId, asked);
-        const made = inFlight ? [] : current.status === 'PENDING' ? await pendingDueNow(trx, row.endpoint_id, asked, deliveryId) : await makeDue(trx, { endpointId: row.endpoint_id, deliveryId }, asked);
+        if (!current) throw noDelivery();
+        let made: string[] = [];
+        if (current.status !== 'PENDING') made = await makeDue(trx, { endpointId, deliveryId }, asked);
+        else if (current.lease_until != null && Number(current.lease_until) > asked.now) await redeliverInFlight(trx, endpointId, deliveryId, asked);
+        else made = await pendingDueNow(trx, endpointId, asked, deliveryId);
         return { due: made, answer: (await oneDelivery(db, deliveryId, trx))! };
       });
       announce(due.map((id) => ({ id, endpointId: row.endpoint_id, siteId })));

@@ -28,6 +28,11 @@ interface Listed {
   attempts: Array<{ statusCode: number | null }>;
 }
 
+/** The endpoint's deliveries (at `path`), newest first, as `base` lists them. */
+async function deliveriesOn(base: string, path: string): Promise<Listed[]> {
+  return ((await (await fetch(`${base}${path}/deliveries`, { headers: auth })).json()) as { data: Listed[] }).data;
+}
+
 /**
  * A test event held in flight at the receiver, redelivered on A, then the held POST answered `first`: the
  * receiver's requests and the delivery once it has settled.
@@ -42,7 +47,7 @@ async function redeliverWhileInFlight(first: Answer) {
   const endpoint = await postJson(b.url, '/v1/webhooks/endpoints', { url: receiver.url }, auth);
   expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
   const path = `/v1/webhooks/endpoints/${endpoint.body.id}`;
-  const list = async () => ((await (await fetch(`${a.url}${path}/deliveries`, { headers: auth })).json()) as { data: Listed[] }).data;
+  const list = () => deliveriesOn(a.url, path);
 
   receiver.hang(true);
   const made = await postJson(b.url, `${path}/test`, {}, auth);
@@ -92,7 +97,7 @@ describe.skipIf(!DATABASE || !REDIS)(
       const a = await startProcess({ ...env, DATABASE_URL: link.url });
       const endpoint = await postJson(b.url, '/v1/webhooks/endpoints', { url: receiver.url }, auth);
       const path = `/v1/webhooks/endpoints/${endpoint.body.id}`;
-      const listOn = async (base: string) => ((await (await fetch(`${base}${path}/deliveries`, { headers: auth })).json()) as { data: Listed[] }).data;
+      const listOn = (base: string) => deliveriesOn(base, path);
 
       // B sends it: A, stopped meanwhile, cannot lease it.
       a.child.kill('SIGSTOP');
