@@ -8,11 +8,9 @@
  * nothing missing; a page of one order with a totalCount of 2.
  */
 import { describe, expect, it } from 'vitest';
-import { sharedInstancesEnv } from '../support/databases.ts';
-import { afterThisTest, basicAuth, VALID_ORDER } from '../support/gateway.ts';
-import { faultyLink, type FaultyLink } from '../support/faulty-link.ts';
-import { openChargeback, postJson, staffQuery } from '../support/instances.ts';
-import { startProcess } from '../support/process.ts';
+import { basicAuth, VALID_ORDER } from '../support/gateway.ts';
+import type { FaultyLink } from '../support/faulty-link.ts';
+import { endpointDeliveries, openChargeback, postJson, startOneBehindLink, staffQuery } from '../support/instances.ts';
 import { eventually, startReceiver, type Receiver } from '../support/receiver.ts';
 
 const DATABASE = process.env.TEST_DATABASE_URL;
@@ -31,13 +29,7 @@ interface Counted {
 async function instances(env: (receiverUrl: string) => Record<string, string> = () => ({})) {
   const receiver = await startReceiver();
   receiver.hang(true);
-  const shared = sharedInstancesEnv('readconsistency');
-  afterThisTest(shared.cleanup);
-  const all = { ...shared.env, ...SITE, ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', ...env(receiver.url) };
-  const b = await startProcess(all);
-  const link = await faultyLink(shared.env.DATABASE_URL!);
-  const a = await startProcess({ ...all, DATABASE_URL: link.url });
-  return { a, b, receiver, link };
+  return { receiver, ...(await startOneBehindLink('readconsistency', { ...SITE, ADMIN_TOKEN: ADMIN, ...env(receiver.url) })) };
 }
 
 /**
@@ -75,12 +67,11 @@ describe.skipIf(!DATABASE || !REDIS)(
       const { a, b, receiver, link } = await instances();
       const endpoint = await postJson(b.url, '/v1/webhooks/endpoints', { url: receiver.url }, auth);
       expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
-      const deliveries = `/v1/webhooks/endpoints/${endpoint.body.id}/deliveries`;
       const made = await postJson(b.url, `/v1/webhooks/endpoints/${endpoint.body.id}/test`, {}, auth);
       expect(made.status, JSON.stringify(made.body)).toBe(202);
       await receiver.waitFor(1, 10_000);
 
-      const list = async (base: string) => ((await (await fetch(`${base}${deliveries}`, { headers: auth })).json()) as { data: Counted[] }).data;
+      const list = (base: string) => endpointDeliveries<Counted>(base, endpoint.body.id, auth);
       const listed = await readAcrossAnAttempt(link, receiver, 'webhook_delivery_attempts', () => list(a.url), async () => (await list(b.url))[0]?.status === 'DELIVERED');
       expect(listed).toHaveLength(1);
       agrees(listed[0]!);

@@ -8,11 +8,8 @@
  * lease's end) on PostgreSQL, a loop of the same test 1 time in 40.
  */
 import { describe, expect, it } from 'vitest';
-import { sharedInstancesEnv } from '../support/databases.ts';
-import { afterThisTest, basicAuth, VALID_ORDER } from '../support/gateway.ts';
-import { faultyLink } from '../support/faulty-link.ts';
-import { openChargeback, postJson, staffQuery } from '../support/instances.ts';
-import { startProcess } from '../support/process.ts';
+import { basicAuth, VALID_ORDER } from '../support/gateway.ts';
+import { endpointDeliveries, openChargeback, postJson, startOneBehindLink, staffQuery } from '../support/instances.ts';
 import { eventually, startReceiver } from '../support/receiver.ts';
 
 const DATABASE = process.env.TEST_DATABASE_URL;
@@ -28,11 +25,7 @@ const auth = { authorization: basicAuth(SITE.VENDOR_SITE_ID, SITE.VENDOR_API_KEY
 async function instances(env: (receiverUrl: string) => Record<string, string> = () => ({})) {
   const receiver = await startReceiver();
   receiver.failNext(1);
-  const shared = sharedInstancesEnv('redeliveranswer');
-  afterThisTest(shared.cleanup);
-  const all = { ...shared.env, ...SITE, ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'warn', NOTIFY_RETRY_SCHEDULE: '0,10h', ...env(receiver.url) };
-  const b = await startProcess(all);
-  const a = await startProcess({ ...all, DATABASE_URL: (await faultyLink(shared.env.DATABASE_URL!, { lagMs: 200 })).url });
+  const { a, b } = await startOneBehindLink('redeliveranswer', { ...SITE, ADMIN_TOKEN: ADMIN, NOTIFY_RETRY_SCHEDULE: '0,10h', ...env(receiver.url) }, { lagMs: 200 });
   /** Opens a claim on B (its notification goes out at once) and waits for its first, failed, POST. */
   const notify = async () => {
     const order = await postJson(b.url, '/api/orders', VALID_ORDER);
@@ -58,8 +51,7 @@ describe.skipIf(!DATABASE || !REDIS)(
       const deliveries = `/v1/webhooks/endpoints/${endpoint.body.id}/deliveries`;
       const first = await notify();
       const waiting = await eventually(async () => {
-        const listed = (await (await fetch(`${b.url}${deliveries}`, { headers: auth })).json()) as { data: Array<{ id: string; status: string; attempts: unknown[] }> };
-        const [row] = listed.data;
+        const [row] = await endpointDeliveries<{ id: string; status: string; attempts: unknown[] }>(b.url, endpoint.body.id, auth);
         return row?.status === 'PENDING' && row.attempts.length === 1 ? row : null;
       }, 10_000);
 

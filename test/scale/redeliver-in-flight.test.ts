@@ -8,17 +8,16 @@
  * the decision until B has recorded it) left it DELIVERED and the redeliver lost.
  */
 import { describe, expect, it } from 'vitest';
-import { sharedInstancesEnv } from '../support/databases.ts';
 import { afterThisTest, basicAuth } from '../support/gateway.ts';
-import { faultyLink } from '../support/faulty-link.ts';
-import { postJson } from '../support/instances.ts';
-import { startProcess } from '../support/process.ts';
+import { endpointDeliveries, postJson, startInstances, startOneBehindLink } from '../support/instances.ts';
+import type { ServerProcess } from '../support/process.ts';
 import { eventually, startReceiver, type Answer } from '../support/receiver.ts';
 
 const DATABASE = process.env.TEST_DATABASE_URL;
 const REDIS = process.env.TEST_REDIS_URL;
 const SITE = { VENDOR_SITE_ID: 'site_inflight', VENDOR_API_KEY: 'in-flight-api-key-0123456789' };
 const auth = { authorization: basicAuth(SITE.VENDOR_SITE_ID, SITE.VENDOR_API_KEY) };
+const ENV = { ...SITE, NOTIFY_RETRY_SCHEDULE: '0,10h' };
 
 interface Listed {
   id: string;
@@ -28,26 +27,17 @@ interface Listed {
   attempts: Array<{ statusCode: number | null }>;
 }
 
-/** The endpoint's deliveries (at `path`), newest first, as `base` lists them. */
-async function deliveriesOn(base: string, path: string): Promise<Listed[]> {
-  return ((await (await fetch(`${base}${path}/deliveries`, { headers: auth })).json()) as { data: Listed[] }).data;
-}
-
 /**
  * A test event held in flight at the receiver, redelivered on A, then the held POST answered `first`: the
  * receiver's requests and the delivery once it has settled.
  */
 async function redeliverWhileInFlight(first: Answer) {
   const receiver = await startReceiver();
-  const shared = sharedInstancesEnv('inflight');
-  afterThisTest(shared.cleanup);
-  const env = { ...shared.env, ...SITE, LOG_LEVEL: 'warn', NOTIFY_RETRY_SCHEDULE: '0,10h' };
-  const a = await startProcess(env);
-  const b = await startProcess(env);
+  const [a, b] = (await startInstances('inflight', ENV)).processes as [ServerProcess, ServerProcess];
   const endpoint = await postJson(b.url, '/v1/webhooks/endpoints', { url: receiver.url }, auth);
   expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
   const path = `/v1/webhooks/endpoints/${endpoint.body.id}`;
-  const list = () => deliveriesOn(a.url, path);
+  const list = () => endpointDeliveries<Listed>(a.url, endpoint.body.id, auth);
 
   receiver.hang(true);
   const made = await postJson(b.url, `${path}/test`, {}, auth);
@@ -89,15 +79,10 @@ describe.skipIf(!DATABASE || !REDIS)(
 
     it('is not lost when that attempt is recorded while the redeliver is being decided', { timeout: 90_000 }, async () => {
       const receiver = await startReceiver();
-      const shared = sharedInstancesEnv('inflightrace');
-      afterThisTest(shared.cleanup);
-      const env = { ...shared.env, ...SITE, LOG_LEVEL: 'warn', NOTIFY_RETRY_SCHEDULE: '0,10h' };
-      const b = await startProcess(env);
-      const link = await faultyLink(shared.env.DATABASE_URL!);
-      const a = await startProcess({ ...env, DATABASE_URL: link.url });
+      const { a, b, link } = await startOneBehindLink('inflightrace', ENV);
       const endpoint = await postJson(b.url, '/v1/webhooks/endpoints', { url: receiver.url }, auth);
       const path = `/v1/webhooks/endpoints/${endpoint.body.id}`;
-      const listOn = (base: string) => deliveriesOn(base, path);
+      const listOn = (base: string) => endpointDeliveries<Listed>(base, endpoint.body.id, auth);
 
       // B sends it: A, stopped meanwhile, cannot lease it.
       a.child.kill('SIGSTOP');

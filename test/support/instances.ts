@@ -3,6 +3,7 @@
  * schema and Redis prefix shared by all of them (dropped after the test), and small clients for their doors.
  */
 import { sharedInstancesEnv } from './databases.ts';
+import { faultyLink, type FaultyLink } from './faulty-link.ts';
 import { afterThisTest } from './gateway.ts';
 import { startProcess, type ServerProcess } from './process.ts';
 
@@ -27,6 +28,25 @@ export async function startInstances(
   const processes: ServerProcess[] = [];
   for (let i = 0; i < count; i++) processes.push(await startProcess(all));
   return { processes, env: all };
+}
+
+/**
+ * B, then A, on one schema and Redis prefix (B applies the migrations): B reaches PostgreSQL directly, A through a
+ * link (faulty-link.ts) the test lags, pauses or cuts, to order what the two do.
+ */
+export async function startOneBehindLink(label: string, env: Record<string, string>, { lagMs = 0 } = {}): Promise<{ a: ServerProcess; b: ServerProcess; link: FaultyLink }> {
+  const shared = sharedInstancesEnv(label);
+  afterThisTest(shared.cleanup);
+  const all = { ...shared.env, LOG_LEVEL: 'warn', ...env };
+  const b = await startProcess(all);
+  const link = await faultyLink(shared.env.DATABASE_URL!, { lagMs });
+  const a = await startProcess({ ...all, DATABASE_URL: link.url });
+  return { a, b, link };
+}
+
+/** A merchant endpoint's deliveries, newest first, as the instance at `base` lists them (`headers`: the site's auth). */
+export async function endpointDeliveries<T = any>(base: string, endpointId: string, headers: Record<string, string>): Promise<T[]> {
+  return ((await (await fetch(`${base}/v1/webhooks/endpoints/${endpointId}/deliveries`, { headers })).json()) as { data: T[] }).data;
 }
 
 /** A JSON POST; the answer's status and parsed body. */
