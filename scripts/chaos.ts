@@ -4,9 +4,10 @@
  * TEST_REDIS_URL, or DATABASE_URL and REDIS_URL, name them); then the same two instances' PostgreSQL connections
  * terminated at random moments (`pg_terminate_backend`, as a restart or failover does), with no restart: any exit
  * is a loss there; then, also with no restart, some of their open connections go silent at random moments (a proxy
- * drops everything on them, as a network dropping packets does; `query_timeout=2`). Clients keep a ledger of every success they were told of; after the faults stop and the
- * servers have had time to finish what was due, the ledger is checked against the database and the merchant's
- * receiver. It prints the figures and exits 1 on any loss (issue 14).
+ * drops everything on them, as a network dropping packets does; `query_timeout=2`). Clients of two sites (the
+ * bootstrap site and a merchant with webhook endpoints of its own, chaos/endpoints.ts) keep a ledger of every success
+ * they were told of; after the faults stop and the servers have had time to finish what was due, the ledger is
+ * checked against the database and every endpoint's receiver. It prints the figures and exits 1 on any loss (issue 14).
  *
  *   npm run chaos                         # every phase, about 4 × (CHAOS_SECONDS + settle)
  *   CHAOS_SECONDS=20 CHAOS_KILLS=10 CHAOS_PHASES=terminate npm run chaos
@@ -18,6 +19,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createDatabase } from '../src/db/database.ts';
 import { checkLedger, type Verdict } from './chaos/check.ts';
+import { rotateSecret, setUpTenants } from './chaos/endpoints.ts';
 import { Ledger } from './chaos/ledger.ts';
 import { startInstances, type Instances } from './chaos/instances.ts';
 import { startReceiver } from './chaos/receiver.ts';
@@ -94,14 +96,20 @@ async function phase(
 ): Promise<Verdict> {
   const ledger = new Ledger();
   const running = { on: true };
+  receiver.reset();
+  const tenants = await setUpTenants(instances.urls[0]!, BOOTSTRAP_SITE, receiver).catch(async (error: unknown) => {
+    await instances.stop();
+    throw error;
+  });
   console.log(`chaos ${name}: ${fault.count} ${fault.name} over about ${SECONDS} s of traffic`);
-  const traffic = runTraffic(instances, ledger, () => running.on);
+  const traffic = runTraffic(instances, ledger, tenants, () => running.on);
   let strikes = 0;
   // Every fault happens, each at a random moment of its slot (restarts add their own time to the window).
   const slot = (SECONDS * 1000) / fault.count;
   for (; strikes < fault.count; strikes++) {
     await sleep(slot * (0.3 + Math.random() * 0.6));
     await fault.strike(instances);
+    if (strikes === Math.floor(fault.count / 2)) await rotateSecret(instances.any, tenants, '/m-all', receiver);
   }
   await sleep(2_000);
   running.on = false;
@@ -110,7 +118,7 @@ async function phase(
   await sleep(SETTLE_MS);
   const database = await openDatabase();
   try {
-    const verdict = await checkLedger(database, ledger, receiver, `${strikes} ${fault.name}${fault.detail ? ` (${fault.detail()})` : ''}`);
+    const verdict = await checkLedger(database, ledger, receiver, tenants.endpoints, `${strikes} ${fault.name}${fault.detail ? ` (${fault.detail()})` : ''}`);
     // An instance that ended by itself (not one of the kills) is a defect whatever the ledger says.
     const crashes = instances.crashes();
     verdict.lines.splice(1, 0, `unexpected exits ${crashes}`);
@@ -123,11 +131,14 @@ async function phase(
   }
 }
 
+/** The bootstrap site; the merchant is created in each phase (chaos/endpoints.ts). */
+const BOOTSTRAP_SITE = { id: 'chaos-site', apiKey: 'chaos-site-key' };
+
 async function main(): Promise<void> {
   const common = {
     ADMIN_TOKEN: 'chaos-admin',
-    VENDOR_SITE_ID: 'chaos-site',
-    VENDOR_API_KEY: 'chaos-site-key',
+    VENDOR_SITE_ID: BOOTSTRAP_SITE.id,
+    VENDOR_API_KEY: BOOTSTRAP_SITE.apiKey,
     VAULT_KEY: randomBytes(32).toString('base64'),
     MERCHANT_SIGNING_KEY: 'chaos-signing-key',
     HOLD_SECONDS: '15',
@@ -135,6 +146,8 @@ async function main(): Promise<void> {
     RATE_LIMIT_READ: '1000000',
     RATE_LIMIT_WRITE: '1000000',
     LOG_LEVEL: 'warn',
+    // The merchants' endpoints are the local receiver (the default allows only public addresses).
+    ENDPOINT_ALLOWED_NETWORKS: 'loopback',
   };
   const verdicts: Verdict[] = [];
 
@@ -154,7 +167,6 @@ async function main(): Promise<void> {
   const redis = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL;
   /** Two instances on a fresh schema (dropped after), with `fault` or kills; `route` is their way to the database. */
   const onPostgres = async (name: string, fault?: (base: string, applicationName: string) => Promise<Fault & { close(): Promise<void>; route?(url: URL): URL }>) => {
-    receiver.reset();
     const schema = `chaos_${randomBytes(4).toString('hex')}`;
     const url = new URL(base!);
     url.searchParams.set('schema', schema);

@@ -1,12 +1,15 @@
 /**
  * The end-of-run check of the chaos ledger against the database and the merchant's receiver. A loss is: a success the
  * client saw that the database does not hold in the right state; a charge without its succeeded payment (or the
- * reverse); the charge that paid an order refunded; an order charged twice; a committed notification never delivered;
- * a hold still awaiting payment past its deadline; a vault card whose state is neither what the client was last told
- * nor what the merchant was last told. Duplicate deliveries are counted, not losses (at least once).
+ * reverse); the charge that paid an order refunded; an order charged twice; a hold still awaiting payment past its
+ * deadline; a vault card whose state is neither what the client was last told nor what each of its site's endpoints
+ * was last told; and what check-endpoints.ts finds (a committed notification not delivered to every endpoint owed it,
+ * or delivered where it was not). Duplicate deliveries are counted, not losses (at least once).
  */
 import type { AppDatabase } from '../../src/db/database.ts';
 import { hashToken } from '../../src/kernel/tokens.ts';
+import { checkEndpoints } from './check-endpoints.ts';
+import { takes, type ChaosEndpoint } from './endpoints.ts';
 import type { Ledger } from './ledger.ts';
 import type { ChaosReceiver } from './receiver.ts';
 
@@ -18,7 +21,8 @@ export interface Verdict {
 const AFTER_PAYMENT = ['received', 'in progress', 'ready', 'collected'];
 
 /** `faults` says what was done to the servers ("12 kills"), for the first line. */
-export async function checkLedger({ db }: AppDatabase, ledger: Ledger, receiver: ChaosReceiver, faults: string): Promise<Verdict> {
+export async function checkLedger(database: AppDatabase, ledger: Ledger, receiver: ChaosReceiver, endpoints: ChaosEndpoint[], faults: string): Promise<Verdict> {
+  const { db } = database;
   const problems: string[] = [];
   const orders = new Map((await db.selectFrom('orders').select(['order_number', 'status', 'hold_until']).execute()).map((o) => [String(o.order_number), o]));
   for (const entry of ledger.orders.values()) {
@@ -53,13 +57,10 @@ export async function checkLedger({ db }: AppDatabase, ledger: Ledger, receiver:
   for (const p of payments) if (p.order_number !== null && p.status === 'succeeded' && p.refunded_at === null) kept.set(String(p.order_number), (kept.get(String(p.order_number)) ?? 0) + 1);
   for (const [order, count] of kept) if (count > 1) problems.push(`order ${order}: charged ${count} times and kept`);
 
-  const outbox = await db.selectFrom('outbox_notifications').select(['id', 'status']).execute();
-  const undelivered = outbox.filter((n) => !receiver.seen.has(n.id));
-  for (const n of undelivered) problems.push(`notification ${n.id}: committed (${n.status}) but never delivered`);
-  const duplicates = [...receiver.seen.values()].reduce((sum, times) => sum + times - 1, 0);
+  const delivered = await checkEndpoints(database, ledger, receiver, endpoints);
+  problems.push(...delivered.problems);
 
-  const tokenUpdates = receiver.tokenUpdates();
-  const byHash = new Map([...tokenUpdates].map(([token, list]) => [hashToken(token), list]));
+  const updatesAt = new Map(endpoints.map((e) => [e.prefix, receiver.at(e.prefix).tokenUpdates()]));
   for (const [token, card] of ledger.cards) {
     const row = await db.selectFrom('vault_tokens').select(['exp_month', 'exp_year']).where('token_hash', '=', hashToken(token)).executeTakeFirst();
     if (!row) {
@@ -68,16 +69,29 @@ export async function checkLedger({ db }: AppDatabase, ledger: Ledger, receiver:
     }
     const vault = `${String(row.exp_month).padStart(2, '0')}${String(row.exp_year).slice(2)}`;
     if (!ledger.allowedExpirations(token).has(vault)) problems.push(`card token ${token.slice(0, 6)}…: vault holds ${vault}, the client was told otherwise`);
-    const told = byHash.get(hashToken(token))?.at(-1)?.expiration ?? card.initial;
-    if (told !== vault) problems.push(`card token ${token.slice(0, 6)}…: vault holds ${vault}, the merchant was last told ${told}`);
+    // Every endpoint of the token's site that takes token updates was told, in the order of their timestamps.
+    for (const endpoint of endpoints.filter((e) => e.site === card.site && takes(e, '/token-updated'))) {
+      const told = updatesAt.get(endpoint.prefix)!.get(token)?.at(-1)?.expiration ?? card.initial;
+      if (told !== vault) problems.push(`card token ${token.slice(0, 6)}…: vault holds ${vault}, ${endpoint.prefix || 'MERCHANT_ENDPOINT'} was last told ${told}`);
+    }
   }
 
   const lines = [
     `${faults}; requests ${ledger.counts.requests} (${ledger.counts.unanswered} unanswered)`,
-    `ledger: ${ledger.orders.size} orders (${ledger.counts.ordersPaid} paid), ${ledger.counts.apiPayments} payments, ${ledger.counts.cardUpdates} card updates, ${ledger.counts.staffMoves} staff moves`,
-    `database: ${orders.size} orders, ${payments.length} payments, ${charges.length} charges, ${outbox.length} notifications`,
-    `lost ${problems.length}; double charges ${[...kept.values()].filter((n) => n > 1).length}; duplicate deliveries ${duplicates}`,
-    ...problems.slice(0, 20),
+    `ledger: ${ledger.orders.size} orders (${ledger.counts.ordersPaid} paid), ${ledger.counts.apiPayments} payments, ${ledger.counts.cardUpdates} card updates, ${ledger.counts.staffMoves} staff moves, ${ledger.counts.claims} claims`,
+    `database: ${orders.size} orders, ${payments.length} payments, ${charges.length} charges; ${delivered.owed} deliveries owed to ${endpoints.length} endpoints of 2 sites`,
+    `lost ${problems.length}; double charges ${[...kept.values()].filter((n) => n > 1).length}; duplicate deliveries ${delivered.duplicates}`,
+    ...sample(problems),
   ];
   return { losses: problems.length, lines };
+}
+
+/** The first three problems of each kind (the text with its ids and numbers taken out), so one kind hides no other. */
+function sample(problems: string[]): string[] {
+  const kinds = new Map<string, string[]>();
+  for (const problem of problems) {
+    const kind = problem.replace(/[\w…-]*\d[\w…-]*/gu, '#');
+    kinds.set(kind, [...(kinds.get(kind) ?? []), problem]);
+  }
+  return [...kinds.values()].flatMap((same) => [...same.slice(0, 3), ...(same.length > 3 ? [`… and ${same.length - 3} more of that kind`] : [])]);
 }

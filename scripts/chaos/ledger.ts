@@ -23,9 +23,13 @@ export class Ledger {
   readonly orders = new Map<string, OrderEntry>();
   /** /api/payments answered 201: id → status told. */
   readonly payments = new Map<string, string>();
-  /** Per vault token, every update tried on it, in order (one worker owns a token). */
-  readonly cards = new Map<string, { number: string; initial: string; updates: CardUpdate[] }>();
-  readonly counts = { requests: 0, unanswered: 0, ordersPaid: 0, apiPayments: 0, cardUpdates: 0, staffMoves: 0 };
+  /** Per vault token, its site and every update tried on it, in order (one worker owns a token). */
+  readonly cards = new Map<string, { site: string; number: string; initial: string; updates: CardUpdate[] }>();
+  /** Orders a claim may be opened on: sleeve orders paid, and `/api/payments` orderIds that succeeded. */
+  readonly claimable: string[] = [];
+  /** Claims staff were told are open: claimId → the order's id. */
+  readonly claims = new Map<string, string>();
+  readonly counts = { requests: 0, unanswered: 0, ordersPaid: 0, apiPayments: 0, cardUpdates: 0, staffMoves: 0, claims: 0 };
 
   /** The expirations the vault may hold now for a token: the last confirmed one, or any tried after it. */
   allowedExpirations(token: string): Set<string> {

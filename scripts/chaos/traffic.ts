@@ -1,16 +1,18 @@
 /**
  * The chaos clients: several workers, each in a loop, doing what attendees, merchants and staff do —
  * create and pay orders (demo card, cards that succeed, decline or time out), POST /api/payments with and without an
- * Idempotency-Key (retrying retryable answers under the same key), card updates, staff moving paid orders forward —
- * and writing every answer into the ledger, while `running()` says so. An answer that never came is `maybe`, never a success.
+ * Idempotency-Key (retrying retryable answers under the same key), card updates, staff moving paid orders forward and
+ * opening chargebacks — and writing every answer into the ledger, while `running()` says so. Half the workers are the
+ * bootstrap site and half the created merchant (endpoints.ts), so both sites' notifications are in flight at every
+ * fault. An answer that never came is `maybe`, never a success.
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { ChaosTenants } from './endpoints.ts';
 import type { Instances } from './instances.ts';
 import type { Ledger } from './ledger.ts';
 
 const WORKERS = 6;
-const SITE_AUTH = `Basic ${Buffer.from('chaos-site:chaos-site-key').toString('base64')}`;
 const CARDS = { ok: '4242424242424242', declined: '4000000000000002', timeout: '4000000000000259' };
 
 type Answer = { status: number; body: any } | null;
@@ -37,8 +39,11 @@ export function createClient(instances: Instances, ledger: Ledger) {
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
 const card = (cardNumber: string, expirationMonth = 12, expirationYear = 2030) => ({ cardNumber, expirationMonth, expirationYear, cardHolderName: 'Ada Lovelace' });
 
-async function worker(id: number, instances: Instances, ledger: Ledger, running: () => boolean): Promise<void> {
+const OPEN_CHARGEBACK = 'mutation ($o: ID!, $d: String!) { openClaim(input: { orderId: $o, claimType: CHARGEBACK, amount: 9.5, currency: "USD", dueDate: $d, requestedEvidenceTypes: ["INVOICE"] }) { claimId } }';
+
+async function worker(id: number, instances: Instances, ledger: Ledger, tenants: ChaosTenants, running: () => boolean): Promise<void> {
   const call = createClient(instances, ledger);
+  const site = id % 2 === 0 ? tenants.bootstrap : tenants.merchant;
   let serial = 0;
   let token: string | null = null;
 
@@ -61,6 +66,7 @@ async function worker(id: number, instances: Instances, ledger: Ledger, running:
       if (answer?.status === 200) {
         entry.paid = true;
         ledger.counts.ordersPaid++;
+        ledger.claimable.push(orderNumber);
         return;
       }
       if (answer && !answer.body.retryable) return; // declined, cancelled, …
@@ -79,10 +85,11 @@ async function worker(id: number, instances: Instances, ledger: Ledger, running:
       paymentMethod: { type: 'card', card: { number, expirationMonth: 12, expirationYear: 2030, holderName: 'Ada Lovelace', cvc: '123' } },
     };
     for (let attempt = 0; attempt < (key ? 5 : 1); attempt++) {
-      const answer = await call('POST', '/api/payments', body, { authorization: SITE_AUTH, ...(key ? { 'idempotency-key': key } : {}) });
+      const answer = await call('POST', '/api/payments', body, { authorization: site.auth, ...(key ? { 'idempotency-key': key } : {}) });
       if (answer?.status === 201) {
         ledger.payments.set(answer.body.id, answer.body.status);
         ledger.counts.apiPayments++;
+        if (answer.body.status === 'succeeded') ledger.claimable.push(body.orderId);
         return;
       }
       if (answer && answer.status < 500 && answer.status !== 429) return;
@@ -94,16 +101,16 @@ async function worker(id: number, instances: Instances, ledger: Ledger, running:
     if (!token) {
       const number = `42424242424${String(10000 + id).slice(1)}`;
       const full = number + luhnDigit(number);
-      const tokenized = await call('POST', '/v1/tokenization/tokenize', card(full), { authorization: SITE_AUTH });
+      const tokenized = await call('POST', '/v1/tokenization/tokenize', card(full), { authorization: site.auth });
       if (tokenized?.status !== 200) return;
       token = tokenized.body.token as string;
-      ledger.cards.set(token, { number: full, initial: '1230', updates: [] });
+      ledger.cards.set(token, { site: site.id, number: full, initial: '1230', updates: [] });
       return;
     }
     const entry = ledger.cards.get(token)!;
     const month = 1 + Math.floor(Math.random() * 12);
     const expiration = `${String(month).padStart(2, '0')}31`;
-    const answer = await call('POST', '/v1/account-updater/card/update', card(entry.number, month, 2031), { authorization: SITE_AUTH });
+    const answer = await call('POST', '/v1/account-updater/card/update', card(entry.number, month, 2031), { authorization: site.auth });
     entry.updates.push({ expiration, outcome: answer === null ? 'maybe' : answer.status === 200 ? 'ok' : answer.status >= 500 ? 'maybe' : 'refused' });
     if (answer?.status === 200) ledger.counts.cardUpdates++;
   }
@@ -120,12 +127,26 @@ async function worker(id: number, instances: Instances, ledger: Ledger, running:
     }
   }
 
+  /** Staff open a chargeback on an order of either site: its evidence request belongs to that order's site. */
+  async function openClaim() {
+    if (ledger.claimable.length === 0) return;
+    const orderId = pick(ledger.claimable);
+    const dueDate = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+    const answer = await call('POST', '/graphql', { query: OPEN_CHARGEBACK, variables: { o: orderId, d: dueDate } }, { authorization: 'Bearer chaos-admin' });
+    const claimId = answer?.status === 200 ? answer.body.data?.openClaim?.claimId : undefined;
+    if (claimId !== undefined) {
+      ledger.claims.set(String(claimId), orderId);
+      ledger.counts.claims++;
+    }
+  }
+
   while (running()) {
     const roll = Math.random();
-    if (roll < 0.4) await orderFlow();
-    else if (roll < 0.65) await apiPayment();
-    else if (roll < 0.85) await cardUpdate();
-    else await staffMove();
+    if (roll < 0.35) await orderFlow();
+    else if (roll < 0.57) await apiPayment();
+    else if (roll < 0.77) await cardUpdate();
+    else if (roll < 0.9) await staffMove();
+    else await openClaim();
   }
 }
 
@@ -139,6 +160,6 @@ function luhnDigit(partial: string): string {
   return String((10 - (sum % 10)) % 10);
 }
 
-export async function runTraffic(instances: Instances, ledger: Ledger, running: () => boolean): Promise<void> {
-  await Promise.all(Array.from({ length: WORKERS }, (_, id) => worker(id, instances, ledger, running)));
+export async function runTraffic(instances: Instances, ledger: Ledger, tenants: ChaosTenants, running: () => boolean): Promise<void> {
+  await Promise.all(Array.from({ length: WORKERS }, (_, id) => worker(id, instances, ledger, tenants, running)));
 }
