@@ -96,37 +96,41 @@ async function phase(
 ): Promise<Verdict> {
   const ledger = new Ledger();
   const running = { on: true };
-  receiver.reset();
-  const tenants = await setUpTenants(instances.urls[0]!, BOOTSTRAP_SITE, receiver).catch(async (error: unknown) => {
-    await instances.stop();
-    throw error;
-  });
-  console.log(`chaos ${name}: ${fault.count} ${fault.name} over about ${SECONDS} s of traffic`);
-  const traffic = runTraffic(instances, ledger, tenants, () => running.on);
-  let strikes = 0;
-  // Every fault happens, each at a random moment of its slot (restarts add their own time to the window).
-  const slot = (SECONDS * 1000) / fault.count;
-  for (; strikes < fault.count; strikes++) {
-    await sleep(slot * (0.3 + Math.random() * 0.6));
-    await fault.strike(instances);
-    if (strikes === Math.floor(fault.count / 2)) await rotateSecret(instances.any, tenants, '/m-all', receiver);
-  }
-  await sleep(2_000);
-  running.on = false;
-  await traffic;
-  console.log(`chaos ${name}: traffic stopped after ${strikes} ${fault.name}; settling for ${SETTLE_MS / 1000} s`);
-  await sleep(SETTLE_MS);
-  const database = await openDatabase();
+  let traffic: Promise<void> = Promise.resolve();
   try {
-    const verdict = await checkLedger(database, ledger, receiver, tenants.endpoints, `${strikes} ${fault.name}${fault.detail ? ` (${fault.detail()})` : ''}`);
-    // An instance that ended by itself (not one of the kills) is a defect whatever the ledger says.
-    const crashes = instances.crashes();
-    verdict.lines.splice(1, 0, `unexpected exits ${crashes}`);
-    verdict.losses += crashes;
-    console.log(`chaos ${name}:\n${verdict.lines.map((l) => `  ${l}`).join('\n')}`);
-    return verdict;
+    receiver.reset();
+    const tenants = await setUpTenants(instances.urls[0]!, BOOTSTRAP_SITE, receiver);
+    console.log(`chaos ${name}: ${fault.count} ${fault.name} over about ${SECONDS} s of traffic`);
+    traffic = runTraffic(instances, ledger, tenants, () => running.on);
+    let strikes = 0;
+    // Every fault happens, each at a random moment of its slot (restarts add their own time to the window).
+    const slot = (SECONDS * 1000) / fault.count;
+    for (; strikes < fault.count; strikes++) {
+      await sleep(slot * (0.3 + Math.random() * 0.6));
+      await fault.strike(instances);
+      if (strikes === Math.floor(fault.count / 2)) await rotateSecret(instances.any, tenants, '/m-all', receiver);
+    }
+    await sleep(2_000);
+    running.on = false;
+    await traffic;
+    console.log(`chaos ${name}: traffic stopped after ${strikes} ${fault.name}; settling for ${SETTLE_MS / 1000} s`);
+    await sleep(SETTLE_MS);
+    const database = await openDatabase();
+    try {
+      const verdict = await checkLedger(database, ledger, receiver, tenants.endpoints, `${strikes} ${fault.name}${fault.detail ? ` (${fault.detail()})` : ''}`);
+      // An instance that ended by itself (not one of the kills) is a defect whatever the ledger says.
+      const crashes = instances.crashes();
+      verdict.lines.splice(1, 0, `unexpected exits ${crashes}`);
+      verdict.losses += crashes;
+      console.log(`chaos ${name}:\n${verdict.lines.map((l) => `  ${l}`).join('\n')}`);
+      return verdict;
+    } finally {
+      await database.destroy();
+    }
   } finally {
-    await database.destroy();
+    // Also when setting up, a strike or the rotation failed: no server process outlives the run.
+    running.on = false;
+    await traffic;
     await instances.stop();
   }
 }
