@@ -8,7 +8,7 @@
  */
 import type { AppDatabase } from '../../src/db/database.ts';
 import { hashToken } from '../../src/kernel/tokens.ts';
-import { checkEndpoints } from './check-endpoints.ts';
+import { checkEndpoints, label } from './check-endpoints.ts';
 import { takes, type ChaosEndpoint } from './endpoints.ts';
 import type { Ledger } from './ledger.ts';
 import type { ChaosReceiver } from './receiver.ts';
@@ -72,14 +72,14 @@ export async function checkLedger(database: AppDatabase, ledger: Ledger, receive
     // Every endpoint of the token's site that takes token updates was told, in the order of their timestamps.
     for (const endpoint of endpoints.filter((e) => e.site === card.site && takes(e, '/token-updated'))) {
       const told = updatesAt.get(endpoint.prefix)!.get(token)?.at(-1)?.expiration ?? card.initial;
-      if (told !== vault) problems.push(`card token ${token.slice(0, 6)}…: vault holds ${vault}, ${endpoint.prefix || 'MERCHANT_ENDPOINT'} was last told ${told}`);
+      if (told !== vault) problems.push(`card token ${token.slice(0, 6)}…: vault holds ${vault}, ${label(endpoint)} was last told ${told}`);
     }
   }
 
   const lines = [
     `${faults}; requests ${ledger.counts.requests} (${ledger.counts.unanswered} unanswered)`,
     `ledger: ${ledger.orders.size} orders (${ledger.counts.ordersPaid} paid), ${ledger.counts.apiPayments} payments, ${ledger.counts.cardUpdates} card updates, ${ledger.counts.staffMoves} staff moves, ${ledger.counts.claims} claims`,
-    `database: ${orders.size} orders, ${payments.length} payments, ${charges.length} charges; ${delivered.owed} deliveries owed to ${endpoints.length} endpoints of 2 sites`,
+    `database: ${orders.size} orders, ${payments.length} payments, ${charges.length} charges; ${delivered.owed} deliveries owed to ${endpoints.length} endpoints of ${new Set(endpoints.map((e) => e.site)).size} sites`,
     `lost ${problems.length}; double charges ${[...kept.values()].filter((n) => n > 1).length}; duplicate deliveries ${delivered.duplicates}`,
     ...sample(problems),
   ];
@@ -91,7 +91,9 @@ function sample(problems: string[]): string[] {
   const kinds = new Map<string, string[]>();
   for (const problem of problems) {
     const kind = problem.replace(/[\w…-]*\d[\w…-]*/gu, '#');
-    kinds.set(kind, [...(kinds.get(kind) ?? []), problem]);
+    const same = kinds.get(kind) ?? [];
+    same.push(problem);
+    kinds.set(kind, same);
   }
   return [...kinds.values()].flatMap((same) => [...same.slice(0, 3), ...(same.length > 3 ? [`… and ${same.length - 3} more of that kind`] : [])]);
 }
