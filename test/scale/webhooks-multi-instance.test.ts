@@ -39,9 +39,10 @@ describe.skipIf(!DATABASE || !REDIS)(
       expect(new Set(ids).size).toBe(200);
       expect(receiver.schemaErrors).toEqual([]);
       const listed = await fetch(`${b}/v1/webhooks/endpoints/${endpoint.id}/deliveries?status=DELIVERED&limit=200`, { headers: auth });
-      const deliveries = ((await listed.json()) as { data: Array<{ attempts: unknown[] }> }).data;
+      const deliveries = ((await listed.json()) as { data: Array<{ webhookId: string; attempts: unknown[] }> }).data;
       expect(deliveries).toHaveLength(200);
-      expect(deliveries.every((d) => d.attempts.length === 1)).toBe(true);
+      // Each with what its attempts were, should one have more than one (a CI run of 2026-12-06 saw one).
+      expect(deliveries.filter((d) => d.attempts.length !== 1)).toEqual([]);
     });
   },
 );
