@@ -21,7 +21,7 @@ import { randomId } from '../kernel/tokens.ts';
 import type { GatewayMetrics } from '../operations/metrics.ts';
 import { createDeliveryRecorder, dropDelivery } from './delivery-attempt-service.ts';
 import { claimDueOf, nextDueOf, releaseDelivery, type DeliveryRow } from './delivery-repository.ts';
-import { createDeliveryRequests, type Message } from './delivery-request-service.ts';
+import { createDeliveryRequests, UnopenedError, type Message } from './delivery-request-service.ts';
 import { DeliverySlots, MAX_IN_FLIGHT, PER_ENDPOINT } from './delivery-slots.ts';
 import { addressPolicy } from './endpoint-addresses.ts';
 import { endpointAgents } from './endpoint-connection-client.ts';
@@ -207,7 +207,9 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
       } catch (error) {
         // A body or secret no key of this instance opens (an instance with another VAULT_KEY wrote it): recorded and
         // retried, but the operator's to fix, so it leaves the endpoint's health alone (it once disabled endpoints).
-        // Which key was missing goes to the log, not to the merchant.
+        // Which key was missing goes to the log, not to the merchant. Anything else (the claim's read failed) is no
+        // attempt: below, the lease runs out (before, it was recorded as this, a key the instance did not have).
+        if (!(error instanceof UnopenedError)) throw error;
         const why = error instanceof Error ? error.message.slice(0, 200) : 'unopened';
         logger.error('webhook delivery could not be made', { id: row.id, endpointId: endpoint.id, error: why });
         result = { statusCode: null, excerpt: null, error: NOT_SENT, durationMs: 0, retryAfterMs: null, interrupted: false, unsent: true };
@@ -241,7 +243,7 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
       if (recorded.throttledUntil !== null) timer.arm(recorded.throttledUntil);
       return recorded.handedOver;
     } catch (error) {
-      logger.error('webhook delivery could not be recorded; its lease will run out', { error, id: row.id });
+      logger.error('webhook delivery could not be prepared or recorded; its lease will run out', { error, id: row.id });
       return false;
     }
   }

@@ -16,6 +16,23 @@ import { endpointBodySignature, endpointHeaders, endpointKey } from './signing.t
 
 export type Message = Awaited<ReturnType<typeof notificationBodies>>[number];
 
+/**
+ * A body or secret no key of this instance opens (sealed under another VAULT_KEY, or damaged): the delivery is not
+ * sent, and that is recorded as its attempt. Anything else failing meanwhile (the read of an evidence request's claim,
+ * when the database does not answer) is no attempt: the delivery's lease runs out and it is sent again.
+ */
+export class UnopenedError extends Error {
+  override readonly name = 'UnopenedError';
+}
+
+function orUnopened<T>(open: () => T): T {
+  try {
+    return open();
+  } catch (error) {
+    throw new UnopenedError(error instanceof Error ? error.message : String(error), { cause: error });
+  }
+}
+
 /** Secrets' keys kept at most: a rotated secret is another sealed value, so old ones are dropped in bulk. */
 const OPENED_MAX = 4096;
 
@@ -34,7 +51,7 @@ export function createDeliveryRequests(services: Pick<Services, 'disputes'>): De
   function open(sealed: string): KeyObject {
     let key = opened.get(sealed);
     if (key === undefined) {
-      key = endpointKey(openSecret(sealed)); // openSecret throws when no key of this instance opens it: nothing cached
+      key = orUnopened(() => endpointKey(openSecret(sealed))); // throws when no key of this instance opens it: nothing cached
       if (opened.size >= OPENED_MAX) opened.clear();
       opened.set(sealed, key);
     }
@@ -53,7 +70,7 @@ export function createDeliveryRequests(services: Pick<Services, 'disputes'>): De
     async bodyAt(row, message, now) {
       if (row.body !== null) return { send: row.body };
       if (!message) return { drop: 'The message is gone.' };
-      const queued = bodyToSend(message.body);
+      const queued = orUnopened(() => bodyToSend(message.body));
       const claimId = evidenceClaimId(message.path, queued);
       if (claimId === null) return bodyAtSend(message.path, message.id, queued, now, null);
       return bodyAtSend(message.path, message.id, queued, now, await services.disputes.claims.find(claimId));
