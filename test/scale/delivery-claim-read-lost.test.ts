@@ -8,11 +8,8 @@
  * Runs when TEST_DATABASE_URL and TEST_REDIS_URL are set.
  */
 import { describe, expect, it } from 'vitest';
-import { afterThisTest, basicAuth, VALID_ORDER } from '../support/gateway.ts';
-import { sharedInstancesEnv } from '../support/databases.ts';
-import { faultyLink } from '../support/faulty-link.ts';
-import { endpointDeliveries, openChargeback, postJson } from '../support/instances.ts';
-import { startProcess } from '../support/process.ts';
+import { basicAuth, VALID_ORDER } from '../support/gateway.ts';
+import { endpointDeliveries, openChargeback, postJson, startBehindLink } from '../support/instances.ts';
 import { startReceiver } from '../support/receiver.ts';
 
 const DATABASE = process.env.TEST_DATABASE_URL;
@@ -26,11 +23,7 @@ describe.skipIf(!DATABASE || !REDIS)(
   `an evidence request whose claim cannot be read at send time${!DATABASE || !REDIS ? ' (skipped: set TEST_DATABASE_URL and TEST_REDIS_URL)' : ''}`,
   () => {
     it('is not recorded as an attempt, and is sent once the read works', { timeout: 90_000 }, async () => {
-      const shared = sharedInstancesEnv('claim_read');
-      afterThisTest(shared.cleanup);
-      const link = await faultyLink(shared.env.DATABASE_URL!);
-      const env = { ...shared.env, LOG_LEVEL: 'warn', ADMIN_TOKEN: ADMIN, VENDOR_SITE_ID: SITE, VENDOR_API_KEY: KEY, NOTIFY_RETRY_SCHEDULE: '0,1s,1s' };
-      const a = await startProcess({ ...env, DATABASE_URL: link.url });
+      const { a, link } = await startBehindLink('claim_read', { ADMIN_TOKEN: ADMIN, VENDOR_SITE_ID: SITE, VENDOR_API_KEY: KEY, NOTIFY_RETRY_SCHEDULE: '0,1s,1s' });
       const receiver = await startReceiver();
       const created = await postJson(a.url, '/v1/webhooks/endpoints', { url: receiver.url, eventTypes: ['requestforevidencenotification'] }, auth);
       expect(created.status, JSON.stringify(created.body)).toBe(201);

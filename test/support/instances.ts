@@ -30,16 +30,27 @@ export async function startInstances(
   return { processes, env: all };
 }
 
+/** A fresh schema and Redis prefix (dropped after the test), and a link (faulty-link.ts) to that database. */
+async function linkedSchema(label: string, env: Record<string, string>, lagMs: number): Promise<{ all: Record<string, string>; link: FaultyLink }> {
+  const shared = sharedInstancesEnv(label);
+  afterThisTest(shared.cleanup);
+  const link = await faultyLink(shared.env.DATABASE_URL!, { lagMs });
+  return { all: { ...shared.env, LOG_LEVEL: 'warn', ...env }, link };
+}
+
+/** One instance on its own schema and Redis prefix, reaching PostgreSQL through a link the test lags, pauses or cuts. */
+export async function startBehindLink(label: string, env: Record<string, string>, { lagMs = 0 } = {}): Promise<{ a: ServerProcess; link: FaultyLink }> {
+  const { all, link } = await linkedSchema(label, env, lagMs);
+  return { a: await startProcess({ ...all, DATABASE_URL: link.url }), link };
+}
+
 /**
  * B, then A, on one schema and Redis prefix (B applies the migrations): B reaches PostgreSQL directly, A through a
  * link (faulty-link.ts) the test lags, pauses or cuts, to order what the two do.
  */
 export async function startOneBehindLink(label: string, env: Record<string, string>, { lagMs = 0 } = {}): Promise<{ a: ServerProcess; b: ServerProcess; link: FaultyLink }> {
-  const shared = sharedInstancesEnv(label);
-  afterThisTest(shared.cleanup);
-  const all = { ...shared.env, LOG_LEVEL: 'warn', ...env };
+  const { all, link } = await linkedSchema(label, env, lagMs);
   const b = await startProcess(all);
-  const link = await faultyLink(shared.env.DATABASE_URL!, { lagMs });
   const a = await startProcess({ ...all, DATABASE_URL: link.url });
   return { a, b, link };
 }
