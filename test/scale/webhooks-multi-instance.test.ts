@@ -38,9 +38,13 @@ describe.skipIf(!DATABASE || !REDIS)(
       expect(ids).toHaveLength(200);
       expect(new Set(ids).size).toBe(200);
       expect(receiver.schemaErrors).toEqual([]);
-      const listed = await fetch(`${b}/v1/webhooks/endpoints/${endpoint.id}/deliveries?status=DELIVERED&limit=200`, { headers: auth });
-      const deliveries = ((await listed.json()) as { data: Array<{ webhookId: string; attempts: unknown[] }> }).data;
-      expect(deliveries).toHaveLength(200);
+      // The receiver has each request before its sender records the answer: ask until all 200 are recorded delivered.
+      const delivered = async () => {
+        const listed = await fetch(`${b}/v1/webhooks/endpoints/${endpoint.id}/deliveries?status=DELIVERED&limit=200`, { headers: auth });
+        return ((await listed.json()) as { data: Array<{ webhookId: string; attempts: unknown[] }> }).data;
+      };
+      await expect.poll(async () => (await delivered()).length, { timeout: 10_000 }).toBe(200);
+      const deliveries = await delivered();
       // Each with what its attempts were, should one have more than one (a CI run of 2026-12-06 saw one).
       expect(deliveries.filter((d) => d.attempts.length !== 1)).toEqual([]);
     });
