@@ -155,7 +155,7 @@ async function main(): Promise<void> {
   };
   const verdicts: Verdict[] = [];
 
-  const receiver = await startReceiver();
+  const receiver = await startReceiver(`whsec_${Buffer.from(common.MERCHANT_SIGNING_KEY).toString('base64')}`);
   if (PHASES.includes('sqlite')) {
     const dir = mkdtempSync(join(tmpdir(), 'sleeve-chaos-'));
     try {

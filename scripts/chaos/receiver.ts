@@ -2,10 +2,11 @@
  * The merchants' endpoints for the chaos run, all on one local server: the bootstrap site's `MERCHANT_ENDPOINT` is its
  * root, and each endpoint registered through `POST /v1/webhooks/endpoints` is a prefix of it (`/m-all`, …), to which
  * the gateway appends the notification's path. Per endpoint it records each `webhook-id` answered 200 (and how often)
- * and the bodies; a registered endpoint's signatures are checked with the public `standardwebhooks` library and its
- * secret, and an endpoint registered with `failFirst` answers 500 to the first attempt of every message, so each of
+ * and the bodies; every request's signature is checked with the public `standardwebhooks` library and its endpoint's
+ * secret (the root's is `whsec_` + base64 of `MERCHANT_SIGNING_KEY`, README "Verifying a notification"), and an endpoint registered with `failFirst` answers 500 to the first attempt of every message, so each of
  * its deliveries needs a retry, across the kills.
  */
+import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 
@@ -37,18 +38,26 @@ export interface ChaosReceiver {
 interface Inbox extends EndpointInbox {
   bodies: Array<{ path: string; body: any }>;
   /** The endpoint's secrets, oldest first; a request verifies with the newest, or any within `overlapUntil`. */
-  verifiers: Webhook[];
+  secrets: Secret[];
   overlapUntil: number;
   failFirst: boolean;
   failed: Set<string>;
 }
 
-function inbox(secret: string | null, failFirst = false): Inbox {
+/** One `whsec_…` secret: its `standardwebhooks` verifier, and its key for document 2's own `signature` header. */
+interface Secret {
+  webhook: Webhook;
+  key: Buffer;
+}
+
+const secretOf = (secret: string): Secret => ({ webhook: new Webhook(secret), key: Buffer.from(secret.slice('whsec_'.length), 'base64') });
+
+function inbox(secret: string, failFirst = false): Inbox {
   const bodies: Array<{ path: string; body: any }> = [];
   return {
     seen: new Map(),
     bodies,
-    verifiers: secret === null ? [] : [new Webhook(secret)],
+    secrets: [secretOf(secret)],
     overlapUntil: 0,
     failFirst,
     failed: new Set(),
@@ -66,27 +75,32 @@ function inbox(secret: string | null, failFirst = false): Inbox {
   };
 }
 
-/** Why a request's `webhook-signature` does not verify at `box` now, or null when it does (or `box` checks none). */
-function signatureFault(box: Inbox, raw: string, headers: Record<string, string>): string | null {
-  if (box.verifiers.length === 0) return null;
+/**
+ * Why a request to `box` does not verify now, or null when it does: its `webhook-signature`, and on `/token-updated`
+ * document 2's `signature` too (hex HMAC-SHA256 of the body, one value per secret, README "Verifying a notification").
+ */
+function signatureFault(box: Inbox, path: string, raw: string, headers: Record<string, string>): string | null {
   // By when it was signed (`webhook-timestamp`, whole seconds), not when it arrived: an attempt signed before the
   // rotation may arrive after it.
   const signedAt = Number(headers['webhook-timestamp']) * 1000;
-  const candidates = signedAt < box.overlapUntil ? box.verifiers : box.verifiers.slice(-1);
+  const candidates = signedAt < box.overlapUntil ? box.secrets : box.secrets.slice(-1);
   let fault = '';
-  for (const verifier of candidates) {
+  for (const { webhook, key } of candidates) {
     try {
-      verifier.verify(raw, headers);
-      return null;
+      webhook.verify(raw, headers);
     } catch (error) {
       fault = (error as Error).message;
+      continue;
     }
+    if (path !== '/token-updated' || (headers.signature ?? '').split(' ').includes(createHmac('sha256', key).update(raw).digest('hex'))) return null;
+    fault = `webhook-signature verified, but no value of its signature header did`;
   }
-  return candidates.length < box.verifiers.length ? `not signed with the newest secret: ${fault}` : fault;
+  return candidates.length < box.secrets.length ? `not signed with the newest secret: ${fault}` : fault;
 }
 
-export async function startReceiver(): Promise<ChaosReceiver> {
-  let inboxes = new Map<string, Inbox>([['', inbox(null)]]);
+/** `rootSecret`: the bootstrap endpoint's, `whsec_` + base64 of the instances' `MERCHANT_SIGNING_KEY`. */
+export async function startReceiver(rootSecret: string): Promise<ChaosReceiver> {
+  let inboxes = new Map<string, Inbox>([['', inbox(rootSecret)]]);
   const badSignatures: string[] = [];
   const route = (url: string): [string, Inbox] => {
     const prefix = `/${url.split('/')[1] ?? ''}`;
@@ -100,7 +114,7 @@ export async function startReceiver(): Promise<ChaosReceiver> {
       const [path, box] = route(req.url ?? '/');
       const id = String(req.headers['webhook-id'] ?? '');
       const raw = Buffer.concat(chunks).toString('utf8');
-      const fault = signatureFault(box, raw, req.headers as Record<string, string>);
+      const fault = signatureFault(box, path, raw, req.headers as Record<string, string>);
       if (fault) badSignatures.push(`${req.url} (${id}): ${fault}`);
       if (box.failFirst && !box.failed.has(id)) {
         box.failed.add(id);
@@ -125,7 +139,7 @@ export async function startReceiver(): Promise<ChaosReceiver> {
     },
     rotated(prefix, secret) {
       const box = inboxes.get(prefix)!;
-      box.verifiers.push(new Webhook(secret));
+      box.secrets.push(secretOf(secret));
       box.overlapUntil = Date.now() + 2_000;
     },
     at(prefix) {
@@ -135,7 +149,7 @@ export async function startReceiver(): Promise<ChaosReceiver> {
     },
     badSignatures,
     reset() {
-      inboxes = new Map([['', inbox(null)]]);
+      inboxes = new Map([['', inbox(rootSecret)]]);
       badSignatures.length = 0;
     },
     close: () => new Promise<void>((done) => server.close(() => done())),
