@@ -51,8 +51,9 @@ describe.skipIf(!DATABASE || !REDIS)(
       expect(ids).toHaveLength(200);
       expect(new Set(ids).size).toBe(200);
       expect(receiver.schemaErrors).toEqual([]);
-      const delivered = await staff(b.url, '{ notifications(status: [DELIVERED]) { totalCount } }');
-      expect(delivered.notifications.totalCount).toBe(200);
+      // The receiver has each request before its sender records the answer: ask until all 200 are recorded delivered.
+      const delivered = async () => (await staff(b.url, '{ notifications(status: [DELIVERED]) { totalCount } }')).notifications.totalCount;
+      await expect.poll(delivered, { timeout: 10_000 }).toBe(200);
     });
 
     it('lets instance B finish the deliveries instance A held when A was killed', { timeout: LEASE_MS + 40_000 }, async () => {
