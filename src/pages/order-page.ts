@@ -57,8 +57,7 @@ const CONFIRM = `
 const ORDER = `
 <section id="order" hidden tabindex="-1" aria-labelledby="order-title">
 <p id="order-device" class="note">This order is saved on this device.
-<button type="button" class="link" id="new-order">Order another sleeve</button> ·
-<button type="button" class="link" id="forget-orders">Forget it on this device</button></p>
+<button type="button" class="link" id="new-order">Order another sleeve</button><span class="sep" aria-hidden="true"> · </span><button type="button" class="link" id="forget-orders">Forget it on this device</button></p>
 <div class="card">
 <h2 id="order-title">Order <span id="order-number"></span></h2>
 <ol class="steps" id="steps" aria-label="Order progress"></ol>

@@ -13,6 +13,26 @@ import { fillOrder, lookAt, PHONE, startServer } from './ordering-support.ts';
 const visibleStep = (page: Page) => page.evaluate(() => ['start', 'confirm', 'order'].filter((id) => !document.getElementById(id)!.hidden));
 const savedOnDevice = (page: Page) => page.evaluate(() => [localStorage.getItem('sleeve.order'), localStorage.getItem('sleeve.earlierOrders')]);
 
+/**
+ * How the ways out of a note (`#order-device`, `#saved-orders`) lie: each link button's left edge from the note's
+ * text edge, in pixels, and the "·" separators that are drawn. On a phone the note wraps: before, a "·" dangled at
+ * the end of the first line and each link stood indented by its padding.
+ */
+const waysOut = (page: Page, id: string) =>
+  page.evaluate((id) => {
+    const note = document.getElementById(id)!;
+    const textEdge = note.getBoundingClientRect().left + parseFloat(getComputedStyle(note).paddingLeft);
+    const links = [...note.querySelectorAll('button.link')].map((link) => Math.round(link.getBoundingClientRect().left - textEdge));
+    const dots: string[] = [];
+    const texts = document.createTreeWalker(note, NodeFilter.SHOW_TEXT);
+    for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      if (node.textContent!.includes('·') && range.getClientRects().length > 0) dots.push(node.textContent!.trim());
+    }
+    return { links, dots };
+  }, id);
+
 describe.skipIf(!hasChromium)(`an order saved on a shared device ${CHROMIUM_NOTE}`, () => {
   it('leads from a paid order in a new tab to the form, the order still listed, and Back shows it again', { timeout: 90_000 }, async () => {
     const { base, api } = await startServer();
@@ -37,11 +57,14 @@ describe.skipIf(!hasChromium)(`an order saved on a shared device ${CHROMIUM_NOTE
     expect(await another.isVisible(), '"Order another sleeve" on a paid order').toBe(true);
     expect(await tab.getByRole('button', { name: 'Forget it on this device' }).isVisible()).toBe(true);
     await lookAt(tab, 'order-saved-paid');
+    expect(await waysOut(tab, 'order-device'), 'on a phone: each way out on a line of its own, at the text edge, no dot').toEqual({ links: [0, 0], dots: [] });
 
     await another.tap();
     await expect.poll(() => visibleStep(tab), { timeout: 3_000 }).toEqual(['start']);
     expect(await tab.evaluate(() => document.activeElement?.id)).toBe('stitchText');
     expect(await tab.locator('#saved-orders').textContent()).toBe(`Saved on this device: order ${saved.orderNumber} · Forget it on this device`);
+    expect((await waysOut(tab, 'saved-orders')).dots, 'on a phone: no dot drawn').toEqual([]);
+    expect((await waysOut(tab, 'saved-orders')).links.at(-1), 'on a phone: "Forget" at the text edge').toBe(0);
     expect(await tab.evaluate(() => JSON.parse(localStorage.getItem('sleeve.order')!).orderNumber)).toBe(saved.orderNumber);
     // A step of its own: Back shows the order again.
     await tab.goBack();

@@ -162,7 +162,7 @@ function showSavedOrders(shown) {
   note.replaceChildren(document.createTextNode(saved.length === 1 ? 'Saved on this device: ' : 'Orders saved on this device: '),
     // A step of its own in the history: Back from it comes back to the form.
     ...saved.map((mine) => linkButton(`order ${mine.orderNumber}`, () => openSaved(mine, '', { replace: false }))),
-    document.createTextNode(' · '),
+    h('span', { class: 'sep', 'aria-hidden': 'true' }, ' · '),
     linkButton(saved.length === 1 ? 'Forget it on this device' : 'Forget them on this device', forgetSavedOrders));
 }
 
