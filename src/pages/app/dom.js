@@ -1,4 +1,5 @@
 /** Small DOM helpers shared by the pages: elements built from data, never from HTML strings (no injection). */
+import { spell, spelledParts } from './rules.js';
 
 export const $ = (selector) => document.querySelector(selector);
 
@@ -59,6 +60,20 @@ export function spokenDuration(seconds) {
  */
 export function writeText(element, text) {
   if (element.textContent !== text) element.textContent = text;
+}
+
+/**
+ * Writes `spell(text)` into `element` (its text stays "A · D · A"), each character with the "·" after it kept on its
+ * line: on a phone the spelled text wraps, and a line that began with "·" read as one more character to stitch.
+ * Written only when it differs, as `writeText`.
+ */
+export function writeSpelled(element, text) {
+  if (element.textContent === spell(text)) return;
+  const parts = spelledParts(text);
+  element.replaceChildren(...parts.flatMap((part, i) => {
+    const kept = h('span', { class: 'spelled-part' }, i < parts.length - 1 ? `${part} ·` : part);
+    return i === 0 ? [kept] : [' ', kept];
+  }));
 }
 
 /**

@@ -5,11 +5,10 @@
  * is the visitor's own secret for their own order), with up to five earlier orders of this device. What is typed on
  * the form stays in sessionStorage (this tab) until the order is made, for a reload.
  */
-import { $, h, showConnection } from './dom.js';
+import { $, h, showConnection, writeSpelled } from './dom.js';
 import { connect } from './graphql.js';
 import { createOrderForm } from './order-form.js';
 import { createOrderStatus } from './order-status.js';
-import { spell } from './rules.js';
 import { previewLabel, svgDataUrl } from './sleeve-drawing.js';
 
 const STORAGE_KEY = 'sleeve.order';
@@ -125,7 +124,7 @@ const form = createOrderForm({
     $('#confirm-text').textContent = values.stitchText;
     $('#confirm-image').src = svgDataUrl(form.previewSvg(values));
     $('#confirm-image').alt = previewLabel({ ...values, text: values.stitchText });
-    $('#confirm-spelled').textContent = spell(values.stitchText);
+    writeSpelled($('#confirm-spelled'), values.stitchText);
     $('#confirm-error').textContent = '';
     enterStep('confirm');
   },

@@ -5,8 +5,8 @@
  * email rules). The rules are those of rules.js, the server's own kept equal by test; the drawings are
  * sleeve-drawing.js, the server's own for /preview.svg.
  */
-import { $, createPausedAnnouncer, h } from './dom.js';
-import { emailProblem, nameProblem, refusedCharacters, spell, STITCH_TEXT_CHARACTERS, stitchTextProblem } from './rules.js';
+import { $, createPausedAnnouncer, h, writeSpelled } from './dom.js';
+import { emailProblem, nameProblem, refusedCharacters, STITCH_TEXT_CHARACTERS, stitchTextProblem } from './rules.js';
 import { choiceTileSvg, previewLabel, sleevePreviewSvg, svgDataUrl } from './sleeve-drawing.js';
 
 const KINDS = [
@@ -118,7 +118,7 @@ export function createOrderForm({ onReview }) {
         image.alt = previewLabel({ ...values, text: values.stitchText, size: values.size ?? '', font: values.font ?? '', thread: values.thread ?? '' });
       }
     }
-    $('#preview-spelled').textContent = spell(input.stitchText.value);
+    writeSpelled($('#preview-spelled'), input.stitchText.value);
     // The sentence asking for the choices still missing follows each choice made, and goes once all are.
     if ($('#choice-error').textContent) $('#choice-error').textContent = missingChoicesSentence(KINDS.filter((k) => !selected(k.key)).map((k) => k.key));
     markChoices();

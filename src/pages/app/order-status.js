@@ -6,9 +6,8 @@
  * The countdown runs from a local deadline (hold-countdown.js, as the pay page's does), and the server's ticks only
  * correct it.
  */
-import { $, h, orderTitle, retryDelay, sameOriginImage, writeText } from './dom.js';
+import { $, h, orderTitle, retryDelay, sameOriginImage, writeSpelled, writeText } from './dom.js';
 import { createHoldCountdown, heldSentence } from './hold-countdown.js';
-import { spell } from './rules.js';
 import { previewLabel } from './sleeve-drawing.js';
 
 const STEPS = [
@@ -107,7 +106,7 @@ export function createOrderStatus({ api, onFinished, onAnother }) {
       $('#order-image').src = image;
       $('#order-image').alt = previewLabel({ ...order.order, text: order.order.stitchText });
     }
-    $('#order-spelled').textContent = spell(order.order.stitchText);
+    writeSpelled($('#order-spelled'), order.order.stitchText);
     if (!held) countdown.stop();
     if (FINAL.includes(order.status)) stopFollowing();
   }

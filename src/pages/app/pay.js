@@ -11,9 +11,8 @@
  * growing waits, and at once when the browser is back online — to show what became of it.
  */
 import { connect, isOutdated, operation, reloadForNewOperations } from './graphql.js';
-import { spell } from './rules.js';
 import { previewLabel } from './sleeve-drawing.js';
-import { orderTitle, retryDelay, sameOriginImage, writeText } from './dom.js';
+import { orderTitle, retryDelay, sameOriginImage, writeSpelled, writeText } from './dom.js';
 import { CARD_FIELDS, CARD_INPUTS, cardProblems, inWords, markCardField, problemsSentence, readCard } from './pay-card.js';
 import { createHoldCountdown, heldSentence, payBefore } from './hold-countdown.js';
 
@@ -51,7 +50,7 @@ function show(order) {
   for (const k of ['size', 'font', 'thread']) $(k).textContent = order.order[k];
   $('text').textContent = order.order.stitchText;
   // Spelled as the ordering page spells it ("A · D · A · space · 1"), so the attendee checks the same thing twice.
-  $('spelled').textContent = spell(order.order.stitchText);
+  writeSpelled($('spelled'), order.order.stitchText);
   const image = sameOriginImage(order.previewImage);
   if ($('preview').getAttribute('src') !== image) {
     $('preview').src = image;

@@ -97,7 +97,12 @@ export function collectorMatches(orderName, collectorName) {
   return false;
 }
 
-/** "ADA 1815" → "A · D · A · space · 1 · 8 · 1 · 5": embroidery is permanent, so every character is read back. */
+/** "ADA 1815" → ["A", "D", "A", "space", "1", "8", "1", "5"]: embroidery is permanent, so every character is read back. */
+export function spelledParts(text) {
+  return [...text].map((c) => (c === ' ' ? 'space' : c));
+}
+
+/** "ADA 1815" → "A · D · A · space · 1 · 8 · 1 · 5". */
 export function spell(text) {
-  return [...text].map((c) => (c === ' ' ? 'space' : c)).join(' · ');
+  return spelledParts(text).join(' · ');
 }
