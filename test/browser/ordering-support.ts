@@ -98,9 +98,46 @@ export function widerThanViewport(page: Page): Promise<string[]> {
 }
 
 /**
+ * Drawn lines that begin with a "·" separator, as `block: "its text"`: a text of parts ("A · D · A", "id · last
+ * attempt … · next …") wrapped on a phone before its dot, which then read as the first thing of the next line (the
+ * spelled stitch text: one more character to stitch). A dot begins a line when the visible character before it, in
+ * the same block, is on an earlier line.
+ */
+export function linesBeginningWithDot(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const blockOf = (node: Node) => {
+      let element = node.parentElement!;
+      while (element.parentElement && getComputedStyle(element).display.startsWith('inline')) element = element.parentElement;
+      return element;
+    };
+    const found: string[] = [];
+    let previous: { block: Element; bottom: number } | undefined;
+    const texts = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+      const text = node.textContent!;
+      if (!text.trim() || !node.parentElement!.checkVisibility()) continue;
+      const block = blockOf(node);
+      for (let i = 0; i < text.length; i++) {
+        if (!text[i]!.trim()) continue;
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const box = range.getBoundingClientRect();
+        if (box.height === 0) continue;
+        if (text[i] === '·' && previous?.block === block && box.top >= previous.bottom - 2) {
+          found.push(`${block.tagName.toLowerCase()}${block.id ? `#${block.id}` : ''}${block.className ? `.${String(block.className).replace(/ /gu, '.')}` : ''}: "${block.textContent!.trim().slice(0, 80)}"`);
+        }
+        previous = { block, bottom: box.bottom };
+      }
+    }
+    return found;
+  });
+}
+
+/**
  * Looks at a page the way issue 8 asks, at both sizes: a screenshot each (test-output/screenshots/<name>-phone.png
- * and -desktop.png), every control labelled, every text readable, nothing wider than the screen. Leaves the
- * viewport as it was.
+ * and -desktop.png), every control labelled, every text readable, nothing wider than the screen, no line begun by a
+ * "·". Leaves the viewport as it was.
  */
 export async function lookAt(page: Page, name: string): Promise<void> {
   const before = page.viewportSize();
@@ -110,6 +147,7 @@ export async function lookAt(page: Page, name: string): Promise<void> {
     expect(await unlabelledControls(page), `${name} at ${size} size`).toEqual([]);
     expect(await lowContrastTexts(page), `${name} at ${size} size`).toEqual([]);
     expect(await widerThanViewport(page), `${name} at ${size} size`).toEqual([]);
+    expect(await linesBeginningWithDot(page), `${name} at ${size} size`).toEqual([]);
   }
   if (before) await page.setViewportSize(before);
 }
