@@ -3,8 +3,9 @@
  * root, and each endpoint registered through `POST /v1/webhooks/endpoints` is a prefix of it (`/m-all`, …), to which
  * the gateway appends the notification's path. Per endpoint it records each `webhook-id` answered 200 (and how often)
  * and the bodies; every request's signature is checked with the public `standardwebhooks` library and its endpoint's
- * secret (the root's is `whsec_` + base64 of `MERCHANT_SIGNING_KEY`, README "Verifying a notification"), and an endpoint registered with `failFirst` answers 500 to the first attempt of every message, so each of
- * its deliveries needs a retry, across the kills.
+ * secret (the root's is `whsec_` + base64 of `MERCHANT_SIGNING_KEY`, README "Verifying a notification"), and an
+ * endpoint registered with `failFirst` answers 500 to the first attempt of every message, so each of its deliveries
+ * needs a retry, across the kills.
  */
 import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
