@@ -7,18 +7,14 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { CHROMIUM_NOTE, hasChromium, launchBrowser, openPage } from '../support/browser.ts';
-import { fillOrder, PHONE, startServer } from './ordering-support.ts';
+import { CHROMIUM_NOTE, hasChromium } from '../support/browser.ts';
+import { fillOrder, openOrderingPage } from './ordering-support.ts';
 
 const visibleStep = (page: Page) => page.evaluate(() => ['start', 'confirm', 'order'].filter((id) => !document.getElementById(id)!.hidden));
 
 /** An ordering page on a fresh server, with the form ready. */
 async function orderingPage() {
-  const { base, api } = await startServer();
-  const browser = await launchBrowser();
-  const { page, pageErrors } = await openPage(browser, { viewport: PHONE });
-  await page.goto(base);
-  await page.locator('#sizes input').first().waitFor({ state: 'attached' });
+  const { base, api, page, pageErrors } = await openOrderingPage();
   return { api, page, pageErrors };
 }
 
@@ -32,11 +28,7 @@ async function orderOn(page: Page, email: string, stitchText: string): Promise<s
 
 describe.skipIf(!hasChromium)(`the ordering page and the browser's Back button ${CHROMIUM_NOTE}`, () => {
   it('goes back a step, keeps what was typed, and finds the order again going forward', { timeout: 60_000 }, async () => {
-    const { base } = await startServer();
-    const browser = await launchBrowser();
-    const { page, pageErrors } = await openPage(browser, { viewport: PHONE });
-    await page.goto(base);
-    await page.locator('#sizes input').first().waitFor({ state: 'attached' });
+    const { base, page, pageErrors } = await openOrderingPage();
     await fillOrder(page, { size: '15-inch', font: 'Script', thread: 'Navy', stitchText: 'ADA', name: 'Ada Lovelace', email: 'ada@example.com' });
 
     // Back from the confirmation: the form, with what was typed, and the page still this one.

@@ -6,8 +6,8 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { CHROMIUM_NOTE, hasChromium, launchBrowser, openPage } from '../support/browser.ts';
-import { fillOrder, PHONE, startServer } from './ordering-support.ts';
+import { CHROMIUM_NOTE, hasChromium } from '../support/browser.ts';
+import { fillOrder, openOrderingPage, PHONE } from './ordering-support.ts';
 
 const visibleStep = (page: Page) => page.evaluate(() => ['start', 'confirm', 'order'].filter((id) => !document.getElementById(id)!.hidden));
 const ORDER = { size: '15-inch', font: 'Script', thread: 'White', stitchText: 'ADA 1815 ', name: 'Ada Lovelace', email: 'ada@example.com' };
@@ -24,11 +24,7 @@ const formValues = (page: Page) => page.evaluate(() => ({
 
 describe.skipIf(!hasChromium)(`the ordering page reloaded mid-order ${CHROMIUM_NOTE}`, () => {
   it('keeps what was typed across a reload of the form and of the confirmation, until the order is made', { timeout: 90_000 }, async () => {
-    const { base } = await startServer();
-    const browser = await launchBrowser();
-    const { page, pageErrors } = await openPage(browser, { viewport: PHONE, isMobile: true, hasTouch: true });
-    await page.goto(base);
-    await page.locator('#sizes input').first().waitFor({ state: 'attached' });
+    const { base, page, pageErrors } = await openOrderingPage({ viewport: PHONE, isMobile: true, hasTouch: true });
 
     // Half typed, on the form.
     await page.locator('input[name="size"][value="15-inch"]').check();
@@ -69,11 +65,7 @@ describe.skipIf(!hasChromium)(`the ordering page reloaded mid-order ${CHROMIUM_N
   });
 
   it('checks the confirmation again after a reload: a choice withdrawn meanwhile is chosen again on the form', { timeout: 90_000 }, async () => {
-    const { base, api } = await startServer();
-    const browser = await launchBrowser();
-    const { page, pageErrors } = await openPage(browser, { viewport: PHONE });
-    await page.goto(base);
-    await page.locator('#sizes input').first().waitFor({ state: 'attached' });
+    const { base, api, page, pageErrors } = await openOrderingPage();
     await fillOrder(page, ORDER);
     const current = await api.staff('{ sleeveOptions { sizes fontChoices { value family } threadChoices { value color } charLimit } }');
     const { sizes, fontChoices, threadChoices, charLimit } = current.sleeveOptions;

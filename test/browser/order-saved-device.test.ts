@@ -7,8 +7,8 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { CHROMIUM_NOTE, hasChromium, launchBrowser, openPage } from '../support/browser.ts';
-import { fillOrder, lookAt, PHONE, startServer } from './ordering-support.ts';
+import { CHROMIUM_NOTE, hasChromium } from '../support/browser.ts';
+import { fillOrder, lookAt, openOrderingPage, PHONE } from './ordering-support.ts';
 
 const visibleStep = (page: Page) => page.evaluate(() => ['start', 'confirm', 'order'].filter((id) => !document.getElementById(id)!.hidden));
 const savedOnDevice = (page: Page) => page.evaluate(() => [localStorage.getItem('sleeve.order'), localStorage.getItem('sleeve.earlierOrders')]);
@@ -35,11 +35,7 @@ const waysOut = (page: Page, id: string) =>
 
 describe.skipIf(!hasChromium)(`an order saved on a shared device ${CHROMIUM_NOTE}`, () => {
   it('leads from a paid order in a new tab to the form, the order still listed, and Back shows it again', { timeout: 90_000 }, async () => {
-    const { base, api } = await startServer();
-    const browser = await launchBrowser();
-    const { page, pageErrors } = await openPage(browser, { viewport: PHONE, isMobile: true, hasTouch: true });
-    await page.goto(base);
-    await page.locator('#sizes input').first().waitFor({ state: 'attached' });
+    const { base, api, page, pageErrors } = await openOrderingPage({ viewport: PHONE, isMobile: true, hasTouch: true });
     await fillOrder(page, { size: '15-inch', font: 'Script', thread: 'Navy', stitchText: 'ADA', name: 'Ada Lovelace', email: 'ada@example.com' });
     await page.getByRole('button', { name: 'Yes, stitch exactly this' }).click();
     await expect.poll(() => visibleStep(page), { timeout: 5_000 }).toEqual(['order']);
@@ -75,11 +71,7 @@ describe.skipIf(!hasChromium)(`an order saved on a shared device ${CHROMIUM_NOTE
   });
 
   it('forgets a held order from its own view at one tap, and leaves the next attendee an empty form', { timeout: 90_000 }, async () => {
-    const { base, api } = await startServer();
-    const browser = await launchBrowser();
-    const { page, pageErrors } = await openPage(browser, { viewport: PHONE, isMobile: true, hasTouch: true, colorScheme: 'dark' });
-    await page.goto(base);
-    await page.locator('#sizes input').first().waitFor({ state: 'attached' });
+    const { base, api, page, pageErrors } = await openOrderingPage({ viewport: PHONE, isMobile: true, hasTouch: true, colorScheme: 'dark' });
     await fillOrder(page, { size: '13-inch', font: 'Block', thread: 'Gold', stitchText: 'KIOSK ONE', name: 'Ada Lovelace', email: 'ada@example.com' });
     await page.getByRole('button', { name: 'Yes, stitch exactly this' }).click();
     await expect.poll(() => visibleStep(page), { timeout: 5_000 }).toEqual(['order']);
@@ -111,11 +103,7 @@ describe.skipIf(!hasChromium)(`an order saved on a shared device ${CHROMIUM_NOTE
   });
 
   it('names every saved order in the order view’s way to forget them', { timeout: 90_000 }, async () => {
-    const { base } = await startServer();
-    const browser = await launchBrowser();
-    const { page, pageErrors } = await openPage(browser, { viewport: PHONE });
-    await page.goto(base);
-    await page.locator('#sizes input').first().waitFor({ state: 'attached' });
+    const { base, page, pageErrors } = await openOrderingPage();
     for (const [email, stitchText] of [['ada@example.com', 'ADA'], ['grace@example.com', 'GRACE']] as const) {
       if (email !== 'ada@example.com') {
         const another = page.getByRole('button', { name: 'Order another sleeve' });

@@ -1,8 +1,8 @@
 /** Shared by the ordering page and staff console suites: a server process, the two screen sizes, filling the form. */
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { BrowserContextOptions, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { client, freePort, PHONE, screenshot } from '../support/browser.ts';
+import { client, freePort, launchBrowser, openPage, PHONE, screenshot } from '../support/browser.ts';
 import { startProcess } from '../support/process.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
@@ -24,6 +24,19 @@ export async function startServer(extraEnv: Record<string, string> = {}) {
   });
   expect(server.url).toBe(base);
   return { base, server, api: client(base, ADMIN_TOKEN) };
+}
+
+/**
+ * A server process (`startServer`) and its ordering page open in Chromium, a phone's unless `options` say otherwise,
+ * once its choices are drawn.
+ */
+export async function openOrderingPage(options: BrowserContextOptions = { viewport: PHONE }) {
+  const served = await startServer();
+  const browser = await launchBrowser();
+  const { page, pageErrors } = await openPage(browser, options);
+  await page.goto(served.base);
+  await page.locator('#sizes input').first().waitFor({ state: 'attached' });
+  return { ...served, browser, page, pageErrors };
 }
 
 /** Fills the form on an open ordering page and goes on to the confirmation. */

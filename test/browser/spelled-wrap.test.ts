@@ -6,8 +6,8 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { CHROMIUM_NOTE, hasChromium, launchBrowser, openPage } from '../support/browser.ts';
-import { fillOrder, PHONE, startServer } from './ordering-support.ts';
+import { CHROMIUM_NOTE, hasChromium, openPage } from '../support/browser.ts';
+import { fillOrder, openOrderingPage, PHONE } from './ordering-support.ts';
 
 const STITCH_TEXT = 'ADA & CO 1815';
 const SPELLED = 'A · D · A · space · & · space · C · O · space · 1 · 8 · 1 · 5';
@@ -42,11 +42,7 @@ async function expectWrappedAtCharacters(page: Page, selector: string): Promise<
 
 describe.skipIf(!hasChromium)(`the stitch text spelled on a phone ${CHROMIUM_NOTE}`, () => {
   it('wraps only after a "·" on the confirmation, the order view and the pay page', { timeout: 90_000 }, async () => {
-    const { base } = await startServer();
-    const browser = await launchBrowser();
-    const { page, pageErrors } = await openPage(browser, { viewport: PHONE, isMobile: true, hasTouch: true });
-    await page.goto(base);
-    await page.locator('#sizes input').first().waitFor({ state: 'attached' });
+    const { base, browser, page, pageErrors } = await openOrderingPage({ viewport: PHONE, isMobile: true, hasTouch: true });
     await fillOrder(page, { size: '13-inch', font: 'Block', thread: 'Gold', stitchText: STITCH_TEXT, name: 'Ada Lovelace', email: 'ada@example.com' });
     await expectWrappedAtCharacters(page, '#confirm-spelled');
 
