@@ -210,8 +210,7 @@ export async function startDeliveryDispatcher(deps: DeliveryDispatcherDeps): Pro
         // Which key was missing goes to the log, not to the merchant. Anything else (the claim's read failed) is no
         // attempt: below, the lease runs out (before, it was recorded as this, a key the instance did not have).
         if (!(error instanceof UnopenedError)) throw error;
-        const why = error instanceof Error ? error.message.slice(0, 200) : 'unopened';
-        logger.error('webhook delivery could not be made', { id: row.id, endpointId: endpoint.id, error: why });
+        logger.error('webhook delivery could not be made', { id: row.id, endpointId: endpoint.id, error: error.message.slice(0, 200) });
         result = { statusCode: null, excerpt: null, error: NOT_SENT, durationMs: 0, retryAfterMs: null, interrupted: false, unsent: true };
       }
       if (result.interrupted) {

@@ -114,10 +114,10 @@ export function widerThanViewport(page: Page): Promise<string[]> {
  * Drawn lines that begin with a "·" separator, as `block: "its text"`: a text of parts ("A · D · A", "id · last
  * attempt … · next …") wrapped on a phone before its dot, which then read as the first thing of the next line (the
  * spelled stitch text: one more character to stitch). A dot begins a line when the visible character before it, in
- * the same block, is on an earlier line.
+ * the same block, is on an earlier line. `within`: the part of the page looked at, the whole of it by default.
  */
-export function linesBeginningWithDot(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
+export function linesBeginningWithDot(page: Page, within = 'body'): Promise<string[]> {
+  return page.locator(within).evaluate((root) => {
     const blockOf = (node: Node) => {
       let element = node.parentElement!;
       while (element.parentElement && getComputedStyle(element).display.startsWith('inline')) element = element.parentElement;
@@ -125,7 +125,7 @@ export function linesBeginningWithDot(page: Page): Promise<string[]> {
     };
     const found: string[] = [];
     let previous: { block: Element; bottom: number } | undefined;
-    const texts = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    const texts = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     for (let node = texts.nextNode(); node; node = texts.nextNode()) {
       const text = node.textContent!;
       if (!text.trim() || !node.parentElement!.checkVisibility()) continue;
