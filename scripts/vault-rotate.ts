@@ -24,7 +24,7 @@ import { countEndpointsToReseal, endpointsToReseal, resealEndpointSecrets, type 
 import { bodiesToReseal, countBodiesToReseal, replaceBody } from '../src/notifications/outbox-repository.ts';
 import { currentBodyPrefix, resealBody, SEALED_PREFIX, sealedValueOf } from '../src/notifications/sealed-body.ts';
 import type { SealedCard } from '../src/payments/token-view.ts';
-import { createVaultCrypto, sealedKeyId, vaultKeyId, type VaultCrypto } from '../src/payments/vault-crypto.ts';
+import { createVaultCrypto, sealedKeyId, VaultDamagedError, vaultKeyId, type VaultCrypto } from '../src/payments/vault-crypto.ts';
 import { countTokensToReseal, resealToken, tokensToReseal, type SealedColumns } from '../src/payments/vault-repository.ts';
 
 const say = (line: string) => process.stdout.write(`vault-rotate: ${line}\n`);
@@ -112,24 +112,31 @@ function keyIdOf(value: string): string {
   }
 }
 
-/** Every pending row of every store, opened: the key ids of the values that do not open, with their counts. */
-async function unopenable(db: Db, stores: ReadonlyArray<SealedStore<unknown>>, crypto: VaultCrypto, batch: number): Promise<Map<string, number>> {
+/**
+ * Every pending row of every store, opened: by key id, how many values no key given opens (`missing`), and how many
+ * name a key given yet do not authenticate under it (`damaged`: altered since, and no key would open them).
+ */
+async function unopenable(db: Db, stores: ReadonlyArray<SealedStore<unknown>>, crypto: VaultCrypto, batch: number) {
   const missing = new Map<string, number>();
+  const damaged = new Map<string, number>();
   for (const store of stores) {
     for (let after = '', rows = await store.pending(db, after, batch); rows.length > 0; rows = await store.pending(db, after, batch)) {
       for (const value of rows.flatMap((row) => store.values(row))) {
         try {
           crypto.open(value);
-        } catch {
+        } catch (error) {
+          const counts = error instanceof VaultDamagedError ? damaged : missing;
           const id = keyIdOf(value);
-          missing.set(id, (missing.get(id) ?? 0) + 1);
+          counts.set(id, (counts.get(id) ?? 0) + 1);
         }
       }
       after = store.keyOf(rows.at(-1)!);
     }
   }
-  return missing;
+  return { missing, damaged };
 }
+
+const counted = (counts: Map<string, number>) => [...counts].map(([id, n]) => `${id}: ${n}`).join(', ');
 
 /** One pass over a store in batches; returns how many rows it rewrote. */
 async function pass<Row>(db: Db, store: SealedStore<Row>, batch: number, pauseMs: number): Promise<number> {
@@ -185,10 +192,11 @@ async function main(): Promise<number> {
     await database.migrate();
     const { db } = database;
     say(`re-sealing under key id ${crypto.keyId} (VAULT_KEY); also opening ${crypto.keyIds.slice(1).join(', ') || 'no other key'} (VAULT_PREVIOUS_KEYS)`);
-    const missing = await unopenable(db, stores, crypto, batch);
-    if (missing.size > 0) {
-      const ids = [...missing].map(([id, n]) => `${id}: ${n}`).join(', ');
-      process.stderr.write(`vault-rotate: no key given opens some values (key id: count — ${ids}); add the key that sealed them to VAULT_PREVIOUS_KEYS. Nothing was changed.\n`);
+    const { missing, damaged } = await unopenable(db, stores, crypto, batch);
+    if (missing.size > 0 || damaged.size > 0) {
+      if (missing.size > 0) process.stderr.write(`vault-rotate: no key given opens some values (key id: count — ${counted(missing)}); add the key that sealed them to VAULT_PREVIOUS_KEYS.\n`);
+      if (damaged.size > 0) process.stderr.write(`vault-rotate: some values name a key given but do not authenticate under it (key id: count — ${counted(damaged)}): they were altered or damaged since they were sealed; restore those rows from a backup.\n`);
+      process.stderr.write('vault-rotate: Nothing was changed.\n');
       return 1;
     }
     // A second pass takes the rows a concurrent change made this one skip; what is still left after three was

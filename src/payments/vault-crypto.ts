@@ -24,7 +24,7 @@ export interface VaultCrypto {
   readonly currentPrefix: string;
   /** `v2.<key id>.` + base64url(iv ‖ tag ‖ ciphertext), under the current key, the prefix authenticated too. */
   seal(plaintext: string): string;
-  /** Opens a value sealed under any known key; a VaultKeyError when none of them sealed it. */
+  /** Opens a value sealed under any known key; a VaultKeyError when none of them sealed it, a VaultDamagedError when one did but it was altered since. */
   open(sealed: string): string;
   /** Hex HMAC-SHA256 of a card number under the current key: equal numbers, equal fingerprints; nothing else is learned. */
   fingerprint(cardNumber: string): string;
@@ -37,7 +37,10 @@ export interface VaultCrypto {
   requestDigests(text: string): string[];
 }
 
-/** A value no known key opens: sealed under a key this process was not given (or damaged). */
+/**
+ * A value no known key opens: it names a key id this process was not given, or it is a `v1.` value (which names no
+ * key) that none of them opens, whether sealed under another key or damaged since: the two look alike.
+ */
 export class VaultKeyError extends Error {
   override readonly name = 'VaultKeyError';
   constructor(readonly keyId: string | null) {
@@ -46,6 +49,17 @@ export class VaultKeyError extends Error {
         ? `sealed under vault key id ${keyId}, which is neither VAULT_KEY nor in VAULT_PREVIOUS_KEYS`
         : 'sealed before key ids, and neither VAULT_KEY nor any of VAULT_PREVIOUS_KEYS opens it',
     );
+  }
+}
+
+/**
+ * A value that names a key this process has, yet does not open under it: altered or damaged since it was sealed (GCM's
+ * tag refuses it). The key is the right one; the value is not, and no key would open it.
+ */
+export class VaultDamagedError extends Error {
+  override readonly name = 'VaultDamagedError';
+  constructor(readonly keyId: string) {
+    super(`sealed under vault key id ${keyId}, which is known, but does not authenticate under it: altered or damaged since`);
   }
 }
 
@@ -59,6 +73,8 @@ export function refuseUnopenable(sealed: string | null, open: (sealed: string) =
   try {
     open(sealed);
   } catch (error) {
+    // A damaged value names a key this start has: the key is right, which is all this check is for.
+    if (error instanceof VaultDamagedError) return;
     if (!(error instanceof VaultKeyError)) throw error;
     throw new ConfigError('VAULT_KEY', `${what} ${error.message} (this start's key id ${keyId}): start with the key that sealed it, or list it in VAULT_PREVIOUS_KEYS (docs/operations.md#rotating-vault_key).`);
   }
@@ -128,7 +144,11 @@ export function createVaultCrypto(keys: VaultKeys | Buffer): VaultCrypto {
         const key = known.find((candidate) => candidate.id === id);
         if (!key) throw new VaultKeyError(id);
         const prefix = prefixOf(key);
-        return decrypt(key.sealKey, sealed.slice(prefix.length), prefix.slice(0, -1));
+        try {
+          return decrypt(key.sealKey, sealed.slice(prefix.length), prefix.slice(0, -1));
+        } catch {
+          throw new VaultDamagedError(id);
+        }
       }
       for (const key of known) {
         try {

@@ -264,6 +264,31 @@ describe('VAULT_KEY rotation', () => {
     expect(await started.exited).toBe(0);
   });
 
+  it('tells a value altered since it was sealed from a missing key: the start goes on, the rotation names it and changes nothing', async () => {
+    const url = sharedDatabase();
+    const before = await gatewayUnder(url, A);
+    await siteCalls(before).token(CARDS.ok);
+    const db = before.gateway.database.db;
+    const row = await db.selectFrom('vault_tokens').select(['token_hash', 'sealed']).executeTakeFirstOrThrow();
+    // One character of the ciphertext changed: the key id still names A, and GCM's tag refuses the value.
+    const last = row.sealed.at(-1) === 'A' ? 'B' : 'A';
+    await db.updateTable('vault_tokens').set({ sealed: row.sealed.slice(0, -1) + last }).where('token_hash', '=', row.token_hash).execute();
+    const snapshot = await sealedValues(db);
+    // Before, the start died on "Unsupported state or unable to authenticate data", though its key was the right one.
+    const started = await startProcess({ DATABASE_URL: url, VAULT_KEY: b64(A) });
+    expect((await fetch(`${started.url}/ready`)).status).toBe(200);
+    started.child.kill('SIGTERM');
+    expect(await started.exited).toBe(0);
+    // Before, the rotation said no key given opened it, and to add the key it was given.
+    const refused = rotate(url, keyEnv(B, [A]));
+    expect(await refused.exited).toBe(1);
+    expect(refused.output()).toContain(`do not authenticate under it (key id: count — ${vaultKeyId(A)}: 1)`);
+    expect(refused.output()).not.toContain('no key given opens');
+    expect(refused.output()).toContain('Nothing was changed.');
+    expectNoSecrets(refused.output());
+    expect(await sealedValues(db)).toEqual(snapshot);
+  });
+
   it('refuses to start with a VAULT_KEY that opens no endpoint secret, with no card data stored', async () => {
     const url = sharedDatabase();
     const before = await gatewayUnder(url, A);
