@@ -230,7 +230,7 @@ describe.skipIf(!hasChromium)(`the staff console in headless Chromium ${CHROMIUM
     const id = merchant.received[0]!.webhookId;
     expect(await row.getAttribute('data-id')).toBe(id);
     await expect.poll(() => row.locator('td').allInnerTexts(), { timeout: 5_000 }).toEqual(
-      expect.arrayContaining([id, 'ACCOUNT_UPDATE\n/accountupdatenotification', 'DELIVERED', 'acct-1']),
+      expect.arrayContaining([id, 'Account update\n/accountupdatenotification', 'Delivered', 'acct-1']),
     );
     await page.getByRole('button', { name: `Redeliver ${id}` }).click();
     await expect.poll(() => page.locator('#notifications-state').textContent(), { timeout: 5_000 }).toBe(`Notification ${id} is queued for redelivery.`);
