@@ -6,7 +6,7 @@
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { PHONE, screenshot } from '../support/browser.ts';
-import { linesBeginningWithDot, lowContrastTexts, startServer, unlabelledControls, widerThanViewport } from './ordering-support.ts';
+import { linesBeginningWithDot, lowContrastTexts, startServer, unlabelledControls, widerThanViewport, wordsBrokenAcrossLines } from './ordering-support.ts';
 
 /** The sizes issue 19 names: a phone (PHONE, the one every browser test uses) and a laptop. */
 export const LAPTOP = { width: 1366, height: 768 } as const;
@@ -62,6 +62,7 @@ export async function lookAtPortal(page: Page, name: string): Promise<void> {
     expect(await lowContrastTexts(page), `${name} at ${size} size`).toEqual([]);
     expect(await widerThanViewport(page), `${name} at ${size} size`).toEqual([]);
     expect(await linesBeginningWithDot(page), `${name} at ${size} size`).toEqual([]);
+    expect(await wordsBrokenAcrossLines(page), `${name} at ${size} size`).toEqual([]);
   }
   if (before) await page.setViewportSize(before);
 }

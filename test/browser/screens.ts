@@ -4,7 +4,7 @@ import { startServer } from '../../src/server.ts';
 import { expect } from 'vitest';
 import { freePort, screenshot } from '../support/browser.ts';
 import { afterThisTest, testGateway, type TestGateway } from '../support/gateway.ts';
-import { linesBeginningWithDot } from './ordering-support.ts';
+import { linesBeginningWithDot, wordsBrokenAcrossLines } from './ordering-support.ts';
 
 export const SCREENS = [
   { name: 'phone', viewport: { width: 390, height: 844 } },
@@ -23,6 +23,7 @@ export async function screenshotEverySize(page: Page, name: string): Promise<voi
     await page.setViewportSize(screen.viewport);
     await screenshot(page, `${name}-${screen.name}`);
     expect(await linesBeginningWithDot(page), `${name} at ${screen.name} size`).toEqual([]);
+    expect(await wordsBrokenAcrossLines(page), `${name} at ${screen.name} size`).toEqual([]);
   }
   if (before) await page.setViewportSize(before);
 }

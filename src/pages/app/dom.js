@@ -20,6 +20,15 @@ export function h(tag, attributes = {}, ...children) {
   return element;
 }
 
+/**
+ * A URL as text with a break opportunity (<wbr>) after each slash and before each dot, ?, &, = and #: where a URL
+ * is read across lines. In a phone's column a URL broke wherever the line ended ("hooks.example.c" above "om/…").
+ */
+export function urlNodes(url) {
+  const pieces = url.split(/(?<=\/)(?!\/)|(?=[.?&=#])/u).filter(Boolean);
+  return pieces.flatMap((piece, i) => (i === 0 ? [piece] : [h('wbr'), piece]));
+}
+
 /** `AWAITING_PAYMENT` → "Awaiting payment". */
 export function statusLabel(status) {
   const text = status.toLowerCase().replace(/_/gu, ' ');

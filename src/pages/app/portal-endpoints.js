@@ -4,7 +4,7 @@
  * boxes, enabled) and the secret box, which shows a new secret once, after creation or rotation, with a copy
  * button. The chosen endpoint is in the address (#/endpoints/{id}); the secret never is.
  */
-import { $, h } from './dom.js';
+import { $, h, urlNodes } from './dom.js';
 import { endpointHealth, eventTypesText, when } from './portal-health.js';
 
 export function createEndpoints({ api, deliveries }) {
@@ -21,7 +21,7 @@ export function createEndpoints({ api, deliveries }) {
     const id = decodeURIComponent(chosenId() ?? '');
     return h('li', { class: `endpoint-item${endpoint.id === id ? ' current' : ''}` },
       h('a', { href: `#/endpoints/${encodeURIComponent(endpoint.id)}`, 'aria-current': endpoint.id === id ? 'true' : null },
-        h('span', { class: 'url' }, endpoint.url),
+        h('span', { class: 'url' }, urlNodes(endpoint.url)),
         endpoint.description ? h('span', { class: 'description' }, endpoint.description) : null),
       h('span', { class: `badge ${health.level}` }, health.label));
   }
@@ -29,10 +29,10 @@ export function createEndpoints({ api, deliveries }) {
   function drawDetail() {
     $('#endpoint').hidden = !current;
     if (!current) return;
-    $('#endpoint-title').textContent = current.description || current.url;
+    $('#endpoint-title').replaceChildren(...(current.description ? [current.description] : urlNodes(current.url)));
     const health = endpointHealth(current);
     $('#endpoint-facts').replaceChildren(
-      ...[['URL', current.url], ['Event types', eventTypesText(current.eventTypes)], ['Id', current.id],
+      ...[['URL', urlNodes(current.url)], ['Event types', eventTypesText(current.eventTypes)], ['Id', current.id],
         ['Created', current.createdAt ? when(current.createdAt) : '—'],
         current.previousSecretExpiresAt ? ['Previous secret', `still signs too until ${when(current.previousSecretExpiresAt)}`] : null]
         .filter(Boolean).flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]));
