@@ -5,7 +5,7 @@
  */
 import { DomainError } from '../src/kernel/errors.ts';
 import type { Logger } from '../src/kernel/logger.ts';
-import { VaultKeyError } from '../src/payments/vault-crypto.ts';
+import { VaultDamagedError, VaultKeyError } from '../src/payments/vault-crypto.ts';
 import type { Site, SiteService } from '../src/sites/site-service.ts';
 import { ClientClosedRequest, CLIENT_CLOSED_REQUEST, json, PayloadTooLargeError, UnsupportedMediaTypeError, type HttpRequest, type HttpResponse } from './http.ts';
 import type { Handler } from './routes.ts';
@@ -24,6 +24,12 @@ export function platformErrorResponse(error: unknown, style: ErrorStyle, logger:
     const response = styled(503, 'This instance cannot open the stored card data right now. Please try again.', style);
     response.headers['retry-after'] = '1';
     return response;
+  }
+  if (error instanceof VaultDamagedError) {
+    // The key is here and the value is not what was sealed: no retry or instance opens it, and the operator is told
+    // which key's value to restore rather than handed GCM's "unable to authenticate data".
+    logger.error('a sealed value does not authenticate under the vault key that sealed it: altered or damaged since; restore its row from a backup', { keyId: error.keyId });
+    return styled(500, 'Something went wrong on our side. Please try again.', style);
   }
   if (!(error instanceof DomainError)) {
     logger.error('unexpected error on a platform path', { error });

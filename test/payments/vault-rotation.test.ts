@@ -13,6 +13,7 @@ import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/database.ts';
 import { createManualClock } from '../../src/kernel/clock.ts';
+import { createLogger } from '../../src/kernel/logger.ts';
 import { ConfigError, loadConfig } from '../../src/kernel/config.ts';
 import { createVaultCrypto, vaultKeyId } from '../../src/payments/vault-crypto.ts';
 import type { TestGateway } from '../support/gateway.ts';
@@ -264,16 +265,21 @@ describe('VAULT_KEY rotation', () => {
     expect(await started.exited).toBe(0);
   });
 
-  it('tells a value altered since it was sealed from a missing key: the start goes on, the rotation names it and changes nothing', async () => {
+  it('tells a value altered since it was sealed from a missing key: a request logs it as such, the start goes on, the rotation counts it apart', async () => {
     const url = sharedDatabase();
-    const before = await gatewayUnder(url, A);
-    await siteCalls(before).token(CARDS.ok);
+    const lines: string[] = [];
+    const before = await paymentsGateway({ env: { DATABASE_URL: url, VAULT_KEY: b64(A) }, logger: createLogger('debug', (line) => lines.push(line)) });
+    const token = await siteCalls(before).token(CARDS.ok);
     const db = before.gateway.database.db;
     const row = await db.selectFrom('vault_tokens').select(['token_hash', 'sealed']).executeTakeFirstOrThrow();
     // One character of the ciphertext changed: the key id still names A, and GCM's tag refuses the value.
     const last = row.sealed.at(-1) === 'A' ? 'B' : 'A';
     await db.updateTable('vault_tokens').set({ sealed: row.sealed.slice(0, -1) + last }).where('token_hash', '=', row.token_hash).execute();
     const snapshot = await sealedValues(db);
+    // Before, the log said "unexpected error" with GCM's "unable to authenticate data".
+    const detokenized = await siteCalls(before).detokenize({ token });
+    expect([detokenized.status, detokenized.body]).toEqual([500, { message: 'Something went wrong on our side. Please try again.' }]);
+    expect(lines.filter((line) => line.includes('does not authenticate under the vault key that sealed it'))).toEqual([expect.stringContaining(vaultKeyId(A))]);
     // Before, the start died on "Unsupported state or unable to authenticate data", though its key was the right one.
     const started = await startProcess({ DATABASE_URL: url, VAULT_KEY: b64(A) });
     expect((await fetch(`${started.url}/ready`)).status).toBe(200);
