@@ -24,7 +24,10 @@ export interface VaultCrypto {
   readonly currentPrefix: string;
   /** `v2.<key id>.` + base64url(iv ‖ tag ‖ ciphertext), under the current key, the prefix authenticated too. */
   seal(plaintext: string): string;
-  /** Opens a value sealed under any known key; a VaultKeyError when none of them sealed it, a VaultDamagedError when one did but it was altered since. */
+  /**
+   * Opens a value sealed under any known key; a VaultKeyError when none of them sealed it, a VaultDamagedError when
+   * one did but the value was altered since.
+   */
   open(sealed: string): string;
   /** Hex HMAC-SHA256 of a card number under the current key: equal numbers, equal fingerprints; nothing else is learned. */
   fingerprint(cardNumber: string): string;

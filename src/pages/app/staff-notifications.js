@@ -10,10 +10,10 @@ const PAGE = 50;
 /** "Nov 22, 5:19:40 PM": short enough that the table fits a laptop screen. */
 const when = (iso) => new Date(iso).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', second: '2-digit' });
 
-/** A status in words, coloured when it is settled: delivered in green, failed in red (dropped and pending stay plain). */
+/** A status in words, coloured once settled: delivered green, failed red (dropped and pending stay plain). */
 const STATUS_CLASS = { DELIVERED: 'ok', FAILED: 'bad' };
 
-/** One column: its header, and the cell of a delivery (text or nodes). Enum values are shown as words, as on the queue. */
+/** One column: its header, and the cell of a delivery (text or nodes). Enum values show as words, as on the queue. */
 const COLUMNS = [
   { label: 'Notification', cell: (n) => [h('span', { class: 'kind' }, statusLabel(n.type)), h('span', { class: 'path' }, n.path)] },
   { label: 'Status', cell: (n) => h('span', { class: STATUS_CLASS[n.status] ?? null, dataset: { status: n.status } }, statusLabel(n.status)) },
