@@ -272,9 +272,12 @@ describe('VAULT_KEY rotation', () => {
     const token = await siteCalls(before).token(CARDS.ok);
     const db = before.gateway.database.db;
     const row = await db.selectFrom('vault_tokens').select(['token_hash', 'sealed']).executeTakeFirstOrThrow();
-    // One character of the ciphertext changed: the key id still names A, and GCM's tag refuses the value.
-    const last = row.sealed.at(-1) === 'A' ? 'B' : 'A';
-    await db.updateTable('vault_tokens').set({ sealed: row.sealed.slice(0, -1) + last }).where('token_hash', '=', row.token_hash).execute();
+    // One bit of the ciphertext flipped: the key id still names A, and GCM's tag refuses the value. (Changing the last
+    // base64url character instead flipped only padding bits when the length left some: the value still opened.)
+    const prefix = row.sealed.slice(0, row.sealed.lastIndexOf('.') + 1);
+    const body = Buffer.from(row.sealed.slice(prefix.length), 'base64url');
+    body[body.length - 1]! ^= 1;
+    await db.updateTable('vault_tokens').set({ sealed: prefix + body.toString('base64url') }).where('token_hash', '=', row.token_hash).execute();
     const snapshot = await sealedValues(db);
     // Before, the log said "unexpected error" with GCM's "unable to authenticate data".
     const detokenized = await siteCalls(before).detokenize({ token });
