@@ -1,6 +1,7 @@
 /**
  * scripts/vault-rotate.ts as an operator runs it, for the suites that rotate VAULT_KEY (vault-rotation.test.ts,
- * network-token-at-rest.test.ts): a process of its own on a database the test's gateways share.
+ * vault-damaged.test.ts, network-token-at-rest.test.ts): a process of its own on a database the test's gateways
+ * share.
  */
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';

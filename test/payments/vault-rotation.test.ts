@@ -13,7 +13,6 @@ import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/database.ts';
 import { createManualClock } from '../../src/kernel/clock.ts';
-import { createLogger } from '../../src/kernel/logger.ts';
 import { ConfigError, loadConfig } from '../../src/kernel/config.ts';
 import { createVaultCrypto, vaultKeyId } from '../../src/payments/vault-crypto.ts';
 import type { TestGateway } from '../support/gateway.ts';
@@ -263,39 +262,6 @@ describe('VAULT_KEY rotation', () => {
     expect((await fetch(`${started.url}/ready`)).status).toBe(200);
     started.child.kill('SIGTERM');
     expect(await started.exited).toBe(0);
-  });
-
-  it('tells a value altered since it was sealed from a missing key: a request logs it as such, the start goes on, the rotation counts it apart', async () => {
-    const url = sharedDatabase();
-    const lines: string[] = [];
-    const before = await paymentsGateway({ env: { DATABASE_URL: url, VAULT_KEY: b64(A) }, logger: createLogger('debug', (line) => lines.push(line)) });
-    const token = await siteCalls(before).token(CARDS.ok);
-    const db = before.gateway.database.db;
-    const row = await db.selectFrom('vault_tokens').select(['token_hash', 'sealed']).executeTakeFirstOrThrow();
-    // One bit of the ciphertext flipped: the key id still names A, and GCM's tag refuses the value. (Changing the last
-    // base64url character instead flipped only padding bits when the length left some: the value still opened.)
-    const prefix = row.sealed.slice(0, row.sealed.lastIndexOf('.') + 1);
-    const body = Buffer.from(row.sealed.slice(prefix.length), 'base64url');
-    body[body.length - 1]! ^= 1;
-    await db.updateTable('vault_tokens').set({ sealed: prefix + body.toString('base64url') }).where('token_hash', '=', row.token_hash).execute();
-    const snapshot = await sealedValues(db);
-    // Before, the log said "unexpected error" with GCM's "unable to authenticate data".
-    const detokenized = await siteCalls(before).detokenize({ token });
-    expect([detokenized.status, detokenized.body]).toEqual([500, { message: 'Something went wrong on our side. Please try again.' }]);
-    expect(lines.filter((line) => line.includes('does not authenticate under the vault key that sealed it'))).toEqual([expect.stringContaining(vaultKeyId(A))]);
-    // Before, the start died on "Unsupported state or unable to authenticate data", though its key was the right one.
-    const started = await startProcess({ DATABASE_URL: url, VAULT_KEY: b64(A) });
-    expect((await fetch(`${started.url}/ready`)).status).toBe(200);
-    started.child.kill('SIGTERM');
-    expect(await started.exited).toBe(0);
-    // Before, the rotation said no key given opened it, and to add the key it was given.
-    const refused = rotate(url, keyEnv(B, [A]));
-    expect(await refused.exited).toBe(1);
-    expect(refused.output()).toContain(`do not authenticate under it (key id: count — ${vaultKeyId(A)}: 1)`);
-    expect(refused.output()).not.toContain('no key given opens');
-    expect(refused.output()).toContain('Nothing was changed.');
-    expectNoSecrets(refused.output());
-    expect(await sealedValues(db)).toEqual(snapshot);
   });
 
   it('refuses to start with a VAULT_KEY that opens no endpoint secret, with no card data stored', async () => {
