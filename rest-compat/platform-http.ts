@@ -25,14 +25,11 @@ export function platformErrorResponse(error: unknown, style: ErrorStyle, logger:
     response.headers['retry-after'] = '1';
     return response;
   }
-  if (error instanceof VaultDamagedError) {
-    // The key is here and the value is not what was sealed: no retry or instance opens it, and the operator is told
-    // which key's value to restore rather than handed GCM's "unable to authenticate data".
-    logger.error('a sealed value does not authenticate under the vault key that sealed it: altered or damaged since; restore its row from a backup', { keyId: error.keyId });
-    return styled(500, 'Something went wrong on our side. Please try again.', style);
-  }
   if (!(error instanceof DomainError)) {
-    logger.error('unexpected error on a platform path', { error });
+    // A value altered since it was sealed: the key is here, so no retry or instance opens it. The operator is told
+    // which key's value to restore rather than handed GCM's "unable to authenticate data".
+    if (error instanceof VaultDamagedError) logger.error('a sealed value does not authenticate under the vault key that sealed it: altered or damaged since; restore its row from a backup', { keyId: error.keyId });
+    else logger.error('unexpected error on a platform path', { error });
     return styled(500, 'Something went wrong on our side. Please try again.', style);
   }
   const response = styled(error.status, error.message, style, fieldErrors(error));

@@ -16,7 +16,7 @@ const STATUS_CLASS = { DELIVERED: 'ok', FAILED: 'bad' };
 /** One column: its header, and the cell of a delivery (text or nodes). Enum values show as words, as on the queue. */
 const COLUMNS = [
   { label: 'Notification', cell: (n) => [h('span', { class: 'kind' }, statusLabel(n.type)), h('span', { class: 'path' }, n.path)] },
-  { label: 'Status', cell: (n) => h('span', { class: STATUS_CLASS[n.status] ?? null, dataset: { status: n.status } }, statusLabel(n.status)) },
+  { label: 'Status', cell: (n) => h('span', { class: STATUS_CLASS[n.status] ?? null }, statusLabel(n.status)) },
   { label: 'About', cell: (n) => n.subject ?? '—', wrap: true },
   { label: 'Attempts', cell: (n) => String(n.attemptCount) },
   { label: 'Created', cell: (n) => when(n.createdAt) },
