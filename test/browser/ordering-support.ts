@@ -178,22 +178,35 @@ export function wordsBrokenAcrossLines(page: Page, within = 'body'): Promise<str
 }
 
 /**
- * Looks at a page the way issue 8 asks, at both sizes: a screenshot each (test-output/screenshots/<name>-phone.png
- * and -desktop.png), every control labelled, every text readable, nothing wider than the screen, no line begun by a
- * "·", no short word broken across lines. Leaves the viewport as it was.
+ * Every readability check at once, each failure named by `label`: every control labelled, every text readable,
+ * nothing wider than the screen, no line begun by a "·", no short word broken across lines.
  */
-export async function lookAt(page: Page, name: string): Promise<void> {
+export async function expectReadable(page: Page, label: string): Promise<void> {
+  expect(await unlabelledControls(page), label).toEqual([]);
+  expect(await lowContrastTexts(page), label).toEqual([]);
+  expect(await widerThanViewport(page), label).toEqual([]);
+  expect(await linesBeginningWithDot(page), label).toEqual([]);
+  expect(await wordsBrokenAcrossLines(page), label).toEqual([]);
+}
+
+/**
+ * At each of `sizes`, a screenshot (test-output/screenshots/<shot>-<size>.png) and `expectReadable`; leaves the
+ * viewport as it was. `lookAt`, the portal's `lookAtPortal` and the displays' `screenshotEverySize` differ only in
+ * the sizes.
+ */
+export async function lookAtSizes(page: Page, shot: string, sizes: readonly { name: string; viewport: { width: number; height: number } }[]) {
   const before = page.viewportSize();
-  for (const [size, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const) {
-    await page.setViewportSize(viewport);
-    await screenshot(page, `${name}-${size}`);
-    expect(await unlabelledControls(page), `${name} at ${size} size`).toEqual([]);
-    expect(await lowContrastTexts(page), `${name} at ${size} size`).toEqual([]);
-    expect(await widerThanViewport(page), `${name} at ${size} size`).toEqual([]);
-    expect(await linesBeginningWithDot(page), `${name} at ${size} size`).toEqual([]);
-    expect(await wordsBrokenAcrossLines(page), `${name} at ${size} size`).toEqual([]);
+  for (const size of sizes) {
+    await page.setViewportSize(size.viewport);
+    await screenshot(page, `${shot}-${size.name}`);
+    await expectReadable(page, `${shot} at ${size.name} size`);
   }
   if (before) await page.setViewportSize(before);
+}
+
+/** Looks at a page the way issue 8 asks (`lookAtSizes`), on a phone and a desktop: `<name>-phone.png`, `-desktop.png`. */
+export function lookAt(page: Page, name: string): Promise<void> {
+  return lookAtSizes(page, name, [{ name: 'phone', viewport: PHONE }, { name: 'desktop', viewport: DESKTOP }]);
 }
 
 /** Signs `page` in on the staff console of `base` with the suites' admin token. */

@@ -5,8 +5,8 @@
  */
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { PHONE, screenshot } from '../support/browser.ts';
-import { linesBeginningWithDot, lowContrastTexts, startServer, unlabelledControls, widerThanViewport, wordsBrokenAcrossLines } from './ordering-support.ts';
+import { PHONE } from '../support/browser.ts';
+import { lookAtSizes, startServer } from './ordering-support.ts';
 
 /** The sizes issue 19 names: a phone (PHONE, the one every browser test uses) and a laptop. */
 export const LAPTOP = { width: 1366, height: 768 } as const;
@@ -52,19 +52,9 @@ export async function startWithMerchant() {
   };
 }
 
-/** Screenshots `portal-<name>-phone.png` and `-laptop.png`; every control labelled, readable, within the screen. */
-export async function lookAtPortal(page: Page, name: string): Promise<void> {
-  const before = page.viewportSize();
-  for (const [size, viewport] of [['phone', PHONE], ['laptop', LAPTOP]] as const) {
-    await page.setViewportSize(viewport);
-    await screenshot(page, `portal-${name}-${size}`);
-    expect(await unlabelledControls(page), `${name} at ${size} size`).toEqual([]);
-    expect(await lowContrastTexts(page), `${name} at ${size} size`).toEqual([]);
-    expect(await widerThanViewport(page), `${name} at ${size} size`).toEqual([]);
-    expect(await linesBeginningWithDot(page), `${name} at ${size} size`).toEqual([]);
-    expect(await wordsBrokenAcrossLines(page), `${name} at ${size} size`).toEqual([]);
-  }
-  if (before) await page.setViewportSize(before);
+/** `lookAtSizes` on the sizes issue 19 names: `portal-<name>-phone.png` and `-laptop.png`. */
+export function lookAtPortal(page: Page, name: string): Promise<void> {
+  return lookAtSizes(page, `portal-${name}`, [{ name: 'phone', viewport: PHONE }, { name: 'laptop', viewport: LAPTOP }]);
 }
 
 /** Signs in on an open /portal. */

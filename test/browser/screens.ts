@@ -1,10 +1,9 @@
 /** The four screens issue 18 names, for the browser suites that look at every page at every size; ready orders for the board. */
 import type { Page } from 'playwright-core';
 import { startServer } from '../../src/server.ts';
-import { expect } from 'vitest';
-import { freePort, screenshot } from '../support/browser.ts';
+import { freePort } from '../support/browser.ts';
 import { afterThisTest, testGateway, type TestGateway } from '../support/gateway.ts';
-import { linesBeginningWithDot, wordsBrokenAcrossLines } from './ordering-support.ts';
+import { lookAtSizes } from './ordering-support.ts';
 
 export const SCREENS = [
   { name: 'phone', viewport: { width: 390, height: 844 } },
@@ -13,19 +12,9 @@ export const SCREENS = [
   { name: '4k', viewport: { width: 3840, height: 2160 } },
 ] as const;
 
-/**
- * `test-output/screenshots/<name>-<screen>.png` at each of the four screens, with no line begun by a "·"
- * (ordering-support.ts); leaves the viewport as it was.
- */
-export async function screenshotEverySize(page: Page, name: string): Promise<void> {
-  const before = page.viewportSize();
-  for (const screen of SCREENS) {
-    await page.setViewportSize(screen.viewport);
-    await screenshot(page, `${name}-${screen.name}`);
-    expect(await linesBeginningWithDot(page), `${name} at ${screen.name} size`).toEqual([]);
-    expect(await wordsBrokenAcrossLines(page), `${name} at ${screen.name} size`).toEqual([]);
-  }
-  if (before) await page.setViewportSize(before);
+/** `lookAtSizes` at each of the four screens: `test-output/screenshots/<name>-<screen>.png`. */
+export function screenshotEverySize(page: Page, name: string): Promise<void> {
+  return lookAtSizes(page, name, SCREENS);
 }
 
 /**
