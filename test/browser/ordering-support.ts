@@ -151,8 +151,9 @@ export function linesBeginningWithDot(page: Page, within = 'body'): Promise<stri
  * Words broken across lines, as `element: "word"`: a word of up to 26 characters (between spaces, hyphens and
  * slashes, so an id or a URL may still break at those) drawn on two lines, as `overflow-wrap: anywhere` breaks a site
  * id or a notification's path in a column too narrow for it ("site_iVv3IO41xc0ehYI" above "a"). A longer word (a
- * 40-character token) may break: nothing narrower could show it. Text hidden for all but screen readers (sr-only,
- * one pixel wide) is not drawn, and not looked at.
+ * 40-character token) may break: nothing narrower could show it. A number and its unit count as one word ("500 in
+ * 6" above "ms" on the portal). Text hidden for all but screen readers (sr-only, one pixel wide) is not drawn, and not
+ * looked at.
  */
 export function wordsBrokenAcrossLines(page: Page, within = 'body'): Promise<string[]> {
   return page.locator(within).evaluate((root) => {
@@ -164,7 +165,7 @@ export function wordsBrokenAcrossLines(page: Page, within = 'body'): Promise<str
       let onePixel = false;
       for (let element: Element | null = node.parentElement; element && !onePixel; element = element.parentElement) onePixel = element.getBoundingClientRect().width <= 1;
       if (onePixel) continue;
-      for (const word of text.matchAll(/[^\s\-/]+/gu)) {
+      for (const word of text.matchAll(/\d[\d,.]* (?:ms|s|min|h|KB|MB)\b|[^\s\-/]+/gu)) {
         if (word[0].length < 2 || word[0].length > 26) continue;
         const range = document.createRange();
         range.setStart(node, word.index);

@@ -5,7 +5,8 @@
  * the endpoint API's answers are given by the test (page.route), in the shape the REST door answers.
  * Before: "next" showed a past time under "paused until", a disabled endpoint's deliveries showed a "next" time too,
  * the banner said "failed since 2026-12-04T04:34:19.221Z (ENDPOINT_DISABLE_AFTER)", no time named its zone, an
- * attempt in flight read "Not attempted yet." and a timeout "No answer (no answer within 10 s) in 10001 ms".
+ * attempt in flight read "Not attempted yet.", a timeout "No answer (no answer within 10 s) in 10001 ms", and no delivery
+ * said when it was made but in its attempts' table, closed.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -74,7 +75,9 @@ describe.skipIf(!hasChromium)(`the merchant portal's times and waits in headless
     await page.getByRole('link', { name: 'throttled' }).click();
     await expect.poll(() => meta(page, 'msg_held'), { timeout: 5_000 }).toMatch(/^msg_held · /u);
     const until = await pageWhen(page, throttledUntil);
-    expect.soft(await meta(page, 'msg_held')).toBe(`msg_held · last attempt No answer within 10 s · next ${until}`);
+    // Each delivery says when it was made, one click less than its attempts' times (the staff console's list did).
+    const created = await pageWhen(page, iso(now - 120_000));
+    expect.soft(await meta(page, 'msg_held')).toBe(`msg_held · created ${created} · last attempt No answer within 10 s · next ${until}`);
     await page.locator('#delivery-list summary').click();
     expect.soft(await page.locator('tr.attempt td').nth(2).textContent()).toBe('No answer within 10 s');
     expect.soft(await page.locator('tr.attempt td').nth(3).textContent()).toBe('—');
@@ -88,7 +91,7 @@ describe.skipIf(!hasChromium)(`the merchant portal's times and waits in headless
     await expect.poll(() => meta(page, 'msg_waiting'), { timeout: 5_000 }).toMatch(/^msg_waiting · /u);
     const since = await pageWhen(page, new Date(failingSince).toISOString());
     expect.soft(await page.locator('#endpoint-health').textContent()).toBe(`Disabled: Every attempt failed since ${since}. Nothing is sent to it and its undelivered messages are kept: enable it, then recover them.`);
-    expect.soft(await meta(page, 'msg_waiting')).toBe('msg_waiting · last attempt 500 in 12 ms · waits until the endpoint is enabled');
+    expect.soft(await meta(page, 'msg_waiting')).toBe(`msg_waiting · created ${created} · last attempt 500 in 12 ms · waits until the endpoint is enabled`);
     const redeliver = page.getByRole('button', { name: /^Redeliver/u });
     expect.soft(await redeliver.isDisabled()).toBe(true);
     expect.soft(await page.getByRole('button', { name: 'Recover' }).isDisabled()).toBe(true);
@@ -99,7 +102,7 @@ describe.skipIf(!hasChromium)(`the merchant portal's times and waits in headless
     // In flight: no attempt recorded yet, and it is being sent, not "not attempted".
     await page.getByRole('link', { name: 'sending' }).click();
     await expect.poll(() => meta(page, 'msg_inflight'), { timeout: 5_000 }).toMatch(/^msg_inflight/u);
-    expect.soft(await meta(page, 'msg_inflight')).toBe('msg_inflight · being sent');
+    expect.soft(await meta(page, 'msg_inflight')).toBe(`msg_inflight · created ${created} · being sent`);
     await page.locator('#delivery-list summary').click();
     expect.soft(await page.locator('#delivery-list details .hint').textContent()).toBe('Being sent: no answer yet.');
     // Enabled again: Redeliver and Recover are offered, and the note is gone.

@@ -59,7 +59,7 @@ export function createDeliveries({ api }) {
         h('span', { class: 'type' }, delivery.eventType),
         h('span', { class: `badge ${delivery.status.toLowerCase()}` }, statusText(delivery.status))),
       h('p', { class: 'meta' }, h('span', { class: 'mono' }, delivery.webhookId),
-        metaPart(last && `last attempt ${attemptText(last)}`), metaPart(next)),
+        metaPart(`created ${when(delivery.createdAt)}`), metaPart(last && `last attempt ${attemptText(last)}`), metaPart(next)),
       details,
       h('div', { class: 'actions' }, h('button', {
         type: 'button', class: 'secondary redeliver', disabled: !sendable, 'aria-describedby': sendable ? null : 'send-again-note', onclick: () => redeliver(delivery),
@@ -68,9 +68,11 @@ export function createDeliveries({ api }) {
 
   /**
    * A part of a delivery's line after its id, behind a "·" drawn only where the parts share a line: on a phone each
-   * stands on a line of its own (portal.css), where the wrap had begun a line with the dot.
+   * stands on a line of its own (portal.css), where the wrap had begun a line with the dot. Wider, the line may still
+   * wrap (an id, a time and an answer): the dot keeps to the part before it (its space unbreakable, portal.css) and
+   * the line breaks only after it.
    */
-  const metaPart = (text) => text && [h('span', { class: 'sep', 'aria-hidden': 'true' }, ' · '), h('span', { class: 'part' }, text)];
+  const metaPart = (text) => text && [h('span', { class: 'sep', 'aria-hidden': 'true' }, ' ·'), ' ', h('span', { class: 'part' }, text)];
 
   /** An API refusal, announced (role=alert) apart from the list's own status line; '' clears it. */
   const alertDeliveries = (text) => { $('#deliveries-error').textContent = text; };
