@@ -26,7 +26,8 @@ export function renderPayPage(orderNumber: string): string {
 <section class="card"><p id="status" role="status" tabindex="-1">Loading…</p>
 <p class="countdown" id="countdown" role="timer" aria-label="Time left to pay" hidden></p>
 <p id="countdown-announce" class="sr-only" aria-live="polite"></p>
-<p class="note" id="deadline"></p></section>
+<p class="note" id="deadline"></p>
+<p id="again" hidden><a href="/">Order a new sleeve</a></p></section>
 <section class="card" id="pay" hidden aria-labelledby="pay-label">
 <h2 id="pay-label"></h2>
 <form id="card-form" novalidate autocomplete="on">

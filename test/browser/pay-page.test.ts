@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CHROMIUM_NOTE, client, DESKTOP, hasChromium, launchBrowser, openPage, pauseClockSoon, PHONE, screenshot } from '../support/browser.ts';
-import { ADMIN_TOKEN, startServer } from './ordering-support.ts';
+import { ADMIN_TOKEN, lookAt, startServer } from './ordering-support.ts';
 
 const ADA = { email: 'ada@example.com', name: 'Ada Lovelace', size: '13-inch', font: 'Block', thread: 'Gold', stitchText: 'ADA' };
 
@@ -120,15 +120,20 @@ describe.skipIf(!hasChromium)(`the pay page in headless Chromium ${CHROMIUM_NOTE
     const { address } = await order();
     await page.goto(address);
     await page.locator('#pay').waitFor({ state: 'visible', timeout: 5_000 });
+    const again = page.getByRole('link', { name: 'Order a new sleeve' });
+    expect(await again.isVisible()).toBe(false);
     await page.locator('#pay').waitFor({ state: 'hidden', timeout: 10_000 });
     expect(await page.locator('#status').textContent()).toMatch(/cancelled/u);
     expect(await page.locator('#countdown').isVisible()).toBe(false);
+    // Cancelled, the page is no dead end: it links to the ordering page (it had no way on but the browser's back).
+    expect(await again.isVisible()).toBe(true);
+    expect(new URL((await again.getAttribute('href'))!, address).href).toBe(new URL('/', address).href);
     // Down a second at a time, never back up, and no burst of requests while the server still says 0:00.
     const values = shown.map((t) => Number(t.split(':')[1]));
     expect(values.at(-1)).toBe(0);
     expect(values.slice(1).every((v, i) => v === values[i]! - 1)).toBe(true);
     expect(requests).toBeLessThanOrEqual(4);
     expect(pageErrors).toEqual([]);
-    await screenshot(page, 'pay-expired-phone');
+    await lookAt(page, 'pay-expired');
   });
 });

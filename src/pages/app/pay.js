@@ -67,6 +67,8 @@ function show(order) {
   if (!held && !$('pay').hidden && $('pay').contains(document.activeElement)) $('status').focus();
   if (!held) countdown.stop();
   $('pay').hidden = !held; $('countdown').hidden = !held;
+  // A cancelled order is no dead end: the page it was ordered on takes a new one (its message says they may).
+  $('again').hidden = order.status !== 'CANCELLED';
   $('deadline').textContent = held ? payBefore(order.holdUntilText) : '';
   if (held) {
     $('pay-label').textContent = order.payLabel;
