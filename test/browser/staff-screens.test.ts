@@ -2,8 +2,8 @@
  * The staff console at the event (issue 18), in real Chromium, opened at 127.0.0.1 while PUBLIC_URL says localhost
  * (a proxy, a LAN address): publishing options that change only the text limit keeps every thread's colour (REST,
  * GraphQL and the pictures), because the console reads the colours from the options and never from a picture on
- * another origin; "Collected and cancelled" counts the orders that were done before the console opened. Screenshots
- * of the queue and the options at every screen size.
+ * another origin; "Collected and cancelled" counts the orders that were done before the console opened, and tiles
+ * them. Screenshots of the queue and the options at every screen size.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -50,6 +50,9 @@ describe.skipIf(!hasChromium)(`the staff console at the event ${CHROMIUM_NOTE}`,
     expect(await page.locator('#done summary').textContent()).toBe('Collected and cancelled (3)');
     await page.locator('#done summary').click();
     expect(await page.locator('#done-list .order').evaluateAll((cards) => cards.map((c) => (c as HTMLElement).dataset.orderNumber))).toEqual([made[2], made[1], made[0]]);
+    // Side by side on a laptop, as the columns above: they stood one per line, each as wide as the page.
+    const tops = await page.locator('#done-list .order').evaluateAll((cards) => cards.map((c) => Math.round(c.getBoundingClientRect().top)));
+    expect(new Set(tops).size).toBe(1);
     await screenshotEverySize(page, 'staff-queue');
 
     // Only the limit changes.
