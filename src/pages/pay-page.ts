@@ -27,7 +27,7 @@ export function renderPayPage(orderNumber: string): string {
 <p class="countdown" id="countdown" role="timer" aria-label="Time left to pay" hidden></p>
 <p id="countdown-announce" class="sr-only" aria-live="polite"></p>
 <p class="note" id="deadline"></p>
-<p id="again" hidden><a href="/">Order a new sleeve</a></p></section>
+<p id="again" hidden><a href="/">Order another sleeve</a></p></section>
 <section class="card" id="pay" hidden aria-labelledby="pay-label">
 <h2 id="pay-label"></h2>
 <form id="card-form" novalidate autocomplete="on">

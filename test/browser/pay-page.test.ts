@@ -120,7 +120,7 @@ describe.skipIf(!hasChromium)(`the pay page in headless Chromium ${CHROMIUM_NOTE
     const { address } = await order();
     await page.goto(address);
     await page.locator('#pay').waitFor({ state: 'visible', timeout: 5_000 });
-    const again = page.getByRole('link', { name: 'Order a new sleeve' });
+    const again = page.getByRole('link', { name: 'Order another sleeve' });
     expect(await again.isVisible()).toBe(false);
     await page.locator('#pay').waitFor({ state: 'hidden', timeout: 10_000 });
     expect(await page.locator('#status').textContent()).toMatch(/cancelled/u);
