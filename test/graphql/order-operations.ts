@@ -2,23 +2,30 @@
 import { expect } from 'vitest';
 import { VALID_ORDER, type TestGateway } from '../support/gateway.ts';
 
+/** What both operations ask of an Order (a fragment, as a client's would be). */
+const ORDER_FIELDS = /* GraphQL */ `
+  fragment OrderFields on Order {
+    orderNumber
+    status
+    holdUntil
+    holdUntilText
+    secondsLeft
+    payUrl
+    payToken
+    reason
+    order { size font thread stitchText status }
+    message
+    nextAction
+  }
+`;
+
 export const CREATE = /* GraphQL */ `
   mutation Create($input: OrderInput!) {
     createOrder(input: $input) {
       __typename
       ... on Order {
-        orderNumber
-        status
-        holdUntil
-        holdUntilText
-        secondsLeft
-        payUrl
-        payToken
         payLabel
-        reason
-        order { size font thread stitchText status }
-        message
-        nextAction
+        ...OrderFields
       }
       ... on ApiError {
         code
@@ -31,24 +38,16 @@ export const CREATE = /* GraphQL */ `
       }
     }
   }
+  ${ORDER_FIELDS}
 `;
 
 export const LOOKUP = /* GraphQL */ `
   query Lookup($orderNumber: ID!, $payToken: String!) {
     order(orderNumber: $orderNumber, payToken: $payToken) {
-      orderNumber
-      status
-      holdUntil
-      holdUntilText
-      secondsLeft
-      payUrl
-      payToken
-      reason
-      order { size font thread stitchText status }
-      message
-      nextAction
+      ...OrderFields
     }
   }
+  ${ORDER_FIELDS}
 `;
 
 export const PAY = /* GraphQL */ `
