@@ -1,7 +1,7 @@
 /**
  * Backs up the SQLite database named by DATABASE_URL while the gateway keeps running (docs/operations.md#backups):
  *
- *   npx tsx scripts/sqlite-backup.ts <destination file, or an existing directory>
+ *   npm run backup:sqlite -- <destination file, or an existing directory>   (its build, dist/scripts/sqlite-backup.js)
  *
  * A file copy of a live database is not a backup: in WAL mode the latest commits live in `sleeve.db-wal` until a
  * checkpoint, and a copy taken mid-write can be torn. SQLite's online backup API (better-sqlite3's `backup`) reads
@@ -61,7 +61,7 @@ async function backupSqlite(source: string, destination: string): Promise<{ page
 
 async function main(): Promise<void> {
   const given = process.argv[2];
-  if (!given) throw new BackupError('usage: npx tsx scripts/sqlite-backup.ts <destination file or directory>');
+  if (!given) throw new BackupError('usage: npm run backup:sqlite -- <destination file or directory>');
   const source = sourceFile(process.env);
   const destination = destinationFor(given);
   const { pages, bytes } = await backupSqlite(source, destination).catch((error: unknown) => {

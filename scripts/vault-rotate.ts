@@ -1,6 +1,6 @@
 /**
- * `npm run vault:rotate` (npx tsx scripts/vault-rotate.ts): re-seals every value sealed under a previous vault key
- * — card tokens (card data, CVC, network token, the card's lookup fingerprint), queued `/token-updated` bodies and
+ * `npm run vault:rotate` (its build, dist/scripts/vault-rotate.js): re-seals every value sealed under a previous vault
+ * key — card tokens (card data, CVC, network token, the card's lookup fingerprint), queued `/token-updated` bodies and
  * merchant webhook endpoints' secrets (current and previous) — under VAULT_KEY, so the keys in VAULT_PREVIOUS_KEYS can
  * be removed (docs/operations.md#rotating-vault_key). It also seals a network token stored in the clear before
  * migration 0011 (the gateway also seals those itself, at start and on its network-token job's sweeps).

@@ -5,7 +5,7 @@
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { serverEntry } from './support/process.ts';
+import { builtOrSources, serverEntry } from './support/process.ts';
 import { tempDir } from './support/temp-dir.ts';
 
 const SOURCES = ['--import', 'tsx', 'src/main.ts'];
@@ -37,4 +37,14 @@ it('runs the sources when any of them, or the build settings, changed after the 
 
 it('runs the sources when there is no build', () => {
   expect(serverEntry(checkout({ 'src/main.ts': 1_000, 'src/orders/order-service.ts': 1_000, 'mcp/tools.ts': 1_000 }, null))).toEqual(SOURCES);
+});
+
+it('runs an operator command (scripts/) the same way: its build while fresh, its sources once it changed', () => {
+  const files = { 'src/main.ts': 1_000, 'src/orders/order-service.ts': 1_000, 'mcp/tools.ts': 1_000, 'scripts/vault-rotate.ts': 1_500 };
+  const fresh = checkout({ ...files, 'dist/scripts/vault-rotate.js': 2_000 }, 2_000);
+  utimesSync(join(fresh, 'scripts'), 1_000, 1_000);
+  expect(builtOrSources(fresh, 'scripts/vault-rotate')).toEqual(['dist/scripts/vault-rotate.js']);
+  const edited = checkout({ ...files, 'scripts/vault-rotate.ts': 2_500, 'dist/scripts/vault-rotate.js': 2_000 }, 2_000);
+  utimesSync(join(edited, 'scripts'), 1_000, 1_000);
+  expect(builtOrSources(edited, 'scripts/vault-rotate')).toEqual(['--import', 'tsx', 'scripts/vault-rotate.ts']);
 });

@@ -11,15 +11,15 @@ import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { VALID_ORDER } from '../support/gateway.ts';
 import { postJson } from '../support/instances.ts';
-import { startProcess } from '../support/process.ts';
+import { builtOrSources, startProcess } from '../support/process.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
-/** `npx tsx scripts/sqlite-backup.ts <destination>`, without npx's own start-up; its exit code and output. */
+/** `npm run backup:sqlite -- <destination>` without npm's own start-up (sources when changed since the build). */
 function backup(destination: string, databaseUrl: string): Promise<{ code: number; output: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, ['--import', 'tsx', 'scripts/sqlite-backup.ts', destination], { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl } }, (error, stdout, stderr) =>
+    execFile(process.execPath, [...builtOrSources(ROOT, 'scripts/sqlite-backup'), destination], { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl } }, (error, stdout, stderr) =>
       done({ code: error ? Number(error.code ?? 1) : 0, output: stdout + stderr }),
     );
   });

@@ -93,7 +93,7 @@ it('packs, installs into a fresh project, and the README example passes there un
   timings.pack = packSeconds;
   // The build, its declarations, the pages' files it reads at run time, the schema for codegen; no sources or tests.
   // Redoc's bundle too, which /docs serves: redoc is a development dependency (it brought React and a hundred packages).
-  expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'schema/schema.graphql', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/main.js', 'dist/src/pages/app/order-app.js', 'dist/rest-compat/redoc.standalone.js']));
+  expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'schema/schema.graphql', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/main.js', 'dist/scripts/vault-rotate.js', 'dist/scripts/sqlite-backup.js', 'dist/src/pages/app/order-app.js', 'dist/rest-compat/redoc.standalone.js']));
   expect(files.filter((path) => !path.startsWith('dist/') && !['package.json', 'README.md', 'schema/schema.graphql'].includes(path))).toEqual([]);
   expect(files.filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts'))).toEqual([]);
 

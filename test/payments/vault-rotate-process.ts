@@ -1,12 +1,13 @@
 /**
- * scripts/vault-rotate.ts as an operator runs it, for the suites that rotate VAULT_KEY (vault-rotation.test.ts,
- * vault-damaged.test.ts, network-token-at-rest.test.ts): a process of its own on a database the test's gateways
- * share.
+ * scripts/vault-rotate.ts as an operator runs it (its build, as `npm run vault:rotate`, unless the sources changed
+ * since), for the suites that rotate VAULT_KEY (vault-rotation.test.ts, vault-damaged.test.ts,
+ * network-token-at-rest.test.ts): a process of its own on a database the test's gateways share.
  */
 import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { BACKEND, backendEnv } from '../support/databases.ts';
 import { afterThisTest } from '../support/gateway.ts';
+import { builtOrSources } from '../support/process.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -34,7 +35,7 @@ export interface Rotation {
 /** The rotation with only the environment given (none of this process's VAULT_ variables). */
 export function rotate(url: string, env: Record<string, string>): Rotation {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VAULT_')));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/vault-rotate.ts'], { cwd: ROOT, env: { ...inherited, DATABASE_URL: url, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, builtOrSources(ROOT, 'scripts/vault-rotate'), { cwd: ROOT, env: { ...inherited, DATABASE_URL: url, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const waiters: Array<() => void> = [];
   const collect = (chunk: Buffer) => {

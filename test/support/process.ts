@@ -7,8 +7,8 @@ import { afterThisTest } from './gateway.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
-/** What the build compiles (tsconfig.build.json follows the imports of src/ into these) and copies (scripts/build.mjs). */
-const BUILT_FROM = ['src', 'graphql-server', 'rest-compat', 'schema', 'mcp', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
+/** What the build compiles (tsconfig.build.json follows the imports of its entries into these) and copies (scripts/build.mjs). */
+const BUILT_FROM = ['src', 'graphql-server', 'rest-compat', 'schema', 'mcp', 'scripts', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
 /** The sources, as `node` arguments. */
 const SOURCES = ['--import', 'tsx', 'src/main.ts'];
 
@@ -20,11 +20,20 @@ const SOURCES = ['--import', 'tsx', 'src/main.ts'];
  * `npm run build`.
  */
 export function serverEntry(root: string): string[] {
+  return builtOrSources(root, 'src/main');
+}
+
+/**
+ * `node` arguments that run `module` (a path from `root` without its extension: `src/main`, `scripts/vault-rotate`)
+ * as serverEntry runs the server: its build when that is newer than everything it is made from, else its sources.
+ */
+export function builtOrSources(root: string, module: string): string[] {
+  const sources = ['--import', 'tsx', `${module}.ts`];
   let built: number;
   try {
-    built = statSync(join(root, 'dist', 'src', 'main.js')).mtimeMs;
+    built = statSync(join(root, 'dist', `${module}.js`)).mtimeMs;
   } catch {
-    return SOURCES;
+    return sources;
   }
   const newest = Math.max(
     ...BUILT_FROM.flatMap((name) => {
@@ -34,7 +43,7 @@ export function serverEntry(root: string): string[] {
       return [stat.mtimeMs, ...readdirSync(path, { recursive: true, encoding: 'utf8' }).map((file) => statSync(join(path, file)).mtimeMs)];
     }),
   );
-  return newest < built ? ['dist/src/main.js'] : SOURCES;
+  return newest < built ? [`dist/${module}.js`] : sources;
 }
 
 /** Worked out once per worker: a run of the suite does not rebuild. */
