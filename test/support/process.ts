@@ -7,7 +7,7 @@ import { afterThisTest } from './gateway.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
-/** What the build compiles (tsconfig.build.json follows the imports of its entries into these) and copies (scripts/build.mjs). */
+/** What the build compiles (tsconfig.build.json follows its entries' imports) and copies (scripts/build.mjs). */
 const BUILT_FROM = ['src', 'graphql-server', 'rest-compat', 'schema', 'mcp', 'scripts', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
 /** The sources, as `node` arguments. */
 const SOURCES = ['--import', 'tsx', 'src/main.ts'];
