@@ -11,7 +11,7 @@ import SQLite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { VALID_ORDER } from '../support/gateway.ts';
 import { postJson } from '../support/instances.ts';
-import { builtOrSources, startProcess } from '../support/process.ts';
+import { entryOf, startProcess } from '../support/process.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -19,7 +19,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 /** `npm run backup:sqlite -- <destination>` without npm's own start-up (sources when changed since the build). */
 function backup(destination: string, databaseUrl: string): Promise<{ code: number; output: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, [...builtOrSources(ROOT, 'scripts/sqlite-backup'), destination], { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl } }, (error, stdout, stderr) =>
+    execFile(process.execPath, [...entryOf('scripts/sqlite-backup'), destination], { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl } }, (error, stdout, stderr) =>
       done({ code: error ? Number(error.code ?? 1) : 0, output: stdout + stderr }),
     );
   });

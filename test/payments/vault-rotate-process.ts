@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { BACKEND, backendEnv } from '../support/databases.ts';
 import { afterThisTest } from '../support/gateway.ts';
-import { builtOrSources } from '../support/process.ts';
+import { entryOf } from '../support/process.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -35,7 +35,7 @@ export interface Rotation {
 /** The rotation with only the environment given (none of this process's VAULT_ variables). */
 export function rotate(url: string, env: Record<string, string>): Rotation {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VAULT_')));
-  const child = spawn(process.execPath, builtOrSources(ROOT, 'scripts/vault-rotate'), { cwd: ROOT, env: { ...inherited, DATABASE_URL: url, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, entryOf('scripts/vault-rotate'), { cwd: ROOT, env: { ...inherited, DATABASE_URL: url, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const waiters: Array<() => void> = [];
   const collect = (chunk: Buffer) => {

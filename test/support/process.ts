@@ -46,8 +46,15 @@ export function builtOrSources(root: string, module: string): string[] {
   return newest < built ? [`dist/${module}.js`] : sources;
 }
 
-/** Worked out once per worker: a run of the suite does not rebuild. */
-let entry: string[] | undefined;
+/** Worked out once per worker and module: a run of the suite does not rebuild. */
+const entries = new Map<string, string[]>();
+
+/** builtOrSources for this checkout's `module` (`src/main`, `scripts/vault-rotate`): how its child processes run it. */
+export function entryOf(module: string): string[] {
+  let entry = entries.get(module);
+  if (!entry) entries.set(module, (entry = builtOrSources(ROOT, module)));
+  return entry;
+}
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -67,7 +74,7 @@ export interface ServerProcess {
 export async function startProcess(env: Record<string, string>, how: 'node' | 'npm start' = 'node', { modules = false } = {}): Promise<ServerProcess> {
   // Under `npm test`, npm_execpath names the npm that runs the suite; otherwise the one on PATH.
   const npm = process.env.npm_execpath ? [process.execPath, process.env.npm_execpath] : ['npm'];
-  const node = (entry ??= serverEntry(ROOT));
+  const node = entryOf('src/main');
   const [command, ...args] = how === 'node' ? [process.execPath, ...node.slice(0, -1), ...(modules ? moduleHook() : []), node.at(-1)!] : [...npm, 'start', '--silent'];
   const child = spawn(command!, args, {
     cwd: ROOT,
