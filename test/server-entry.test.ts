@@ -1,11 +1,11 @@
 /**
  * The suites' child processes run the build when it is fresh and the sources otherwise (test/support/process.ts
- * serverEntry): a test that starts a server after an edit must never run yesterday's build.
+ * builtOrSources): a test that starts a server after an edit must never run yesterday's build.
  */
 import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { builtOrSources, serverEntry } from './support/process.ts';
+import { builtOrSources } from './support/process.ts';
 import { tempDir } from './support/temp-dir.ts';
 
 const SOURCES = ['--import', 'tsx', 'src/main.ts'];
@@ -25,18 +25,18 @@ function checkout(files: Record<string, number>, built: number | null): string {
 
 it('runs the build when it is newer than every file it is made from', () => {
   const root = checkout({ 'src/main.ts': 1_000, 'src/orders/order-service.ts': 1_500, 'mcp/tools.ts': 1_200, 'package.json': 1_100 }, 2_000);
-  expect(serverEntry(root)).toEqual(['dist/src/main.js']);
+  expect(builtOrSources(root, 'src/main')).toEqual(['dist/src/main.js']);
 });
 
 it('runs the sources when any of them, or the build settings, changed after the build', () => {
   for (const changed of ['src/orders/order-service.ts', 'mcp/tools.ts', 'package.json']) {
     const root = checkout({ 'src/main.ts': 1_000, 'src/orders/order-service.ts': 1_500, 'mcp/tools.ts': 1_200, 'package.json': 1_100, [changed]: 2_500 }, 2_000);
-    expect(serverEntry(root), changed).toEqual(SOURCES);
+    expect(builtOrSources(root, 'src/main'), changed).toEqual(SOURCES);
   }
 });
 
 it('runs the sources when there is no build', () => {
-  expect(serverEntry(checkout({ 'src/main.ts': 1_000, 'src/orders/order-service.ts': 1_000, 'mcp/tools.ts': 1_000 }, null))).toEqual(SOURCES);
+  expect(builtOrSources(checkout({ 'src/main.ts': 1_000, 'src/orders/order-service.ts': 1_000, 'mcp/tools.ts': 1_000 }, null), 'src/main')).toEqual(SOURCES);
 });
 
 it('runs an operator command (scripts/) the same way: its build while fresh, its sources once it changed', () => {

@@ -10,13 +10,13 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { afterThisTest } from '../support/gateway.ts';
 import { eventually } from '../support/receiver.ts';
-import { serverEntry } from '../support/process.ts';
+import { entryOf } from '../support/process.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
 /** The gateway started with `env`, its stdout and stderr kept apart, stopped with SIGTERM once it listens. */
 async function startAndStop(env: Record<string, string>): Promise<{ stdout: string[]; stderr: string[]; code: number | null }> {
-  const child = spawn(process.execPath, serverEntry(ROOT), {
+  const child = spawn(process.execPath, entryOf('src/main'), {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: ':memory:', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

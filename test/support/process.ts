@@ -9,23 +9,15 @@ const ROOT = resolve(import.meta.dirname, '../..');
 
 /** What the build compiles (tsconfig.build.json follows its entries' imports) and copies (scripts/build.mjs). */
 const BUILT_FROM = ['src', 'graphql-server', 'rest-compat', 'schema', 'mcp', 'scripts', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
-/** The sources, as `node` arguments. */
+/** The server's sources, as `node` arguments (startupRefusal lists the modules they load). */
 const SOURCES = ['--import', 'tsx', 'src/main.ts'];
 
 /**
- * How a child process runs the gateway in `root`: the build (`dist/src/main.js`, what `npm start` runs) when it was
- * made after the last change to anything it is made from, else the sources under tsx. `npm ci` and `npm install`
- * build it (`prepare`), so a fresh checkout's `npm test` starts the build, in about half the CPU of tsx (2.6 against
- * 4.7 s of a core here, for each start); after an edit, the sources run until the next
- * `npm run build`.
- */
-export function serverEntry(root: string): string[] {
-  return builtOrSources(root, 'src/main');
-}
-
-/**
- * `node` arguments that run `module` (a path from `root` without its extension: `src/main`, `scripts/vault-rotate`)
- * as serverEntry runs the server: its build when that is newer than everything it is made from, else its sources.
+ * How a child process runs `module` of the checkout in `root` (a path without its extension: `src/main`, what `npm
+ * start` runs, or an operator command such as `scripts/vault-rotate`): its build when that was made after the last
+ * change to anything it is made from, else its sources under tsx. `npm ci` and `npm install` build it (`prepare`),
+ * so a fresh checkout's `npm test` starts the build, in about half the CPU of tsx (2.6 against 4.7 s of a core here,
+ * for each server start); after an edit, the sources run until the next `npm run build`.
  */
 export function builtOrSources(root: string, module: string): string[] {
   const sources = ['--import', 'tsx', `${module}.ts`];
