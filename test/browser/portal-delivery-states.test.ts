@@ -11,7 +11,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { CHROMIUM_NOTE, hasChromium, launchBrowser, openPage } from '../support/browser.ts';
-import { startServer } from './ordering-support.ts';
+import { linesBeginningWithDot, startServer } from './ordering-support.ts';
 import { LAPTOP, lookAtPortal, signIn } from './portal-support.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -78,6 +78,13 @@ describe.skipIf(!hasChromium)(`the merchant portal's times and waits in headless
     // Each delivery says when it was made, one click less than its attempts' times (the staff console's list did).
     const created = await pageWhen(page, iso(now - 120_000));
     expect.soft(await meta(page, 'msg_held')).toBe(`msg_held · created ${created} · last attempt No answer within 10 s · next ${until}`);
+    // Wherever that line wraps, from the laptop layout's narrowest width to a laptop's, no line begins with a "·" (one
+    // did at some widths: a break was allowed before the dot that followed a part).
+    for (let width = 768; width <= LAPTOP.width; width += 6) {
+      await page.setViewportSize({ width, height: LAPTOP.height });
+      expect.soft(await linesBeginningWithDot(page, '#delivery-list'), `${width} px wide`).toEqual([]);
+    }
+    await page.setViewportSize(LAPTOP);
     await page.locator('#delivery-list summary').click();
     expect.soft(await page.locator('tr.attempt td').nth(2).textContent()).toBe('No answer within 10 s');
     expect.soft(await page.locator('tr.attempt td').nth(3).textContent()).toBe('—');

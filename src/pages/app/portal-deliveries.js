@@ -58,8 +58,7 @@ export function createDeliveries({ api }) {
       h('div', { class: 'top' },
         h('span', { class: 'type' }, delivery.eventType),
         h('span', { class: `badge ${delivery.status.toLowerCase()}` }, statusText(delivery.status))),
-      h('p', { class: 'meta' }, h('span', { class: 'mono' }, delivery.webhookId),
-        metaPart(`created ${when(delivery.createdAt)}`), metaPart(last && `last attempt ${attemptText(last)}`), metaPart(next)),
+      metaLine(delivery.webhookId, [`created ${when(delivery.createdAt)}`, last && `last attempt ${attemptText(last)}`, next]),
       details,
       h('div', { class: 'actions' }, h('button', {
         type: 'button', class: 'secondary redeliver', disabled: !sendable, 'aria-describedby': sendable ? null : 'send-again-note', onclick: () => redeliver(delivery),
@@ -67,12 +66,17 @@ export function createDeliveries({ api }) {
   }
 
   /**
-   * A part of a delivery's line after its id, behind a "·" drawn only where the parts share a line: on a phone each
-   * stands on a line of its own (portal.css), where the wrap had begun a line with the dot. Wider, the line may still
-   * wrap (an id, a time and an answer): the dot keeps to the part before it (its space unbreakable, portal.css) and
-   * the line breaks only after it.
+   * A delivery's line: its id, then its parts (the empty ones left out), "·" between them, drawn only where they share
+   * a line: on a phone each part stands on a line of its own (portal.css). Wider, the line may wrap (an id, a time and
+   * an answer). Each part moves to the next line whole (an inline-block), and each "·" is the end of what stands
+   * before it, so a wrap never begins a line with one: a dot between two parts had let the line break before it.
    */
-  const metaPart = (text) => text && [h('span', { class: 'sep', 'aria-hidden': 'true' }, ' ·'), ' ', h('span', { class: 'part' }, text)];
+  function metaLine(id, parts) {
+    const shown = parts.filter(Boolean);
+    const sep = () => h('span', { class: 'sep', 'aria-hidden': 'true' }, ' ·');
+    return h('p', { class: 'meta' }, h('span', { class: 'mono' }, id), shown.length > 0 && sep(),
+      shown.flatMap((text, i) => [' ', h('span', { class: 'part' }, text, i < shown.length - 1 && sep())]));
+  }
 
   /** An API refusal, announced (role=alert) apart from the list's own status line; '' clears it. */
   const alertDeliveries = (text) => { $('#deliveries-error').textContent = text; };
