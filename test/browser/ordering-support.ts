@@ -210,10 +210,10 @@ export function lookAt(page: Page, name: string): Promise<void> {
   return lookAtSizes(page, name, [{ name: 'phone', viewport: PHONE }, { name: 'desktop', viewport: DESKTOP }]);
 }
 
-/** Signs `page` in on the staff console of `base` with the suites' admin token. */
-export async function signInToStaff(page: Page, base: string): Promise<void> {
+/** Signs `page` in on the staff console of `base` with `token` (the suites' admin token unless given). */
+export async function signInToStaff(page: Page, base: string, token = ADMIN_TOKEN): Promise<void> {
   await page.goto(`${base}/staff`);
-  await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
+  await page.getByLabel('Admin token').fill(token);
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 

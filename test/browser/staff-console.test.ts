@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { profileAccess } from '../platform/support.ts';
 import { CHROMIUM_NOTE, hasChromium, launchBrowser, openPage } from '../support/browser.ts';
 import { afterThisTest } from '../support/gateway.ts';
-import { ADMIN_TOKEN, DESKTOP, fillOrder, lookAt, PHONE, startServer } from './ordering-support.ts';
+import { ADMIN_TOKEN, DESKTOP, fillOrder, lookAt, PHONE, signInToStaff, startServer } from './ordering-support.ts';
 
 const SITE_ID = 'site_browser';
 const SITE_KEY = 'key_browser';
@@ -34,12 +34,6 @@ async function merchantReceiver() {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   afterThisTest(() => new Promise<void>((resolve) => server.close(() => resolve())));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
-}
-
-async function signIn(page: Page, base: string, token: string) {
-  await page.goto(`${base}/staff`);
-  await page.getByLabel('Admin token').fill(token);
-  await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
 const card = (page: Page, n: string) => page.locator(`#order-${n}`);
@@ -68,7 +62,7 @@ describe.skipIf(!hasChromium)(`the staff console in headless Chromium ${CHROMIUM
     const { page } = staff;
     await page.goto(`${base}/staff`);
     await lookAt(page, 'staff-sign-in');
-    await signIn(page, base, 'not-the-token');
+    await signInToStaff(page, base, 'not-the-token');
     await expect.poll(() => page.locator('#token-error').textContent(), { timeout: 5_000 }).toBe('That token is not the admin token.');
     expect(await page.locator('#token').getAttribute('aria-invalid')).toBe('true');
     await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
@@ -173,7 +167,7 @@ describe.skipIf(!hasChromium)(`the staff console in headless Chromium ${CHROMIUM
 
     // This staff member's device is in dark mode: the checks of lookAt apply to that palette too.
     const { page, pageErrors } = await openPage(browser, { viewport: DESKTOP, colorScheme: 'dark' });
-    await signIn(page, base, ADMIN_TOKEN);
+    await signInToStaff(page, base);
     await page.getByRole('link', { name: 'Options & info' }).click();
     const threads = page.getByLabel('Threads, one per line: name and colour');
     // The current set, colours included, ready to edit.
@@ -261,7 +255,7 @@ describe.skipIf(!hasChromium)(`the staff console in headless Chromium ${CHROMIUM
       ws.connectToServer();
       sockets.push(ws);
     });
-    await signIn(page, base, ADMIN_TOKEN);
+    await signInToStaff(page, base);
     await expect.poll(() => page.locator('#conn').textContent(), { timeout: 5_000 }).toBe('Live');
     const ada = await api.createOrder({ email: 'ada@example.com', name: 'Ada Lovelace', size: '13-inch', font: 'Block', thread: 'Gold', stitchText: 'ADA' });
     await api.pay('1001', ada.payToken);

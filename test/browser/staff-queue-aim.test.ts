@@ -14,80 +14,24 @@
  * whatever order a change's stream copy and the mutation's answer arrive (the copy first said "Orders 1040 in
  * progress, 1040 ready, 1041 in progress, …" to a keyboard user moving orders on).
  */
-import type { Page, Route } from 'playwright-core';
+import type { Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { CHROMIUM_NOTE, client, hasChromium, launchBrowser, openPage, pauseClockSoon } from '../support/browser.ts';
-import { ADMIN_TOKEN, DESKTOP, PHONE, startServer } from './ordering-support.ts';
-
-type Api = ReturnType<typeof client>;
-type Point = { x: number; y: number };
-
-/** The sentence a refused click shows (#queue-moved, over the page's foot). */
-const refused = (n: string) => `Order ${n} had just moved under the pointer, so that click did nothing. Check the order, then click again.`;
-
-/** `count` paid orders of one shape (cards of one height), numbered from 1001. */
-async function paidOrders(api: Api, count: number): Promise<string[]> {
-  const made: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const created = await api.createOrder({ size: '13-inch', font: 'Block', thread: 'Gold', stitchText: 'HI', name: 'Ada Lovelace', email: `desk${i}@example.com` });
-    await api.pay(created.orderNumber, created.payToken);
-    made.push(created.orderNumber);
-  }
-  return made;
-}
-
-/** Another desk moves order `n` on (its own GraphQL call, as another laptop would). */
-async function otherDesk(api: Api, n: string, status: 'IN_PROGRESS' | 'READY'): Promise<void> {
-  await api.staff(`mutation { advanceOrder(orderNumber: "${n}", status: ${status}) { status } }`);
-}
-
-async function signIn(page: Page, base: string): Promise<void> {
-  await page.goto(`${base}/staff`);
-  await page.getByLabel('Admin token').fill(ADMIN_TOKEN);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.locator('#columns .order').first().waitFor({ state: 'visible', timeout: 10_000 });
-  await expect.poll(() => page.locator('#conn').textContent(), { timeout: 10_000 }).toBe('Live');
-}
-
-const status = (page: Page, n: string) => page.locator(`#order-${n}`).getAttribute('data-status');
-const queueError = (page: Page) => page.locator('#queue-error').textContent();
-const note = (page: Page) => page.evaluate(() => document.querySelector('#queue-moved')?.textContent ?? '');
-
-/** The middle of the button named `name`, scrolled into view. */
-async function middleOf(page: Page, name: string): Promise<Point> {
-  const button = page.getByRole('button', { name, exact: true });
-  await button.scrollIntoViewIfNeeded();
-  const box = (await button.boundingBox())!;
-  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-}
-
-/** The name of the button at `point` now ("Mark ready #1003"), or null. */
-const buttonAt = (page: Page, point: Point) =>
-  page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('button')?.textContent ?? null, point);
-
-
-/** Waits until `read` gives `expected`, running the paused page clock 20 ms at a time (the queue draws at a frame). */
-async function untilDrawn(page: Page, read: () => Promise<unknown>, expected: unknown): Promise<void> {
-  await expect.poll(async () => {
-    await page.clock.runFor(20);
-    return read();
-  }, { timeout: 10_000 }).toEqual(expected);
-}
-
-/** The AdvanceOrder requests `page` sends, by order number. */
-function advancesOf(page: Page): string[] {
-  const sent: string[] = [];
-  page.on('request', (request) => {
-    const body = request.method() === 'POST' ? request.postData() : null;
-    if (body?.includes('"operationName":"AdvanceOrder"')) sent.push(JSON.parse(body).variables.n);
-  });
-  return sent;
-}
-
-async function click(page: Page, clickCount = 1): Promise<void> {
-  await page.mouse.down({ clickCount });
-  await page.mouse.up({ clickCount });
-}
+import { CHROMIUM_NOTE, hasChromium, launchBrowser, openPage, pauseClockSoon } from '../support/browser.ts';
+import { DESKTOP, PHONE, startServer } from './ordering-support.ts';
+import {
+  advancesOf,
+  buttonAt,
+  click,
+  middleOf,
+  note,
+  otherDesk,
+  paidOrders,
+  queueError,
+  refused,
+  signIn,
+  status,
+  untilDrawn,
+} from './staff-queue-support.ts';
 
 describe.skipIf(!hasChromium)(`the staff console's queue under a pointer while cards move ${CHROMIUM_NOTE}`, () => {
   /** A server with `paid` orders of which the first `started` are in progress, and a laptop's staff page on its clock. */

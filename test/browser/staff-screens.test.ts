@@ -9,16 +9,11 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_OPTIONS } from '../../src/orders/sleeve-options.ts';
 import { CHROMIUM_NOTE, hasChromium, launchBrowser, openPage } from '../support/browser.ts';
+import { signInToStaff } from './ordering-support.ts';
 import { crossOriginServer, screenshotEverySize } from './screens.ts';
 
 const LAPTOP = { width: 1366, height: 768 };
 const COLORS = DEFAULT_OPTIONS.threads.map((t) => [t.value, t.color]);
-
-async function signIn(page: Page, base: string, token: string) {
-  await page.goto(`${base}/staff`);
-  await page.getByLabel('Admin token').fill(token);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
 
 describe.skipIf(!hasChromium)(`the staff console at the event ${CHROMIUM_NOTE}`, () => {
   it('keeps every thread colour when only the text limit is published from another origin, and counts the orders done before it opened', { timeout: 90_000 }, async () => {
@@ -45,7 +40,7 @@ describe.skipIf(!hasChromium)(`the staff console at the event ${CHROMIUM_NOTE}`,
       const url = new URL(request.url());
       if (url.protocol.startsWith('http') && url.origin !== base) elsewhere.push(request.url());
     });
-    await signIn(page, base, adminToken);
+    await signInToStaff(page, base, adminToken);
     await page.locator(`#order-${made[5]}`).waitFor({ state: 'visible', timeout: 5_000 });
     expect(await page.locator('#done summary').textContent()).toBe('Collected and cancelled (3)');
     await page.locator('#done summary').click();
