@@ -1,6 +1,6 @@
 /**
- * The fan-out bench's results (bench/fanout.ts): one step's figures, its printed line, and the CPU-per-subscriber
- * comparison at the same N.
+ * The fan-out bench's results (bench/fanout.ts): one step's figures (from the client's report, or a failure), its
+ * printed line, and the CPU-per-subscriber comparison at the same N.
  */
 
 /**
@@ -29,6 +29,44 @@ export interface StepResult {
   seconds: number;
 }
 
+/**
+ * A step's result from the client's report (its last stdout line, a JSON object; bench/fanout-client.ts), the
+ * servers' CPU over the window, and the step's wall time: passes only when the client says so.
+ */
+export function stepFromReport(target: Target, n: number, line: string, serverCpu: number | null, seconds: number, p99Limit: number): StepResult {
+  const r = JSON.parse(line) as Record<string, unknown>;
+  const p99 = (r.p99 as number | null) ?? null;
+  const notes: string[] = [];
+  if ((r.subscribed as number) < n) notes.push(`only ${String(r.subscribed)} subscribed`);
+  if ((r.errors as number) > 0) notes.push(`${String(r.errors)} errors (${String(r.firstError)})`);
+  if ((r.missing as number) > 0) notes.push(`${String(r.missing)} ticks missing`);
+  if ((r.extra as number) > 0) notes.push(`${String(r.extra)} extra ticks`);
+  if ((r.finals as number) > 0) notes.push(`${String(r.finals)} final events`);
+  if (p99 !== null && p99 >= p99Limit) notes.push(`p99 ≥ ${p99Limit} ms`);
+  return {
+    target,
+    n,
+    ok: r.ok === true,
+    p50: (r.p50 as number | null) ?? null,
+    p99,
+    max: (r.max as number | null) ?? null,
+    missing: (r.missing as number | undefined) ?? null,
+    errors: (r.errors as number) ?? 0,
+    connectMs: (r.connectMs as number) ?? null,
+    serverCpu,
+    clientLoop: (r.clientLoopUtilization as number | undefined) ?? null,
+    clientDelayMax: (r.clientLoopDelayMax as number | undefined) ?? null,
+    serverP99: (r.serverP99 as number | null | undefined) ?? null,
+    note: notes.join('; '),
+    seconds,
+  };
+}
+
+/** A step that failed before the client reported (a timeout, a process that exited): a miss with `note` and no figures. */
+export function failedStep(target: Target, n: number, note: string, seconds: number): StepResult {
+  const none = { p50: null, p99: null, max: null, missing: null, connectMs: null, serverCpu: null, clientLoop: null, clientDelayMax: null, serverP99: null };
+  return { target, n, ok: false, ...none, errors: 1, note, seconds };
+}
 
 export const fmt = (v: number | null, digits = 0) => (v === null ? '-' : v.toFixed(digits));
 
@@ -42,7 +80,6 @@ export function print(r: StepResult): void {
       (r.note ? `  ${r.note}` : ''),
   );
 }
-
 
 /**
  * Server CPU per subscriber, `target` over `baseline` (bare unless said), at the largest N that both passed (the same

@@ -39,7 +39,7 @@ import { join } from 'node:path';
 import { GATEWAY_ENTRY, row } from './lib.ts';
 import { killAll, startNode, type Proc } from './fanout-processes.ts';
 import { cpuSeconds } from './pinning.ts';
-import { cpuPerSubscriber, print, fmt, type StepResult, type Target } from './fanout-report.ts';
+import { cpuPerSubscriber, failedStep, fmt, print, stepFromReport, type StepResult, type Target } from './fanout-report.ts';
 import { randomBytes } from 'node:crypto';
 
 const TARGETS = (process.env.FANOUT_TARGETS ?? 'bare,gateway').split(',') as Target[];
@@ -157,51 +157,11 @@ async function step(target: Target, n: number): Promise<StepResult> {
     const cpuNow = cpuOfServers();
     const serverCpu =
       cpuAtWindow !== null && cpuNow !== null ? (cpuNow - cpuAtWindow) / ((Date.now() - windowAt) / 1000) : null;
-    const r = JSON.parse(line) as Record<string, unknown>;
-    const p99 = (r.p99 as number | null) ?? null;
-    const notes: string[] = [];
-    if ((r.subscribed as number) < n) notes.push(`only ${String(r.subscribed)} subscribed`);
-    if ((r.errors as number) > 0) notes.push(`${String(r.errors)} errors (${String(r.firstError)})`);
-    if ((r.missing as number) > 0) notes.push(`${String(r.missing)} ticks missing`);
-    if ((r.extra as number) > 0) notes.push(`${String(r.extra)} extra ticks`);
-    if ((r.finals as number) > 0) notes.push(`${String(r.finals)} final events`);
-    if (p99 !== null && p99 >= P99_LIMIT_MS) notes.push(`p99 ≥ ${P99_LIMIT_MS} ms`);
-    return {
-      target,
-      n,
-      ok: r.ok === true,
-      p50: (r.p50 as number | null) ?? null,
-      p99,
-      max: (r.max as number | null) ?? null,
-      missing: (r.missing as number | undefined) ?? null,
-      errors: (r.errors as number) ?? 0,
-      connectMs: (r.connectMs as number) ?? null,
-      serverCpu,
-      clientLoop: (r.clientLoopUtilization as number | undefined) ?? null,
-      clientDelayMax: (r.clientLoopDelayMax as number | undefined) ?? null,
-      serverP99: (r.serverP99 as number | null | undefined) ?? null,
-      note: notes.join('; '),
-      seconds: (Date.now() - stepStarted) / 1000,
-    };
+    return stepFromReport(target, n, line, serverCpu, (Date.now() - stepStarted) / 1000, P99_LIMIT_MS);
   } catch (error) {
     const stderr = (client?.stderrTail() ?? '') + servers.map((server) => server.stderrTail()).join('');
-    return {
-      target,
-      n,
-      ok: false,
-      p50: null,
-      p99: null,
-      max: null,
-      missing: null,
-      errors: 1,
-      connectMs: null,
-      serverCpu: null,
-      clientLoop: null,
-      clientDelayMax: null,
-      serverP99: null,
-      note: `${error instanceof Error ? error.message.slice(0, 300) : String(error)} ${stderr.slice(-300)}`.trim(),
-      seconds: (Date.now() - stepStarted) / 1000,
-    };
+    const note = `${error instanceof Error ? error.message.slice(0, 300) : String(error)} ${stderr.slice(-300)}`.trim();
+    return failedStep(target, n, note, (Date.now() - stepStarted) / 1000);
   } finally {
     await stopAll([client, ...servers]);
   }
