@@ -13,13 +13,19 @@ const DATABASE_FACING = ['test/rest/**/*.test.ts', 'test/graphql/**/*.test.ts', 
 // node:http handler on a real port with its fast JSON path (SLEEVE_TEST_ENTRY=node), so that path passes every
 // suite yoga's Fetch handler passes. Only the files that call `gql`: the entry changes nothing else (REST stays in
 // memory, and the suites with their own server or socket run on the production entry already), and a second run of
-// the other 25 cost about 50 s of CI for nothing.
+// the other 25 cost about 50 s of CI for nothing. Nor the files whose every gateway comes from gatewayOver
+// (support/graphql-transports.ts): they run over both the in-memory handler and the production entry themselves, and
+// their `gql` is the transport's, so a second run was the first again (about 20 s of worker time).
 const GRAPHQL_DIRECTORIES = ['test/graphql', 'test/live', 'test/notifications', 'test/payments', 'test/platform'];
+const runsOverBothTransports = (text: string) => text.includes('graphql-transports.ts') && !/\btestGateway\s*\(/u.test(text);
 const GRAPHQL_SUITES = GRAPHQL_DIRECTORIES.flatMap((directory) =>
   readdirSync(directory, { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.test.ts'))
     .map((file) => `${directory}/${file}`)
-    .filter((file) => /\bgql\s*[<(]/u.test(readFileSync(file, 'utf8'))),
+    .filter((file) => {
+      const text = readFileSync(file, 'utf8');
+      return /\bgql\s*[<(]/u.test(text) && !runsOverBothTransports(text);
+    }),
 );
 
 export default defineConfig({
