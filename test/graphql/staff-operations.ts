@@ -1,4 +1,4 @@
-/** The staff operations the GraphQL door's staff suites send (staff, staff-lists), and the checks they share. */
+/** The staff operations the GraphQL staff suites send (staff, staff-lists), and checks the webhooks suite shares. */
 import { expect } from 'vitest';
 import type { GqlResult, TestGateway } from '../support/gateway.ts';
 

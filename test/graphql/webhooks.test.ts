@@ -7,10 +7,11 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createMerchant, platformHeaders } from '../platform/support.ts';
-import { testGateway, type GqlResult, type TestGateway } from '../support/gateway.ts';
+import { testGateway, type TestGateway } from '../support/gateway.ts';
 import { liveServer, subscribe } from '../support/live-server.ts';
 import { subscriptionsOpen } from '../support/subscriptions-open.ts';
 import { eventually, startReceiver, type Receiver } from '../support/receiver.ts';
+import { codeOf, staffRequests } from './staff-operations.ts';
 
 const ENDPOINT_FIELDS = 'id endpointId siteId url description eventTypes enabled disabledReason failingSince throttledUntil previousSecretExpiresAt createdAt updatedAt';
 const DELIVERY_FIELDS = 'id deliveryId webhookId siteId eventType status attemptCount nextAttemptAt createdAt deliveredAt lastError attempts { attempt statusCode } endpoint { endpointId }';
@@ -30,16 +31,7 @@ let staff: { token: string };
 /** A real endpoint on 127.0.0.1: the dispatcher delivers to it while the test runs. */
 let receiver: Receiver;
 
-async function ok<T = any>(query: string, variables?: Record<string, unknown>): Promise<T> {
-  const result = await t.gql<T>(query, variables, staff);
-  expect(result.errors, JSON.stringify(result.errors)).toBeUndefined();
-  return result.data;
-}
-
-function codeOf(result: GqlResult<unknown>) {
-  expect(result.errors, 'expected an error').toBeDefined();
-  return result.errors![0]!.extensions?.code;
-}
+const { ok } = staffRequests(() => t);
 
 /** The site's endpoints as the site itself reads them over REST. */
 async function restEndpoints(site: { id: string; apiKey: string }) {
