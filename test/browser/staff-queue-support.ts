@@ -8,8 +8,8 @@ import { expect } from 'vitest';
 import type { client } from '../support/browser.ts';
 import { signInToStaff } from './ordering-support.ts';
 
-export type Api = ReturnType<typeof client>;
-export type Point = { x: number; y: number };
+type Api = ReturnType<typeof client>;
+type Point = { x: number; y: number };
 
 /** The sentence a refused click shows (#queue-moved, over the page's foot). */
 export const refused = (n: string) => `Order ${n} had just moved under the pointer, so that click did nothing. Check the order, then click again.`;
